@@ -1,0 +1,60 @@
+/* mat: a dense row-major matrix of doubles, the value every engine module
+ * exchanges.  A plain struct on purpose: callers own it and free it with
+ * mat_free(); a 0-row or 0-column matrix is valid and has data == NULL. */
+#ifndef DM_MAT_H
+#define DM_MAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dm_err.h"
+
+struct mat {
+	size_t rows, cols;
+	double *data; /* rows * cols values, row-major; NULL when empty */
+};
+
+/* Element (i, j) of m. */
+#define MAT_AT(m, i, j) ((m)->data[(size_t)(i) * (m)->cols + (size_t)(j)])
+
+/* Multiplies a * b into *out; returns 0, or DM_ENOMEM when it overflows. */
+int mat_size_mul(size_t a, size_t b, size_t *out);
+/* Adds a + b into *out; returns 0, or DM_ENOMEM when it overflows. */
+int mat_size_add(size_t a, size_t b, size_t *out);
+
+/* Bytes for a rows x cols matrix of doubles, or SIZE_MAX on overflow. */
+size_t mat_bytes(size_t rows, size_t cols);
+
+/* Allocates a zeroed rows x cols matrix.  Returns 0, or DM_ENOMEM (message in
+ * err) when the size overflows or the allocation fails. */
+int mat_alloc(struct mat *m, size_t rows, size_t cols, struct dm_err *err);
+
+/* Frees m's data and leaves it as an empty 0 x 0 matrix. */
+void mat_free(struct mat *m);
+
+/* Copies rows [r0, r0+nr) and columns [c0, c0+nc) of src into a new matrix. */
+int mat_copy_block(struct mat *dst, const struct mat *src, size_t r0, size_t nr,
+		   size_t c0, size_t nc, struct dm_err *err);
+
+/* The kinds of values mat_fill() generates. */
+enum mat_values {
+	MAT_VALUES_INTS,   /* small integers in [-4, 5]: products a person can check */
+	MAT_VALUES_FLOATS, /* standard normal */
+};
+
+/* Fills m deterministically from seed; stream tells A (0) from B (1) so both
+ * can come from one seed. */
+void mat_fill(struct mat *m, enum mat_values kind, uint64_t seed, uint64_t stream);
+
+/* Sequential reference product c = a @ b (c is allocated).  Returns 0,
+ * DM_EINVAL when a->cols != b->rows, or DM_ENOMEM. */
+int mat_matmul(struct mat *c, const struct mat *a, const struct mat *b, struct dm_err *err);
+
+/* numpy.allclose's rule on every element, |x - y| <= atol + rtol*|y| with
+ * atol = 1e-8, rtol = 1e-5 (y the reference).  Shapes must match.  Fills the
+ * largest |x - y| and the number of elements that fail the rule; returns 1 when
+ * all pass (NaN never passes), 0 otherwise. */
+int mat_allclose(const struct mat *x, const struct mat *y, double *max_abs_err,
+		 size_t *n_bad);
+
+#endif

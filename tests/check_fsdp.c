@@ -1,0 +1,296 @@
+/* check_fsdp: the ring.  Results against an independent loop for the
+ * exercise's cases, uneven and empty splits and hundreds of random shapes;
+ * the schedule against (r - s) mod n on every event; the accounting against
+ * its closed form. */
+#include <check.h>
+#include <string.h>
+
+#include "comm.h"
+#include "schedule.h"
+#include "split.h"
+#include "testutil.h"
+
+START_TEST(exercise_cases)
+{
+	static const int ns[] = { 1, 2, 4 };
+	struct mat a, b;
+	tu_matrix(&a, 8, 6, 0, 1, 0);
+	tu_matrix(&b, 6, 4, 0, 1, 1);
+	for (size_t i = 0; i < 3; i++) {
+		tu_check_product(DM_FSDP, ns[i], COMM_UNBOUNDED, &a, &b, 1);
+		tu_check_product(DM_FSDP, ns[i], COMM_UNBOUNDED, &a, &b, 0);
+	}
+	mat_free(&a);
+	mat_free(&b);
+}
+END_TEST
+
+START_TEST(one_device_is_plain_matmul)
+{
+	struct mat a, b, c;
+	struct dm_err err;
+	tu_matrix(&a, 13, 7, 1, 5, 0);
+	tu_matrix(&b, 7, 11, 1, 5, 1);
+	ck_assert_int_eq(mat_matmul(&c, &a, &b, &err), 0);
+	struct run *r = tu_run_new(DM_FSDP, 1, COMM_UNBOUNDED, &a, &b);
+	tu_run_all(r, 1);
+	ck_assert_int_eq(memcmp(run_result(r)->data, c.data, 13 * 11 * sizeof(double)), 0);
+	run_free(r);
+	mat_free(&a);
+	mat_free(&b);
+	mat_free(&c);
+}
+END_TEST
+
+START_TEST(uneven_and_empty_splits)
+{
+	static const size_t shapes[][4] = {
+		{ 7, 5, 3, 3 }, { 5, 3, 2, 4 }, { 2, 3, 1, 5 }, { 1, 1, 1, 8 },
+		{ 10, 4, 7, 4 }, { 3, 9, 17, 16 }, { 64, 2, 1, 64 }, { 1, 30, 64, 64 },
+	};
+	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+		struct mat a, b;
+		tu_matrix(&a, shapes[i][0], shapes[i][1], 1, i, 0);
+		tu_matrix(&b, shapes[i][1], shapes[i][2], 1, i, 1);
+		tu_check_product(DM_FSDP, (int)shapes[i][3], COMM_UNBOUNDED, &a, &b, 1);
+		tu_check_product(DM_FSDP, (int)shapes[i][3], 0, &a, &b, 0);
+		mat_free(&a);
+		mat_free(&b);
+	}
+}
+END_TEST
+
+START_TEST(random_shapes)
+{
+	uint64_t seed = 0x5eed0001;
+	for (int t = 0; t < 300; t++) {
+		struct mat a, b;
+		size_t M = tu_range(&seed, 1, 40), K = tu_range(&seed, 1, 24), N = tu_range(&seed, 1, 40);
+		int n = (int)tu_range(&seed, 1, 64);
+		tu_matrix(&a, M, K, t % 2, (uint64_t)t, 0);
+		tu_matrix(&b, K, N, t % 2, (uint64_t)t, 1);
+		tu_check_product(DM_FSDP, n, t % 3 == 0 ? 0 : COMM_UNBOUNDED, &a, &b, t % 2);
+		mat_free(&a);
+		mat_free(&b);
+	}
+}
+END_TEST
+
+START_TEST(every_capacity_completes)
+{
+	static const size_t caps[] = { 0, 1, 2, COMM_UNBOUNDED };
+	struct mat a, b;
+	tu_matrix(&a, 9, 4, 0, 3, 0);
+	tu_matrix(&b, 4, 11, 0, 3, 1);
+	for (int n = 1; n <= 16; n++)
+		for (size_t i = 0; i < 4; i++)
+			tu_check_product(DM_FSDP, n, caps[i], &a, &b, (n + (int)i) % 2);
+	mat_free(&a);
+	mat_free(&b);
+}
+END_TEST
+
+/* The schedule, read back from the event log. */
+static void check_events(int n, size_t M, size_t K, size_t N)
+{
+	struct mat a, b;
+	tu_matrix(&a, M, K, 0, 9, 0);
+	tu_matrix(&b, K, N, 0, 9, 1);
+	struct run *r = tu_run_new(DM_FSDP, n, COMM_UNBOUNDED, &a, &b);
+	tu_run_all(r, 0);
+	size_t count;
+	const struct ev *ev = run_events(r, &count);
+	int computes[64] = { 0 }, sends[64] = { 0 }, recvs[64] = { 0 }, last_phase = 0, last_rank = -1;
+	for (size_t i = 0; i < count; i++) {
+		const struct ev *e = &ev[i];
+		/* ordered by phase, then rank */
+		ck_assert(e->phase > last_phase || (e->phase == last_phase && e->rank >= last_rank));
+		last_phase = e->phase;
+		last_rank = e->rank;
+		ck_assert_int_eq(e->step, sched_phase_step(DM_FSDP, n, e->phase));
+		switch (e->op) {
+		case EV_COMPUTE: {
+			int want = ((e->rank - e->step) % n + n) % n;
+			ck_assert_int_eq(sched_phase_kind(DM_FSDP, n, e->phase), SCHED_COMPUTE);
+			ck_assert_msg(e->shard == want, "rank %d step %d holds %d, want %d", e->rank,
+				      e->step, e->shard, want);
+			ck_assert_uint_eq(e->col_begin, split_offset(N, n, want));
+			ck_assert_uint_eq(e->col_end, split_offset(N, n, want + 1));
+			ck_assert_uint_eq(e->row_begin, split_offset(M, n, e->rank));
+			ck_assert_uint_eq(e->row_end, split_offset(M, n, e->rank + 1));
+			computes[e->rank]++;
+			break;
+		}
+		case EV_SEND:
+			if (e->shard >= 0) {
+				ck_assert_int_eq(sched_phase_kind(DM_FSDP, n, e->phase), SCHED_TRANSFER);
+				ck_assert_int_eq(e->peer, (e->rank + 1) % n);
+				ck_assert_int_eq(e->shard, ((e->rank - e->step) % n + n) % n);
+				sends[e->rank]++;
+			} else {
+				ck_assert_int_eq(sched_phase_kind(DM_FSDP, n, e->phase), SCHED_GATHER);
+				ck_assert_int_eq(e->peer, 0);
+			}
+			break;
+		case EV_RECV:
+			ck_assert_int_eq(e->peer, (e->rank + n - 1) % n);
+			ck_assert_int_eq(e->shard, ((e->rank - e->step - 1) % n + n) % n);
+			recvs[e->rank]++;
+			break;
+		case EV_GATHER:
+			ck_assert_int_eq(e->rank, 0);
+			ck_assert_uint_eq(e->row_begin, split_offset(M, n, e->peer));
+			break;
+		default:
+			ck_abort_msg("unknown op %d", e->op);
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		ck_assert_int_eq(computes[i], n);
+		ck_assert_int_eq(sends[i], n - 1);
+		ck_assert_int_eq(recvs[i], n - 1);
+	}
+	/* n computes, 2(n-1) ring events, one gather send or n placements per rank */
+	ck_assert_uint_eq(count, (size_t)(n * n + 2 * n * (n - 1) + (n - 1) + n));
+	run_free(r);
+	mat_free(&a);
+	mat_free(&b);
+}
+
+START_TEST(formula_on_every_event)
+{
+	for (int n = 1; n <= 64; n += (n < 10 ? 1 : 9))
+		check_events(n, 17, 3, 23);
+	check_events(4, 8, 6, 4);
+	check_events(7, 2, 2, 3); /* empty rows and columns */
+}
+END_TEST
+
+static uint64_t w8(size_t N, int n, int k, size_t K)
+{
+	return (uint64_t)split_size(N, n, k) * K * 8;
+}
+
+static void check_memory(int n, size_t M, size_t K, size_t N)
+{
+	struct mat a, b;
+	struct dm_err err;
+	struct run_snapshot s;
+	tu_matrix(&a, M, K, 0, 2, 0);
+	tu_matrix(&b, K, N, 0, 2, 1);
+	struct run *r = tu_run_new(DM_FSDP, n, COMM_UNBOUNDED, &a, &b);
+	tu_run_all(r, 1);
+	ck_assert_int_eq(run_snapshot_init(&s, n, M, N, 0, &err), 0);
+	run_snapshot_take(r, &s);
+	uint64_t total_ring = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t rows = split_size(M, n, i);
+		uint64_t base = 8 * (rows * K + rows * N), bheld = 0, sent = 0, recv = 0;
+		if (n == 1)
+			bheld = w8(N, n, 0, K);
+		for (int st = 0; st + 1 < n; st++) {
+			uint64_t both = w8(N, n, sched_shard(n, i, st), K) +
+					w8(N, n, sched_shard(n, i, st + 1), K);
+			if (both > bheld)
+				bheld = both;
+			sent += w8(N, n, sched_shard(n, i, st), K);
+			recv += w8(N, n, sched_shard(n, i, st + 1), K);
+		}
+		total_ring += sent;
+		uint64_t peak = base + bheld;
+		if (i == 0) {
+			uint64_t at_gather = base + w8(N, n, sched_shard(n, 0, n - 1), K) + 8 * M * N;
+			if (at_gather > peak)
+				peak = at_gather;
+			recv += 8 * (M - rows) * N;
+		} else {
+			sent += 8 * rows * N;
+		}
+		ck_assert_msg(s.dev[i].peak_bytes == peak, "n=%d rank %d peak %llu, closed form %llu",
+			      n, i, (unsigned long long)s.dev[i].peak_bytes, (unsigned long long)peak);
+		ck_assert_uint_eq(s.dev[i].sent_bytes, sent);
+		ck_assert_uint_eq(s.dev[i].recv_bytes, recv);
+		ck_assert_uint_eq(s.dev[i].dp_bytes, 8 * (rows * K + K * N + rows * N));
+	}
+	/* every rank sends n-1 of the n shards: (n-1)/n of B each, n-1 times B in all */
+	ck_assert_uint_eq(total_ring, (uint64_t)(n - 1) * K * N * 8);
+	run_snapshot_free(&s);
+	run_free(r);
+	mat_free(&a);
+	mat_free(&b);
+}
+
+START_TEST(memory_counters_closed_form)
+{
+	check_memory(1, 8, 6, 4);
+	check_memory(2, 8, 6, 4);
+	check_memory(4, 8, 6, 4);
+	check_memory(3, 7, 5, 10);
+	check_memory(8, 5, 3, 3);
+	check_memory(16, 40, 8, 64);
+	/* even split: FSDP holds 2/n of B during a transfer, DP all of it */
+	check_memory(8, 64, 32, 64);
+}
+END_TEST
+
+START_TEST(naive_ring_deadlocks_when_synchronous)
+{
+	struct mat a, b;
+	struct run_config cfg;
+	struct run *r;
+	struct dm_err err;
+	tu_matrix(&a, 8, 6, 0, 1, 0);
+	tu_matrix(&b, 6, 4, 0, 1, 1);
+	for (int n = 1; n <= 8; n++) {
+		run_config_default(&cfg);
+		cfg.devices = n;
+		cfg.capacity = 0;
+		cfg.naive = 1;
+		ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
+		int rc;
+		while ((rc = run_step(r, &err)) == 0)
+			;
+		if (n == 1) {
+			ck_assert_int_eq(rc, 1); /* no transfers, nothing to block on */
+		} else {
+			ck_assert_int_eq(rc, DM_EDEADLOCK);
+			ck_assert_msg(strstr(err.msg, "deadlock"), "%s", err.msg);
+			ck_assert_int_eq(run_phase(r), 0); /* the compute was done, the transfer not */
+			ck_assert_ptr_null(run_result(r));
+		}
+		run_free(r);
+		/* the same loop with room for one message completes */
+		cfg.capacity = 1;
+		ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
+		ck_assert_int_eq(run_finish(r, &err), 0);
+		run_free(r);
+	}
+	mat_free(&a);
+	mat_free(&b);
+}
+END_TEST
+
+static Suite *fsdp_suite(void)
+{
+	Suite *s = suite_create("fsdp");
+	TCase *tc = tcase_create("results");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, exercise_cases);
+	tcase_add_test(tc, one_device_is_plain_matmul);
+	tcase_add_test(tc, uneven_and_empty_splits);
+	tcase_add_test(tc, random_shapes);
+	tcase_add_test(tc, every_capacity_completes);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("schedule and accounting");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, formula_on_every_event);
+	tcase_add_test(tc, memory_counters_closed_form);
+	tcase_add_test(tc, naive_ring_deadlocks_when_synchronous);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_main(fsdp_suite());
+}

@@ -1,0 +1,271 @@
+/* check_run: the step barrier and the snapshots a controller reads between
+ * phases.  Stepping is checked against the schedule after every phase. */
+#include <check.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "comm.h"
+#include "schedule.h"
+#include "split.h"
+#include "stepb.h"
+#include "testutil.h"
+
+#define BAR_N 6
+#define BAR_PHASES 9
+
+struct bar_dev {
+	struct stepb *b;
+	int rank;
+	int done[BAR_PHASES]; /* written by the device, read by the controller between phases */
+};
+
+static void *bar_main(void *arg)
+{
+	struct bar_dev *d = arg;
+	for (int p = 0; p < BAR_PHASES; p++) {
+		if (stepb_enter(d->b, d->rank, p))
+			break;
+		d->done[p] = 1;
+	}
+	stepb_leave(d->b, d->rank);
+	return NULL;
+}
+
+START_TEST(barrier_releases_one_phase_at_a_time)
+{
+	struct stepb *b;
+	struct dm_err err;
+	struct bar_dev d[BAR_N];
+	pthread_t t[BAR_N];
+	ck_assert_int_eq(stepb_new(&b, BAR_N, NULL, NULL, &err), 0);
+	for (int i = 0; i < BAR_N; i++) {
+		memset(&d[i], 0, sizeof d[i]);
+		d[i].b = b;
+		d[i].rank = i;
+		pthread_create(&t[i], NULL, bar_main, &d[i]);
+	}
+	for (int p = 0; p < BAR_PHASES; p++) {
+		ck_assert_int_eq(stepb_run_phase(b, p), 0);
+		for (int i = 0; i < BAR_N; i++)
+			for (int q = 0; q < BAR_PHASES; q++)
+				ck_assert_int_eq(d[i].done[q], q <= p);
+	}
+	for (int i = 0; i < BAR_N; i++)
+		pthread_join(t[i], NULL);
+	stepb_free(b);
+}
+END_TEST
+
+START_TEST(barrier_stop_wakes_parked_devices)
+{
+	struct stepb *b;
+	struct dm_err err;
+	struct bar_dev d[BAR_N];
+	pthread_t t[BAR_N];
+	ck_assert_int_eq(stepb_new(&b, BAR_N, NULL, NULL, &err), 0);
+	for (int i = 0; i < BAR_N; i++) {
+		memset(&d[i], 0, sizeof d[i]);
+		d[i].b = b;
+		d[i].rank = i;
+		pthread_create(&t[i], NULL, bar_main, &d[i]);
+	}
+	ck_assert_int_eq(stepb_run_phase(b, 0), 0);
+	stepb_stop(b);
+	for (int i = 0; i < BAR_N; i++) {
+		pthread_join(t[i], NULL);
+		ck_assert_int_eq(d[i].done[1], 0);
+	}
+	ck_assert_int_eq(stepb_run_phase(b, 1), DM_ESTOPPED);
+	stepb_free(b);
+}
+END_TEST
+
+/* After every phase of an FSDP run, the snapshot says what the schedule
+ * says: the shard each rank holds, the columns filled so far (with the right
+ * values), what moved. */
+static void check_stepping(int n, size_t M, size_t K, size_t N)
+{
+	struct mat a, b, ref;
+	struct dm_err err;
+	struct run_snapshot s;
+	tu_matrix(&a, M, K, 0, 7, 0);
+	tu_matrix(&b, K, N, 0, 7, 1);
+	tu_reference(&ref, &a, &b);
+	struct run *r = tu_run_new(DM_FSDP, n, COMM_UNBOUNDED, &a, &b);
+	ck_assert_int_eq(run_snapshot_init(&s, n, M, N, 1, &err), 0);
+
+	run_snapshot_take(r, &s);
+	ck_assert_int_eq(s.phase, -1);
+	ck_assert_int_eq(s.phase_count, 2 * n);
+	ck_assert(!s.finished);
+	for (int i = 0; i < n; i++) {
+		ck_assert_int_eq(s.dev[i].shard, i);
+		ck_assert_uint_eq(s.dev[i].shard_col_begin, split_offset(N, n, i));
+		ck_assert_uint_eq(s.dev[i].shard_col_end, split_offset(N, n, i + 1));
+		ck_assert_uint_eq(s.dev[i].row_begin, split_offset(M, n, i));
+		ck_assert_uint_eq(s.dev[i].row_end, split_offset(M, n, i + 1));
+	}
+	for (size_t j = 0; j < M * N; j++)
+		ck_assert(s.c[j] == 0.0);
+
+	for (int p = 0; p < 2 * n; p++) {
+		int rc = run_step(r, &err);
+		ck_assert_int_eq(rc, p == 2 * n - 1 ? 1 : 0);
+		run_snapshot_take(r, &s);
+		ck_assert_int_eq(s.phase, p);
+		int kind = sched_phase_kind(DM_FSDP, n, p), step = sched_phase_step(DM_FSDP, n, p);
+		for (int i = 0; i < n; i++) {
+			const struct run_dev_view *v = &s.dev[i];
+			int holds = sched_shard(n, i, kind == SCHED_TRANSFER ? step + 1 : step);
+			ck_assert_int_eq(v->shard, holds);
+			ck_assert_int_eq(v->comm_state, p == 2 * n - 1 ? COMM_EXITED : COMM_IDLE);
+			if (kind == SCHED_TRANSFER) {
+				ck_assert_int_eq(v->sent_to, sched_right(n, i));
+				ck_assert_int_eq(v->sent_shard, sched_shard(n, i, step));
+				ck_assert_int_eq(v->recv_from, sched_left(n, i));
+				ck_assert_int_eq(v->recv_shard, holds);
+			} else {
+				ck_assert_int_eq(v->recv_from, -1);
+				ck_assert_int_eq(v->sent_to, kind == SCHED_GATHER && i > 0 ? 0 : -1);
+			}
+			/* columns filled: the shards of steps 0..step */
+			for (size_t j = 0; j < N; j++) {
+				int owner = split_part_of(N, n, j), filled = RUN_FILL_NONE;
+				for (int st = 0; st <= step; st++)
+					if (sched_shard(n, i, st) == owner)
+						filled = owner;
+				ck_assert_int_eq(s.col_fill[(size_t)i * N + j], filled);
+				for (size_t row = v->row_begin; row < v->row_end; row++) {
+					double got = s.c[row * N + j];
+					double want = filled == RUN_FILL_NONE ? 0.0 : MAT_AT(&ref, row, j);
+					ck_assert_msg(got == want, "n=%d phase %d C[%zu,%zu] = %g, want %g",
+						      n, p, row, j, got, want);
+				}
+			}
+		}
+	}
+	ck_assert(s.finished);
+	ck_assert(tu_allclose(run_result(r), &ref));
+	ck_assert_int_eq(run_step(r, &err), 1); /* stepping past the end is harmless */
+	run_snapshot_free(&s);
+	run_free(r);
+	mat_free(&a);
+	mat_free(&b);
+	mat_free(&ref);
+}
+
+START_TEST(snapshots_follow_the_schedule)
+{
+	check_stepping(1, 8, 6, 4);
+	check_stepping(2, 8, 6, 4);
+	check_stepping(3, 8, 6, 4);
+	check_stepping(4, 8, 6, 4);
+	check_stepping(5, 7, 3, 9);
+	check_stepping(8, 5, 2, 6); /* empty rows and columns */
+	check_stepping(16, 33, 4, 20);
+}
+END_TEST
+
+START_TEST(free_run_after_steps)
+{
+	struct mat a, b, ref;
+	struct dm_err err;
+	tu_matrix(&a, 12, 5, 1, 8, 0);
+	tu_matrix(&b, 5, 10, 1, 8, 1);
+	tu_reference(&ref, &a, &b);
+	struct run *r = tu_run_new(DM_FSDP, 5, 0, &a, &b);
+	ck_assert_int_eq(run_step(r, &err), 0);
+	ck_assert_int_eq(run_step(r, &err), 0);
+	ck_assert_int_eq(run_finish(r, &err), 0);
+	ck_assert_int_eq(run_phase(r), run_phase_count(r) - 1);
+	ck_assert(tu_allclose(run_result(r), &ref));
+	run_free(r);
+	mat_free(&a);
+	mat_free(&b);
+	mat_free(&ref);
+}
+END_TEST
+
+START_TEST(stopping_mid_run_joins_everything)
+{
+	struct mat a, b;
+	struct dm_err err;
+	tu_matrix(&a, 30, 5, 0, 8, 0);
+	tu_matrix(&b, 5, 30, 0, 8, 1);
+	for (int n = 1; n <= 32; n *= 2)
+		for (int steps = 0; steps < 4; steps++) {
+			struct run *r = tu_run_new(n % 2 ? DM_DP : DM_FSDP, n, 0, &a, &b);
+			for (int k = 0; k < steps && run_step(r, &err) == 0; k++)
+				;
+			run_free(r); /* must not hang or leak with devices parked or mid-ring */
+		}
+	mat_free(&a);
+	mat_free(&b);
+}
+END_TEST
+
+START_TEST(bad_configurations_are_refused)
+{
+	struct mat a, b, wide, empty = { 0, 0, NULL };
+	struct run_config cfg;
+	struct run *r;
+	struct dm_err err;
+	tu_matrix(&a, 8, 6, 0, 1, 0);
+	tu_matrix(&b, 6, 4, 0, 1, 1);
+	tu_matrix(&wide, 5, 4, 0, 1, 1);
+	run_config_default(&cfg);
+	cfg.devices = 0;
+	ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), DM_EINVAL);
+	ck_assert_ptr_null(r);
+	ck_assert_msg(strstr(err.msg, "device count 0"), "%s", err.msg);
+	cfg.devices = RUN_MAX_DEVICES + 1;
+	ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), DM_EINVAL);
+	cfg.devices = 4;
+	ck_assert_int_eq(run_new(&r, &cfg, &a, &wide, &err), DM_EINVAL);
+	ck_assert_msg(strstr(err.msg, "A is 8x6, B is 5x4"), "%s", err.msg);
+	ck_assert_int_eq(run_new(&r, &cfg, &empty, &empty, &err), DM_EINVAL);
+	cfg.mode = 7;
+	ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), DM_EINVAL);
+	cfg.mode = DM_DP;
+	cfg.mem_limit = 1000;
+	ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), DM_ENOMEM);
+	ck_assert_msg(strstr(err.msg, "needs about"), "%s", err.msg);
+	/* the estimate grows with what is replicated: DP holds B n times */
+	run_config_default(&cfg);
+	cfg.devices = 8;
+	uint64_t fsdp = run_estimate_bytes(&cfg, 1024, 1024, 1024);
+	cfg.mode = DM_DP;
+	uint64_t dp = run_estimate_bytes(&cfg, 1024, 1024, 1024);
+	ck_assert(dp > fsdp + 6ULL * 1024 * 1024 * 8);
+	ck_assert_uint_eq(run_estimate_bytes(&cfg, SIZE_MAX / 2, SIZE_MAX / 2, 3), UINT64_MAX);
+	mat_free(&a);
+	mat_free(&b);
+	mat_free(&wide);
+}
+END_TEST
+
+static Suite *run_suite(void)
+{
+	Suite *s = suite_create("run");
+	TCase *tc = tcase_create("barrier");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, barrier_releases_one_phase_at_a_time);
+	tcase_add_test(tc, barrier_stop_wakes_parked_devices);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("snapshots");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, snapshots_follow_the_schedule);
+	tcase_add_test(tc, free_run_after_steps);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("lifecycle");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, stopping_mid_run_joins_everything);
+	tcase_add_test(tc, bad_configurations_are_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_main(run_suite());
+}

@@ -1,0 +1,119 @@
+/* check_split: numpy.array_split's rule and the mod that C's % is not. */
+#include <check.h>
+
+#include "schedule.h"
+#include "split.h"
+#include "testutil.h"
+
+START_TEST(sizes_match_numpy)
+{
+	/* np.array_split(np.arange(len), n): the part sizes numpy prints */
+	static const struct { size_t len; int n; size_t sizes[6]; } cases[] = {
+		{ 8, 2, { 4, 4 } },       { 8, 4, { 2, 2, 2, 2 } }, { 7, 3, { 3, 2, 2 } },
+		{ 5, 3, { 2, 2, 1 } },    { 10, 4, { 3, 3, 2, 2 } }, { 2, 4, { 1, 1, 0, 0 } },
+		{ 0, 3, { 0, 0, 0 } },    { 4, 1, { 4 } },          { 6, 6, { 1, 1, 1, 1, 1, 1 } },
+		{ 3, 5, { 1, 1, 1, 0, 0 } },
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		size_t off = 0;
+		for (int i = 0; i < cases[c].n; i++) {
+			ck_assert_uint_eq(split_size(cases[c].len, cases[c].n, i), cases[c].sizes[i]);
+			ck_assert_uint_eq(split_offset(cases[c].len, cases[c].n, i), off);
+			off += cases[c].sizes[i];
+		}
+		ck_assert_uint_eq(split_offset(cases[c].len, cases[c].n, cases[c].n), cases[c].len);
+		ck_assert_uint_eq(split_max(cases[c].len, cases[c].n), cases[c].sizes[0]);
+	}
+}
+END_TEST
+
+START_TEST(parts_cover_every_item_once)
+{
+	for (size_t len = 0; len <= 70; len++)
+		for (int n = 1; n <= 67; n++) {
+			size_t total = 0;
+			for (int i = 0; i < n; i++) {
+				size_t sz = split_size(len, n, i);
+				ck_assert(i == 0 || sz <= split_size(len, n, i - 1));
+				ck_assert(sz + 1 >= split_size(len, n, 0));
+				for (size_t j = 0; j < sz; j++)
+					ck_assert_int_eq(split_part_of(len, n, split_offset(len, n, i) + j), i);
+				total += sz;
+			}
+			ck_assert_uint_eq(total, len);
+		}
+}
+END_TEST
+
+START_TEST(mod_is_never_negative)
+{
+	ck_assert_int_eq(-1 % 4, -1); /* the trap this function exists for */
+	ck_assert_int_eq(split_mod(-1, 4), 3);
+	ck_assert_int_eq(split_mod(0 - 3, 4), 1);
+	ck_assert_int_eq(split_mod(-8, 4), 0);
+	ck_assert_int_eq(split_mod(5, 4), 1);
+	for (int n = 1; n <= 64; n++)
+		for (long a = -200; a <= 200; a++) {
+			int m = split_mod(a, n);
+			ck_assert(m >= 0 && m < n);
+			ck_assert_int_eq((a - m) % n, 0);
+		}
+}
+END_TEST
+
+START_TEST(schedule_of_phases)
+{
+	for (int n = 1; n <= 20; n++) {
+		int computes = 0, transfers = 0, gathers = 0;
+		ck_assert_int_eq(sched_phase_count(DM_FSDP, n), 2 * n);
+		for (int p = 0; p < 2 * n; p++) {
+			int k = sched_phase_kind(DM_FSDP, n, p), s = sched_phase_step(DM_FSDP, n, p);
+			computes += k == SCHED_COMPUTE;
+			transfers += k == SCHED_TRANSFER;
+			gathers += k == SCHED_GATHER;
+			if (k == SCHED_COMPUTE)
+				ck_assert_int_eq(p, 2 * s);
+			if (k == SCHED_TRANSFER)
+				ck_assert_int_eq(p, 2 * s + 1);
+		}
+		ck_assert_int_eq(computes, n);
+		ck_assert_int_eq(transfers, n - 1);
+		ck_assert_int_eq(gathers, 1);
+		ck_assert_int_eq(sched_phase_kind(DM_FSDP, n, 2 * n - 1), SCHED_GATHER);
+		ck_assert_int_eq(sched_phase_count(DM_DP, n), 2);
+		ck_assert_int_eq(sched_phase_kind(DM_DP, n, 0), SCHED_COMPUTE);
+		ck_assert_int_eq(sched_phase_kind(DM_DP, n, 1), SCHED_GATHER);
+		for (int r = 0; r < n; r++) {
+			ck_assert_int_eq(sched_right(n, sched_left(n, r)), r);
+			/* every rank sees every shard once over the n steps */
+			unsigned long long seen = 0;
+			for (int s = 0; s < n; s++)
+				seen |= 1ULL << sched_shard(n, r, s);
+			ck_assert(seen == (n == 64 ? ~0ULL : (1ULL << n) - 1));
+		}
+	}
+	ck_assert_int_eq(sched_shard(4, 0, 1), 3);
+	ck_assert_int_eq(sched_shard(4, 1, 3), 2);
+}
+END_TEST
+
+static Suite *split_suite(void)
+{
+	Suite *s = suite_create("split");
+	TCase *tc = tcase_create("array_split");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, sizes_match_numpy);
+	tcase_add_test(tc, parts_cover_every_item_once);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("ring arithmetic");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, mod_is_never_negative);
+	tcase_add_test(tc, schedule_of_phases);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_main(split_suite());
+}
