@@ -1,0 +1,226 @@
+/* cli: getopt_long over a copy of argv, with strict number parsing: "4x",
+ * "-3", " 4" and "" are errors, not 4, -3 or 0 (strtol alone accepts them). */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "comm.h"
+#include "mat.h"
+#include "run.h"
+#include "schedule.h"
+
+enum {
+	OPT_SEED = 256,
+	OPT_VALUES,
+	OPT_TRACE,
+	OPT_PLAY,
+	OPT_NO_COLOR,
+	OPT_ASCII,
+	OPT_CAPACITY,
+	OPT_NAIVE,
+};
+
+static const struct option cli_longopts[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "devices", required_argument, NULL, 'd' },
+	{ "mode", required_argument, NULL, 'm' },
+	{ "rows", required_argument, NULL, 'M' },
+	{ "inner", required_argument, NULL, 'K' },
+	{ "cols", required_argument, NULL, 'N' },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "values", required_argument, NULL, OPT_VALUES },
+	{ "a-file", required_argument, NULL, 'A' },
+	{ "b-file", required_argument, NULL, 'B' },
+	{ "out", required_argument, NULL, 'o' },
+	{ "trace", required_argument, NULL, OPT_TRACE },
+	{ "play", no_argument, NULL, OPT_PLAY },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "capacity", required_argument, NULL, OPT_CAPACITY },
+	{ "naive", no_argument, NULL, OPT_NAIVE },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char cli_shortopts[] = ":bqd:m:M:K:N:A:B:o:hV";
+
+const char *cli_usage(void)
+{
+	return "usage: distmm-tui [options]\n"
+	       "Shows a distributed matrix multiply C = A @ B on simulated devices:\n"
+	       "FSDP passes column shards of B round a ring; DP gives every device all of B.\n"
+	       "\n"
+	       "  -d, --devices N     number of devices (default 4, up to 4096)\n"
+	       "  -m, --mode MODE     fsdp (default) or dp\n"
+	       "  -M, --rows M        rows of A and C (default 8)\n"
+	       "  -K, --inner K       columns of A, rows of B (default 6)\n"
+	       "  -N, --cols N        columns of B and C (default 4)\n"
+	       "      --values KIND   ints (small integers, the default) or floats (normal)\n"
+	       "      --seed S        seed for the generated matrices (default 1)\n"
+	       "  -A, --a-file FILE   load A from a .npy or .csv file\n"
+	       "  -B, --b-file FILE   load B from a .npy or .csv file\n"
+	       "  -o, --out FILE      write the distributed C (.npy float64 or .csv)\n"
+	       "      --trace FILE    write the event log as JSON Lines\n"
+	       "      --capacity C    messages an inbox holds before a send blocks:\n"
+	       "                      unbounded (default), a number, or 0 (synchronous)\n"
+	       "      --naive         every device sends before it receives\n"
+	       "  -b, --batch         no interface: print the schedule and the check\n"
+	       "  -q, --quiet         batch: print only the summary and the check\n"
+	       "      --play          start playing instead of paused\n"
+	       "      --no-color      no colour (also when NO_COLOR is set)\n"
+	       "      --ascii         ASCII line drawing\n"
+	       "  -h, --help          this help\n"
+	       "  -V, --version       the version\n"
+	       "\n"
+	       "Exit status: 0 verified, 1 result differs from A @ B, 2 bad input,\n"
+	       "3 deadlock.\n";
+}
+
+static int cli_fail(char *err, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int cli_fail(char *err, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, size, fmt, ap);
+	va_end(ap);
+	return CLI_ERROR;
+}
+
+/* A decimal number in [lo, hi] and nothing else. */
+static int cli_number(const char *s, unsigned long long lo, unsigned long long hi,
+		      unsigned long long *out)
+{
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end != '\0' || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int cli_size(const char *name, const char *arg, size_t *out, char *err, size_t size)
+{
+	unsigned long long v;
+	if (cli_number(arg, 1, RUN_MAX_DIM, &v))
+		return cli_fail(err, size, "%s must be a whole number from 1 to %u, not '%s'", name,
+				RUN_MAX_DIM, arg);
+	*out = (size_t)v;
+	return 0;
+}
+
+static void cli_defaults(struct cli_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->devices = 4;
+	o->mode = DM_FSDP;
+	o->seed = CLI_DEFAULT_SEED;
+	o->values = MAT_VALUES_INTS;
+	o->capacity = COMM_UNBOUNDED;
+}
+
+static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
+{
+	unsigned long long v;
+	switch (c) {
+	case 'b': o->batch = 1; break;
+	case 'q': o->quiet = 1; break;
+	case OPT_PLAY: o->play = 1; break;
+	case OPT_NO_COLOR: o->no_color = 1; break;
+	case OPT_ASCII: o->ascii = 1; break;
+	case OPT_NAIVE: o->naive = 1; break;
+	case 'd':
+		if (cli_number(arg, 1, RUN_MAX_DEVICES, &v))
+			return cli_fail(err, size,
+					"device count must be a whole number from 1 to %d, not '%s'",
+					RUN_MAX_DEVICES, arg);
+		o->devices = (int)v;
+		break;
+	case 'm':
+		if (strcmp(arg, "fsdp") == 0 || strcmp(arg, "FSDP") == 0)
+			o->mode = DM_FSDP;
+		else if (strcmp(arg, "dp") == 0 || strcmp(arg, "DP") == 0)
+			o->mode = DM_DP;
+		else
+			return cli_fail(err, size, "unknown mode '%s' (use fsdp or dp)", arg);
+		break;
+	case 'M': return cli_size("-M (rows of A)", arg, &o->M, err, size);
+	case 'K': return cli_size("-K (columns of A, rows of B)", arg, &o->K, err, size);
+	case 'N': return cli_size("-N (columns of B)", arg, &o->N, err, size);
+	case OPT_SEED:
+		if (cli_number(arg, 0, UINT64_MAX, &v))
+			return cli_fail(err, size, "seed must be a whole number, not '%s'", arg);
+		o->seed = v;
+		break;
+	case OPT_VALUES:
+		if (strcmp(arg, "ints") == 0)
+			o->values = MAT_VALUES_INTS;
+		else if (strcmp(arg, "floats") == 0)
+			o->values = MAT_VALUES_FLOATS;
+		else
+			return cli_fail(err, size, "unknown values '%s' (use ints or floats)", arg);
+		break;
+	case OPT_CAPACITY:
+		if (strcmp(arg, "unbounded") == 0)
+			o->capacity = COMM_UNBOUNDED;
+		else if (cli_number(arg, 0, 1000000, &v))
+			return cli_fail(err, size,
+					"capacity must be 'unbounded' or a number from 0 to 1000000, not '%s'",
+					arg);
+		else
+			o->capacity = (size_t)v;
+		break;
+	case 'A': o->a_file = arg; break;
+	case 'B': o->b_file = arg; break;
+	case 'o': o->out_file = arg; break;
+	case OPT_TRACE: o->trace_file = arg; break;
+	}
+	return 0;
+}
+
+int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_t err_size)
+{
+	int action = CLI_RUN, c, idx;
+	cli_defaults(o);
+	err[0] = '\0';
+	if (argc < 1)
+		return action;
+
+	opterr = 0;
+	optind = 0; /* glibc: start afresh, so the parser can be called again */
+	while ((c = getopt_long(argc, argv, cli_shortopts, cli_longopts, &idx)) != -1) {
+		const char *opt = argv[optind - 1];
+		switch (c) {
+		case 'h': action = CLI_HELP; break;
+		case 'V': if (action != CLI_HELP) action = CLI_VERSION; break;
+		case ':':
+			return cli_fail(err, err_size, "option '%s' needs a value", opt);
+		case '?':
+			if (optopt)
+				return cli_fail(err, err_size, "unknown option '-%c' (see --help)", optopt);
+			return cli_fail(err, err_size, "unknown option '%s' (see --help)", opt);
+		default:
+			if (cli_option(c, optarg, o, err, err_size) == CLI_ERROR)
+				return CLI_ERROR;
+		}
+	}
+	if (optind < argc)
+		return cli_fail(err, err_size, "unexpected argument '%s' (see --help)", argv[optind]);
+	if (action != CLI_RUN)
+		return action;
+	if (o->out_file && !o->batch)
+		return cli_fail(err, err_size, "-o writes the result of a batch run: add -b");
+	return CLI_RUN;
+}

@@ -1,0 +1,40 @@
+/* cli: the command line, parsed into a plain struct.  The parser never
+ * prints or exits (it is fuzzed): it returns what to do and an error line. */
+#ifndef APP_CLI_H
+#define APP_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum cli_action {
+	CLI_RUN = 0,     /* run (batch or interactive) */
+	CLI_HELP = 1,    /* print usage, exit 0 */
+	CLI_VERSION = 2, /* print the version, exit 0 */
+	CLI_ERROR = 3,   /* print the error line, exit 2 */
+};
+
+struct cli_opts {
+	int batch, quiet, play, no_color, ascii;
+	int devices;          /* -d */
+	int mode;             /* DM_FSDP or DM_DP */
+	size_t M, K, N;       /* sizes; 0 = not given */
+	uint64_t seed;
+	int values;           /* MAT_VALUES_INTS or MAT_VALUES_FLOATS */
+	const char *a_file, *b_file, *out_file, *trace_file;
+	size_t capacity;      /* COMM_UNBOUNDED by default */
+	int naive;
+};
+
+#define CLI_DEFAULT_SEED 1
+#define CLI_DEFAULT_M 8
+#define CLI_DEFAULT_K 6
+#define CLI_DEFAULT_N 4
+
+/* Parses argv into o (filled with defaults first).  On CLI_ERROR, err holds
+ * one line naming the problem.  argv is not modified. */
+int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_t err_size);
+
+/* The usage text (several lines, ends with a newline). */
+const char *cli_usage(void);
+
+#endif

@@ -1,0 +1,135 @@
+/* inputs: where A and B come from (see inputs.h). */
+#include "inputs.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "matio.h"
+
+uint64_t inputs_available_bytes(void)
+{
+	uint64_t avail = 0;
+	FILE *fp = fopen("/proc/meminfo", "r");
+	if (fp) {
+		char line[128];
+		unsigned long long kb;
+		while (fgets(line, sizeof line, fp))
+			if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+				avail = (uint64_t)kb * 1024;
+				break;
+			}
+		fclose(fp);
+	}
+	if (avail == 0) {
+		long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+		if (pages > 0 && page > 0)
+			avail = (uint64_t)pages * (uint64_t)page;
+	}
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (avail == 0 || (uint64_t)rl.rlim_cur < avail))
+		avail = (uint64_t)rl.rlim_cur;
+	return avail ? avail : UINT64_MAX;
+}
+
+static int inputs_check_size(const char *what, size_t given, size_t actual, const char *file,
+			     struct dm_err *err)
+{
+	if (given && given != actual)
+		return dm_err_set(err, DM_EINVAL, "%s is %zu in %s, but the options say %zu", what,
+				  actual, file, given);
+	return 0;
+}
+
+/* Refuses generated matrices that would not fit before allocating them. */
+static int inputs_check_memory(const struct cli_opts *o, size_t M, size_t K, size_t N,
+			       struct dm_err *err)
+{
+	struct run_config cfg;
+	run_config_default(&cfg);
+	cfg.mode = o->mode;
+	cfg.devices = o->devices;
+	uint64_t need = run_estimate_bytes(&cfg, M, K, N);
+	uint64_t inputs = (uint64_t)mat_bytes(M, K) + mat_bytes(K, N) + mat_bytes(M, N);
+	uint64_t avail = inputs_available_bytes();
+	if (mat_bytes(M, K) == SIZE_MAX || mat_bytes(K, N) == SIZE_MAX ||
+	    mat_bytes(M, N) == SIZE_MAX || need == UINT64_MAX || need + inputs < need ||
+	    need + inputs > avail)
+		return dm_err_set(err, DM_ENOMEM,
+				  "A %zux%zu, B %zux%zu on %d devices needs about %.1f MiB, "
+				  "more than the %.1f MiB available",
+				  M, K, K, N, o->devices,
+				  need == UINT64_MAX || need + inputs < need
+					  ? (double)UINT64_MAX / 1048576.0
+					  : (double)(need + inputs) / 1048576.0,
+				  (double)avail / 1048576.0);
+	return 0;
+}
+
+int inputs_load(const struct cli_opts *o, struct mat *a, struct mat *b, struct dm_err *err)
+{
+	uint64_t avail = inputs_available_bytes();
+	size_t max_file = avail > SIZE_MAX ? SIZE_MAX : (size_t)avail;
+	int rc = 0;
+	memset(a, 0, sizeof *a);
+	memset(b, 0, sizeof *b);
+
+	if (o->a_file) {
+		if ((rc = matio_read(o->a_file, a, max_file, err)))
+			goto fail;
+		if ((rc = inputs_check_size("the number of rows of A", o->M, a->rows, o->a_file, err)) ||
+		    (rc = inputs_check_size("the number of columns of A", o->K, a->cols, o->a_file, err)))
+			goto fail;
+	}
+	if (o->b_file) {
+		if ((rc = matio_read(o->b_file, b, max_file, err)))
+			goto fail;
+		if ((rc = inputs_check_size("the number of rows of B", o->K, b->rows, o->b_file, err)) ||
+		    (rc = inputs_check_size("the number of columns of B", o->N, b->cols, o->b_file, err)))
+			goto fail;
+	}
+	if (o->a_file && o->b_file && a->cols != b->rows) {
+		rc = dm_err_set(err, DM_EINVAL,
+				"shapes do not match: A is %zux%zu, B is %zux%zu "
+				"(A's columns must equal B's rows)",
+				a->rows, a->cols, b->rows, b->cols);
+		goto fail;
+	}
+
+	size_t M = o->a_file ? a->rows : o->M ? o->M : CLI_DEFAULT_M;
+	size_t K = o->a_file ? a->cols : o->b_file ? b->rows : o->K ? o->K : CLI_DEFAULT_K;
+	size_t N = o->b_file ? b->cols : o->N ? o->N : CLI_DEFAULT_N;
+	if ((rc = inputs_check_memory(o, M, K, N, err)))
+		goto fail;
+	if (!o->a_file) {
+		if ((rc = mat_alloc(a, M, K, err)))
+			goto fail;
+		mat_fill(a, (enum mat_values)o->values, o->seed, 0);
+	}
+	if (!o->b_file) {
+		if ((rc = mat_alloc(b, K, N, err)))
+			goto fail;
+		mat_fill(b, (enum mat_values)o->values, o->seed, 1);
+	}
+	return 0;
+fail:
+	mat_free(a);
+	mat_free(b);
+	return rc;
+}
+
+void inputs_run_config(const struct cli_opts *o, const struct mat *a, const struct mat *b,
+		       struct run_config *cfg)
+{
+	run_config_default(cfg);
+	cfg->mode = o->mode;
+	cfg->devices = o->devices;
+	cfg->capacity = o->capacity;
+	cfg->naive = o->naive;
+	uint64_t held = (uint64_t)mat_bytes(a->rows, a->cols) + mat_bytes(b->rows, b->cols) +
+			mat_bytes(a->rows, b->cols);
+	uint64_t avail = inputs_available_bytes();
+	cfg->mem_limit = avail > held ? avail - held : 1;
+}

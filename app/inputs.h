@@ -1,0 +1,27 @@
+/* inputs: the matrices A and B a run starts from, loaded from files or
+ * generated from the seed, with their shapes checked against the options and
+ * the memory the run will need checked before anything large is allocated. */
+#ifndef APP_INPUTS_H
+#define APP_INPUTS_H
+
+#include <stdint.h>
+
+#include "cli.h"
+#include "dm_err.h"
+#include "mat.h"
+#include "run.h"
+
+/* Bytes this process may still allocate: MemAvailable (or physical memory
+ * when /proc is missing), and RLIMIT_AS when it is lower. */
+uint64_t inputs_available_bytes(void);
+
+/* Fills a and b from the options.  Returns 0, or DM_EINVAL / DM_EFORMAT /
+ * DM_EIO / DM_ENOMEM with err filled; nothing is left allocated on failure. */
+int inputs_load(const struct cli_opts *o, struct mat *a, struct mat *b, struct dm_err *err);
+
+/* The run configuration for these options and shapes, with its memory limit
+ * set to what is available once A, B and the reference product are held. */
+void inputs_run_config(const struct cli_opts *o, const struct mat *a, const struct mat *b,
+		       struct run_config *cfg);
+
+#endif

@@ -1,0 +1,28 @@
+/* main: parse the command line and hand over to batch mode or the UI.
+ * Only app/ prints or exits; the engine returns errors to it. */
+#include <stdio.h>
+
+#include "batch.h"
+#include "cli.h"
+#include "status.h"
+
+#define DISTMM_VERSION "0.1.0"
+
+int main(int argc, char **argv)
+{
+	struct cli_opts o;
+	char err[256];
+
+	switch (cli_parse(argc, argv, &o, err, sizeof err)) {
+	case CLI_HELP:
+		fputs(cli_usage(), stdout);
+		return STATUS_OK;
+	case CLI_VERSION:
+		printf("distmm-tui %s\n", DISTMM_VERSION);
+		return STATUS_OK;
+	case CLI_ERROR:
+		status_error("%s", err);
+		return STATUS_USAGE;
+	}
+	return batch_main(&o);
+}

@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# batch_test: the program's batch mode from the outside: exit statuses, the
+# one-line error for every kind of bad input, and -o / --trace round trips
+# checked by numpy (Debian's python3-numpy, at /usr/bin/python3).
+set -u
+BIN=${1:-./distmm-tui}
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+PY=/usr/bin/python3
+T=$(mktemp -d /tmp/distmm-batch.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fails=0 passes=0
+
+ok() { passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# expect STATUS DESCRIPTION -- ARGS: exit status, and for status 2 exactly one
+# line on stderr that starts with "distmm-tui: " and nothing on stdout.
+expect() {
+	local want=$1 what=$2; shift 3
+	"$BIN" "$@" >"$T/out" 2>"$T/err"
+	local got=$?
+	if [ "$got" != "$want" ]; then
+		bad "$what: exit $got, want $want ($*)"; sed 's/^/    /' "$T/err" | head -5; return
+	fi
+	if [ "$want" = 2 ]; then
+		local lines; lines=$(wc -l <"$T/err")
+		if [ "$lines" != 1 ] || ! grep -q '^distmm-tui: ' "$T/err" || [ -s "$T/out" ]; then
+			bad "$what: want one 'distmm-tui:' line on stderr and no output ($*)"
+			sed 's/^/    /' "$T/err" | head -5; return
+		fi
+	fi
+	ok
+}
+
+# expect_msg STATUS PATTERN -- ARGS: as expect, and stderr matches PATTERN.
+expect_msg() {
+	local want=$1 pat=$2; shift 3
+	expect "$want" "$pat" -- "$@"
+	grep -q -- "$pat" "$T/err" || bad "stderr of ($*) lacks '$pat': $(cat "$T/err")"
+}
+
+# --- the schedule and the check -------------------------------------------
+expect 0 "default run" -- -b
+"$BIN" -b -d 4 >"$T/out" 2>&1
+tail -n 1 "$T/out" | grep -q '^verify: allclose ok, max |err| = 0$' || bad "last line: $(tail -n 1 "$T/out")"
+grep -q '^step 1  rank 2  holds shard (2-1) mod 4 = 1  -> C\[4:6, 1:2\]$' "$T/out" || bad "formula line missing"
+grep -q '^step 1  rank 0  holds shard (0-1) mod 4 = 3  -> C\[0:2, 3:4\]$' "$T/out" || bad "wrap-around formula line missing"
+[ "$(grep -c '^step ' "$T/out")" = 16 ] || bad "want 4x4 compute lines"
+[ "$(grep -c '^transfer ' "$T/out")" = 12 ] || bad "want 3x4 transfer lines"
+grep -q '^transfer 0  rank 3 -> rank 0  shard 3' "$T/out" || bad "ring wrap transfer missing"
+grep -q '^gather  rank 3 -> rank 0  C\[6:8, 0:4\]' "$T/out" || bad "gather line missing"
+grep -q 'each rank sends 3/4 of B' "$T/out" || bad "traffic note missing"
+ok
+for d in 1 2 3 5 8 9 16 64; do
+	for m in fsdp dp; do expect 0 "d=$d $m" -- -b -q -d $d -m $m -M 13 -K 5 -N 7 --values floats; done
+done
+expect 0 "more devices than rows and columns" -- -b -d 12 -M 3 -N 2 -K 4
+expect 0 "1024 devices" -- -b -q -d 1024 -M 16 -K 4 -N 16
+expect 0 "rendezvous channel" -- -b -q -d 6 --capacity 0
+expect 0 "bounded channel, naive" -- -b -q -d 6 --capacity 1 --naive
+expect 0 "help" -- --help
+grep -q -- '--devices' "$T/out" || bad "help lacks --devices"
+expect 0 "version" -- -V
+grep -q '^distmm-tui [0-9]' "$T/out" || bad "version line"
+
+# --- deadlock ---------------------------------------------------------------
+expect_msg 3 "deadlock: every device is blocked" -- -b -d 4 --naive --capacity 0
+grep -q 'rank 0 waits to send to rank 1' "$T/out" || bad "wait cycle not printed"
+expect_msg 3 "deadlock" -- -b -d 4 --naive --capacity 0 -o "$T/never.npy"
+[ -e "$T/never.npy" ] && bad "a failed run wrote its output"
+
+# --- bad arguments ----------------------------------------------------------
+expect_msg 2 "device count" -- -b -d 0
+expect_msg 2 "device count" -- -b -d -3
+expect_msg 2 "device count" -- -b -d abc
+expect_msg 2 "device count" -- -b -d 4x
+expect_msg 2 "device count" -- -b -d ''
+expect_msg 2 "device count" -- -b -d 4097
+expect_msg 2 "device count" -- -b -d 99999999999999999999999
+expect_msg 2 "needs a value" -- -b -d
+expect_msg 2 "-M (rows of A)" -- -b -M 0
+expect_msg 2 "-M (rows of A)" -- -b -M -5
+expect_msg 2 "-K (columns of A" -- -b -K 1e3
+expect_msg 2 "-N (columns of B)" -- -b -N ' 4'
+expect_msg 2 "unknown mode 'tp'" -- -b -m tp
+expect_msg 2 "unknown values" -- -b --values big
+expect_msg 2 "seed" -- -b --seed -1
+expect_msg 2 "capacity" -- -b --capacity -1
+expect_msg 2 "unknown option '--bogus'" -- -b --bogus
+expect_msg 2 "unknown option '-x'" -- -b -x
+expect_msg 2 "unexpected argument 'extra'" -- -b extra
+expect_msg 2 "more than the" -- -b -M 1000000 -K 1000000 -N 1000000
+expect_msg 2 "more than the" -- -b -d 4096 -M 200000 -K 200000 -N 2
+expect_msg 2 "more than the" -- -b -m dp -d 4096 -M 4096 -K 8192 -N 8192
+
+# --- bad files --------------------------------------------------------------
+$PY - "$T" <<'PY'
+import numpy as np, sys
+t = sys.argv[1]
+rng = np.random.default_rng(7)
+np.save(f"{t}/a.npy", rng.standard_normal((5, 3)))
+np.save(f"{t}/b.npy", rng.standard_normal((3, 4)))
+np.save(f"{t}/b_wrong.npy", rng.standard_normal((4, 4)))
+np.save(f"{t}/f.npy", np.asfortranarray(rng.standard_normal((3, 4))))
+np.save(f"{t}/big.npy", rng.standard_normal((3, 4)).astype('>f8'))
+np.save(f"{t}/c16.npy", rng.standard_normal((3, 4)).astype(np.complex128))
+np.save(f"{t}/v.npy", rng.standard_normal(3))
+np.save(f"{t}/e.npy", np.zeros((0, 4)))
+raw = open(f"{t}/a.npy", "rb").read()
+open(f"{t}/trunc_data.npy", "wb").write(raw[:-8])
+open(f"{t}/trunc_head.npy", "wb").write(raw[:40])
+open(f"{t}/ragged.csv", "w").write("1,2,3\n4,5\n")
+open(f"{t}/word.csv", "w").write("1,2\n3,x\n")
+open(f"{t}/empty.csv", "w").write("")
+open(f"{t}/ok.csv", "w").write("1,2,3\n4,5,6\n7,8,9\n")
+open(f"{t}/a.txt", "w").write("1,2\n")
+PY
+mkdir "$T/dir.npy"
+expect_msg 2 "No such file" -- -b -A "$T/missing.npy"
+expect_msg 2 "directory" -- -b -A "$T/dir.npy"
+ln -s /proc/self/mem "$T/mem.npy"   # unreadable even for root: EIO
+expect_msg 2 "cannot read .*mem.npy" -- -b -A "$T/mem.npy"
+expect_msg 2 "unknown file type" -- -b -A "$T/a.txt"
+expect_msg 2 "Fortran" -- -b -B "$T/f.npy"
+expect_msg 2 "big-endian" -- -b -B "$T/big.npy"
+expect_msg 2 "not supported" -- -b -B "$T/c16.npy"
+expect_msg 2 "2-d" -- -b -B "$T/v.npy"
+expect_msg 2 "empty" -- -b -B "$T/e.npy"
+expect_msg 2 "shorter" -- -b -A "$T/trunc_data.npy"
+expect_msg 2 "trunc_head.npy" -- -b -A "$T/trunc_head.npy"
+expect_msg 2 "ragged" -- -b -A "$T/ragged.csv"
+expect_msg 2 "not a number" -- -b -A "$T/word.csv"
+expect_msg 2 "no data" -- -b -A "$T/empty.csv"
+expect_msg 2 "shapes do not match" -- -b -A "$T/a.npy" -B "$T/b_wrong.npy"
+expect_msg 2 "rows of A" -- -b -A "$T/a.npy" -M 7
+expect_msg 2 "columns of B" -- -b -B "$T/b.npy" -N 9
+expect_msg 2 "cannot write" -- -b -o "$T/nodir/c.npy"
+expect_msg 2 "directory" -- -b -o "$T/dir.npy"
+expect_msg 2 "unknown file type" -- -b -o "$T/c.txt"
+expect_msg 2 "cannot write" -- -b --trace "$T/nodir/t.jsonl"
+[ -z "$(ls "$T" | grep -E 'tmp|^c\.' )" ] || bad "a failed write left files: $(ls "$T")"
+expect 0 "csv A and generated B" -- -b -q -A "$T/ok.csv" -N 2
+
+# --- round trips against numpy, on shapes this script did not pick ----------
+seed=${DISTMM_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+echo "batch_test: random shapes from seed $seed (DISTMM_TEST_SEED=$seed repeats them)"
+for i in $(seq 1 12); do
+	read -r M K N D MODE KIND < <($PY -c "
+import random; r = random.Random($seed * 100 + $i)
+print(r.randint(1, 60), r.randint(1, 30), r.randint(1, 60), r.randint(1, 70), r.choice(['fsdp','dp']), r.choice(['npy','csv']))")
+	$PY - "$T" "$M" "$K" "$N" "$KIND" "$seed$i" <<'PY'
+import numpy as np, sys
+t, M, K, N, kind, seed = sys.argv[1], *map(int, sys.argv[2:5]), sys.argv[5], int(sys.argv[6])
+rng = np.random.default_rng(seed)
+a = rng.standard_normal((M, K)) * 10
+b = rng.integers(-50, 50, (K, N)).astype(np.int32)
+if kind == "npy":
+    np.save(f"{t}/ra.npy", a.astype(np.float32)); np.save(f"{t}/rb.npy", b)
+else:
+    np.savetxt(f"{t}/ra.csv", a.astype(np.float32), delimiter=","); np.savetxt(f"{t}/rb.csv", b, delimiter=",", fmt="%d")
+PY
+	out=$T/rc.npy; [ $((i % 3)) = 0 ] && out=$T/rc.csv
+	if ! "$BIN" -b -q -d "$D" -m "$MODE" -A "$T/ra.$KIND" -B "$T/rb.$KIND" -o "$out" --trace "$T/t.jsonl" >"$T/out" 2>"$T/err"; then
+		bad "round trip $M x $K x $N, d=$D $MODE $KIND: $(cat "$T/err")"; continue
+	fi
+	if ! $PY - "$T" "$KIND" "$out" "$D" <<'PY'
+import json, numpy as np, sys
+t, kind, out, d = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+load = (lambda p: np.load(p)) if kind == "npy" else (lambda p: np.loadtxt(p, delimiter=",", ndmin=2))
+a, b = load(f"{t}/ra.{kind}").astype(np.float64), load(f"{t}/rb.{kind}").astype(np.float64)
+c = np.load(out) if out.endswith(".npy") else np.loadtxt(out, delimiter=",", ndmin=2)
+assert c.dtype == np.float64 and c.shape == (a.shape[0], b.shape[1]), (c.dtype, c.shape)
+assert np.allclose(c, a @ b), abs(c - a @ b).max()
+lines = [json.loads(l) for l in open(f"{t}/t.jsonl")]
+assert sum(1 for l in lines if l["op"] == "summary") == d
+for l in lines:
+    if l["op"] == "compute" and l["shard"] >= 0:
+        assert l["shard"] == (l["rank"] - l["step"]) % d, l
+PY
+	then bad "numpy disagrees: $M x $K x $N, d=$D $MODE $KIND -> $out"; else ok; fi
+done
+
+echo "batch_test: $passes passed, $fails failed"
+[ "$fails" = 0 ]
