@@ -29,9 +29,14 @@ BIN        = distmm-tui
 .PHONY: all deps run test check-suites clean
 all: $(BIN)
 
-$(BUILD)/%.o: %.c
+$(BUILD)/engine/%.o: engine/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# app/ sees its own headers; engine/ never sees app/'s.
+$(BUILD)/app/%.o: app/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Iapp -Iapp/tui -MMD -MP -c $< -o $@
 
 $(LIB): $(ENGINE_OBJ)
 	rm -f $@
@@ -43,6 +48,11 @@ $(BIN): $(APP_OBJ) $(LIB)
 $(BUILD)/tests/check_%: tests/check_%.c $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
+
+# The UI's pure parts are unit-tested without a terminal.
+$(BUILD)/tests/check_layout: tests/check_layout.c $(BUILD)/app/tui/layout.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Iapp/tui $(LDFLAGS) -o $@ $^ $(LDLIBS_CHECK)
 
 deps:
 	@missing=""; for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -61,6 +71,7 @@ check-suites: $(CHECK_BIN)
 test: WERROR = -Werror
 test: $(BIN) check-suites
 	tests/batch_test.sh ./$(BIN)
+	tests/ui_test.sh ./$(BIN)
 
 clean:
 	rm -rf build $(BIN)

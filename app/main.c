@@ -5,6 +5,7 @@
 #include "batch.h"
 #include "cli.h"
 #include "status.h"
+#include "tui/tui.h"
 
 #define DISTMM_VERSION "0.1.0"
 
@@ -24,5 +25,5 @@ int main(int argc, char **argv)
 		status_error("%s", err);
 		return STATUS_USAGE;
 	}
-	return batch_main(&o);
+	return o.batch ? batch_main(&o) : tui_main(&o);
 }

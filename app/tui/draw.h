@@ -1,0 +1,21 @@
+/* draw: the whole screen from the view and the layout, on stdscr.  Only the
+ * UI thread calls it; it reads the view's snapshot, never the engine. */
+#ifndef TUI_DRAW_H
+#define TUI_DRAW_H
+
+#include <stdint.h>
+
+#include "layout.h"
+#include "view.h"
+
+/* The panel size (borders included) that shows everything of a panel at
+ * this level for the view's shapes: the layout shrinks panels to it. */
+void draw_want(const struct view *v, int level, int *w, int *h);
+
+/* Draws one frame (erase, draw, wnoutrefresh; the caller calls doupdate). */
+void draw_frame(const struct view *v, const struct layout *l, uint64_t now);
+
+/* The screen shown when the terminal is smaller than l->need_cols x need_rows. */
+void draw_too_small(const struct layout *l, int cols, int rows);
+
+#endif

@@ -1,0 +1,49 @@
+/* keys: the key map (see keys.h). */
+#include "keys.h"
+
+#include <curses.h>
+
+#define KEYS_ESC 27
+#define KEYS_CTRL_L 12
+
+int keys_action(int ch, int overlay)
+{
+	if (ch == KEY_RESIZE)
+		return ACT_RESIZE;
+	if (ch == ERR)
+		return ACT_NONE;
+	if (overlay)
+		return ACT_CLOSE_OVERLAY;
+	switch (ch) {
+	case ' ':
+	case 'n':
+	case KEY_RIGHT:
+		return ACT_NEXT;
+	case 'p':
+		return ACT_PLAY;
+	case 'm':
+		return ACT_MODE;
+	case 'r':
+		return ACT_RESTART;
+	case '+':
+	case '=':
+		return ACT_FASTER;
+	case '-':
+	case '_':
+		return ACT_SLOWER;
+	case '[':
+		return ACT_FEWER;
+	case ']':
+		return ACT_MORE;
+	case '?':
+	case 'h':
+	case KEY_F(1):
+		return ACT_HELP;
+	case 'q':
+	case KEYS_ESC:
+		return ACT_QUIT;
+	case KEYS_CTRL_L:
+		return ACT_REDRAW;
+	}
+	return ACT_NONE;
+}

@@ -1,0 +1,206 @@
+/* tui: the main loop.  One thread (this one) owns curses; device threads
+ * never touch the screen.  The loop blocks in getch() with a timeout that is
+ * the time of the next animation frame or the next phase when playing, and
+ * forever when paused, so an idle screen costs no CPU.  Signal handlers only
+ * set a flag; the loop restores the terminal, joins the devices, then lets
+ * the signal take its usual course. */
+#include "tui.h"
+
+#include <curses.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "draw.h"
+#include "inputs.h"
+#include "keys.h"
+#include "layout.h"
+#include "run.h"
+#include "schedule.h"
+#include "status.h"
+#include "theme.h"
+#include "view.h"
+
+static volatile sig_atomic_t tui_signal;
+
+static void tui_on_signal(int sig)
+{
+	tui_signal = sig;
+}
+
+static uint64_t tui_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Handlers without SA_RESTART, so a signal also ends a blocking getch(). */
+static void tui_catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = tui_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static int tui_mono(const struct cli_opts *o)
+{
+	const char *nc = getenv("NO_COLOR");
+	return o->no_color || (nc && *nc);
+}
+
+/* Applies one action; returns 1 when the program should quit. */
+static int tui_apply(struct view *v, int action, uint64_t now)
+{
+	struct dm_err err;
+	switch (action) {
+	case ACT_NEXT:
+		view_next(v, now);
+		break;
+	case ACT_PLAY:
+		view_toggle_play(v, now);
+		break;
+	case ACT_MODE:
+		v->cfg.mode = v->cfg.mode == DM_FSDP ? DM_DP : DM_FSDP;
+		view_restart(v, now, &err);
+		break;
+	case ACT_RESTART:
+		view_restart(v, now, &err);
+		break;
+	case ACT_FASTER:
+		view_speed(v, +1);
+		break;
+	case ACT_SLOWER:
+		view_speed(v, -1);
+		break;
+	case ACT_FEWER:
+	case ACT_MORE: {
+		int n = v->cfg.devices + (action == ACT_MORE ? 1 : -1);
+		if (n >= 1 && n <= LAYOUT_MAX_DEVICES) {
+			v->cfg.devices = n;
+			view_restart(v, now, &err);
+		}
+		break;
+	}
+	case ACT_HELP:
+		v->help = 1;
+		break;
+	case ACT_CLOSE_OVERLAY:
+		v->help = 0;
+		break;
+	case ACT_REDRAW:
+		clearok(curscr, TRUE);
+		break;
+	case ACT_QUIT:
+		return 1;
+	}
+	return 0;
+}
+
+static void tui_loop(struct view *v)
+{
+	struct layout l;
+	for (;;) {
+		int rows, cols;
+		uint64_t now = tui_now();
+		if (tui_signal)
+			return;
+		view_tick(v, now);
+		getmaxyx(stdscr, rows, cols);
+		layout_compute(&l, cols, rows, v->snap.n);
+		if (l.ok) {
+			int want_w, want_h;
+			draw_want(v, l.level, &want_w, &want_h);
+			layout_fit(&l, want_w, want_h);
+		}
+		if (l.ok)
+			draw_frame(v, &l, now);
+		else
+			draw_too_small(&l, cols, rows);
+		doupdate();
+
+		uint64_t wake = l.ok ? view_wake_at(v, now) : 0;
+		if (wake == 0)
+			timeout(-1);
+		else
+			timeout(wake > now ? (int)((wake - now + 999999) / 1000000) : 0);
+		int ch = getch();
+		if (tui_signal)
+			return;
+		int action = keys_action(ch, v->help);
+		if (!l.ok && action != ACT_QUIT && action != ACT_RESIZE && action != ACT_REDRAW)
+			continue; /* too small: only q (and resizing) do anything */
+		if (tui_apply(v, action, tui_now()))
+			return;
+	}
+}
+
+int tui_main(const struct cli_opts *o)
+{
+	struct mat a, b;
+	struct dm_err err;
+	struct view v;
+	int rc;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		status_error("interactive mode needs a terminal on stdin and stdout "
+			     "(use -b for batch mode)");
+		return STATUS_USAGE;
+	}
+	if (o->devices > LAYOUT_MAX_DEVICES) {
+		status_error("the interface shows up to %d devices, not %d (use -b for more)",
+			     LAYOUT_MAX_DEVICES, o->devices);
+		return STATUS_USAGE;
+	}
+	if ((rc = inputs_load(o, &a, &b, &err))) {
+		status_error("%s", err.msg);
+		return status_of(rc);
+	}
+	struct view_config cfg = { o->mode, o->devices, o->capacity, o->naive };
+	if ((rc = view_init(&v, &a, &b, &cfg, o->play, tui_now(), &err))) {
+		status_error("%s", err.msg);
+		mat_free(&a);
+		mat_free(&b);
+		return status_of(rc);
+	}
+
+	setlocale(LC_ALL, "");
+	tui_catch_signals(); /* before curses, which then leaves them alone */
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		const char *term = getenv("TERM");
+		status_error("cannot use the terminal '%s' (check TERM)", term ? term : "");
+		view_free(&v);
+		mat_free(&a);
+		mat_free(&b);
+		return STATUS_USAGE;
+	}
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	theme_init(tui_mono(o), o->ascii);
+
+	tui_loop(&v);
+
+	endwin();
+	delscreen(scr);
+	view_free(&v); /* joins every device thread */
+	mat_free(&a);
+	mat_free(&b);
+	if (tui_signal) {
+		signal(tui_signal, SIG_DFL);
+		raise(tui_signal);
+	}
+	return STATUS_OK;
+}

@@ -1,0 +1,11 @@
+/* tui: the interactive program (./distmm-tui without -b). */
+#ifndef TUI_TUI_H
+#define TUI_TUI_H
+
+#include "cli.h"
+
+/* Runs the interface until q.  Returns the exit status (0, or 2 when it
+ * cannot start: not a terminal, bad input). */
+int tui_main(const struct cli_opts *o);
+
+#endif

@@ -1,0 +1,316 @@
+/* view: the interface's state and words (see view.h).
+ * The run is stepped here, on the UI thread, only between frames; what is
+ * drawn comes from v->snap, copied after each phase. */
+#include "view.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "comm.h"
+#include "schedule.h"
+#include "split.h"
+
+static const double view_speed_table[VIEW_SPEEDS] = { 0.25, 0.5, 1, 2, 4, 8, 16 };
+static const char *const view_speed_names[VIEW_SPEEDS] = { "1/4x", "1/2x", "1x", "2x",
+							   "4x",   "8x",   "16x" };
+#define VIEW_SPEED_DEFAULT 2
+#define VIEW_DWELL_NS 1600000000ull  /* a phase stays this long at 1x when playing */
+#define VIEW_MOVE_NS 1100000000ull   /* a transfer or gather moves this long at 1x */
+#define VIEW_FILL_NS 400000000ull    /* computed cells light up this long at 1x */
+
+static uint64_t view_scaled(const struct view *v, uint64_t ns)
+{
+	return (uint64_t)((double)ns / view_speed_table[v->speed]);
+}
+
+static int view_ints(const struct mat *m)
+{
+	for (size_t i = 0; i < m->rows * m->cols; i++)
+		if (m->data[i] != floor(m->data[i]) || fabs(m->data[i]) >= 1e9)
+			return 0;
+	return 1;
+}
+
+void view_value(const struct view *v, double x, char *buf, size_t size)
+{
+	if (v->ints)
+		snprintf(buf, size, "%.0f", x);
+	else if (fabs(x) < 1e4)
+		snprintf(buf, size, "%.2f", x);
+	else
+		snprintf(buf, size, "%.1e", x);
+}
+
+/* Cells as wide as the widest value C will hold, so columns never move. */
+static void view_measure(struct view *v)
+{
+	char buf[64];
+	int w = 1;
+	v->ints = view_ints(&v->ref);
+	for (size_t i = 0; i < v->ref.rows * v->ref.cols; i++) {
+		view_value(v, v->ref.data[i], buf, sizeof buf);
+		if ((int)strlen(buf) > w)
+			w = (int)strlen(buf);
+	}
+	v->cell_w = w + 1;
+}
+
+static void view_take(struct view *v)
+{
+	run_snapshot_take(v->run, &v->snap);
+	int p = v->snap.phase;
+	v->kind = p < 0 ? -1 : sched_phase_kind(v->snap.mode, v->snap.n, p);
+	v->step = p < 0 ? 0 : sched_phase_step(v->snap.mode, v->snap.n, p);
+	v->mem_scale = 1;
+	for (int i = 0; i < v->snap.n; i++) {
+		if (v->snap.dev[i].peak_bytes > v->mem_scale)
+			v->mem_scale = v->snap.dev[i].peak_bytes;
+		if (v->snap.dev[i].dp_bytes > v->mem_scale)
+			v->mem_scale = v->snap.dev[i].dp_bytes;
+	}
+}
+
+int view_restart(struct view *v, uint64_t now, struct dm_err *err)
+{
+	struct run_config cfg;
+	int rc;
+	run_free(v->run);
+	v->run = NULL;
+	run_snapshot_free(&v->snap);
+	v->finished = v->ok = v->failed = v->animating = 0;
+	v->kind = -1;
+	v->step = 0;
+	v->n_bad = 0;
+	v->max_err = 0;
+	dm_err_clear(&v->fail);
+
+	run_config_default(&cfg);
+	cfg.mode = v->cfg.mode;
+	cfg.devices = v->cfg.devices;
+	cfg.capacity = v->cfg.capacity;
+	cfg.naive = v->cfg.naive;
+	if ((rc = run_snapshot_init(&v->snap, cfg.devices, v->a->rows, v->b->cols, 1, err)) ||
+	    (rc = run_new(&v->run, &cfg, v->a, v->b, err))) {
+		v->failed = 1;
+		v->fail = *err;
+		return rc;
+	}
+	view_take(v);
+	v->next_at = now + view_scaled(v, VIEW_DWELL_NS);
+	return 0;
+}
+
+int view_init(struct view *v, const struct mat *a, const struct mat *b,
+	      const struct view_config *cfg, int playing, uint64_t now, struct dm_err *err)
+{
+	int rc;
+	memset(v, 0, sizeof *v);
+	v->cfg = *cfg;
+	v->a = a;
+	v->b = b;
+	v->speed = VIEW_SPEED_DEFAULT;
+	v->playing = playing;
+	if ((rc = mat_matmul(&v->ref, a, b, err)))
+		return rc;
+	view_measure(v);
+	if ((rc = view_restart(v, now, err))) {
+		view_free(v);
+		return rc;
+	}
+	return 0;
+}
+
+void view_free(struct view *v)
+{
+	run_free(v->run);
+	v->run = NULL;
+	run_snapshot_free(&v->snap);
+	mat_free(&v->ref);
+}
+
+static void view_step(struct view *v, uint64_t now)
+{
+	struct dm_err err;
+	if (!v->run || v->finished || v->failed)
+		return;
+	int rc = run_step(v->run, &err);
+	view_take(v);
+	if (rc < 0) {
+		v->failed = 1;
+		v->fail = err;
+		v->playing = 0;
+		return;
+	}
+	if (rc == 1) {
+		v->finished = 1;
+		v->playing = 0; /* the end stays on screen */
+		v->ok = mat_allclose(run_result(v->run), &v->ref, &v->max_err, &v->n_bad);
+	}
+	v->animating = 1;
+	v->anim_start = now;
+	v->anim_dur = view_scaled(v, v->kind == SCHED_COMPUTE ? VIEW_FILL_NS : VIEW_MOVE_NS);
+	uint64_t dwell = view_scaled(v, VIEW_DWELL_NS);
+	v->next_at = now + (dwell > v->anim_dur ? dwell : v->anim_dur);
+}
+
+void view_next(struct view *v, uint64_t now)
+{
+	/* a press during the motion cuts it short and goes on: k presses are
+	 * always k phases, however fast they come */
+	v->animating = 0;
+	view_step(v, now);
+}
+
+void view_tick(struct view *v, uint64_t now)
+{
+	if (v->animating && now >= v->anim_start + v->anim_dur)
+		v->animating = 0;
+	if (v->playing && !v->animating && now >= v->next_at)
+		view_step(v, now);
+}
+
+uint64_t view_wake_at(const struct view *v, uint64_t now)
+{
+	if (v->animating)
+		return now + 33000000ull; /* ~30 frames a second while something moves */
+	if (v->playing && !v->finished && !v->failed)
+		return v->next_at > now ? v->next_at : now;
+	return 0;
+}
+
+double view_progress(const struct view *v, uint64_t now)
+{
+	if (!v->animating || v->anim_dur == 0)
+		return 1.0;
+	if (now <= v->anim_start)
+		return 0.0;
+	double t = (double)(now - v->anim_start) / (double)v->anim_dur;
+	return t > 1.0 ? 1.0 : t;
+}
+
+void view_toggle_play(struct view *v, uint64_t now)
+{
+	if (v->finished || v->failed) {
+		v->playing = 0; /* nothing left to play: the end stays */
+		return;
+	}
+	v->playing = !v->playing;
+	if (v->playing)
+		v->next_at = now; /* play means go: the next phase starts now */
+}
+
+void view_speed(struct view *v, int delta)
+{
+	int s = v->speed + delta;
+	v->speed = s < 0 ? 0 : s >= VIEW_SPEEDS ? VIEW_SPEEDS - 1 : s;
+}
+
+const char *view_speed_name(const struct view *v)
+{
+	return view_speed_names[v->speed];
+}
+
+const char *view_phase_name(const struct view *v)
+{
+	if (v->failed)
+		return v->fail.code == DM_EDEADLOCK ? "deadlock" : "failed";
+	if (v->kind < 0)
+		return "ready";
+	if (v->finished)
+		return "done";
+	return sched_kind_name(v->kind);
+}
+
+void view_caption(const struct view *v, char *buf, size_t size)
+{
+	int n = v->snap.n, s = v->step;
+	if (!v->run && v->failed) {
+		snprintf(buf, size, "cannot start: %s", v->fail.msg);
+		return;
+	}
+	if (v->failed) {
+		snprintf(buf, size, "%s", v->fail.msg);
+		return;
+	}
+	if (v->snap.mode == DM_DP) {
+		if (v->kind < 0)
+			snprintf(buf, size, "DP: every rank holds its rows of A and its own full copy of "
+					    "B. Next: each multiplies its rows by all of B.");
+		else if (v->kind == SCHED_COMPUTE)
+			snprintf(buf, size, "compute: each rank multiplies its rows of A by its own copy of "
+					    "B, filling all the columns of its rows of C at once.");
+		else
+			snprintf(buf, size, "gather: ranks 1..%d send their rows of C to rank 0, which "
+					    "places them by row offset.",
+				 n - 1);
+		return;
+	}
+	if (v->kind < 0)
+		snprintf(buf, size, "Ready: rank r holds rows of A and its own shard B[r]. At step s it "
+				    "will hold shard (r - s) mod %d. Press n for s=0.",
+			 n);
+	else if (v->kind == SCHED_COMPUTE)
+		snprintf(buf, size, "step s=%d: each rank multiplies its rows of A by the shard it holds, "
+				    "B[(r - %d) mod %d], into those columns of C.",
+			 s, s, n);
+	else if (v->kind == SCHED_TRANSFER)
+		snprintf(buf, size, "transfer after s=%d: each rank passes its shard to (r + 1) mod %d and "
+				    "gets one from (r - 1) mod %d. Each rank sends %d/%d of B in all.",
+			 s, n, n, n - 1, n);
+	else
+		snprintf(buf, size, "gather: ranks 1..%d send their rows of C to rank 0, which places "
+				    "them by row offset.",
+			 n - 1);
+}
+
+void view_formula(const struct view *v, int r, int shortform, char *buf, size_t size)
+{
+	const struct run_dev_view *d = &v->snap.dev[r];
+	int n = v->snap.n;
+	size_t N = v->snap.N;
+
+	if (v->snap.mode == DM_DP) {
+		if (v->kind == SCHED_GATHER && r > 0)
+			snprintf(buf, size, "sent C[%zu:%zu] -> rank 0", d->row_begin, d->row_end);
+		else
+			snprintf(buf, size, "A[%zu:%zu] @ B -> C[%zu:%zu, 0:%zu]", d->row_begin,
+				 d->row_end, d->row_begin, d->row_end, N);
+		return;
+	}
+	if (v->kind == SCHED_TRANSFER && !shortform && d->sent_shard >= 0) {
+		snprintf(buf, size, "B[%d] -> rank %d, B[%d] <- rank %d", d->sent_shard, d->sent_to,
+			 d->recv_shard, d->recv_from);
+		return;
+	}
+	if (v->kind == SCHED_GATHER && r > 0 && !shortform) {
+		snprintf(buf, size, "sent C[%zu:%zu] -> rank 0", d->row_begin, d->row_end);
+		return;
+	}
+	/* the step whose shard the rank holds now: after a transfer, the next one */
+	int s = v->kind == SCHED_TRANSFER ? v->step + 1 : v->step;
+	int k = d->shard;
+	if (k < 0) {
+		snprintf(buf, size, "holds no shard");
+		return;
+	}
+	size_t c0 = split_offset(N, n, k), c1 = split_offset(N, n, k + 1);
+	if (shortform)
+		snprintf(buf, size, "(%d-%d) mod %d = %d", r, s, n, k);
+	else
+		snprintf(buf, size, "(%d-%d) mod %d = %d -> C[%zu:%zu, %zu:%zu]", r, s, n, k,
+			 d->row_begin, d->row_end, c0, c1);
+}
+
+void view_bytes(uint64_t bytes, char *buf, size_t size)
+{
+	if (bytes < 1024)
+		snprintf(buf, size, "%" PRIu64 " B", bytes);
+	else if (bytes < 1024ull * 1024)
+		snprintf(buf, size, "%.1f KiB", (double)bytes / 1024.0);
+	else if (bytes < 1024ull * 1024 * 1024)
+		snprintf(buf, size, "%.1f MiB", (double)bytes / 1048576.0);
+	else
+		snprintf(buf, size, "%.1f GiB", (double)bytes / 1073741824.0);
+}

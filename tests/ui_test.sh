@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# ui_test: drives the real ./distmm-tui in a private, detached tmux of a
+# fixed size, types keys and reads the screen with capture-pane.  Every wait
+# is "until the screen shows X", with a deadline only to fail instead of
+# hang: no step depends on how fast the machine is.
+set -u
+BIN=${1:-./distmm-tui}
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+# A fresh tmux server (socket) for every start: a server being killed can
+# still accept a session and then take it down with it.
+RUNS=0
+SOCK="distmm-ui-$$-0"
+T() { tmux -L "$SOCK" -f /dev/null "$@"; }
+trap 'T kill-server 2>/dev/null' EXIT
+fails=0 passes=0 test_name=""
+
+bad() { echo "FAIL [$test_name]: $*"; fails=$((fails + 1)); }
+screen() { T capture-pane -p -t 0 2>/dev/null; }
+
+# start COLSxROWS ARGS...: the program in a fresh session; after it ends the
+# pane prints its exit status, so a test can see the shell come back.
+start() {
+	local size=$1; shift
+	T kill-server 2>/dev/null
+	RUNS=$((RUNS + 1))
+	SOCK="distmm-ui-$$-$RUNS"
+	# the shell traps INT so that it outlives a Ctrl-C and reports the status
+	T new-session -d -x "${size%x*}" -y "${size#*x}" -e TERM=tmux-256color -e LANG="${UI_LANG:-C.UTF-8}" ${START_ENV:+-e "$START_ENV"} \
+		"trap : INT; cd $(printf %q "$PWD") && $(printf '%q ' "$BIN" "$@"); echo \"EXIT:\$?\"; sleep 600"
+	T set-option -g status off >/dev/null
+}
+
+# wait_for PATTERN [SECONDS]: until the screen matches (grep -E).
+wait_for() {
+	local pat=$1 limit=${2:-15} i=0
+	while [ "$i" -lt $((limit * 20)) ]; do
+		screen | grep -Eq -- "$pat" && return 0
+		sleep 0.05; i=$((i + 1))
+	done
+	bad "screen never showed /$pat/"; screen | sed 's/^/    | /'; return 1
+}
+
+# wait_gone PATTERN: until the screen no longer matches.
+wait_gone() {
+	local pat=$1 i=0
+	while [ "$i" -lt 300 ]; do
+		screen | grep -Eq -- "$pat" || return 0
+		sleep 0.05; i=$((i + 1))
+	done
+	bad "screen still shows /$pat/"; screen | sed 's/^/    | /'; return 1
+}
+
+keys() { T send-keys -t 0 "$@"; }
+pass() { passes=$((passes + 1)); }
+
+test_name="panels and stepping"
+start 120x40 -d 4
+wait_for 'ready  paused' && pass
+for r in 0 1 2 3; do screen | grep -q "rank $r " || bad "no panel for rank $r"; done
+keys n
+wait_for 'step s=0 \(1 of 4\)  compute' && pass
+wait_for '\(2-0\) mod 4 = 2 -> C\[4:6, 2:3\]' && pass
+keys n
+wait_for 'step s=0 \(1 of 4\)  transfer' && pass
+wait_for 'B\[0\] -> rank 1, B\[3\] <- rank 3' && pass
+keys n      # cuts the transfer's motion short if it is still on screen
+wait_for 'step s=1 \(2 of 4\)  compute' && pass
+wait_for '\(0-1\) mod 4 = 3 -> C\[0:2, 3:4\]' && pass
+keys q
+wait_for '^EXIT:0$' && pass
+screen | grep -q 'rank 0 ' && bad "the interface is still on screen after q"
+
+test_name="play, pause and the end"
+start 120x40 -d 3
+wait_for 'ready  paused'
+keys p
+wait_for 'playing' && pass
+keys p
+wait_for 'paused' && pass   # paused mid-run (or, on a very slow machine, at the end)
+keys p
+wait_for 'playing'
+keys + + + +
+wait_for 'verify: allclose ok, max \|err\| = 0' 30 && pass
+wait_for 'done  paused' && pass   # at the end it stops and stays
+keys n p
+sleep 0.3
+screen | grep -q 'verify: allclose ok' || bad "n or p at the end left the final screen"
+keys q
+wait_for '^EXIT:0$'
+
+test_name="DP and back"
+start 120x40 -d 4
+wait_for 'FSDP'
+keys m
+wait_for 'distmm-tui  DP ' && pass
+wait_for 'all of B' && pass
+keys n n n
+wait_for 'verify: allclose ok' && pass
+keys m
+wait_for 'distmm-tui  FSDP ' && pass
+wait_for 'ready  paused' && pass
+keys q
+wait_for '^EXIT:0$'
+
+test_name="devices and restart"
+start 120x40 -d 4
+wait_for '4 devices'
+keys '['
+wait_for '3 devices' && pass
+keys ']' ']'
+wait_for '5 devices' && pass
+wait_for 'rank 4 ' && pass
+keys n r
+wait_for 'ready  paused' && pass
+keys q
+wait_for '^EXIT:0$'
+
+test_name="help overlay"
+start 100x30 -d 4
+wait_for 'ready'
+keys '?'
+wait_for 'one device fewer / more' && pass
+keys x
+wait_gone 'one device fewer / more' && pass
+keys F1
+wait_for 'any key closes this' && pass
+keys Escape
+wait_gone 'any key closes this' && pass
+sleep 0.2
+screen | grep -q '^EXIT' && bad "Esc on the overlay quit the program"
+keys Escape
+wait_for '^EXIT:0$' && pass
+
+test_name="resize"
+start 120x40 -d 4
+wait_for 'rank 3 '
+T resize-window -t 0 -x 30 -y 10
+wait_for 'terminal too small: need [0-9]+x[0-9]+' && pass
+keys n
+T resize-window -t 0 -x 120 -y 40
+wait_for 'rank 3 ' && pass
+screen | grep -q 'ready  paused' || bad "a key pressed while too small changed the run"
+keys n n
+T resize-window -t 0 -x 80 -y 24   # during the motion
+wait_for 'rank 3 ' && pass
+T resize-window -t 0 -x 30 -y 10
+wait_for 'terminal too small'
+keys q
+wait_for '^EXIT:0$' && pass
+
+test_name="sizes"
+for spec in "80x24 4" "80x24 1" "80x24 3" "120x40 8" "120x40 16" "200x60 16" "200x60 64"; do
+	set -- $spec
+	start "$1" -d "$2"
+	last=$(($2 - 1))
+	if wait_for "(rank $last |─$last─|[^0-9]$last[^0-9:])" ; then
+		screen | grep -q 'terminal too small' && bad "$1 with $2 devices is too small" || pass
+	fi
+	keys q
+	wait_for '^EXIT:0$'
+done
+
+test_name="monochrome and ascii"
+start 100x30 -d 4 --no-color --ascii
+wait_for '\+ rank 0  A rows 0:2 -+' && pass
+keys q
+wait_for '^EXIT:0$'
+START_ENV=NO_COLOR=1 start 100x30 -d 2
+wait_for 'rank 1 ' && pass
+keys q
+wait_for '^EXIT:0$'
+start 100x30 -d 4 --play
+wait_for 'playing' && pass
+keys q
+wait_for '^EXIT:0$'
+
+test_name="signals restore the terminal"
+start 100x30 -d 4 --play
+wait_for 'playing'
+keys C-c
+wait_for '^EXIT:130$' && pass
+start 100x30 -d 4
+wait_for 'ready'
+pid=$(pgrep -n -f "$BIN -d 4")
+kill -TERM "$pid"
+wait_for '^EXIT:143$' && pass
+start 100x30 -d 4
+wait_for 'ready'
+pid=$(pgrep -n -f "$BIN -d 4")
+kill -HUP "$pid"
+wait_for '^EXIT:129$' && pass
+
+test_name="not a terminal"
+out=$("$BIN" -d 4 </dev/null 2>&1 >/dev/null); st=$?
+[ "$st" = 2 ] && echo "$out" | grep -q 'needs a terminal.*-b' && pass || bad "stdin not a tty: exit $st, '$out'"
+out=$("$BIN" -d 65 2>&1 </dev/null); st=$?
+[ "$st" = 2 ] && pass || bad "-d 65 interactive: exit $st"
+
+echo "ui_test: $passes passed, $fails failed"
+[ "$fails" = 0 ]
