@@ -85,16 +85,6 @@ static int oracle_grid(int aw, int ah, int n, int level, int *gc_out, int *w_out
 	return best >= 0;
 }
 
-static int oracle_fits_any(int aw, int ah, int n)
-{
-	int gc, w, h;
-
-	for (int level = LAYOUT_FULL; level <= LAYOUT_COMPACT; level++)
-		if (oracle_grid(aw, ah, n, level, &gc, &w, &h))
-			return 1;
-	return 0;
-}
-
 /* The smallest terminal for a COMPACT grid with gc columns, info at 2, and
  * never below the floor the status, caption and footer need. */
 static void compact_need(int n, int gc, int *c, int *r)
@@ -262,16 +252,20 @@ static void check_choice(const struct layout *l, int n)
 	int aw = l->panels.w - lane_w(n), ah = l->panels.h - lane_h(n);
 	int ideal = info_ideal(l->cols, n), gc, w, h;
 
+	/* no better level fits, even with info down to 3 rows (2 when it is
+	 * already at 2, the last resort) */
+	int keep = l->info.h < 3 ? l->info.h : 3;
 	for (int level = LAYOUT_FULL; level < l->level; level++)
-		CHECK(!oracle_grid(aw, ah, n, level, &gc, &w, &h));
+		CHECK(!oracle_grid(aw, ah + (l->info.h - keep), n, level, &gc, &w, &h));
 	CHECK(oracle_grid(aw, ah, n, l->level, &gc, &w, &h));
 	CHECK_EQ(gc, l->grid_cols);
 	CHECK_EQ(l->panel[0].w, w < LAYOUT_MAX_PANEL_W ? w : LAYOUT_MAX_PANEL_W);
 	CHECK_EQ(l->panel[0].h, h < LAYOUT_MAX_PANEL_H ? h : LAYOUT_MAX_PANEL_H);
-	/* info shrinks below its ideal only when one more row leaves no fit */
+	/* info shrinks below its ideal only when one more row leaves the
+	 * chosen level no fit */
 	CHECK(l->info.h <= ideal);
 	if (l->info.h < ideal)
-		CHECK(!oracle_fits_any(aw, ah - 1, n));
+		CHECK(!oracle_grid(aw, ah - 1, n, l->level, &gc, &w, &h));
 }
 
 static struct point path_buf[LAYOUT_MAX_PATH], expect_buf[LAYOUT_MAX_PATH];

@@ -244,7 +244,8 @@ static int draw_fresh(const struct view *v, int r, size_t j)
 }
 
 /* One character per column (or per group of columns when they do not fit):
- * the symbol of the shard that filled it, or a dot. */
+ * the symbol of the shard that filled it, underlined when only some of the
+ * group is filled, or a dot when none is. */
 static void draw_marks(const struct view *v, int r, int y, int x, int w)
 {
 	const struct run_snapshot *s = &v->snap;
@@ -252,16 +253,25 @@ static void draw_marks(const struct view *v, int r, int y, int x, int w)
 	int cells = (size_t)w < N ? w : (int)N;
 	for (int c = 0; c < cells; c++) {
 		size_t j0 = (size_t)c * N / (size_t)cells, j1 = (size_t)(c + 1) * N / (size_t)cells;
-		int fill = s->col_fill[(size_t)r * N + j0], all = 1;
-		for (size_t j = j0; j < j1; j++)
-			if (s->col_fill[(size_t)r * N + j] == RUN_FILL_NONE)
-				all = 0;
-		if (fill == RUN_FILL_NONE || !all) {
+		int fill = RUN_FILL_NONE;
+		size_t filled = 0, fresh_j = j0;
+		for (size_t j = j0; j < j1; j++) {
+			int f = s->col_fill[(size_t)r * N + j];
+			if (f == RUN_FILL_NONE)
+				continue;
+			if (fill == RUN_FILL_NONE || draw_fresh(v, r, j)) {
+				fill = f;
+				fresh_j = j;
+			}
+			filled++;
+		}
+		if (filled == 0) {
 			theme_put(stdscr, y, x + c, GLYPH_DOT, theme_attr(ROLE_DIM));
 			continue;
 		}
 		char sym = fill == RUN_FILL_FULL_B ? '=' : theme_shard_symbol(fill);
-		attr_t a = draw_fill_attr(r, fill) | (draw_fresh(v, r, j0) ? A_REVERSE : 0);
+		attr_t a = draw_fill_attr(r, fill) | (draw_fresh(v, r, fresh_j) ? A_REVERSE : 0) |
+			   (filled < j1 - j0 ? A_UNDERLINE : 0);
 		mvaddch(y, x + c, (chtype)sym | a);
 	}
 }
@@ -529,38 +539,41 @@ static void draw_info(const struct view *v, const struct layout *l)
 	if (v->failed || s->mode == DM_DP || !v->run)
 		return;
 
-	/* the formula for every rank that fits, in columns as wide as the
-	 * longest; before a transfer's result, labelled with the step it is for.
-	 * The panels carry each rank's formula too. */
+	/* the formula for every rank, in columns as wide as the longest; the
+	 * short form when the long one does not fit them all; before a
+	 * transfer's result, labelled with the step it is for.  What does not
+	 * fit is in the panels, which carry each rank's formula too. */
 	int predict = v->kind == SCHED_TRANSFER || v->kind < 0;
+	int lines = r->y + r->h - y, n = s->n < LAYOUT_MAX_DEVICES ? s->n : LAYOUT_MAX_DEVICES;
 	char entry[LAYOUT_MAX_DEVICES][96];
-	int colw = 0, shown = 0, cell = 0, bottom = r->y + r->h;
-	for (int rank = 0; rank < s->n && rank < LAYOUT_MAX_DEVICES; rank++) {
-		char f[80];
-		view_formula(v, rank, predict, f, sizeof f);
-		snprintf(entry[rank], sizeof entry[rank], "r%d: %s", rank, f);
-		if ((int)strlen(entry[rank]) > colw)
-			colw = (int)strlen(entry[rank]);
-	}
-	colw += 3;
-	int per = w / colw > 0 ? w / colw : 1;
-	if (predict) {
-		snprintf(buf, sizeof buf, "next, s=%d:", v->kind < 0 ? 0 : v->step + 1);
-		draw_text(y, x, colw - 1, theme_attr(ROLE_DIM), buf);
-		cell++;
-	}
-	for (int rank = 0; rank < s->n && rank < LAYOUT_MAX_DEVICES; rank++, cell++) {
-		if (cell > 0 && cell % per == 0)
-			y++;
-		if (y >= bottom)
+	int colw = 0, per = 1;
+	for (int shortform = predict; shortform < 2; shortform++) {
+		colw = 0;
+		for (int rank = 0; rank < n; rank++) {
+			char f[80];
+			view_formula(v, rank, shortform, f, sizeof f);
+			snprintf(entry[rank], sizeof entry[rank], "r%d: %s", rank, f);
+			if ((int)strlen(entry[rank]) + 3 > colw)
+				colw = (int)strlen(entry[rank]) + 3;
+		}
+		per = w / colw > 0 ? w / colw : 1;
+		if (per * lines >= n + predict)
 			break;
-		draw_text(y, x + (cell % per) * colw, colw - 1, theme_attr(ROLE_ACCENT), entry[rank]);
-		shown++;
 	}
-	if (shown < s->n) {
-		snprintf(buf, sizeof buf, " (+%d in the panels)", s->n - shown);
-		int bw = (int)strlen(buf);
-		draw_text(bottom - 1, r->x + r->w - bw - 1, bw, theme_attr(ROLE_DIM), buf);
+	int cells = per * lines, shown = n + predict <= cells ? n : cells - predict - 1;
+	for (int cell = 0, rank = -predict; rank < shown; rank++, cell++) {
+		int cx = x + (cell % per) * colw, cy = y + cell / per;
+		if (rank < 0) {
+			snprintf(buf, sizeof buf, "next, s=%d:", v->kind < 0 ? 0 : v->step + 1);
+			draw_text(cy, cx, colw - 1, theme_attr(ROLE_DIM), buf);
+		} else {
+			draw_text(cy, cx, colw - 1, theme_attr(ROLE_ACCENT), entry[rank]);
+		}
+	}
+	if (shown < n && shown >= 0) {
+		int cell = shown + predict;
+		snprintf(buf, sizeof buf, "(+%d in the panels)", n - shown);
+		draw_text(y + cell / per, x + (cell % per) * colw, colw - 1, theme_attr(ROLE_DIM), buf);
 	}
 }
 

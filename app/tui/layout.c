@@ -36,6 +36,7 @@ static const struct level_spec levels[] = {
 #define LANE_W 2      /* left lane: the wrap's up-going arrow and its turn */
 #define LANE_H 1      /* bottom lane: the wrap's left-going arrow */
 #define INFO_MIN_H 2  /* what info may shrink to before "too small" */
+#define INFO_KEEP_H 3 /* what info may shrink to for a better panel level */
 #define INFO_MAX_H 6
 #define INFO_COLS 40  /* columns per info entry when laying info out */
 
@@ -215,7 +216,7 @@ static void layout_floor_need(struct layout *l)
 
 void layout_compute(struct layout *l, int cols, int rows, int n)
 {
-	struct grid g;
+	struct grid g = { 0, 0, 0, 0 };
 	int info_h, level = -1;
 
 	memset(l, 0, sizeof *l);
@@ -230,17 +231,20 @@ void layout_compute(struct layout *l, int cols, int rows, int n)
 	if (rows < 0)
 		rows = 0;
 
-	/* info shrinks only as a last resort: a smaller level is better than
-	 * losing a line of the caption */
-	for (info_h = info_ideal_h(cols, n); info_h >= INFO_MIN_H; info_h--) {
-		int aw = cols - lane_w(n), ah = rows - 2 - info_h - lane_h(n);
-
+	/* A better panel level wins over info rows: the panels carry every
+	 * formula, info only repeats them.  So info gives rows down to
+	 * INFO_KEEP_H (the caption and one line of formulas) for a better level,
+	 * and its last row only when nothing fits at all. */
+	int ideal = info_ideal_h(cols, n);
+	for (int floor_h = INFO_KEEP_H; floor_h >= INFO_MIN_H && level < 0; floor_h--)
 		for (int lv = 0; lv < NLEVELS && level < 0; lv++)
-			if (best_grid(aw, ah, n, &levels[lv], &g))
-				level = lv;
-		if (level >= 0)
-			break;
-	}
+			for (info_h = ideal; info_h >= floor_h; info_h--) {
+				int aw = cols - lane_w(n), ah = rows - 2 - info_h - lane_h(n);
+				if (best_grid(aw, ah, n, &levels[lv], &g)) {
+					level = lv;
+					break;
+				}
+			}
 	if (level < 0 || cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS) {
 		compute_need(l, n, INT_MAX, INT_MAX);
 		layout_floor_need(l);
