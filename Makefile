@@ -24,9 +24,20 @@ APP_OBJ    = $(APP_SRC:%.c=$(BUILD)/%.o)
 CHECK_SRC  = $(wildcard tests/check_*.c)
 CHECK_BIN  = $(CHECK_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB        = $(BUILD)/libdistmm.a
-BIN        = distmm-tui
+BIN       ?= distmm-tui
 
-.PHONY: all deps run test check-suites clean
+# Sanitizer builds live in their own $(BUILD); each runs every Check suite
+# and the batch tests.  A report fails the run: ASan/UBSan abort, TSan exits 66.
+SAN_ASAN   = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+SAN_TSAN   = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+SAN_ENV    = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" CK_TIMEOUT_MULTIPLIER=10
+VALGRIND   = valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
+FUZZ_SECONDS ?= 60
+STRESS_COUNT ?= 2000
+export STRESS_COUNT
+
+.PHONY: all deps run test check check-suites asan tsan valgrind sanitized fuzz clean
 all: $(BIN)
 
 $(BUILD)/engine/%.o: engine/%.c
@@ -65,13 +76,45 @@ run: $(BIN)
 	./$(BIN) -d 4
 
 check-suites: $(CHECK_BIN)
-	@fail=0; for t in $(CHECK_BIN); do $$t || fail=1; done; exit $$fail
+	@fail=0; for t in $(CHECK_BIN); do $(SUITE_ENV) $$t || fail=1; done; exit $$fail
 
-# The tests build with -Werror: a warning fails them, as it fails CI.
+# Everything, as CI runs it: the plain tests, then the sanitizers, memcheck
+# and a short fuzzing of every parser.  Builds use -Werror: a warning fails.
 test: WERROR = -Werror
-test: $(BIN) check-suites
+test: check
+	$(MAKE) --no-print-directory asan
+	$(MAKE) --no-print-directory tsan
+	$(MAKE) --no-print-directory valgrind
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
+
+# The plain build's tests: Check suites, batch mode, the interface, the storm.
+check: WERROR = -Werror
+check: $(BIN) check-suites
 	tests/batch_test.sh ./$(BIN)
 	tests/ui_test.sh ./$(BIN)
+	tests/storm_test.sh ./$(BIN)
+
+asan:
+	$(MAKE) --no-print-directory BUILD=build/asan BIN=build/asan/distmm-tui CC=clang \
+		CFLAGS="$(SAN_ASAN)" LDFLAGS="-fsanitize=address,undefined" WERROR=-Werror \
+		SUITE_ENV='$(SAN_ENV)' sanitized
+
+tsan:
+	$(MAKE) --no-print-directory BUILD=build/tsan BIN=build/tsan/distmm-tui CC=clang \
+		CFLAGS="$(SAN_TSAN)" LDFLAGS="-fsanitize=thread" WERROR=-Werror STRESS_COUNT=200 \
+		SUITE_ENV='$(SAN_ENV)' sanitized
+
+sanitized: $(BIN) check-suites
+	$(SAN_ENV) tests/batch_test.sh $(BIN)
+
+# memcheck in one process per suite (no fork: valgrind follows no fork well)
+valgrind: WERROR = -Werror
+valgrind: $(CHECK_BIN)
+	@fail=0; for t in $(CHECK_BIN); do echo "valgrind $$t"; \
+		CK_FORK=no STRESS_COUNT=100 $(VALGRIND) $$t || fail=1; done; exit $$fail
+
+fuzz:
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build $(BIN)

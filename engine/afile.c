@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "xalloc.h"
+
 int afile_open(struct afile *af, const char *path, struct dm_err *err)
 {
 	struct stat st;
@@ -16,8 +18,10 @@ int afile_open(struct afile *af, const char *path, struct dm_err *err)
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return dm_err_set(err, DM_EIO, "cannot write %s: it is a directory", path);
 	size_t len = strlen(path);
-	af->path = strdup(path);
-	af->tmp = malloc(len + 16);
+	af->path = xmalloc(len + 1);
+	af->tmp = xmalloc(len + 16);
+	if (af->path)
+		memcpy(af->path, path, len + 1);
 	if (!af->path || !af->tmp) {
 		afile_abort(af);
 		return dm_err_set(err, DM_ENOMEM, "out of memory writing %s", path);

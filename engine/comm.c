@@ -36,6 +36,11 @@ void comm_get_wait(struct comm *c, int rank, struct comm_wait *out)
 		c->ops->get_wait(c, rank, out);
 }
 
+size_t comm_pending(struct comm *c, int rank, struct comm_msg *first)
+{
+	return c->ops->pending ? c->ops->pending(c, rank, first) : 0;
+}
+
 void comm_close(struct comm *c)
 {
 	c->ops->close(c);

@@ -71,6 +71,11 @@ void comm_set_exited(struct comm *c, int rank);
  * was blocked on then (the cycle of waits stays readable after the run). */
 void comm_get_wait(struct comm *c, int rank, struct comm_wait *out);
 
+/* Messages sent to rank that it has not received; the first one's header
+ * (its data left NULL) in *first when there is one.  A finished run must
+ * leave none: one left over is a duplicate or a message sent by mistake. */
+size_t comm_pending(struct comm *c, int rank, struct comm_msg *first);
+
 /* Ends every wait with DM_ESTOPPED, now and later. */
 void comm_close(struct comm *c);
 

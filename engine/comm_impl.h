@@ -12,6 +12,7 @@ struct comm_ops {
 	void (*set_idle)(struct comm *c, int rank, int idle);
 	void (*set_exited)(struct comm *c, int rank);
 	void (*get_wait)(struct comm *c, int rank, struct comm_wait *out);
+	size_t (*pending)(struct comm *c, int rank, struct comm_msg *first);
 	void (*close)(struct comm *c);
 	void (*destroy)(struct comm *c);
 };

@@ -14,6 +14,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "fault.h"
+#include "xalloc.h"
+
 struct inproc_node {
 	struct comm_msg msg;
 	struct inproc_node *next;
@@ -23,6 +26,7 @@ struct inproc_node {
 
 struct inproc_box {
 	struct inproc_node *head, *tail;
+	struct inproc_node *held; /* FAULT_REORDER: waits for the sender's next message */
 	pthread_cond_t recv_cv; /* the owner waits here for a message */
 	pthread_cond_t send_cv; /* senders to this inbox wait here */
 };
@@ -166,6 +170,34 @@ static int inproc_stopped(struct inproc *ip, struct dm_err *err)
 	return 0;
 }
 
+static void inproc_append(struct inproc_box *b, struct inproc_node *node)
+{
+	node->next = NULL;
+	if (b->tail)
+		b->tail->next = node;
+	else
+		b->head = node;
+	b->tail = node;
+}
+
+/* A copy of node's message, for FAULT_DUPLICATE; NULL when out of memory. */
+static struct inproc_node *inproc_clone(const struct inproc_node *node)
+{
+	struct inproc_node *copy = xcalloc(1, sizeof *copy);
+	size_t bytes = node->msg.rows * node->msg.cols * sizeof(double);
+	if (!copy)
+		return NULL;
+	copy->msg = node->msg;
+	copy->msg.data = bytes ? xmalloc(bytes) : NULL;
+	if (bytes && !copy->msg.data) {
+		free(copy);
+		return NULL;
+	}
+	if (bytes)
+		memcpy(copy->msg.data, node->msg.data, bytes);
+	return copy;
+}
+
 static int inproc_send(struct comm *c, struct comm_msg *msg, struct dm_err *err)
 {
 	struct inproc *ip = inproc_of(c);
@@ -177,7 +209,18 @@ static int inproc_send(struct comm *c, struct comm_msg *msg, struct dm_err *err)
 		return dm_err_set(err, DM_EINVAL, "send from rank %d to rank %d: no such rank",
 				  src, dst);
 	}
-	struct inproc_node *node = calloc(1, sizeof *node);
+	unsigned delay_ms = 0;
+	int fault = fault_message(src, dst, msg->step, msg->kind, &delay_ms);
+	if (fault == FAULT_DROP) {
+		free(msg->data); /* lost on the way: the sender never knows */
+		msg->data = NULL;
+		return 0;
+	}
+	if (fault == FAULT_DELAY) {
+		struct timespec ts = { delay_ms / 1000, (long)(delay_ms % 1000) * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	struct inproc_node *node = xcalloc(1, sizeof *node);
 	pthread_mutex_lock(&ip->mu);
 	rc = inproc_stopped(ip, err);
 	if (!rc && !node)
@@ -193,11 +236,21 @@ static int inproc_send(struct comm *c, struct comm_msg *msg, struct dm_err *err)
 	struct inproc_box *b = &ip->box[dst];
 	node->msg = *msg;
 	msg->data = NULL;
-	if (b->tail)
-		b->tail->next = node;
-	else
-		b->head = node;
-	b->tail = node;
+	if (fault == FAULT_REORDER && !b->held) {
+		b->held = node; /* out of sight until the sender's next message here */
+		pthread_mutex_unlock(&ip->mu);
+		return 0;
+	}
+	inproc_append(b, node);
+	if (b->held && b->held->msg.src == src) {
+		inproc_append(b, b->held);
+		b->held = NULL;
+	}
+	if (fault == FAULT_DUPLICATE) {
+		struct inproc_node *copy = inproc_clone(node);
+		if (copy)
+			inproc_append(b, copy);
+	}
 	/* The receiver may be waiting for exactly this: it is running again. */
 	struct comm_wait *rw = &ip->wait[dst];
 	if (rw->state == COMM_WAIT_RECV && (rw->peer == COMM_ANY || rw->peer == src))
@@ -335,6 +388,23 @@ static void inproc_get_wait(struct comm *c, int rank, struct comm_wait *out)
 	pthread_mutex_unlock(&ip->mu);
 }
 
+static size_t inproc_pending(struct comm *c, int rank, struct comm_msg *first)
+{
+	struct inproc *ip = inproc_of(c);
+	size_t count = 0;
+	pthread_mutex_lock(&ip->mu);
+	const struct inproc_node *p = ip->box[rank].head ? ip->box[rank].head : ip->box[rank].held;
+	if (p && first) {
+		*first = p->msg;
+		first->data = NULL;
+	}
+	for (p = ip->box[rank].head; p; p = p->next)
+		count++;
+	count += ip->box[rank].held != NULL;
+	pthread_mutex_unlock(&ip->mu);
+	return count;
+}
+
 static void inproc_close(struct comm *c)
 {
 	struct inproc *ip = inproc_of(c);
@@ -349,6 +419,10 @@ static void inproc_destroy(struct comm *c)
 	struct inproc *ip = inproc_of(c);
 	for (int r = 0; r < c->n; r++) {
 		struct inproc_node *p = ip->box[r].head;
+		if (ip->box[r].held) {
+			free(ip->box[r].held->msg.data);
+			free(ip->box[r].held);
+		}
 		while (p) {
 			struct inproc_node *next = p->next;
 			free(p->msg.data);
@@ -372,6 +446,7 @@ static const struct comm_ops inproc_ops = {
 	.set_idle = inproc_set_idle,
 	.set_exited = inproc_set_exited,
 	.get_wait = inproc_get_wait,
+	.pending = inproc_pending,
 	.close = inproc_close,
 	.destroy = inproc_destroy,
 };
@@ -382,12 +457,12 @@ int comm_inproc_new(struct comm **out, int n, size_t capacity, unsigned timeout_
 	*out = NULL;
 	if (n < 1)
 		return dm_err_set(err, DM_EINVAL, "a communicator needs at least one rank, not %d", n);
-	struct inproc *ip = calloc(1, sizeof *ip);
+	struct inproc *ip = xcalloc(1, sizeof *ip);
 	if (!ip)
 		return dm_err_set(err, DM_ENOMEM, "out of memory creating a communicator");
-	ip->box = calloc((size_t)n, sizeof *ip->box);
-	ip->wait = calloc((size_t)n, sizeof *ip->wait);
-	ip->dl_wait = calloc((size_t)n, sizeof *ip->dl_wait);
+	ip->box = xcalloc((size_t)n, sizeof *ip->box);
+	ip->wait = xcalloc((size_t)n, sizeof *ip->wait);
+	ip->dl_wait = xcalloc((size_t)n, sizeof *ip->dl_wait);
 	if (!ip->box || !ip->wait || !ip->dl_wait) {
 		free(ip->box);
 		free(ip->wait);

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xalloc.h"
+
 /* How much of a bad field a message quotes. */
 #define CSV_FIELD_SHOW 32
 
@@ -140,7 +142,7 @@ static int csv_scratch_fit(struct csv_scratch *s, size_t n)
 		if (mat_size_mul(cap, 2, &cap))
 			cap = need;
 	}
-	nb = malloc(cap);
+	nb = xmalloc(cap);
 	if (!nb)
 		return DM_ENOMEM;
 	if (s->buf != s->small)

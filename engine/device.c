@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "split.h"
+#include "xalloc.h"
 
 uint64_t device_now_ns(void)
 {
@@ -32,7 +33,7 @@ int device_init(struct device *d, struct dm_err *err)
 	int rc = mat_alloc(&d->c, rows, d->N, err);
 	if (rc)
 		return rc;
-	d->col_fill = malloc((d->N ? d->N : 1) * sizeof *d->col_fill);
+	d->col_fill = xmalloc((d->N ? d->N : 1) * sizeof *d->col_fill);
 	if (!d->col_fill) {
 		mat_free(&d->c);
 		return dm_err_set(err, DM_ENOMEM, "out of memory for rank %d", d->rank);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "afile.h"
+#include "xalloc.h"
 
 int evlog_push(struct evlog *log, const struct ev *e)
 {
@@ -13,7 +14,7 @@ int evlog_push(struct evlog *log, const struct ev *e)
 		size_t cap = log->cap ? log->cap * 2 : 64;
 		if (cap > SIZE_MAX / sizeof *log->ev)
 			return DM_ENOMEM;
-		struct ev *p = realloc(log->ev, cap * sizeof *p);
+		struct ev *p = xrealloc(log->ev, cap * sizeof *p);
 		if (!p)
 			return DM_ENOMEM;
 		log->ev = p;

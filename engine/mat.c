@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gemm.h"
+#include "xalloc.h"
 
 int mat_size_mul(size_t a, size_t b, size_t *out)
 {
@@ -43,7 +44,7 @@ int mat_alloc(struct mat *m, size_t rows, size_t cols, struct dm_err *err)
 	if (bytes == SIZE_MAX)
 		return dm_err_set(err, DM_ENOMEM, "a %zux%zu matrix is too large", rows, cols);
 	if (bytes > 0) {
-		m->data = calloc(rows * cols, sizeof(double));
+		m->data = xcalloc(rows * cols, sizeof(double));
 		if (!m->data)
 			return dm_err_set(err, DM_ENOMEM,
 					  "out of memory allocating a %zux%zu matrix", rows, cols);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "afile.h"
+#include "xalloc.h"
 
 /* The first buffer for a file whose size stat() does not tell (a pipe). */
 #define MATIO_READ_CHUNK 65536
@@ -77,7 +78,7 @@ static int matio_slurp(int fd, const struct stat *st, const char *path, size_t m
 		/* One spare byte so that EOF is seen without growing. */
 		cap = (size_t)st->st_size + 1;
 	}
-	buf = malloc(cap);
+	buf = xmalloc(cap);
 	if (!buf)
 		return dm_err_set(err, DM_ENOMEM, "cannot read %s: out of memory", path);
 	for (;;) {
@@ -89,7 +90,7 @@ static int matio_slurp(int fd, const struct stat *st, const char *path, size_t m
 				free(buf);
 				return dm_err_set(err, DM_ENOMEM, "cannot read %s: too large", path);
 			}
-			nb = realloc(buf, ncap);
+			nb = xrealloc(buf, ncap);
 			if (!nb) {
 				free(buf);
 				return dm_err_set(err, DM_ENOMEM, "cannot read %s: out of memory",

@@ -5,6 +5,7 @@
  * error it reports is the first real one, not the "stopped" that follows. */
 #include "run.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -13,9 +14,11 @@
 
 #include "comm.h"
 #include "device.h"
+#include "fault.h"
 #include "gemm.h"
 #include "split.h"
 #include "stepb.h"
+#include "xalloc.h"
 
 #define RUN_STACK_BYTES (1u << 20)
 
@@ -211,7 +214,9 @@ static int run_start_threads(struct run *r, struct dm_err *err)
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (int i = 0; i < r->n; i++) {
-		int e = pthread_create(&r->thread[i], &attr, run_device_main, &r->dev[i]);
+		int e = fault_thread_fails() ? EAGAIN
+					      : pthread_create(&r->thread[i], &attr, run_device_main,
+							       &r->dev[i]);
 		if (e) {
 			rc = dm_err_set(err, DM_ETHREAD, "cannot start the thread of rank %d: %s", i,
 					strerror(e));
@@ -232,7 +237,7 @@ int run_new(struct run **out, const struct run_config *cfg, const struct mat *a,
 	if ((rc = run_check(cfg, a, b, err)))
 		return rc;
 
-	struct run *r = calloc(1, sizeof *r);
+	struct run *r = xcalloc(1, sizeof *r);
 	if (!r)
 		return dm_err_set(err, DM_ENOMEM, "out of memory starting the run");
 	r->cfg = *cfg;
@@ -242,9 +247,9 @@ int run_new(struct run **out, const struct run_config *cfg, const struct mat *a,
 	r->N = b->cols;
 	r->phase = -1;
 	r->phase_count = sched_phase_count(cfg->mode, r->n);
-	r->dev = calloc((size_t)r->n, sizeof *r->dev);
-	r->thread = calloc((size_t)r->n, sizeof *r->thread);
-	r->cursor = calloc((size_t)r->n, sizeof *r->cursor);
+	r->dev = xcalloc((size_t)r->n, sizeof *r->dev);
+	r->thread = xcalloc((size_t)r->n, sizeof *r->thread);
+	r->cursor = xcalloc((size_t)r->n, sizeof *r->cursor);
 	if (!r->dev || !r->thread || !r->cursor) {
 		rc = dm_err_set(err, DM_ENOMEM, "out of memory for %d devices", r->n);
 		goto fail;
@@ -305,6 +310,26 @@ static int run_collect_error(struct run *r)
 	return r->err.code;
 }
 
+/* Once every phase ran: a message nobody received means something was sent
+ * that should not have been (a duplicate, say), even if C came out right. */
+static int run_check_leftovers(struct run *r)
+{
+	for (int i = 0; i < r->n; i++) {
+		struct comm_msg m;
+		size_t left = comm_pending(r->comm, i, &m);
+		if (left) {
+			r->failed = 1;
+			return dm_err_set(&r->err, DM_EPROTO,
+					  "rank %d was sent %zu message%s it never received (the "
+					  "first: %s index %d for step %d from rank %d)",
+					  i, left, left == 1 ? "" : "s",
+					  m.kind == COMM_SHARD ? "shard" : "row block", m.index, m.step,
+					  m.src);
+		}
+	}
+	return 0;
+}
+
 static int run_fail(struct run *r, struct dm_err *err)
 {
 	if (err)
@@ -332,6 +357,8 @@ int run_step(struct run *r, struct dm_err *err)
 	}
 	r->phase = p;
 	if (p == r->phase_count - 1) {
+		if (run_check_leftovers(r))
+			return run_fail(r, err);
 		r->finished = 1;
 		return 1;
 	}
@@ -355,6 +382,8 @@ int run_finish(struct run *r, struct dm_err *err)
 		return run_fail(r, err);
 	}
 	r->phase = r->phase_count - 1;
+	if (run_check_leftovers(r))
+		return run_fail(r, err);
 	r->finished = 1;
 	return 0;
 }
@@ -389,11 +418,11 @@ int run_snapshot_init(struct run_snapshot *s, int n, size_t M, size_t N, int wan
 	s->n = n;
 	s->M = M;
 	s->N = N;
-	s->dev = calloc((size_t)n, sizeof *s->dev);
+	s->dev = xcalloc((size_t)n, sizeof *s->dev);
 	if (!mat_size_mul((size_t)n, N ? N : 1, &cells))
-		s->col_fill = calloc(cells, sizeof *s->col_fill);
+		s->col_fill = xcalloc(cells, sizeof *s->col_fill);
 	if (want_values && mat_bytes(M, N) != SIZE_MAX)
-		s->c = calloc(M * N > 0 ? M * N : 1, sizeof *s->c);
+		s->c = xcalloc(M * N > 0 ? M * N : 1, sizeof *s->c);
 	if (!s->dev || !s->col_fill || (want_values && !s->c)) {
 		run_snapshot_free(s);
 		return dm_err_set(err, DM_ENOMEM, "out of memory for a snapshot");

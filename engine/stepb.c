@@ -8,9 +8,18 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
+
+#include "xalloc.h"
 
 #define STEPB_LEFT INT_MAX
 #define STEPB_FREE INT_MAX
+
+/* Every wait here is timed: a sleeper re-checks its condition at least this
+ * often, so no lost wake-up can leave it asleep.  The waits end for real on
+ * a release, an arrival or stepb_stop(); the deadlines of the messages are
+ * the transport's (a device never waits here for another device's message). */
+#define STEPB_RECHECK_S 5
 
 struct stepb {
 	pthread_mutex_t mu;
@@ -33,9 +42,9 @@ int stepb_new(struct stepb **out, int n, stepb_park_fn park, void *park_ctx,
 	*out = NULL;
 	if (n < 1)
 		return dm_err_set(err, DM_EINVAL, "a barrier needs at least one device");
-	struct stepb *b = calloc(1, sizeof *b);
-	int *done = calloc((size_t)n, sizeof *done);
-	unsigned char *parked = calloc((size_t)n, 1);
+	struct stepb *b = xcalloc(1, sizeof *b);
+	int *done = xcalloc((size_t)n, sizeof *done);
+	unsigned char *parked = xcalloc((size_t)n, 1);
 	if (!b || !done || !parked) {
 		free(b);
 		free(done);
@@ -44,9 +53,13 @@ int stepb_new(struct stepb **out, int n, stepb_park_fn park, void *park_ctx,
 	}
 	for (int r = 0; r < n; r++)
 		done[r] = -1;
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_mutex_init(&b->mu, NULL);
-	pthread_cond_init(&b->go_cv, NULL);
-	pthread_cond_init(&b->done_cv, NULL);
+	pthread_cond_init(&b->go_cv, &ca);
+	pthread_cond_init(&b->done_cv, &ca);
+	pthread_condattr_destroy(&ca);
 	b->n = n;
 	b->allowed = -1;
 	b->target = -1;
@@ -71,6 +84,15 @@ void stepb_free(struct stepb *b)
 	free(b);
 }
 
+/* With the lock held: sleeps on cv until woken or STEPB_RECHECK_S pass. */
+static void stepb_sleep(struct stepb *b, pthread_cond_t *cv)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_sec += STEPB_RECHECK_S;
+	pthread_cond_timedwait(cv, &b->mu, &ts);
+}
+
 /* With the lock held: device rank has reached phase `reached`. */
 static void stepb_mark(struct stepb *b, int rank, int reached)
 {
@@ -91,7 +113,7 @@ int stepb_enter(struct stepb *b, int rank, int phase)
 			b->park(b->park_ctx, rank, 1);
 	}
 	while (!b->stopped && b->allowed < phase)
-		pthread_cond_wait(&b->go_cv, &b->mu);
+		stepb_sleep(b, &b->go_cv);
 	if (b->stopped)
 		rc = DM_ESTOPPED;
 	pthread_mutex_unlock(&b->mu);
@@ -130,7 +152,7 @@ static int stepb_wait_target(struct stepb *b, int target)
 		if (b->done[r] < target)
 			b->behind++;
 	while (!b->stopped && b->behind > 0)
-		pthread_cond_wait(&b->done_cv, &b->mu);
+		stepb_sleep(b, &b->done_cv);
 	return b->stopped ? DM_ESTOPPED : 0;
 }
 

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <term.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +32,62 @@ static volatile sig_atomic_t tui_signal;
 static void tui_on_signal(int sig)
 {
 	tui_signal = sig;
+}
+
+/* For a crash (SIGSEGV, SIGABRT, ...): the terminal's own strings to leave
+ * the full-screen mode and show the cursor, and the tty modes from before
+ * curses, all saved at start-up so that the handler only calls write() and
+ * tcsetattr(), which are safe there.  A best effort: then the signal goes on
+ * to kill the process as it would have. */
+static char tui_crash_seq[128];
+static size_t tui_crash_len;
+static struct termios tui_saved_tty;
+static int tui_have_tty;
+
+static void tui_on_crash(int sig)
+{
+	if (tui_crash_len)
+		(void)!write(STDOUT_FILENO, tui_crash_seq, tui_crash_len);
+	if (tui_have_tty)
+		tcsetattr(STDIN_FILENO, TCSANOW, &tui_saved_tty);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void tui_crash_append(const char *cap)
+{
+	char *s = tigetstr((char *)cap);
+	if (!s || s == (char *)-1)
+		return;
+	size_t len = strlen(s);
+	if (tui_crash_len + len < sizeof tui_crash_seq) {
+		memcpy(tui_crash_seq + tui_crash_len, s, len);
+		tui_crash_len += len;
+	}
+}
+
+static const int tui_crash_sigs[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL };
+
+/* Called once curses knows the terminal. */
+static void tui_catch_crashes(void)
+{
+	struct sigaction sa;
+	tui_crash_append("sgr0");  /* plain attributes */
+	tui_crash_append("cnorm"); /* the cursor back */
+	tui_crash_append("rmcup"); /* leave the alternate screen */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = tui_on_crash;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND;
+	for (size_t i = 0; i < sizeof tui_crash_sigs / sizeof tui_crash_sigs[0]; i++)
+		sigaction(tui_crash_sigs[i], &sa, NULL);
+}
+
+/* After endwin: the terminal is as it was, a crash needs no help. */
+static void tui_release_crashes(void)
+{
+	for (size_t i = 0; i < sizeof tui_crash_sigs / sizeof tui_crash_sigs[0]; i++)
+		signal(tui_crash_sigs[i], SIG_DFL);
 }
 
 static uint64_t tui_now(void)
@@ -174,6 +232,7 @@ int tui_main(const struct cli_opts *o)
 
 	setlocale(LC_ALL, "");
 	tui_catch_signals(); /* before curses, which then leaves them alone */
+	tui_have_tty = tcgetattr(STDIN_FILENO, &tui_saved_tty) == 0;
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
 		const char *term = getenv("TERM");
@@ -190,11 +249,13 @@ int tui_main(const struct cli_opts *o)
 	curs_set(0);
 	set_escdelay(25);
 	theme_init(tui_mono(o), o->ascii);
+	tui_catch_crashes();
 
 	tui_loop(&v);
 
 	endwin();
 	delscreen(scr);
+	tui_release_crashes();
 	view_free(&v); /* joins every device thread */
 	mat_free(&a);
 	mat_free(&b);

@@ -1,0 +1,82 @@
+/* check_stress: thousands of random configurations against the sequential
+ * product: device counts 1..64, uneven and empty splits, both modes, every
+ * channel capacity that completes (rendezvous, bounded, unbounded; the naive
+ * send-first order only where a send can complete without its receiver),
+ * stepping phase by phase or running free.  Deterministic: the seed is fixed
+ * and printed, and STRESS_COUNT sets how many (fewer under TSan). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "comm.h"
+#include "schedule.h"
+#include "testutil.h"
+
+#define STRESS_DEFAULT 2000
+#define STRESS_SEED 0x57e55eedULL
+
+static long stress_count(void)
+{
+	const char *s = getenv("STRESS_COUNT");
+	long n = s ? strtol(s, NULL, 10) : STRESS_DEFAULT;
+	return n > 0 ? n : STRESS_DEFAULT;
+}
+
+START_TEST(random_configurations)
+{
+	static const size_t caps[] = { 0, 1, 2, 3, COMM_UNBOUNDED };
+	uint64_t seed = STRESS_SEED + (uint64_t)_i;
+	long count = stress_count() / 4; /* four loops share the count */
+	for (long t = 0; t < count; t++) {
+		struct mat a, b, ref;
+		struct run_config cfg;
+		struct run *r;
+		struct dm_err err;
+		size_t M = tu_range(&seed, 1, 48), K = tu_range(&seed, 1, 16), N = tu_range(&seed, 1, 48);
+		run_config_default(&cfg);
+		cfg.devices = (int)tu_range(&seed, 1, 64);
+		cfg.mode = tu_range(&seed, 0, 3) == 0 ? DM_DP : DM_FSDP;
+		cfg.capacity = caps[tu_range(&seed, 0, 4)];
+		cfg.naive = cfg.capacity > 0 && tu_range(&seed, 0, 1);
+		int step = (int)tu_range(&seed, 0, 1);
+		tu_matrix(&a, M, K, (int)(t % 2), seed, 0);
+		tu_matrix(&b, K, N, (int)(t % 2), seed, 1);
+		tu_reference(&ref, &a, &b);
+		ck_assert_msg(run_new(&r, &cfg, &a, &b, &err) == 0, "%s", err.msg);
+		int rc;
+		if (step) {
+			while ((rc = run_step(r, &err)) == 0)
+				;
+			rc = rc == 1 ? 0 : rc;
+		} else {
+			rc = run_finish(r, &err);
+		}
+		ck_assert_msg(rc == 0 && tu_allclose(run_result(r), &ref),
+			      "loop %d case %ld: %s d=%d %zux%zux%zu capacity %zd naive %d step %d: %s",
+			      _i, t, sched_mode_name(cfg.mode), cfg.devices, M, K, N,
+			      cfg.capacity == COMM_UNBOUNDED ? -1 : (ssize_t)cfg.capacity, cfg.naive,
+			      step, rc ? err.msg : "wrong result");
+		run_free(r);
+		mat_free(&ref);
+		mat_free(&a);
+		mat_free(&b);
+	}
+}
+END_TEST
+
+static Suite *stress_suite(void)
+{
+	Suite *s = suite_create("stress");
+	TCase *tc = tcase_create("random configurations");
+	tcase_set_timeout(tc, 600);
+	tcase_add_loop_test(tc, random_configurations, 0, 4);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	printf("stress: %ld configurations from seed %#llx\n", stress_count(),
+	       (unsigned long long)STRESS_SEED);
+	return tu_main(stress_suite());
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# storm_test: the terminal survives.  Thousands of random keys and resizes
+# (down to 1x1 and back, mid-animation) must leave the program running and
+# answering; signals during an animation and crashes must give the shell back
+# its terminal modes.  The pane checks that itself: it saves `stty -g` before
+# the program and compares after.  Waits are "until the screen shows X".
+set -u
+BIN=${1:-./distmm-tui}
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+KEYS_TOTAL=${STORM_KEYS:-3000}
+SEED=${STORM_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+RUNS=0
+SOCK="distmm-storm-$$-0"
+T() { tmux -L "$SOCK" -f /dev/null "$@"; }
+trap 'T kill-server 2>/dev/null' EXIT
+fails=0 passes=0 test_name=""
+bad() { echo "FAIL [$test_name]: $*"; fails=$((fails + 1)); }
+pass() { passes=$((passes + 1)); }
+screen() { T capture-pane -p -t 0 2>/dev/null; }
+keys() { T send-keys -t 0 "$@"; }
+
+start() {
+	local size=$1; shift
+	T kill-server 2>/dev/null
+	RUNS=$((RUNS + 1))
+	SOCK="distmm-storm-$$-$RUNS"
+	T new-session -d -x "${size%x*}" -y "${size#*x}" -e TERM=tmux-256color -e LANG=C.UTF-8 \
+		"trap : INT; before=\$(stty -g); cd $(printf %q "$PWD") && $(printf '%q ' "$BIN" "$@"); st=\$?; \
+if [ \"\$(stty -g)\" = \"\$before\" ]; then t=RESTORED; else t=BROKEN; fi; \
+printf '\\n\\nEXIT:%s TTY:%s\\n' \$st \$t; sleep 600"
+	T set-option -g status off >/dev/null
+}
+
+wait_for() {
+	local pat=$1 limit=${2:-15} i=0
+	while [ "$i" -lt $((limit * 20)) ]; do
+		screen | grep -Eq -- "$pat" && return 0
+		sleep 0.05; i=$((i + 1))
+	done
+	bad "screen never showed /$pat/"; screen | sed 's/^/    | /'; return 1
+}
+
+pid_of() { pgrep -n -f "$BIN" ; }
+
+echo "storm_test: $KEYS_TOTAL keys from seed $SEED (STORM_SEED=$SEED repeats them)"
+RANDOM=$SEED
+POOL=(n Space p m r + - '[' ']' '?' h x b c Right Left Up Down C-l F1 Enter a z 0 9 Tab BSpace)
+SIZES=(1x1 2x2 5x3 20x6 39x11 40x12 60x20 80x24 120x40 200x60 300x100)
+
+test_name="key storm"
+start 120x40 -d 5 --play
+wait_for 'rank 4 '
+sent=0
+while [ "$sent" -lt "$KEYS_TOTAL" ]; do
+	batch=()
+	for _ in $(seq 1 40); do batch+=("${POOL[RANDOM % ${#POOL[@]}]}"); done
+	keys "${batch[@]}"
+	sent=$((sent + ${#batch[@]}))
+	if [ $((RANDOM % 3)) = 0 ]; then
+		sz=${SIZES[RANDOM % ${#SIZES[@]}]}
+		T resize-window -t 0 -x "${sz%x*}" -y "${sz#*x}" 2>/dev/null
+	fi
+done
+T resize-window -t 0 -x 120 -y 40
+keys x      # closes the help if the storm left it open
+sleep 0.3
+screen | grep -q 'any key closes this' && keys x
+wait_for 'devices' && pass
+keys '?'
+wait_for 'any key closes this' && pass   # still answering
+keys x
+keys q
+wait_for 'EXIT:0 TTY:RESTORED' && pass
+
+for sig in INT TERM HUP; do
+	test_name="SIG$sig during an animation"
+	start 100x30 -d 4 --play
+	wait_for 'playing'
+	wait_for 'transfer' 20   # a transfer's motion is on screen about now
+	kill -"$sig" "$(pid_of)"
+	case $sig in INT) want=130 ;; TERM) want=143 ;; HUP) want=129 ;; esac
+	wait_for "EXIT:$want TTY:RESTORED" 5 && pass
+done
+
+for sig in SEGV ABRT; do
+	test_name="SIG$sig (a crash)"
+	start 100x30 -d 4 --play
+	wait_for 'playing'
+	kill -"$sig" "$(pid_of)"
+	case $sig in SEGV) want=139 ;; ABRT) want=134 ;; esac
+	wait_for "EXIT:$want TTY:RESTORED" 5 && pass
+done
+
+echo "storm_test: $passes passed, $fails failed"
+[ "$fails" = 0 ]
