@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bug.h"
 #include "comm.h"
+#include "deadlock.h"
 #include "evlog.h"
 #include "inputs.h"
 #include "matio.h"
@@ -19,11 +21,19 @@
 #include "schedule.h"
 #include "status.h"
 
-static void batch_print_event(const struct ev *e, int mode, int n)
+static void batch_print_event(const struct ev *e, int mode, int n, int bug)
 {
+	char f[64];
 	switch (e->op) {
 	case EV_COMPUTE:
-		if (mode == DM_DP)
+		if (mode == DM_FSDP && bug != BUG_NONE) {
+			/* the mistake at work: what it holds, and where its formula puts it */
+			bug_formula(bug, n, e->rank, e->step, f, sizeof f);
+			printf("step %d  rank %d  holds shard %d, formula %s  -> C[%" PRIu32 ":%" PRIu32
+			       ", %" PRIu32 ":%" PRIu32 "]%s\n",
+			       e->step, e->rank, e->shard, f, e->row_begin, e->row_end, e->col_begin,
+			       e->col_end, (e->flags & EV_FLAG_TRUNCATED) ? "  (cut to integers)" : "");
+		} else if (mode == DM_DP)
 			printf("step %d  rank %d  A[%" PRIu32 ":%" PRIu32 "] @ B (all of B)"
 			       "  -> C[%" PRIu32 ":%" PRIu32 ", %" PRIu32 ":%" PRIu32 "]\n",
 			       e->step, e->rank, e->row_begin, e->row_end, e->row_begin,
@@ -75,9 +85,11 @@ static void batch_print_summary(const struct run *r, const struct run_snapshot *
 		printf("  DP: every rank holds all of B; rank 0 also holds the gathered C\n");
 }
 
-static void batch_print_deadlock(const struct run *r, const struct run_snapshot *s)
+static void batch_print_deadlock(const struct run_snapshot *s)
 {
-	(void)r;
+	char cycle[512];
+	deadlock_cycle(s, cycle, sizeof cycle);
+	printf("deadlock, the cycle of waits: %s\n", cycle);
 	for (int i = 0; i < s->n; i++) {
 		const struct run_dev_view *v = &s->dev[i];
 		if (v->comm_state == COMM_WAIT_SEND)
@@ -85,6 +97,7 @@ static void batch_print_deadlock(const struct run *r, const struct run_snapshot 
 		else if (v->comm_state == COMM_WAIT_RECV)
 			printf("  rank %d waits to receive from rank %d\n", i, v->wait_peer);
 	}
+	printf("%s\n%s\n", deadlock_why(), deadlock_fix());
 }
 
 static int batch_write_outputs(const struct cli_opts *o, const struct run *r,
@@ -165,24 +178,26 @@ int batch_main(const struct cli_opts *o)
 	}
 
 	printf("distmm-tui batch: %s, %d device%s, A %zux%zu, B %zux%zu, values %s, seed %" PRIu64
-	       "\n",
+	       "%s%s\n",
 	       sched_mode_name(cfg.mode), cfg.devices, cfg.devices == 1 ? "" : "s", a.rows, a.cols,
 	       b.rows, b.cols, o->a_file || o->b_file ? "from files"
 			       : o->values == MAT_VALUES_INTS ? "ints" : "floats",
-	       o->seed);
+	       o->seed, cfg.bug ? ", bug " : "", cfg.bug ? bug_name(cfg.bug) : "");
+	if (cfg.bug)
+		printf("the bug: %s\n", bug_describe(cfg.bug));
 	int run_rc = run_finish(r, &err);
 	run_snapshot_take(r, &snap);
 	if (!o->quiet) {
 		size_t n_ev;
 		const struct ev *ev = run_events(r, &n_ev);
 		for (size_t i = 0; i < n_ev; i++)
-			batch_print_event(&ev[i], cfg.mode, cfg.devices);
+			batch_print_event(&ev[i], cfg.mode, cfg.devices, cfg.bug);
 	}
 	if (run_rc) {
 		fflush(stdout);
 		status_error("%s", err.msg);
 		if (run_rc == DM_EDEADLOCK)
-			batch_print_deadlock(r, &snap);
+			batch_print_deadlock(&snap);
 		status = run_rc == DM_EDEADLOCK ? STATUS_DEADLOCK : STATUS_MISMATCH;
 		batch_write_outputs(o, r, NULL);
 		goto out;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bug.h"
 #include "comm.h"
 #include "mat.h"
 #include "run.h"
@@ -24,6 +25,7 @@ enum {
 	OPT_ASCII,
 	OPT_CAPACITY,
 	OPT_NAIVE,
+	OPT_BUG,
 };
 
 static const struct option cli_longopts[] = {
@@ -45,6 +47,7 @@ static const struct option cli_longopts[] = {
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "capacity", required_argument, NULL, OPT_CAPACITY },
 	{ "naive", no_argument, NULL, OPT_NAIVE },
+	{ "bug", required_argument, NULL, OPT_BUG },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -72,6 +75,8 @@ const char *cli_usage(void)
 	       "      --capacity C    messages an inbox holds before a send blocks:\n"
 	       "                      unbounded (default), a number, or 0 (synchronous)\n"
 	       "      --naive         every device sends before it receives\n"
+	       "      --bug KIND      run the ring with a classic mistake to spot\n"
+	       "                      (--bug list names them)\n"
 	       "  -b, --batch         no interface: print the schedule and the check\n"
 	       "  -q, --quiet         batch: print only the summary and the check\n"
 	       "      --play          start playing instead of paused\n"
@@ -171,7 +176,17 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 			o->values = MAT_VALUES_FLOATS;
 		else
 			return cli_fail(err, size, "unknown values '%s' (use ints or floats)", arg);
+		o->values_given = 1;
 		break;
+	case OPT_BUG: {
+		int b = bug_parse(arg);
+		if (strcmp(arg, "list") == 0)
+			return CLI_BUG_LIST;
+		if (b < 0 || b == BUG_NONE)
+			return cli_fail(err, size, "unknown bug '%s' (--bug list names them)", arg);
+		o->bug = b;
+		break;
+	}
 	case OPT_CAPACITY:
 		if (strcmp(arg, "unbounded") == 0)
 			o->capacity = COMM_UNBOUNDED;
@@ -211,9 +226,13 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 			if (optopt)
 				return cli_fail(err, err_size, "unknown option '-%c' (see --help)", optopt);
 			return cli_fail(err, err_size, "unknown option '%s' (see --help)", opt);
-		default:
-			if (cli_option(c, optarg, o, err, err_size) == CLI_ERROR)
+		default: {
+			int r = cli_option(c, optarg, o, err, err_size);
+			if (r == CLI_ERROR)
 				return CLI_ERROR;
+			if (r == CLI_BUG_LIST && action == CLI_RUN)
+				action = CLI_BUG_LIST;
+		}
 		}
 	}
 	if (optind < argc)
@@ -222,5 +241,8 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 		return action;
 	if (o->out_file && !o->batch)
 		return cli_fail(err, err_size, "-o writes the result of a batch run: add -b");
+	/* cut-off fractions only show when there are fractions */
+	if (o->bug == BUG_INT_ACC && !o->values_given)
+		o->values = MAT_VALUES_FLOATS;
 	return CLI_RUN;
 }

@@ -11,6 +11,7 @@ enum cli_action {
 	CLI_HELP = 1,    /* print usage, exit 0 */
 	CLI_VERSION = 2, /* print the version, exit 0 */
 	CLI_ERROR = 3,   /* print the error line, exit 2 */
+	CLI_BUG_LIST = 4, /* print the bugs --bug knows, exit 0 */
 };
 
 struct cli_opts {
@@ -20,9 +21,11 @@ struct cli_opts {
 	size_t M, K, N;       /* sizes; 0 = not given */
 	uint64_t seed;
 	int values;           /* MAT_VALUES_INTS or MAT_VALUES_FLOATS */
+	int values_given;     /* --values was on the command line */
 	const char *a_file, *b_file, *out_file, *trace_file;
 	size_t capacity;      /* COMM_UNBOUNDED by default */
 	int naive;
+	int bug;              /* enum dm_bug */
 };
 
 #define CLI_DEFAULT_SEED 1

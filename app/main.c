@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "batch.h"
+#include "bug.h"
 #include "cli.h"
 #include "status.h"
 #include "tui/tui.h"
@@ -20,6 +21,11 @@ int main(int argc, char **argv)
 		return STATUS_OK;
 	case CLI_VERSION:
 		printf("distmm-tui %s\n", DISTMM_VERSION);
+		return STATUS_OK;
+	case CLI_BUG_LIST:
+		printf("--bug KIND runs the ring with one classic mistake:\n");
+		for (int b = 1; b < BUG_COUNT; b++)
+			printf("  %-16s %s\n", bug_name(b), bug_describe(b));
 		return STATUS_OK;
 	case CLI_ERROR:
 		status_error("%s", err);

@@ -32,6 +32,7 @@ void comm_get_wait(struct comm *c, int rank, struct comm_wait *out)
 	out->peer = -1;
 	out->step = -1;
 	out->kind = 0;
+	out->index = -1;
 	if (c->ops->get_wait)
 		c->ops->get_wait(c, rank, out);
 }

@@ -44,6 +44,7 @@ struct comm_wait {
 	int peer;  /* the rank it waits on (COMM_ANY for a receive from anyone) */
 	int step;  /* the step of the message it waits for */
 	int kind;  /* the kind of that message */
+	int index; /* a send's message index (its shard), -1 for a receive */
 };
 
 struct comm;

@@ -269,7 +269,7 @@ static int inproc_send(struct comm *c, struct comm_msg *msg, struct dm_err *err)
 		if (rc)
 			break;
 		ip->wait[src] = (struct comm_wait){ ip->wait[src].state, dst, node->msg.step,
-						    node->msg.kind };
+						    node->msg.kind, node->msg.index };
 		inproc_set_state(ip, src, COMM_WAIT_SEND);
 		inproc_check_deadlock(ip);
 		if (ip->deadlocked)
@@ -340,7 +340,7 @@ static int inproc_recv(struct comm *c, int rank, int src, int step, int kind,
 					inproc_peer_name(src, peer, sizeof peer));
 			break;
 		}
-		ip->wait[rank] = (struct comm_wait){ ip->wait[rank].state, src, step, kind };
+		ip->wait[rank] = (struct comm_wait){ ip->wait[rank].state, src, step, kind, -1 };
 		inproc_set_state(ip, rank, COMM_WAIT_RECV);
 		inproc_check_deadlock(ip);
 		if (ip->deadlocked)
@@ -384,6 +384,7 @@ static void inproc_get_wait(struct comm *c, int rank, struct comm_wait *out)
 		out->peer = -1;
 		out->step = -1;
 		out->kind = 0;
+		out->index = -1;
 	}
 	pthread_mutex_unlock(&ip->mu);
 }
@@ -477,7 +478,7 @@ int comm_inproc_new(struct comm **out, int n, size_t capacity, unsigned timeout_
 	for (int r = 0; r < n; r++) {
 		pthread_cond_init(&ip->box[r].recv_cv, &ca);
 		pthread_cond_init(&ip->box[r].send_cv, &ca);
-		ip->wait[r] = (struct comm_wait){ COMM_RUNNING, -1, -1, 0 };
+		ip->wait[r] = (struct comm_wait){ COMM_RUNNING, -1, -1, 0, -1 };
 	}
 	pthread_condattr_destroy(&ca);
 	ip->base.ops = &inproc_ops;

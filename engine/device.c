@@ -67,7 +67,10 @@ int device_enter(struct device *d, int phase)
 
 int device_log(struct device *d, const struct ev *e)
 {
-	if (evlog_push(&d->log, e))
+	struct ev stamped = *e;
+	stamped.held = d->held;
+	stamped.peak = d->peak;
+	if (evlog_push(&d->log, &stamped))
 		return dm_err_set(&d->err, DM_ENOMEM, "rank %d: out of memory for the event log",
 				  d->rank);
 	return 0;

@@ -37,6 +37,7 @@ struct device {
 	void *ctx;                /* the owner's */
 	uint64_t t0_ns;           /* run start, for event times */
 	int naive;                /* every rank sends before it receives */
+	int bug;                  /* enum dm_bug: a deliberate mistake in the ring */
 
 	struct mat a;      /* its rows of A: rows x K */
 	struct mat b;      /* DP: all of B; FSDP: the shard it holds, K x width */
@@ -79,7 +80,8 @@ int device_gather(struct device *d, int phase, int step);
  * controller through d->enter.  Returns what d->enter returns. */
 int device_enter(struct device *d, int phase);
 
-/* Appends an event stamped with the times given. */
+/* Appends an event, stamped with the bytes the device holds now and its
+ * peak (the times are the caller's). */
 int device_log(struct device *d, const struct ev *e);
 
 #endif

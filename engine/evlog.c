@@ -54,9 +54,12 @@ int ev_format_json(const struct ev *e, char *buf, size_t size)
 			"{\"phase\":%" PRId32 ",\"step\":%" PRId32 ",\"op\":\"%s\",\"rank\":%" PRId32
 			"%s,\"shard\":%" PRId32 ",\"row_begin\":%" PRIu32 ",\"row_end\":%" PRIu32
 			",\"col_begin\":%" PRIu32 ",\"col_end\":%" PRIu32 ",\"bytes\":%" PRIu64
+			",\"held_bytes\":%" PRIu64 ",\"peak_bytes\":%" PRIu64 "%s"
 			",\"t_begin_ns\":%" PRIu64 ",\"t_end_ns\":%" PRIu64 "}",
 			e->phase, e->step, ev_op_name(e->op), e->rank, peer, e->shard, e->row_begin,
-			e->row_end, e->col_begin, e->col_end, e->bytes, e->t_begin_ns, e->t_end_ns);
+			e->row_end, e->col_begin, e->col_end, e->bytes, e->held, e->peak,
+			(e->flags & EV_FLAG_TRUNCATED) ? ",\"truncated\":true" : "", e->t_begin_ns,
+			e->t_end_ns);
 }
 
 int ev_format_summary_json(const struct ev_summary *s, char *buf, size_t size)

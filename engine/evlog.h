@@ -28,9 +28,15 @@ struct ev {
 	int32_t shard; /* owner index of the B shard; -1 for all of B (DP) or a C block */
 	uint32_t row_begin, row_end; /* rows of A / C involved */
 	uint32_t col_begin, col_end; /* columns of B / C involved */
+	uint32_t flags;              /* EV_FLAG_* */
 	uint64_t bytes;              /* payload bytes moved; output bytes written for compute */
 	uint64_t t_begin_ns, t_end_ns; /* since the run started, CLOCK_MONOTONIC */
+	uint64_t held, peak;         /* the rank's bytes held, and its peak, after this */
 };
+
+/* A compute whose partial product was cut to whole numbers (--bug
+ * int-accumulator): replaying it must cut them too. */
+#define EV_FLAG_TRUNCATED 1u
 
 /* A growable array of events. */
 struct evlog {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bug.h"
 #include "comm.h"
 #include "device.h"
 #include "fault.h"
@@ -45,6 +46,7 @@ void run_config_default(struct run_config *cfg)
 	cfg->devices = 4;
 	cfg->capacity = COMM_UNBOUNDED;
 	cfg->naive = 0;
+	cfg->bug = 0;
 	cfg->wait_timeout_ms = 120000;
 	cfg->mem_limit = 0;
 }
@@ -155,6 +157,7 @@ static int run_setup_device(struct run *r, int i, const struct mat *a, const str
 	d->enter = run_enter;
 	d->ctx = r;
 	d->naive = r->cfg.naive;
+	d->bug = r->cfg.mode == DM_FSDP ? r->cfg.bug : 0; /* the bugs are the ring's */
 	if ((rc = device_init(d, err)))
 		return rc;
 	if ((rc = mat_copy_block(&d->a, a, d->row_begin, d->row_end - d->row_begin, 0, r->K, err)))
@@ -177,6 +180,8 @@ static int run_check(const struct run_config *cfg, const struct mat *a, const st
 {
 	if (cfg->mode != DM_FSDP && cfg->mode != DM_DP)
 		return dm_err_set(err, DM_EINVAL, "unknown mode %d", cfg->mode);
+	if (cfg->bug < 0 || cfg->bug >= BUG_COUNT)
+		return dm_err_set(err, DM_EINVAL, "unknown bug %d", cfg->bug);
 	if (cfg->devices < 1 || cfg->devices > RUN_MAX_DEVICES)
 		return dm_err_set(err, DM_EINVAL, "device count %d is out of range (1 to %d)",
 				  cfg->devices, RUN_MAX_DEVICES);
@@ -443,6 +448,7 @@ void run_snapshot_free(struct run_snapshot *s)
 void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 {
 	s->mode = r->cfg.mode;
+	s->bug = r->cfg.mode == DM_FSDP ? r->cfg.bug : 0;
 	s->n = r->n;
 	s->M = r->M;
 	s->K = r->K;
@@ -475,6 +481,7 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 		v->recv_from = d->recv_from;
 		v->comm_state = w.state;
 		v->wait_peer = w.peer;
+		v->wait_shard = w.state == COMM_WAIT_SEND && w.kind == COMM_SHARD ? w.index : -1;
 		v->failed = d->err.code != DM_OK && d->err.code != DM_ESTOPPED;
 		memcpy(&s->col_fill[(size_t)i * r->N], d->col_fill, r->N * sizeof(int));
 		if (s->c && d->c.data)

@@ -26,6 +26,7 @@ struct run_config {
 	size_t capacity;          /* messages an inbox holds before a send blocks:
 				     COMM_UNBOUNDED (default), a bound, or 0 (rendezvous) */
 	int naive;                /* every rank sends before it receives */
+	int bug;                  /* enum dm_bug (bug.h): a deliberate mistake in the ring */
 	unsigned wait_timeout_ms; /* deadline of each message wait, 0 for none */
 	uint64_t mem_limit;       /* refuse a run whose estimate exceeds it, 0 for none */
 };
@@ -86,6 +87,7 @@ struct run_dev_view {
 	int sent_shard, sent_to;   /* what the last phase moved, -1 when nothing */
 	int recv_shard, recv_from;
 	int comm_state, wait_peer; /* enum comm_state, and who it waits on */
+	int wait_shard;            /* the shard a blocked send holds, -1 otherwise */
 	int failed;                /* it stopped with an error */
 };
 
@@ -93,7 +95,7 @@ struct run_dev_view {
 #define RUN_FILL_FULL_B (-2) /* col_fill: computed from all of B (DP) */
 
 struct run_snapshot {
-	int mode, n;
+	int mode, n, bug;
 	size_t M, K, N;
 	int phase;       /* the last phase done, -1 before the first */
 	int phase_count;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "comm.h"
+#include "deadlock.h"
 #include "schedule.h"
 #include "split.h"
 #include "theme.h"
@@ -103,14 +104,17 @@ static void draw_status(const struct view *v, const struct layout *l)
 		draw_text(l->status.y, l->cols - rw, rw, a, right);
 }
 
-static void draw_footer(const struct layout *l)
+static void draw_footer(const struct view *v, const struct layout *l)
 {
 	static const char *const hints[][2] = {
-		{ "n", "next" },    { "p", "play" },   { "m", "DP/FSDP" }, { "r", "restart" },
-		{ "+/-", "speed" }, { "[ ]", "devices" }, { "?", "help" }, { "q", "quit" },
+		{ "f", "fix it" },  { "n", "next" },  { "p", "play" }, { "m", "DP/FSDP" },
+		{ "r", "restart" }, { "+/-", "speed" }, { "[ ]", "devices" }, { "?", "help" },
+		{ "q", "quit" },
 	};
 	int x = 1, y = l->footer.y;
-	for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++) {
+	/* "f" only where it does something: after a deadlock */
+	size_t first = v->failed && v->fail.code == DM_EDEADLOCK && v->cfg.naive ? 0 : 1;
+	for (size_t i = first; i < sizeof hints / sizeof hints[0]; i++) {
 		int need = (int)(strlen(hints[i][0]) + strlen(hints[i][1])) + 3;
 		if (x + need > l->cols)
 			break;
@@ -170,9 +174,11 @@ static void draw_links(const struct view *v, const struct layout *l)
 	int n = v->snap.n;
 	if (v->snap.mode != DM_FSDP || n < 2)
 		return;
-	attr_t a = theme_attr(ROLE_DIM);
 	for (int r = 0; r < n; r++) {
 		int len = layout_link_path(l, r, p, LAYOUT_MAX_PATH);
+		const struct run_dev_view *d = &v->snap.dev[r];
+		int stuck = v->failed && d->comm_state == COMM_WAIT_SEND && d->wait_peer == (r + 1) % n;
+		attr_t a = theme_attr(stuck ? ROLE_BAD : ROLE_DIM);
 		if (len == 0)
 			continue;
 		struct point start = draw_toward(&l->panel[r], p[0]);
@@ -181,6 +187,15 @@ static void draw_links(const struct view *v, const struct layout *l)
 			theme_put(stdscr, p[i].y, p[i].x,
 				  draw_path_glyph(i > 0 ? p[i - 1] : start, p[i], p[i + 1]), a);
 		theme_put(stdscr, p[len - 1].y, p[len - 1].x, draw_dir(p[len - 1], end), a);
+		if (stuck && d->wait_shard >= 0) {
+			/* the shard waits at its sender's door: nobody takes it */
+			char label[16];
+			snprintf(label, sizeof label, "B%d", d->wait_shard);
+			int lw = (int)strlen(label), lx = p[0].x;
+			if (len > 1 && p[1].x < p[0].x)
+				lx = p[0].x - lw + 1; /* leaving to the left: end at the door */
+			draw_text(p[0].y, lx, lw, theme_shard_attr(d->wait_shard) | A_REVERSE, label);
+		}
 	}
 }
 
@@ -243,6 +258,19 @@ static int draw_fresh(const struct view *v, int r, size_t j)
 	return j >= d->shard_col_begin && j < d->shard_col_end;
 }
 
+/* Whether any of rank r's rows is wrong in columns [j0, j1). */
+static int draw_any_wrong(const struct view *v, int r, size_t j0, size_t j1)
+{
+	const struct run_dev_view *d = &v->snap.dev[r];
+	if (!v->finished || v->ok)
+		return 0;
+	for (size_t row = d->row_begin; row < d->row_end; row++)
+		for (size_t j = j0; j < j1; j++)
+			if (view_cell_wrong(v, row, j))
+				return 1;
+	return 0;
+}
+
 /* One character per column (or per group of columns when they do not fit):
  * the symbol of the shard that filled it, underlined when only some of the
  * group is filled, or a dot when none is. */
@@ -272,6 +300,10 @@ static void draw_marks(const struct view *v, int r, int y, int x, int w)
 		char sym = fill == RUN_FILL_FULL_B ? '=' : theme_shard_symbol(fill);
 		attr_t a = draw_fill_attr(r, fill) | (draw_fresh(v, r, fresh_j) ? A_REVERSE : 0) |
 			   (filled < j1 - j0 ? A_UNDERLINE : 0);
+		if (draw_any_wrong(v, r, j0, j1)) {
+			sym = '!';
+			a = theme_attr(ROLE_BAD);
+		}
 		mvaddch(y, x + c, (chtype)sym | a);
 	}
 }
@@ -311,9 +343,16 @@ static void draw_value_row(const struct view *v, int r, size_t row, int y, int x
 		view_value(v, s->c[row * s->N + j], buf, sizeof buf);
 		int bw = (int)strlen(buf);
 		attr_t a = draw_fill_attr(r, fill) | (draw_fresh(v, r, j) ? A_REVERSE : 0);
+		if (view_cell_wrong(v, row, j)) {
+			/* a wrong value: marked, not only coloured */
+			a = theme_attr(ROLE_BAD);
+			if (bw < cw)
+				draw_text(y, cx + cw - bw - 1, 1, a, "!");
+		}
 		draw_text(y, cx + cw - bw, bw, a, buf);
 	}
 }
+
 
 static void draw_membar(const struct view *v, int r, int y, int x, int w, int with_text)
 {
@@ -355,7 +394,10 @@ static int draw_blocked(const struct view *v, int r, int y, int x, int w)
 	const struct run_dev_view *d = &v->snap.dev[r];
 	if (!v->failed)
 		return 0;
-	if (d->comm_state == COMM_WAIT_SEND)
+	if (d->comm_state == COMM_WAIT_SEND && d->wait_shard >= 0)
+		draw_textf(y, x, w, theme_attr(ROLE_BAD), "blocked: sending B[%d] to rank %d",
+			   d->wait_shard, d->wait_peer);
+	else if (d->comm_state == COMM_WAIT_SEND)
 		draw_textf(y, x, w, theme_attr(ROLE_BAD), "blocked: sending to rank %d", d->wait_peer);
 	else if (d->comm_state == COMM_WAIT_RECV)
 		draw_textf(y, x, w, theme_attr(ROLE_BAD), "blocked: waiting for rank %d", d->wait_peer);
@@ -371,6 +413,8 @@ static int draw_held_shard(const struct view *v, int r)
 	const struct run_dev_view *d = &v->snap.dev[r];
 	if (v->animating && v->kind == SCHED_TRANSFER && d->sent_shard >= 0)
 		return d->sent_shard;
+	if (d->shard < 0 && d->wait_shard >= 0)
+		return d->wait_shard; /* stuck in a send that cannot end */
 	return d->shard;
 }
 
@@ -536,6 +580,10 @@ static void draw_info(const struct view *v, const struct layout *l)
 				   s->M * s->N, err);
 		return;
 	}
+	if (v->failed && v->fail.code == DM_EDEADLOCK) {
+		draw_wrapped(y, x, w, r->y + r->h - y, theme_attr(ROLE_NORMAL), deadlock_fix());
+		return;
+	}
 	if (v->failed || s->mode == DM_DP || !v->run)
 		return;
 
@@ -607,9 +655,13 @@ static void draw_result(const struct view *v, const struct layout *l)
 		}
 		for (int j = 0; j < cols && (size_t)j < s->N; j++) {
 			view_value(v, s->c[(size_t)i * s->N + (size_t)j], buf, sizeof buf);
-			int bw = (int)strlen(buf);
-			draw_text(box.y + 1 + i, box.x + 2 + j * cw + cw - 1 - bw, bw,
-				  theme_shard_attr(rank), buf);
+			int bw = (int)strlen(buf), bx = box.x + 2 + j * cw + cw - 1 - bw;
+			attr_t a = theme_shard_attr(rank);
+			if (view_cell_wrong(v, (size_t)i, (size_t)j)) {
+				a = theme_attr(ROLE_BAD);
+				draw_text(box.y + 1 + i, bx - 1, 1, a, "!");
+			}
+			draw_text(box.y + 1 + i, bx, bw, a, buf);
 		}
 	}
 }
@@ -685,7 +737,7 @@ void draw_frame(const struct view *v, const struct layout *l, uint64_t now)
 		draw_result(v, l);
 	}
 	draw_info(v, l);
-	draw_footer(l);
+	draw_footer(v, l);
 	if (v->help)
 		draw_help(l);
 	wnoutrefresh(stdscr);

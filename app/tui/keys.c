@@ -44,6 +44,8 @@ int keys_action(int ch, int overlay)
 		return ACT_QUIT;
 	case KEYS_CTRL_L:
 		return ACT_REDRAW;
+	case 'f':
+		return ACT_FIX;
 	}
 	return ACT_NONE;
 }

@@ -19,6 +19,7 @@ enum keys_action {
 	ACT_QUIT,          /* q; Esc at top level */
 	ACT_REDRAW,        /* Ctrl-L */
 	ACT_RESIZE,        /* KEY_RESIZE */
+	ACT_FIX,           /* f: after a deadlock, run the fixed (parity) order */
 };
 
 /* The action for key ch (a curses key code); overlay says whether the help

@@ -154,6 +154,13 @@ static int tui_apply(struct view *v, int action, uint64_t now)
 	case ACT_CLOSE_OVERLAY:
 		v->help = 0;
 		break;
+	case ACT_FIX:
+		if (v->cfg.naive) {
+			v->cfg.naive = 0; /* even ranks send first, odd ranks receive first */
+			view_restart(v, now, &err);
+			view_toggle_play(v, now);
+		}
+		break;
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
 		break;
@@ -222,7 +229,7 @@ int tui_main(const struct cli_opts *o)
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
-	struct view_config cfg = { o->mode, o->devices, o->capacity, o->naive };
+	struct view_config cfg = { o->mode, o->devices, o->capacity, o->naive, o->bug };
 	if ((rc = view_init(&v, &a, &b, &cfg, o->play, tui_now(), &err))) {
 		status_error("%s", err.msg);
 		mat_free(&a);

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bug.h"
 #include "comm.h"
+#include "deadlock.h"
 #include "schedule.h"
 #include "split.h"
 
@@ -91,6 +93,7 @@ int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 	cfg.devices = v->cfg.devices;
 	cfg.capacity = v->cfg.capacity;
 	cfg.naive = v->cfg.naive;
+	cfg.bug = v->cfg.bug;
 	if ((rc = run_snapshot_init(&v->snap, cfg.devices, v->a->rows, v->b->cols, 1, err)) ||
 	    (rc = run_new(&v->run, &cfg, v->a, v->b, err))) {
 		v->failed = 1;
@@ -230,6 +233,12 @@ void view_caption(const struct view *v, char *buf, size_t size)
 		snprintf(buf, size, "cannot start: %s", v->fail.msg);
 		return;
 	}
+	if (v->failed && v->fail.code == DM_EDEADLOCK) {
+		char cycle[256];
+		deadlock_cycle(&v->snap, cycle, sizeof cycle);
+		snprintf(buf, size, "deadlock: %s. %s", cycle, deadlock_why());
+		return;
+	}
 	if (v->failed) {
 		snprintf(buf, size, "%s", v->fail.msg);
 		return;
@@ -247,7 +256,20 @@ void view_caption(const struct view *v, char *buf, size_t size)
 				 n - 1);
 		return;
 	}
-	if (v->kind < 0)
+	if (v->snap.bug != BUG_NONE && (v->kind < 0 || v->finished)) {
+		snprintf(buf, size, "%s the ring has a bug: spot it from where each rank writes%s",
+			 v->finished ? "Found it?" : "Spot the bug:",
+			 v->finished ? ". The cells marked ! differ from A @ B (--bug list tells)."
+				     : ", before the verification fails.");
+		return;
+	}
+	if (v->kind < 0 && v->cfg.naive)
+		snprintf(buf, size, "Ready: every rank will send before it receives (--naive), on "
+				    "channels of capacity %s. Will the ring complete? Press n.",
+			 v->cfg.capacity == COMM_UNBOUNDED ? "unbounded"
+			 : v->cfg.capacity == 0		   ? "0 (synchronous sends)"
+							   : "bounded");
+	else if (v->kind < 0)
 		snprintf(buf, size, "Ready: rank r holds rows of A and its own shard B[r]. At step s it "
 				    "will hold shard (r - s) mod %d. Press n for s=0.",
 			 n);
@@ -291,6 +313,18 @@ void view_formula(const struct view *v, int r, int shortform, char *buf, size_t 
 	/* the step whose shard the rank holds now: after a transfer, the next one */
 	int s = v->kind == SCHED_TRANSFER ? v->step + 1 : v->step;
 	int k = d->shard;
+	if (v->snap.bug != BUG_NONE) {
+		/* what the mistaken code computes, whatever the rank holds */
+		char f[64];
+		int idx = bug_index(v->snap.bug, n, r, s);
+		bug_formula(v->snap.bug, n, r, s, f, sizeof f);
+		if (shortform || idx < 0)
+			snprintf(buf, size, "%s%s", f, idx < 0 && !shortform ? ": a negative index!" : "");
+		else
+			snprintf(buf, size, "%s -> C[%zu:%zu, %zu:%zu]", f, d->row_begin, d->row_end,
+				 split_offset(N, n, idx), split_offset(N, n, idx + 1));
+		return;
+	}
 	if (k < 0) {
 		snprintf(buf, size, "holds no shard");
 		return;
@@ -301,6 +335,14 @@ void view_formula(const struct view *v, int r, int shortform, char *buf, size_t 
 	else
 		snprintf(buf, size, "(%d-%d) mod %d = %d -> C[%zu:%zu, %zu:%zu]", r, s, n, k,
 			 d->row_begin, d->row_end, c0, c1);
+}
+
+int view_cell_wrong(const struct view *v, size_t row, size_t col)
+{
+	if (!v->finished || v->ok || !v->snap.c || row >= v->ref.rows || col >= v->ref.cols)
+		return 0;
+	double x = v->snap.c[row * v->snap.N + col], y = MAT_AT(&v->ref, row, col);
+	return !(fabs(x - y) <= 1e-8 + 1e-5 * fabs(y));
 }
 
 void view_bytes(uint64_t bytes, char *buf, size_t size)

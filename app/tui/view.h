@@ -18,7 +18,7 @@
 struct view_config {
 	int mode, devices;
 	size_t capacity;
-	int naive;
+	int naive, bug;
 };
 
 struct view {
@@ -80,6 +80,9 @@ void view_caption(const struct view *v, char *buf, size_t size);
 /* The formula of rank r for the phase shown ("(1-3) mod 4 = 2 -> C[2:4, 2:3]")
  * or what it moved; short = without the C range. */
 void view_formula(const struct view *v, int r, int shortform, char *buf, size_t size);
+/* Whether C[row, col] differs from A @ B (numpy's allclose rule), once the
+ * run is over and the verification failed. */
+int view_cell_wrong(const struct view *v, size_t row, size_t col);
 /* "12 B", "1.5 KiB", ... */
 void view_bytes(uint64_t bytes, char *buf, size_t size);
 /* A value of C in v->cell_w - 1 characters or fewer. */
