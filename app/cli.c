@@ -26,6 +26,7 @@ enum {
 	OPT_CAPACITY,
 	OPT_NAIVE,
 	OPT_BUG,
+	OPT_QUIZ,
 };
 
 static const struct option cli_longopts[] = {
@@ -48,6 +49,7 @@ static const struct option cli_longopts[] = {
 	{ "capacity", required_argument, NULL, OPT_CAPACITY },
 	{ "naive", no_argument, NULL, OPT_NAIVE },
 	{ "bug", required_argument, NULL, OPT_BUG },
+	{ "quiz", optional_argument, NULL, OPT_QUIZ },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -80,6 +82,8 @@ const char *cli_usage(void)
 	       "  -b, --batch         no interface: print the schedule and the check\n"
 	       "  -q, --quiet         batch: print only the summary and the check\n"
 	       "      --play          start playing instead of paused\n"
+	       "      --quiz[=LEVEL]  predict, then reveal: questions before each phase\n"
+	       "                      (level 1: one rank a phase; 2: every rank)\n"
 	       "      --no-color      no colour (also when NO_COLOR is set)\n"
 	       "      --ascii         ASCII line drawing\n"
 	       "  -h, --help          this help\n"
@@ -177,6 +181,14 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 		else
 			return cli_fail(err, size, "unknown values '%s' (use ints or floats)", arg);
 		o->values_given = 1;
+		break;
+	case OPT_QUIZ:
+		if (!arg)
+			o->quiz = 1;
+		else if (strcmp(arg, "1") == 0 || strcmp(arg, "2") == 0)
+			o->quiz = arg[0] - '0';
+		else
+			return cli_fail(err, size, "quiz level must be 1 or 2, not '%s'", arg);
 		break;
 	case OPT_BUG: {
 		int b = bug_parse(arg);

@@ -26,6 +26,7 @@ struct cli_opts {
 	size_t capacity;      /* COMM_UNBOUNDED by default */
 	int naive;
 	int bug;              /* enum dm_bug */
+	int quiz;             /* 0 off, 1 or 2: the quiz's level */
 };
 
 #define CLI_DEFAULT_SEED 1

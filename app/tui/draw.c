@@ -11,6 +11,7 @@
 
 #include "comm.h"
 #include "deadlock.h"
+#include "quiz.h"
 #include "schedule.h"
 #include "split.h"
 #include "theme.h"
@@ -82,6 +83,12 @@ static void draw_status(const struct view *v, const struct layout *l)
 	else
 		snprintf(right, sizeof right, "%s  %s  %s ", view_phase_name(v),
 			 v->playing ? "playing" : "paused", view_speed_name(v));
+	if (v->quiz.on || v->quiz.asked) {
+		char score[40];
+		snprintf(score, sizeof score, "quiz %d/%d  ", v->quiz.right, v->quiz.asked);
+		memmove(right + strlen(score), right, strlen(right) + 1);
+		memcpy(right, score, strlen(score));
+	}
 	int rw = (int)strlen(right);
 	/* the longest left side that fits beside the right one */
 	for (int form = 0; form < 3; form++) {
@@ -424,16 +431,20 @@ static void draw_panel_title(const struct view *v, const struct layout *l, int r
 	const struct rect *p = &l->panel[r];
 	const struct run_dev_view *d = &v->snap.dev[r];
 	char left[64], right[32];
-	int k = draw_held_shard(v, r);
+	int k = draw_held_shard(v, r), hide = quiz_hides(&v->quiz, r);
 	attr_t ra = theme_attr(ROLE_TITLE);
 
 	if (l->level == LAYOUT_COMPACT)
 		snprintf(left, sizeof left, "%d", r);
 	else if (l->level == LAYOUT_MEDIUM)
 		snprintf(left, sizeof left, " rank %d ", r);
+	else if (hide && v->snap.mode == DM_DP)
+		snprintf(left, sizeof left, " rank %d  A rows ? ", r);
 	else
 		snprintf(left, sizeof left, " rank %d  A rows %zu:%zu ", r, d->row_begin, d->row_end);
-	if (v->snap.mode == DM_DP) {
+	if (hide && v->snap.mode == DM_FSDP) {
+		snprintf(right, sizeof right, l->level == LAYOUT_COMPACT ? "B?" : " B[?] ");
+	} else if (v->snap.mode == DM_DP) {
 		snprintf(right, sizeof right, l->level == LAYOUT_COMPACT ? "B" : " all of B ");
 		ra = theme_shard_attr(r);
 	} else if (k >= 0) {
@@ -560,6 +571,33 @@ static void draw_info(const struct view *v, const struct layout *l)
 	char buf[512];
 	int x = r->x + 1, w = r->w - 2, y = r->y;
 
+	if (quiz_open(&v->quiz)) {
+		const struct quiz *z = &v->quiz;
+		char q[160];
+		quiz_text(&z->q[z->cur], q, sizeof q);
+		if (z->nq > 1)
+			y += draw_textf(y, x, w, theme_attr(ROLE_DIM), "quiz, question %d of %d%s",
+					z->cur + 1, z->nq, r->h > 3 ? ":" : "") > 0;
+		int qx = x + draw_textf(y, x, w, theme_attr(ROLE_TITLE), "%s  ", q);
+		if (!z->revealed) {
+			qx += draw_textf(y, qx, x + w - qx, theme_attr(ROLE_KEY), "> %s", z->input);
+			draw_text(y, qx, 1, theme_attr(ROLE_KEY) | A_BLINK, "_");
+		} else {
+			draw_textf(y, qx, x + w - qx, theme_attr(ROLE_KEY), "> %s", z->input);
+		}
+		y++;
+		if (y < r->y + r->h) {
+			if (z->revealed)
+				draw_wrapped(y, x, w, r->y + r->h - y,
+					     theme_attr(z->correct ? ROLE_OK : ROLE_BAD), z->reveal);
+			else if (z->reveal[0])
+				draw_text(y, x, w, theme_attr(ROLE_DIM), z->reveal);
+			else
+				draw_text(y, x, w, theme_attr(ROLE_DIM),
+					  "type your answer, then Enter (x turns the quiz off)");
+		}
+		return;
+	}
 	view_caption(v, buf, sizeof buf);
 	int cap_lines = r->h >= 4 ? 2 : 1;
 	y += draw_wrapped(y, x, w, cap_lines, theme_attr(v->failed ? ROLE_BAD : ROLE_NORMAL), buf);
@@ -574,6 +612,9 @@ static void draw_info(const struct view *v, const struct layout *l)
 			draw_textf(y, x, w, theme_attr(ROLE_OK),
 				   "verify: allclose ok, max |err| = %s   C = A @ B (%zux%zu) is on rank 0",
 				   err, s->M, s->N);
+		if (v->quiz.asked && y + 1 < r->y + r->h)
+			draw_textf(y + 1, x, w, theme_attr(ROLE_TITLE),
+				   "quiz: %d right of %d asked", v->quiz.right, v->quiz.asked);
 		else
 			draw_textf(y, x, w, theme_attr(ROLE_BAD),
 				   "verify: MISMATCH, %zu of %zu elements differ, max |err| = %s", v->n_bad,

@@ -6,7 +6,7 @@
 #define KEYS_ESC 27
 #define KEYS_CTRL_L 12
 
-int keys_action(int ch, int overlay)
+int keys_action(int ch, int overlay, int typing)
 {
 	if (ch == KEY_RESIZE)
 		return ACT_RESIZE;
@@ -14,7 +14,19 @@ int keys_action(int ch, int overlay)
 		return ACT_NONE;
 	if (overlay)
 		return ACT_CLOSE_OVERLAY;
+	if (typing) {
+		if ((ch >= '0' && ch <= '9') || ch == '-' || ch == ':')
+			return ACT_QUIZ_TYPE;
+		if (ch == KEY_BACKSPACE || ch == 127 || ch == 8)
+			return ACT_QUIZ_BACK;
+	}
 	switch (ch) {
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		return ACT_ENTER;
+	case 'x':
+		return ACT_QUIZ;
 	case ' ':
 	case 'n':
 	case KEY_RIGHT:

@@ -20,10 +20,15 @@ enum keys_action {
 	ACT_REDRAW,        /* Ctrl-L */
 	ACT_RESIZE,        /* KEY_RESIZE */
 	ACT_FIX,           /* f: after a deadlock, run the fixed (parity) order */
+	ACT_QUIZ,          /* x: the quiz on / off */
+	ACT_QUIZ_TYPE,     /* a digit, '-' or ':' of an answer (the key itself) */
+	ACT_QUIZ_BACK,     /* Backspace in an answer */
+	ACT_ENTER,         /* Enter: answer the question, or the next phase */
 };
 
 /* The action for key ch (a curses key code); overlay says whether the help
- * overlay is open, in which case any key closes it. */
-int keys_action(int ch, int overlay);
+ * overlay is open, in which case any key closes it; typing, whether a quiz
+ * question waits for an answer, in which case digits, '-' and ':' type. */
+int keys_action(int ch, int overlay, int typing);
 
 #endif

@@ -115,11 +115,26 @@ static int tui_mono(const struct cli_opts *o)
 	return o->no_color || (nc && *nc);
 }
 
-/* Applies one action; returns 1 when the program should quit. */
-static int tui_apply(struct view *v, int action, uint64_t now)
+/* Applies one action (ch: the key, for typing); returns 1 to quit. */
+static int tui_apply(struct view *v, int action, int ch, uint64_t now)
 {
 	struct dm_err err;
 	switch (action) {
+	case ACT_QUIZ:
+		view_toggle_quiz(v);
+		break;
+	case ACT_QUIZ_TYPE:
+		quiz_type(&v->quiz, ch);
+		break;
+	case ACT_QUIZ_BACK:
+		quiz_backspace(&v->quiz);
+		break;
+	case ACT_ENTER:
+		if (quiz_waiting(&v->quiz))
+			quiz_submit(&v->quiz);
+		else
+			view_next(v, now);
+		break;
 	case ACT_NEXT:
 		view_next(v, now);
 		break;
@@ -200,10 +215,10 @@ static void tui_loop(struct view *v)
 		int ch = getch();
 		if (tui_signal)
 			return;
-		int action = keys_action(ch, v->help);
+		int action = keys_action(ch, v->help, quiz_waiting(&v->quiz));
 		if (!l.ok && action != ACT_QUIT && action != ACT_RESIZE && action != ACT_REDRAW)
 			continue; /* too small: only q (and resizing) do anything */
-		if (tui_apply(v, action, tui_now()))
+		if (tui_apply(v, action, ch, tui_now()))
 			return;
 	}
 }
@@ -230,7 +245,9 @@ int tui_main(const struct cli_opts *o)
 		return status_of(rc);
 	}
 	struct view_config cfg = { o->mode, o->devices, o->capacity, o->naive, o->bug };
-	if ((rc = view_init(&v, &a, &b, &cfg, o->play, tui_now(), &err))) {
+	if ((rc = view_init(&v, &a, &b, &cfg, o->play, tui_now(), &err)) == 0 && o->quiz)
+		quiz_init(&v.quiz, 1, o->quiz);
+	if (rc) {
 		status_error("%s", err.msg);
 		mat_free(&a);
 		mat_free(&b);

@@ -85,6 +85,8 @@ int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 	v->kind = -1;
 	v->step = 0;
 	v->n_bad = 0;
+	v->quiz.nq = v->quiz.cur = 0;
+	v->quiz.phase = -2;
 	v->max_err = 0;
 	dm_err_clear(&v->fail);
 
@@ -115,6 +117,7 @@ int view_init(struct view *v, const struct mat *a, const struct mat *b,
 	v->b = b;
 	v->speed = VIEW_SPEED_DEFAULT;
 	v->playing = playing;
+	quiz_init(&v->quiz, 0, 1);
 	if ((rc = mat_matmul(&v->ref, a, b, err)))
 		return rc;
 	view_measure(v);
@@ -158,20 +161,47 @@ static void view_step(struct view *v, uint64_t now)
 	v->next_at = now + (dwell > v->anim_dur ? dwell : v->anim_dur);
 }
 
+/* With the quiz on, a phase runs only once its questions are answered: the
+ * first press asks, Enter answers, the next press goes on. */
+static int view_quiz_holds(struct view *v)
+{
+	struct quiz *z = &v->quiz;
+	if (!z->on || !v->run || v->finished || v->failed)
+		return 0;
+	int next = v->snap.phase + 1, n = v->snap.n;
+	if (quiz_open(z))
+		return !z->revealed || quiz_advance(z);
+	if (z->phase != next) {
+		quiz_prepare(z, v->snap.mode, sched_phase_kind(v->snap.mode, n, next),
+			     sched_phase_step(v->snap.mode, n, next), next, n, v->snap.M, v->snap.N);
+		return quiz_open(z);
+	}
+	return 0;
+}
+
 void view_next(struct view *v, uint64_t now)
 {
 	/* a press during the motion cuts it short and goes on: k presses are
 	 * always k phases, however fast they come */
 	v->animating = 0;
+	if (view_quiz_holds(v))
+		return;
 	view_step(v, now);
+}
+
+void view_toggle_quiz(struct view *v)
+{
+	v->quiz.on = !v->quiz.on;
+	v->quiz.nq = v->quiz.cur = 0;
+	v->quiz.phase = -2;
 }
 
 void view_tick(struct view *v, uint64_t now)
 {
 	if (v->animating && now >= v->anim_start + v->anim_dur)
 		v->animating = 0;
-	if (v->playing && !v->animating && now >= v->next_at)
-		view_step(v, now);
+	if (v->playing && !v->animating && now >= v->next_at && !quiz_open(&v->quiz))
+		view_next(v, now);
 }
 
 uint64_t view_wake_at(const struct view *v, uint64_t now)
@@ -293,6 +323,17 @@ void view_formula(const struct view *v, int r, int shortform, char *buf, size_t 
 	int n = v->snap.n;
 	size_t N = v->snap.N;
 
+	if (quiz_hides(&v->quiz, r)) {
+		/* the question is about this rank: the screen must not answer it */
+		const struct quiz_question *q = &v->quiz.q[v->quiz.cur];
+		if (v->snap.mode == DM_DP)
+			snprintf(buf, size, "A[?] @ B -> C[?, 0:%zu]", N);
+		else if (q->type == QUIZ_SHARD || q->type == QUIZ_COLS)
+			snprintf(buf, size, "(%d-%d) mod %d = ?", r, q->step, n);
+		else
+			snprintf(buf, size, "sends to ?, receives from ?");
+		return;
+	}
 	if (v->snap.mode == DM_DP) {
 		if (v->kind == SCHED_GATHER && r > 0)
 			snprintf(buf, size, "sent C[%zu:%zu] -> rank 0", d->row_begin, d->row_end);

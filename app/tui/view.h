@@ -11,6 +11,7 @@
 
 #include "dm_err.h"
 #include "mat.h"
+#include "quiz.h"
 #include "run.h"
 
 #define VIEW_SPEEDS 7
@@ -40,6 +41,7 @@ struct view {
 	int playing, speed;      /* speed: index into the speed table */
 	uint64_t next_at;        /* when playing: the next phase's time */
 	int help;                /* the help overlay is open */
+	struct quiz quiz;        /* predict, then reveal */
 
 	int cell_w;              /* width of a value of C, from the reference */
 	int ints;                /* every value of C is a whole number */
@@ -71,6 +73,8 @@ uint64_t view_wake_at(const struct view *v, uint64_t now);
 double view_progress(const struct view *v, uint64_t now);
 
 void view_toggle_play(struct view *v, uint64_t now);
+/* x: the quiz on or off (its score is kept). */
+void view_toggle_quiz(struct view *v);
 void view_speed(struct view *v, int delta);
 const char *view_speed_name(const struct view *v);
 
