@@ -13,6 +13,7 @@
 
 #include "bug.h"
 #include "comm.h"
+#include "compare.h"
 #include "deadlock.h"
 #include "evlog.h"
 #include "inputs.h"
@@ -20,6 +21,10 @@
 #include "run.h"
 #include "schedule.h"
 #include "status.h"
+
+/* The DP-vs-FSDP table runs the other mode too: only when that is cheap. */
+#define BATCH_COMPARE_MAX (256ull << 20)
+#define BATCH_COMPARE_DEVICES 64
 
 static void batch_print_event(const struct ev *e, int mode, int n, int bug)
 {
@@ -57,6 +62,42 @@ static void batch_print_event(const struct ev *e, int mode, int n, int bug)
 	default: /* receives and placements mirror the sends above */
 		break;
 	}
+}
+
+/* The memory argument in numbers: both modes, formula and measurement. */
+static void batch_print_compare(const struct mat *a, const struct mat *b,
+				const struct run_config *cfg)
+{
+	struct compare c;
+	struct dm_err err;
+	if (compare_build(&c, a, b, cfg, BATCH_COMPARE_MAX, &err))
+		return;
+	printf("DP vs FSDP (bytes; formula DP: A_r + B + C_r, FSDP: A_r + 2*B/n + C_r):\n");
+	printf("  %-8s %12s %12s %12s %12s %12s %12s\n", "", "DP formula", "DP peak", "FSDP formula",
+	       "FSDP peak", "DP sent", "FSDP sent");
+	for (int i = 0; i <= c.n; i++) {
+		char name[16], m[4][24];
+		const uint64_t *f = i < c.n ? c.dev[i].formula : c.total_formula;
+		const uint64_t *p = i < c.n ? c.dev[i].measured : c.total_measured;
+		const uint64_t *snt = i < c.n ? c.dev[i].sent : c.total_sent;
+		snprintf(name, sizeof name, i < c.n ? "rank %d" : "total", i);
+		for (int k = 0; k < 2; k++) {
+			int mode = k ? DM_FSDP : DM_DP;
+			if (c.measured[mode]) {
+				snprintf(m[k], sizeof m[k], "%" PRIu64, p[mode]);
+				snprintf(m[2 + k], sizeof m[2 + k], "%" PRIu64, snt[mode]);
+			} else {
+				snprintf(m[k], sizeof m[k], "not run");
+				snprintf(m[2 + k], sizeof m[2 + k], "-");
+			}
+		}
+		printf("  %-8s %12" PRIu64 " %12s %12" PRIu64 " %12s %12s %12s\n", name, f[DM_DP], m[0],
+		       f[DM_FSDP], m[1], m[2], m[3]);
+	}
+	printf("  rank 0's peaks include the gathered C (%" PRIu64 " bytes); DP holds B on all %d "
+	       "devices, FSDP about 2/%d of it on each\n",
+	       c.gathered, c.n, c.n);
+	compare_free(&c);
 }
 
 static void batch_print_summary(const struct run *r, const struct run_snapshot *s)
@@ -203,6 +244,8 @@ int batch_main(const struct cli_opts *o)
 		goto out;
 	}
 	batch_print_summary(r, &snap);
+	if (cfg.devices <= BATCH_COMPARE_DEVICES)
+		batch_print_compare(&a, &b, &cfg);
 
 	const struct mat *c = run_result(r);
 	double max_err;

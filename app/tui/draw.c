@@ -111,22 +111,43 @@ static void draw_status(const struct view *v, const struct layout *l)
 		draw_text(l->status.y, l->cols - rw, rw, a, right);
 }
 
+/* Key hints: all that fit, dropping the least needed first; "? help" and
+ * "q quit" always stay, since help lists the rest. */
 static void draw_footer(const struct view *v, const struct layout *l)
 {
-	static const char *const hints[][2] = {
-		{ "f", "fix it" },  { "n", "next" },  { "p", "play" }, { "m", "DP/FSDP" },
-		{ "r", "restart" }, { "+/-", "speed" }, { "[ ]", "devices" }, { "?", "help" },
-		{ "q", "quit" },
+	static const struct {
+		const char *key, *what;
+		int rank; /* lower stays longer */
+	} hints[] = {
+		{ "f", "fix it", 0 },     { "n", "next", 0 },       { "b", "back", 3 },
+		{ "p", "play", 1 },       { "m", "DP/FSDP", 2 },    { "r", "restart", 2 },
+		{ "x", "quiz", 4 },       { "c", "memory", 4 },     { "+/-", "speed", 5 },
+		{ "[ ]", "devices", 3 },  { "?", "help", 0 },       { "q", "quit", 0 },
 	};
+	enum { NHINTS = sizeof hints / sizeof hints[0] };
+	int show[NHINTS], width = 1;
+	int deadlock = v->failed && v->fail.code == DM_EDEADLOCK && v->cfg.naive;
+	for (int i = 0; i < NHINTS; i++) {
+		/* "f" only where it does something: after a deadlock */
+		show[i] = i > 0 || deadlock;
+		/* "b" only where a run can step back */
+		if (hints[i].key[0] == 'b' && !v->can_back)
+			show[i] = 0;
+		if (show[i])
+			width += (int)(strlen(hints[i].key) + strlen(hints[i].what)) + 3;
+	}
+	for (int drop = 5; drop > 0 && width > l->cols; drop--)
+		for (int i = NHINTS - 1; i >= 0 && width > l->cols; i--)
+			if (show[i] && hints[i].rank == drop) {
+				show[i] = 0;
+				width -= (int)(strlen(hints[i].key) + strlen(hints[i].what)) + 3;
+			}
 	int x = 1, y = l->footer.y;
-	/* "f" only where it does something: after a deadlock */
-	size_t first = v->failed && v->fail.code == DM_EDEADLOCK && v->cfg.naive ? 0 : 1;
-	for (size_t i = first; i < sizeof hints / sizeof hints[0]; i++) {
-		int need = (int)(strlen(hints[i][0]) + strlen(hints[i][1])) + 3;
-		if (x + need > l->cols)
-			break;
-		x += draw_textf(y, x, l->cols - x, theme_attr(ROLE_KEY), "%s", hints[i][0]);
-		x += draw_textf(y, x, l->cols - x, theme_attr(ROLE_NORMAL), " %s  ", hints[i][1]);
+	for (int i = 0; i < NHINTS; i++) {
+		if (!show[i])
+			continue;
+		x += draw_textf(y, x, l->cols - x, theme_attr(ROLE_KEY), "%s", hints[i].key);
+		x += draw_textf(y, x, l->cols - x, theme_attr(ROLE_NORMAL), " %s  ", hints[i].what);
 	}
 }
 
@@ -716,6 +737,10 @@ static void draw_help(const struct layout *l)
 		{ "r", "restart" },
 		{ "+ -", "faster / slower" },
 		{ "[ ]", "one device fewer / more (restart)" },
+		{ "x", "quiz: predict, then reveal (on / off)" },
+		{ "c", "memory and traffic, DP vs FSDP" },
+		{ "f", "after a deadlock: run the fixed order" },
+		{ "Enter", "answer a question; else the next phase" },
 		{ "? h F1", "this help" },
 		{ "Ctrl-L", "redraw" },
 		{ "q Esc", "quit" },
@@ -734,6 +759,57 @@ static void draw_help(const struct layout *l)
 		draw_text(y, box.x + 18, w - 20, theme_attr(ROLE_NORMAL), lines[i][1]);
 	}
 	draw_text(box.y + h - 2, box.x + 3, w - 6, theme_attr(ROLE_DIM), "any key closes this");
+}
+
+/* c: DP against FSDP for these matrices, formula beside measurement. */
+static void draw_memory(const struct view *v, const struct layout *l)
+{
+	const struct compare *c = &v->cmp;
+	int w = 86 < l->cols - 2 ? 86 : l->cols - 2;
+	int h = c->n + 8 < l->rows - 2 ? c->n + 8 : l->rows - 2;
+	if (w < 40 || h < 6 || !v->cmp_valid)
+		return;
+	struct rect box = { (l->cols - w) / 2, (l->rows - h) / 2, w, h };
+	draw_clear(&box);
+	draw_box(&box, theme_attr(ROLE_TITLE));
+	draw_text(box.y, box.x + 2, w - 4, theme_attr(ROLE_TITLE), " memory and traffic: DP vs FSDP ");
+	int x = box.x + 2, y = box.y + 1, iw = w - 4;
+	draw_text(y++, x, iw, theme_attr(ROLE_DIM),
+		  "bytes. DP holds A_r + B + C_r; FSDP A_r + 2*B/n + C_r (formula | measured peak)");
+	draw_textf(y++, x, iw, theme_attr(ROLE_TITLE), "%-8s %10s %10s   %10s %10s   %9s %9s", "",
+		   "DP model", "DP peak", "FSDP model", "FSDP peak", "DP sent", "FSDP sent");
+	int rows_left = box.y + h - 2 - y;
+	for (int i = 0; i <= c->n && rows_left > 0; i++, rows_left--) {
+		int total = i == c->n;
+		if (!total && rows_left == 1 && c->n - i > 0) {
+			i = c->n; /* room for one line: the total */
+			total = 1;
+		}
+		const uint64_t *f = total ? c->total_formula : c->dev[i].formula;
+		const uint64_t *p = total ? c->total_measured : c->dev[i].measured;
+		const uint64_t *snt = total ? c->total_sent : c->dev[i].sent;
+		char cell[6][24], name[16];
+		snprintf(name, sizeof name, total ? "total" : "rank %d", i);
+		view_bytes(f[DM_DP], cell[0], sizeof cell[0]);
+		view_bytes(f[DM_FSDP], cell[2], sizeof cell[2]);
+		for (int k = 0; k < 2; k++) {
+			int mode = k ? DM_FSDP : DM_DP;
+			if (c->measured[mode]) {
+				view_bytes(p[mode], cell[1 + 2 * k], sizeof cell[1]);
+				view_bytes(snt[mode], cell[4 + k], sizeof cell[4]);
+			} else {
+				snprintf(cell[1 + 2 * k], sizeof cell[1], "not run");
+				snprintf(cell[4 + k], sizeof cell[4], "-");
+			}
+		}
+		draw_textf(y++, x, iw, theme_attr(total ? ROLE_TITLE : ROLE_NORMAL),
+			   "%-8s %10s %10s   %10s %10s   %9s %9s", name, cell[0], cell[1], cell[2],
+			   cell[3], cell[4], cell[5]);
+	}
+	char g[24];
+	view_bytes(c->gathered, g, sizeof g);
+	draw_textf(box.y + h - 2, x, iw, theme_attr(ROLE_DIM),
+		   "rank 0's peaks include the gathered C (%s). Any key closes this.", g);
 }
 
 void draw_want(const struct view *v, int level, int *w, int *h)
@@ -779,6 +855,8 @@ void draw_frame(const struct view *v, const struct layout *l, uint64_t now)
 	}
 	draw_info(v, l);
 	draw_footer(v, l);
+	if (v->memory)
+		draw_memory(v, l);
 	if (v->help)
 		draw_help(l);
 	wnoutrefresh(stdscr);

@@ -27,6 +27,8 @@ int keys_action(int ch, int overlay, int typing)
 		return ACT_ENTER;
 	case 'x':
 		return ACT_QUIZ;
+	case 'c':
+		return ACT_MEMORY;
 	case ' ':
 	case 'n':
 	case KEY_RIGHT:

@@ -21,6 +21,7 @@ enum keys_action {
 	ACT_RESIZE,        /* KEY_RESIZE */
 	ACT_FIX,           /* f: after a deadlock, run the fixed (parity) order */
 	ACT_QUIZ,          /* x: the quiz on / off */
+	ACT_MEMORY,        /* c: DP vs FSDP, memory and traffic */
 	ACT_QUIZ_TYPE,     /* a digit, '-' or ':' of an answer (the key itself) */
 	ACT_QUIZ_BACK,     /* Backspace in an answer */
 	ACT_ENTER,         /* Enter: answer the question, or the next phase */

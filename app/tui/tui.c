@@ -123,6 +123,9 @@ static int tui_apply(struct view *v, int action, int ch, uint64_t now)
 	case ACT_QUIZ:
 		view_toggle_quiz(v);
 		break;
+	case ACT_MEMORY:
+		view_open_memory(v);
+		break;
 	case ACT_QUIZ_TYPE:
 		quiz_type(&v->quiz, ch);
 		break;
@@ -168,6 +171,7 @@ static int tui_apply(struct view *v, int action, int ch, uint64_t now)
 		break;
 	case ACT_CLOSE_OVERLAY:
 		v->help = 0;
+		v->memory = 0;
 		break;
 	case ACT_FIX:
 		if (v->cfg.naive) {
@@ -215,7 +219,7 @@ static void tui_loop(struct view *v)
 		int ch = getch();
 		if (tui_signal)
 			return;
-		int action = keys_action(ch, v->help, quiz_waiting(&v->quiz));
+		int action = keys_action(ch, v->help || v->memory, quiz_waiting(&v->quiz));
 		if (!l.ok && action != ACT_QUIT && action != ACT_RESIZE && action != ACT_REDRAW)
 			continue; /* too small: only q (and resizing) do anything */
 		if (tui_apply(v, action, ch, tui_now()))

@@ -87,6 +87,7 @@ int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 	v->n_bad = 0;
 	v->quiz.nq = v->quiz.cur = 0;
 	v->quiz.phase = -2;
+	v->cmp_valid = 0; /* other devices, other numbers */
 	v->max_err = 0;
 	dm_err_clear(&v->fail);
 
@@ -130,6 +131,7 @@ int view_init(struct view *v, const struct mat *a, const struct mat *b,
 
 void view_free(struct view *v)
 {
+	compare_free(&v->cmp);
 	run_free(v->run);
 	v->run = NULL;
 	run_snapshot_free(&v->snap);
@@ -187,6 +189,25 @@ void view_next(struct view *v, uint64_t now)
 	if (view_quiz_holds(v))
 		return;
 	view_step(v, now);
+}
+
+/* Runs both modes at most this big for the table; beyond, formulas only. */
+#define VIEW_COMPARE_MAX (256ull << 20)
+
+void view_open_memory(struct view *v)
+{
+	struct dm_err err;
+	if (!v->cmp_valid) {
+		struct run_config cfg;
+		compare_free(&v->cmp);
+		run_config_default(&cfg);
+		cfg.devices = v->cfg.devices;
+		cfg.capacity = v->cfg.capacity;
+		if (compare_build(&v->cmp, v->a, v->b, &cfg, VIEW_COMPARE_MAX, &err))
+			return;
+		v->cmp_valid = 1;
+	}
+	v->memory = 1;
 }
 
 void view_toggle_quiz(struct view *v)

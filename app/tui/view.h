@@ -11,6 +11,7 @@
 
 #include "dm_err.h"
 #include "mat.h"
+#include "compare.h"
 #include "quiz.h"
 #include "run.h"
 
@@ -41,7 +42,11 @@ struct view {
 	int playing, speed;      /* speed: index into the speed table */
 	uint64_t next_at;        /* when playing: the next phase's time */
 	int help;                /* the help overlay is open */
+	int can_back;            /* stepping back works (the event log is kept) */
 	struct quiz quiz;        /* predict, then reveal */
+	int memory;              /* the DP vs FSDP overlay is open */
+	int cmp_valid;           /* cmp holds this configuration's numbers */
+	struct compare cmp;
 
 	int cell_w;              /* width of a value of C, from the reference */
 	int ints;                /* every value of C is a whole number */
@@ -73,6 +78,8 @@ uint64_t view_wake_at(const struct view *v, uint64_t now);
 double view_progress(const struct view *v, uint64_t now);
 
 void view_toggle_play(struct view *v, uint64_t now);
+/* c: opens the DP vs FSDP memory table, measuring both modes if needed. */
+void view_open_memory(struct view *v);
 /* x: the quiz on or off (its score is kept). */
 void view_toggle_quiz(struct view *v);
 void view_speed(struct view *v, int delta);

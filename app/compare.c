@@ -1,0 +1,70 @@
+/* compare: both modes side by side (see compare.h). */
+#include "compare.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedule.h"
+#include "split.h"
+
+/* Runs one mode to the end and keeps its per-device peaks and sends. */
+static void compare_measure(struct compare *c, int mode, const struct mat *a,
+			    const struct mat *b, const struct run_config *base,
+			    uint64_t max_run_bytes)
+{
+	struct run_config cfg = *base;
+	struct run *r = NULL;
+	struct dm_err err;
+	cfg.mode = mode;
+	cfg.naive = 0;
+	cfg.bug = 0;
+	if (cfg.capacity == 0)
+		cfg.capacity = 1; /* measurements, not a lesson in deadlocks */
+	if (run_estimate_bytes(&cfg, a->rows, a->cols, b->cols) > max_run_bytes)
+		return;
+	if (run_new(&r, &cfg, a, b, &err) == 0 && run_finish(r, &err) == 0) {
+		struct ev_summary *sum = calloc((size_t)c->n, sizeof *sum);
+		if (sum) {
+			run_summaries(r, sum);
+			for (int i = 0; i < c->n; i++) {
+				c->dev[i].measured[mode] = sum[i].peak_bytes;
+				c->dev[i].sent[mode] = sum[i].sent_bytes;
+				c->total_measured[mode] += sum[i].peak_bytes;
+				c->total_sent[mode] += sum[i].sent_bytes;
+			}
+			c->measured[mode] = 1;
+			free(sum);
+		}
+	}
+	run_free(r);
+}
+
+int compare_build(struct compare *c, const struct mat *a, const struct mat *b,
+		  const struct run_config *cfg, uint64_t max_run_bytes, struct dm_err *err)
+{
+	int n = cfg->devices;
+	uint64_t K = a->cols, N = b->cols, B = 8 * K * N;
+	memset(c, 0, sizeof *c);
+	c->n = n;
+	c->gathered = 8 * (uint64_t)a->rows * N;
+	c->dev = calloc((size_t)n, sizeof *c->dev);
+	if (!c->dev)
+		return dm_err_set(err, DM_ENOMEM, "out of memory comparing DP and FSDP");
+	for (int i = 0; i < n; i++) {
+		uint64_t rows = split_size(a->rows, n, i);
+		uint64_t own = 8 * rows * K + 8 * rows * N; /* A_r + C_r */
+		c->dev[i].formula[DM_DP] = own + B;
+		c->dev[i].formula[DM_FSDP] = own + (n > 1 ? 2 * B / (uint64_t)n : B);
+		for (int m = 0; m < 2; m++)
+			c->total_formula[m] += c->dev[i].formula[m];
+	}
+	compare_measure(c, DM_FSDP, a, b, cfg, max_run_bytes);
+	compare_measure(c, DM_DP, a, b, cfg, max_run_bytes);
+	return 0;
+}
+
+void compare_free(struct compare *c)
+{
+	free(c->dev);
+	c->dev = NULL;
+}

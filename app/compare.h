@@ -1,0 +1,36 @@
+/* compare: DP against FSDP for the same matrices and devices, the memory
+ * argument of the exercise in numbers.  For each device, the bytes each mode
+ * holds by the formula (DP: A_r + B + C_r; FSDP: A_r + 2*B/n + C_r) beside
+ * the engine's measured peak, and the bytes it sends.  The measurements come
+ * from running both modes to the end; a mode too big to run (or that fails)
+ * has its formula only. */
+#ifndef APP_COMPARE_H
+#define APP_COMPARE_H
+
+#include <stdint.h>
+
+#include "mat.h"
+#include "run.h"
+
+struct compare_dev {
+	uint64_t formula[2];  /* [DM_FSDP], [DM_DP] */
+	uint64_t measured[2]; /* peak held; 0 when not measured */
+	uint64_t sent[2];
+};
+
+struct compare {
+	int n;
+	int measured[2];        /* the mode was run */
+	uint64_t gathered;      /* the gathered C that rank 0 also holds at the end */
+	struct compare_dev *dev; /* n */
+	uint64_t total_formula[2], total_measured[2], total_sent[2];
+};
+
+/* Fills c for A, B on cfg->devices devices (cfg's other settings used for
+ * both runs, with the correct ring and no bug).  Runs each mode whose
+ * estimate is at most max_run_bytes.  Returns 0 or DM_ENOMEM. */
+int compare_build(struct compare *c, const struct mat *a, const struct mat *b,
+		  const struct run_config *cfg, uint64_t max_run_bytes, struct dm_err *err);
+void compare_free(struct compare *c);
+
+#endif
