@@ -16,11 +16,16 @@ START_TEST(json_lines_have_the_documented_keys)
 	char buf[512];
 	struct ev e = { .phase = 2, .step = 1, .op = EV_COMPUTE, .rank = 2, .peer = -1, .shard = 1,
 			.row_begin = 4, .row_end = 6, .col_begin = 1, .col_end = 2, .bytes = 16,
-			.t_begin_ns = 5, .t_end_ns = 9 };
+			.t_begin_ns = 5, .t_end_ns = 9, .held = 300, .peak = 400 };
 	ev_format_json(&e, buf, sizeof buf);
 	ck_assert_str_eq(buf, "{\"phase\":2,\"step\":1,\"op\":\"compute\",\"rank\":2,\"shard\":1,"
 			      "\"row_begin\":4,\"row_end\":6,\"col_begin\":1,\"col_end\":2,"
-			      "\"bytes\":16,\"t_begin_ns\":5,\"t_end_ns\":9}");
+			      "\"bytes\":16,\"held_bytes\":300,\"peak_bytes\":400,"
+			      "\"t_begin_ns\":5,\"t_end_ns\":9}");
+	e.flags = EV_FLAG_TRUNCATED;
+	ev_format_json(&e, buf, sizeof buf);
+	ck_assert_msg(strstr(buf, "\"peak_bytes\":400,\"truncated\":true,"), "%s", buf);
+	e.flags = 0;
 	e.op = EV_SEND;
 	e.peer = 3;
 	ev_format_json(&e, buf, sizeof buf);

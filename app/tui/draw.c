@@ -633,13 +633,13 @@ static void draw_info(const struct view *v, const struct layout *l)
 			draw_textf(y, x, w, theme_attr(ROLE_OK),
 				   "verify: allclose ok, max |err| = %s   C = A @ B (%zux%zu) is on rank 0",
 				   err, s->M, s->N);
-		if (v->quiz.asked && y + 1 < r->y + r->h)
-			draw_textf(y + 1, x, w, theme_attr(ROLE_TITLE),
-				   "quiz: %d right of %d asked", v->quiz.right, v->quiz.asked);
 		else
 			draw_textf(y, x, w, theme_attr(ROLE_BAD),
 				   "verify: MISMATCH, %zu of %zu elements differ, max |err| = %s", v->n_bad,
 				   s->M * s->N, err);
+		if (v->quiz.asked && y + 1 < r->y + r->h)
+			draw_textf(y + 1, x, w, theme_attr(ROLE_TITLE), "quiz: %d right of %d asked",
+				   v->quiz.right, v->quiz.asked);
 		return;
 	}
 	if (v->failed && v->fail.code == DM_EDEADLOCK) {
