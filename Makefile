@@ -67,6 +67,14 @@ $(BUILD)/tests/check_layout: tests/check_layout.c $(BUILD)/app/tui/layout.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Iapp/tui $(LDFLAGS) -o $@ $^ $(LDLIBS_CHECK)
 
+$(BUILD)/tests/check_lesson: tests/check_lesson.c $(BUILD)/app/lesson.o $(LIB) tests/testutil.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Iapp $(LDFLAGS) -o $@ $< $(BUILD)/app/lesson.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
+
+$(BUILD)/tests/check_quiz: tests/check_quiz.c $(BUILD)/app/tui/quiz.o $(LIB) tests/testutil.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Iapp/tui $(LDFLAGS) -o $@ $< $(BUILD)/app/tui/quiz.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
+
 deps:
 	@missing=""; for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \

@@ -27,6 +27,7 @@ enum {
 	OPT_NAIVE,
 	OPT_BUG,
 	OPT_QUIZ,
+	OPT_LESSON,
 };
 
 static const struct option cli_longopts[] = {
@@ -50,6 +51,7 @@ static const struct option cli_longopts[] = {
 	{ "naive", no_argument, NULL, OPT_NAIVE },
 	{ "bug", required_argument, NULL, OPT_BUG },
 	{ "quiz", optional_argument, NULL, OPT_QUIZ },
+	{ "lesson", required_argument, NULL, OPT_LESSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -83,6 +85,7 @@ const char *cli_usage(void)
 	       "  -q, --quiet         batch: print only the summary and the check\n"
 	       "      --play          start playing instead of paused\n"
 	       "      --quiz[=LEVEL]  predict, then reveal: questions before each phase\n"
+	       "      --lesson FILE   play a lesson (assets/lessons/) part by part\n"
 	       "                      (level 1: one rank a phase; 2: every rank)\n"
 	       "      --no-color      no colour (also when NO_COLOR is set)\n"
 	       "      --ascii         ASCII line drawing\n"
@@ -213,6 +216,7 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case 'B': o->b_file = arg; break;
 	case 'o': o->out_file = arg; break;
 	case OPT_TRACE: o->trace_file = arg; break;
+	case OPT_LESSON: o->lesson_file = arg; break;
 	}
 	return 0;
 }
@@ -251,6 +255,8 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 		return cli_fail(err, err_size, "unexpected argument '%s' (see --help)", argv[optind]);
 	if (action != CLI_RUN)
 		return action;
+	if (o->lesson_file && o->batch)
+		return cli_fail(err, err_size, "--lesson plays in the interface: leave out -b");
 	if (o->out_file && !o->batch)
 		return cli_fail(err, err_size, "-o writes the result of a batch run: add -b");
 	/* cut-off fractions only show when there are fractions */

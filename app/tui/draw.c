@@ -83,6 +83,12 @@ static void draw_status(const struct view *v, const struct layout *l)
 	else
 		snprintf(right, sizeof right, "%s  %s  %s ", view_phase_name(v),
 			 v->playing ? "playing" : "paused", view_speed_name(v));
+	if (v->lesson) {
+		char part[80];
+		snprintf(part, sizeof part, "part %d/%d  ", v->part + 1, v->lesson->nparts);
+		memmove(right + strlen(part), right, strlen(right) + 1);
+		memcpy(right, part, strlen(part));
+	}
 	if (v->quiz.on || v->quiz.asked) {
 		char score[40];
 		snprintf(score, sizeof score, "quiz %d/%d  ", v->quiz.right, v->quiz.asked);

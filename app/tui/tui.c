@@ -21,6 +21,7 @@
 #include "inputs.h"
 #include "keys.h"
 #include "layout.h"
+#include "lesson.h"
 #include "run.h"
 #include "schedule.h"
 #include "status.h"
@@ -115,6 +116,71 @@ static int tui_mono(const struct cli_opts *o)
 	return o->no_color || (nc && *nc);
 }
 
+/* What runs: the options in force (a lesson's parts change them), the
+ * matrices made from them, and the view over the run. */
+struct tui_session {
+	struct cli_opts opts;
+	const struct lesson *lesson;
+	int part;
+	struct mat a, b;
+	struct view v;
+};
+
+static void tui_apply_set(struct cli_opts *o, const struct lesson_set *st)
+{
+	if (st->has & LESSON_SET_MODE) o->mode = st->mode;
+	if (st->has & LESSON_SET_DEVICES) o->devices = st->devices;
+	if (st->has & LESSON_SET_M) o->M = st->M;
+	if (st->has & LESSON_SET_K) o->K = st->K;
+	if (st->has & LESSON_SET_N) o->N = st->N;
+	if (st->has & LESSON_SET_VALUES) o->values = st->values;
+	if (st->has & LESSON_SET_SEED) o->seed = st->seed;
+	if (st->has & LESSON_SET_CAPACITY) o->capacity = st->capacity;
+	if (st->has & LESSON_SET_NAIVE) o->naive = st->naive;
+	if (st->has & LESSON_SET_BUG) o->bug = st->bug;
+	if (st->has & LESSON_SET_QUIZ) o->quiz = st->quiz;
+}
+
+/* Loads or makes the matrices and starts the view for t->opts. */
+static int tui_session_start(struct tui_session *t, struct dm_err *err)
+{
+	const struct cli_opts *o = &t->opts;
+	int rc;
+	if ((rc = inputs_load(o, &t->a, &t->b, err)))
+		return rc;
+	struct view_config cfg = { o->mode, o->devices, o->capacity, o->naive, o->bug };
+	if ((rc = view_init(&t->v, &t->a, &t->b, &cfg, o->play, tui_now(), err))) {
+		mat_free(&t->a);
+		mat_free(&t->b);
+		return rc;
+	}
+	if (o->quiz)
+		quiz_init(&t->v.quiz, 1, o->quiz);
+	t->v.lesson = t->lesson;
+	t->v.part = t->part;
+	return 0;
+}
+
+static void tui_session_stop(struct tui_session *t)
+{
+	view_free(&t->v); /* joins every device thread */
+	mat_free(&t->a);
+	mat_free(&t->b);
+}
+
+/* At the end of a lesson's part, n goes on to the next part. */
+static int tui_next_part(struct tui_session *t, struct dm_err *err)
+{
+	struct view *v = &t->v;
+	if (!t->lesson || t->part + 1 >= t->lesson->nparts || !(v->finished || v->failed))
+		return 0;
+	tui_session_stop(t);
+	t->part++;
+	tui_apply_set(&t->opts, &t->lesson->part[t->part].set);
+	t->opts.play = 0;
+	return tui_session_start(t, err) ? -1 : 1;
+}
+
 /* Applies one action (ch: the key, for typing); returns 1 to quit. */
 static int tui_apply(struct view *v, int action, int ch, uint64_t now)
 {
@@ -189,14 +255,17 @@ static int tui_apply(struct view *v, int action, int ch, uint64_t now)
 	return 0;
 }
 
-static void tui_loop(struct view *v)
+/* Returns 0 when the person quits (or a signal came), or an error that
+ * stopped a lesson from going on to its next part. */
+static int tui_loop(struct tui_session *t, struct dm_err *err)
 {
 	struct layout l;
 	for (;;) {
+		struct view *v = &t->v;
 		int rows, cols;
 		uint64_t now = tui_now();
 		if (tui_signal)
-			return;
+			return 0;
 		view_tick(v, now);
 		getmaxyx(stdscr, rows, cols);
 		layout_compute(&l, cols, rows, v->snap.n);
@@ -218,22 +287,32 @@ static void tui_loop(struct view *v)
 			timeout(wake > now ? (int)((wake - now + 999999) / 1000000) : 0);
 		int ch = getch();
 		if (tui_signal)
-			return;
+			return 0;
 		int action = keys_action(ch, v->help || v->memory, quiz_waiting(&v->quiz));
 		if (!l.ok && action != ACT_QUIT && action != ACT_RESIZE && action != ACT_REDRAW)
 			continue; /* too small: only q (and resizing) do anything */
+		if ((action == ACT_NEXT || (action == ACT_ENTER && !quiz_waiting(&v->quiz))) &&
+		    t->lesson) {
+			int next = tui_next_part(t, err);
+			if (next < 0)
+				return err->code;
+			if (next > 0)
+				continue;
+		}
 		if (tui_apply(v, action, ch, tui_now()))
-			return;
+			return 0;
 	}
 }
 
 int tui_main(const struct cli_opts *o)
 {
-	struct mat a, b;
+	struct tui_session t;
+	struct lesson *lesson = NULL;
 	struct dm_err err;
-	struct view v;
 	int rc;
 
+	memset(&t, 0, sizeof t);
+	t.opts = *o;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		status_error("interactive mode needs a terminal on stdin and stdout "
 			     "(use -b for batch mode)");
@@ -244,17 +323,20 @@ int tui_main(const struct cli_opts *o)
 			     LAYOUT_MAX_DEVICES, o->devices);
 		return STATUS_USAGE;
 	}
-	if ((rc = inputs_load(o, &a, &b, &err))) {
-		status_error("%s", err.msg);
-		return status_of(rc);
+	if (o->lesson_file) {
+		char msg[512];
+		lesson = malloc(sizeof *lesson);
+		if (!lesson || lesson_load(lesson, o->lesson_file, msg, sizeof msg)) {
+			status_error("%s", lesson ? msg : "out of memory");
+			free(lesson);
+			return STATUS_USAGE;
+		}
+		t.lesson = lesson;
+		tui_apply_set(&t.opts, &lesson->part[0].set);
 	}
-	struct view_config cfg = { o->mode, o->devices, o->capacity, o->naive, o->bug };
-	if ((rc = view_init(&v, &a, &b, &cfg, o->play, tui_now(), &err)) == 0 && o->quiz)
-		quiz_init(&v.quiz, 1, o->quiz);
-	if (rc) {
+	if ((rc = tui_session_start(&t, &err))) {
 		status_error("%s", err.msg);
-		mat_free(&a);
-		mat_free(&b);
+		free(lesson);
 		return status_of(rc);
 	}
 
@@ -265,9 +347,8 @@ int tui_main(const struct cli_opts *o)
 	if (!scr) {
 		const char *term = getenv("TERM");
 		status_error("cannot use the terminal '%s' (check TERM)", term ? term : "");
-		view_free(&v);
-		mat_free(&a);
-		mat_free(&b);
+		tui_session_stop(&t);
+		free(lesson);
 		return STATUS_USAGE;
 	}
 	cbreak();
@@ -279,17 +360,21 @@ int tui_main(const struct cli_opts *o)
 	theme_init(tui_mono(o), o->ascii);
 	tui_catch_crashes();
 
-	tui_loop(&v);
+	rc = tui_loop(&t, &err);
 
 	endwin();
 	delscreen(scr);
 	tui_release_crashes();
-	view_free(&v); /* joins every device thread */
-	mat_free(&a);
-	mat_free(&b);
+	if (rc == 0)
+		tui_session_stop(&t);
+	free(lesson);
 	if (tui_signal) {
 		signal(tui_signal, SIG_DFL);
 		raise(tui_signal);
+	}
+	if (rc) {
+		status_error("%s", err.msg);
+		return status_of(rc);
 	}
 	return STATUS_OK;
 }

@@ -277,9 +277,39 @@ const char *view_phase_name(const struct view *v)
 	return sched_kind_name(v->kind);
 }
 
+/* The lesson's words for this moment, if the lesson has some. */
+static int view_lesson_caption(const struct view *v, char *buf, size_t size)
+{
+	int when;
+	if (!v->lesson)
+		return 0;
+	if (v->failed && v->fail.code == DM_EDEADLOCK)
+		when = LESSON_DEADLOCK;
+	else if (v->finished)
+		when = LESSON_DONE;
+	else if (v->kind < 0)
+		when = LESSON_READY;
+	else if (v->kind == SCHED_COMPUTE)
+		when = LESSON_COMPUTE;
+	else if (v->kind == SCHED_TRANSFER)
+		when = LESSON_TRANSFER;
+	else
+		when = LESSON_GATHER;
+	int got = lesson_caption(v->lesson, v->part, when, v->step, v->snap.n, buf, size);
+	if ((v->finished || v->failed) && v->part + 1 < v->lesson->nparts) {
+		size_t len = got ? strlen(buf) : 0;
+		snprintf(buf + len, size - len, "%sNext (n): %s.", got ? " " : "",
+			 v->lesson->part[v->part + 1].name);
+		got = 1;
+	}
+	return got;
+}
+
 void view_caption(const struct view *v, char *buf, size_t size)
 {
 	int n = v->snap.n, s = v->step;
+	if (view_lesson_caption(v, buf, size))
+		return;
 	if (!v->run && v->failed) {
 		snprintf(buf, size, "cannot start: %s", v->fail.msg);
 		return;

@@ -12,6 +12,7 @@
 #include "dm_err.h"
 #include "mat.h"
 #include "compare.h"
+#include "lesson.h"
 #include "quiz.h"
 #include "run.h"
 
@@ -47,6 +48,8 @@ struct view {
 	int memory;              /* the DP vs FSDP overlay is open */
 	int cmp_valid;           /* cmp holds this configuration's numbers */
 	struct compare cmp;
+	const struct lesson *lesson; /* a lesson being played, or NULL */
+	int part;                /* its part on screen */
 
 	int cell_w;              /* width of a value of C, from the reference */
 	int ints;                /* every value of C is a whole number */

@@ -1,0 +1,274 @@
+/* lesson: the lesson format's parser and captions (see lesson.h).  Strict:
+ * an unknown key or setting is an error with its line, so a teacher finds a
+ * typo before the class does. */
+#include "lesson.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bug.h"
+#include "comm.h"
+#include "mat.h"
+#include "run.h"
+#include "schedule.h"
+
+#define LESSON_MAX_BYTES (1 << 20)
+
+static int lesson_fail(char *err, size_t size, const char *name, int line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int lesson_fail(char *err, size_t size, const char *name, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int len = snprintf(err, size, "%s:%d: ", name, line);
+	va_start(ap, fmt);
+	if (len >= 0 && (size_t)len < size)
+		vsnprintf(err + len, size - (size_t)len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int lesson_number(const char *s, unsigned long long lo, unsigned long long hi,
+			 unsigned long long *out)
+{
+	char *end;
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* One word of a set: line: "fsdp", "naive", or key=value. */
+static int lesson_setting(struct lesson_set *st, char *word, const char *name, int line, char *err,
+			  size_t size)
+{
+	char *eq = strchr(word, '=');
+	const char *val = eq ? eq + 1 : "";
+	unsigned long long v;
+	if (eq)
+		*eq = '\0';
+	if (!eq && (strcmp(word, "fsdp") == 0 || strcmp(word, "dp") == 0)) {
+		st->mode = strcmp(word, "dp") == 0 ? DM_DP : DM_FSDP;
+		st->has |= LESSON_SET_MODE;
+	} else if (!eq && strcmp(word, "naive") == 0) {
+		st->naive = 1;
+		st->has |= LESSON_SET_NAIVE;
+	} else if (!eq && strcmp(word, "ordered") == 0) {
+		st->naive = 0;
+		st->has |= LESSON_SET_NAIVE;
+	} else if (strcmp(word, "devices") == 0 && !lesson_number(val, 1, 64, &v)) {
+		st->devices = (int)v;
+		st->has |= LESSON_SET_DEVICES;
+	} else if ((strcmp(word, "M") == 0 || strcmp(word, "K") == 0 || strcmp(word, "N") == 0) &&
+		   !lesson_number(val, 1, 100000, &v)) {
+		if (word[0] == 'M')
+			st->M = (size_t)v, st->has |= LESSON_SET_M;
+		else if (word[0] == 'K')
+			st->K = (size_t)v, st->has |= LESSON_SET_K;
+		else
+			st->N = (size_t)v, st->has |= LESSON_SET_N;
+	} else if (strcmp(word, "values") == 0 &&
+		   (strcmp(val, "ints") == 0 || strcmp(val, "floats") == 0)) {
+		st->values = strcmp(val, "ints") == 0 ? MAT_VALUES_INTS : MAT_VALUES_FLOATS;
+		st->has |= LESSON_SET_VALUES;
+	} else if (strcmp(word, "seed") == 0 && !lesson_number(val, 0, UINT64_MAX, &v)) {
+		st->seed = v;
+		st->has |= LESSON_SET_SEED;
+	} else if (strcmp(word, "capacity") == 0 &&
+		   (strcmp(val, "unbounded") == 0 || !lesson_number(val, 0, 1000000, &v))) {
+		st->capacity = strcmp(val, "unbounded") == 0 ? COMM_UNBOUNDED : (size_t)v;
+		st->has |= LESSON_SET_CAPACITY;
+	} else if (strcmp(word, "bug") == 0 && bug_parse(val) >= 0) {
+		st->bug = bug_parse(val);
+		st->has |= LESSON_SET_BUG;
+	} else if (strcmp(word, "quiz") == 0 && !lesson_number(val, 0, 2, &v)) {
+		st->quiz = (int)v;
+		st->has |= LESSON_SET_QUIZ;
+	} else {
+		return lesson_fail(err, size, name, line,
+				   "unknown setting '%s%s%s' (fsdp, dp, devices=, M=, K=, N=, values=, "
+				   "seed=, capacity=, naive, ordered, bug=, quiz=)",
+				   word, eq ? "=" : "", val);
+	}
+	return 0;
+}
+
+static int lesson_when_of(const char *key, int *when)
+{
+	static const char *const names[] = { "ready", "compute", "transfer", "gather", "done",
+					      "deadlock" };
+	for (int i = 0; i < 6; i++)
+		if (strcmp(key, names[i]) == 0) {
+			*when = i;
+			return 0;
+		}
+	return -1;
+}
+
+static char *lesson_trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t len = strlen(s);
+	while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
+		s[--len] = '\0';
+	return s;
+}
+
+/* One non-blank, non-comment line. */
+static int lesson_line(struct lesson *l, char *text, const char *name, int line, char *err,
+		       size_t size)
+{
+	char *colon = strchr(text, ':');
+	if (!colon)
+		return lesson_fail(err, size, name, line, "expected 'key: value'");
+	*colon = '\0';
+	char *key = lesson_trim(text), *val = lesson_trim(colon + 1);
+	struct lesson_part *p = l->nparts ? &l->part[l->nparts - 1] : NULL;
+
+	if (strcmp(key, "title") == 0) {
+		snprintf(l->title, sizeof l->title, "%s", val);
+		return 0;
+	}
+	if (strcmp(key, "part") == 0) {
+		if (l->nparts == LESSON_MAX_PARTS)
+			return lesson_fail(err, size, name, line, "more than %d parts",
+					   LESSON_MAX_PARTS);
+		struct lesson_part *np = &l->part[l->nparts++];
+		snprintf(np->name, sizeof np->name, "%s", val);
+		np->set = p ? p->set : np->set; /* cumulative: what came before stays */
+		np->set.has = p ? p->set.has : 0;
+		return 0;
+	}
+	if (!p)
+		return lesson_fail(err, size, name, line, "'%s' before the first 'part:'", key);
+	if (strcmp(key, "set") == 0) {
+		for (char *save = NULL, *w = strtok_r(val, " \t", &save); w;
+		     w = strtok_r(NULL, " \t", &save))
+			if (lesson_setting(&p->set, w, name, line, err, size))
+				return -1;
+		return 0;
+	}
+	/* a caption: "compute", or "compute 2" for one step */
+	char kind[32];
+	int when, step = -1, used = 0;
+	unsigned long long v;
+	if (sscanf(key, "%31s%n", kind, &used) != 1 || lesson_when_of(kind, &when))
+		return lesson_fail(err, size, name, line,
+				   "unknown key '%s' (title, part, set, ready, compute, transfer, "
+				   "gather, done, deadlock)",
+				   key);
+	char *rest = lesson_trim(key + used);
+	if (*rest) {
+		if ((when != LESSON_COMPUTE && when != LESSON_TRANSFER) ||
+		    lesson_number(rest, 0, 1000, &v))
+			return lesson_fail(err, size, name, line, "'%s %s': a step number goes only "
+								 "after compute or transfer",
+					   kind, rest);
+		step = (int)v;
+	}
+	if (p->ncap == LESSON_MAX_CAPTIONS)
+		return lesson_fail(err, size, name, line, "more than %d captions in a part",
+				   LESSON_MAX_CAPTIONS);
+	if (strlen(val) >= LESSON_TEXT_MAX)
+		return lesson_fail(err, size, name, line, "caption longer than %d characters",
+				   LESSON_TEXT_MAX - 1);
+	if (!*val)
+		return lesson_fail(err, size, name, line, "empty caption");
+	struct lesson_caption *c = &p->cap[p->ncap++];
+	c->when = when;
+	c->step = step;
+	snprintf(c->text, sizeof c->text, "%s", val);
+	return 0;
+}
+
+int lesson_parse(struct lesson *l, const char *text, size_t len, const char *name, char *err,
+		 size_t size)
+{
+	char buf[LESSON_TEXT_MAX + 256];
+	int line = 0;
+	memset(l, 0, sizeof *l);
+	for (size_t i = 0; i < len;) {
+		size_t j = i;
+		while (j < len && text[j] != '\n')
+			j++;
+		line++;
+		if (j - i >= sizeof buf)
+			return lesson_fail(err, size, name, line, "line too long");
+		memcpy(buf, text + i, j - i);
+		buf[j - i] = '\0';
+		if (memchr(buf, '\0', j - i))
+			return lesson_fail(err, size, name, line, "a NUL byte: not a text file");
+		i = j + 1;
+		char *t = lesson_trim(buf);
+		if (!*t || *t == '#')
+			continue;
+		if (lesson_line(l, t, name, line, err, size))
+			return -1;
+	}
+	if (l->nparts == 0)
+		return lesson_fail(err, size, name, line, "no 'part:': nothing to play");
+	return 0;
+}
+
+int lesson_load(struct lesson *l, const char *path, char *err, size_t size)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		snprintf(err, size, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	char *text = malloc(LESSON_MAX_BYTES);
+	size_t len = text ? fread(text, 1, LESSON_MAX_BYTES, fp) : 0;
+	int bad = !text || ferror(fp), rc;
+	int more = !bad && fgetc(fp) != EOF;
+	fclose(fp);
+	if (bad) {
+		snprintf(err, size, "cannot read %s: %s", path, text ? "read error" : "out of memory");
+		rc = -1;
+	} else if (more) {
+		snprintf(err, size, "%s: larger than a lesson can be (1 MiB)", path);
+		rc = -1;
+	} else {
+		rc = lesson_parse(l, text, len, path, err, size);
+	}
+	free(text);
+	return rc;
+}
+
+int lesson_caption(const struct lesson *l, int p, int when, int step, int n, char *buf,
+		   size_t size)
+{
+	const struct lesson_caption *best = NULL;
+	if (p < 0 || p >= l->nparts)
+		return 0;
+	for (int i = 0; i < l->part[p].ncap; i++) {
+		const struct lesson_caption *c = &l->part[p].cap[i];
+		if (c->when == when && (c->step == step || (c->step < 0 && !best)))
+			best = c;
+		if (c->when == when && c->step == step)
+			break;
+	}
+	if (!best)
+		return 0;
+	/* {s} and {n} become the step and the device count */
+	size_t o = 0;
+	for (const char *t = best->text; *t && o + 1 < size; t++) {
+		if (t[0] == '{' && (t[1] == 's' || t[1] == 'n') && t[2] == '}') {
+			int w = snprintf(buf + o, size - o, "%d", t[1] == 's' ? step : n);
+			o = w > 0 && (size_t)w < size - o ? o + (size_t)w : size - 1;
+			t += 2;
+		} else {
+			buf[o++] = *t;
+		}
+	}
+	buf[o] = '\0';
+	return 1;
+}

@@ -1,0 +1,81 @@
+/* lesson: a plain-text lesson for a class, parsed (no curses, no engine
+ * runs).  A lesson is a title and parts; each part sets the configuration
+ * (cumulatively: a part changes what it names and keeps the rest) and gives
+ * a caption for phases of the run.  The format is documented in README.md:
+ *
+ *   title: The exercise, by hand
+ *   part: Two devices
+ *   set: fsdp devices=2 M=8 K=6 N=4 values=ints
+ *   ready: Rank r holds B[r] ...
+ *   compute 0: ...            (a caption for one step's compute)
+ *   compute: ... {s} ... {n}  (any other compute; {s}, {n} become numbers)
+ *   transfer: ...   gather: ...   done: ...   deadlock: ...
+ */
+#ifndef APP_LESSON_H
+#define APP_LESSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define LESSON_MAX_PARTS 32
+#define LESSON_MAX_CAPTIONS 64
+#define LESSON_TEXT_MAX 400
+
+enum lesson_when {
+	LESSON_READY = 0, /* before the first phase */
+	LESSON_COMPUTE,
+	LESSON_TRANSFER,
+	LESSON_GATHER,
+	LESSON_DONE,      /* the run is over */
+	LESSON_DEADLOCK,  /* the run deadlocked */
+};
+
+/* What a part's set: line may change; `has` says which were named. */
+enum {
+	LESSON_SET_MODE = 1 << 0, LESSON_SET_DEVICES = 1 << 1, LESSON_SET_M = 1 << 2,
+	LESSON_SET_K = 1 << 3, LESSON_SET_N = 1 << 4, LESSON_SET_VALUES = 1 << 5,
+	LESSON_SET_SEED = 1 << 6, LESSON_SET_CAPACITY = 1 << 7, LESSON_SET_NAIVE = 1 << 8,
+	LESSON_SET_BUG = 1 << 9, LESSON_SET_QUIZ = 1 << 10,
+};
+
+struct lesson_set {
+	unsigned has;
+	int mode, devices, values, naive, bug, quiz;
+	size_t M, K, N, capacity;
+	uint64_t seed;
+};
+
+struct lesson_caption {
+	int when;  /* enum lesson_when */
+	int step;  /* -1: any step */
+	char text[LESSON_TEXT_MAX];
+};
+
+struct lesson_part {
+	char name[128];
+	struct lesson_set set;
+	struct lesson_caption cap[LESSON_MAX_CAPTIONS];
+	int ncap;
+};
+
+struct lesson {
+	char title[128];
+	struct lesson_part part[LESSON_MAX_PARTS];
+	int nparts;
+};
+
+/* Parses a lesson's text.  Returns 0, or -1 with err holding one line
+ * naming the file, the line and the problem. */
+int lesson_parse(struct lesson *l, const char *text, size_t len, const char *name, char *err,
+		 size_t err_size);
+
+/* Reads and parses a lesson file; -1 with err filled on failure. */
+int lesson_load(struct lesson *l, const char *path, char *err, size_t err_size);
+
+/* The caption of part p for a moment of the run (step for compute and
+ * transfer), with {s} and {n} filled in, into buf; returns 0 when the part
+ * has none for it. */
+int lesson_caption(const struct lesson *l, int p, int when, int step, int n, char *buf,
+		   size_t size);
+
+#endif

@@ -1,0 +1,113 @@
+/* check_quiz: the quiz's questions, answers and explanations. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "quiz.h"
+#include "schedule.h"
+#include "testutil.h"
+
+static struct quiz z;
+
+START_TEST(shard_answers_and_the_c_mod_hint)
+{
+	struct quiz_question q = { QUIZ_SHARD, 1, 3, 4, 8, 4 };
+	char e[256];
+	ck_assert_int_eq(quiz_check(&q, "2", e, sizeof e), 1);
+	ck_assert_str_eq(e, "right: (1 - 3) mod 4 = 2");
+	ck_assert_int_eq(quiz_check(&q, "-2", e, sizeof e), 0);
+	ck_assert_msg(strstr(e, "wrong: (1 - 3) mod 4 = 2") && strstr(e, "C's %"), "%s", e);
+	ck_assert_int_eq(quiz_check(&q, "3", e, sizeof e), 0);
+	ck_assert_msg(!strstr(e, "C's %"), "%s", e);
+	ck_assert_int_eq(quiz_check(&q, "", e, sizeof e), -1);
+	ck_assert_int_eq(quiz_check(&q, "1:2", e, sizeof e), -1);
+}
+END_TEST
+
+START_TEST(columns_neighbours_and_dp)
+{
+	char e[256];
+	struct quiz_question cols = { QUIZ_COLS, 0, 1, 3, 7, 5 }; /* shard 2: columns 4:5 */
+	ck_assert_int_eq(quiz_check(&cols, "4:5", e, sizeof e), 1);
+	ck_assert_int_eq(quiz_check(&cols, "2:3", e, sizeof e), 0);
+	ck_assert_msg(strstr(e, "columns 4:5"), "%s", e);
+	ck_assert_int_eq(quiz_check(&cols, "4", e, sizeof e), -1);
+	struct quiz_question to = { QUIZ_SEND_TO, 3, 0, 4, 8, 4 };
+	ck_assert_int_eq(quiz_check(&to, "0", e, sizeof e), 1);
+	ck_assert_int_eq(quiz_check(&to, "4", e, sizeof e), 0);
+	ck_assert_msg(strstr(e, "wraps"), "%s", e);
+	struct quiz_question from = { QUIZ_RECV_FROM, 0, 0, 4, 8, 4 };
+	ck_assert_int_eq(quiz_check(&from, "3", e, sizeof e), 1);
+	ck_assert_int_eq(quiz_check(&from, "-1", e, sizeof e), 0);
+	ck_assert_msg(strstr(e, "last rank"), "%s", e);
+	struct quiz_question rows = { QUIZ_DP_ROWS, 2, 0, 3, 7, 4 }; /* 3,2,2: rows 5:7 */
+	ck_assert_int_eq(quiz_check(&rows, "5:7", e, sizeof e), 1);
+	struct quiz_question g = { QUIZ_DP_GATHER, 2, 0, 3, 7, 4 };
+	ck_assert_int_eq(quiz_check(&g, "0", e, sizeof e), 1);
+}
+END_TEST
+
+START_TEST(flow_and_score)
+{
+	quiz_init(&z, 1, 1);
+	quiz_prepare(&z, DM_FSDP, SCHED_COMPUTE, 1, 2, 4, 8, 4);
+	ck_assert_int_eq(z.nq, 2); /* shard, then columns, for one rank */
+	ck_assert(quiz_waiting(&z));
+	int r = z.q[0].rank;
+	ck_assert(quiz_hides(&z, r));
+	ck_assert(!quiz_hides(&z, (r + 1) % 4));
+	char answer[8];
+	snprintf(answer, sizeof answer, "%d", sched_shard(4, r, 1));
+	for (const char *c = answer; *c; c++)
+		quiz_type(&z, *c);
+	quiz_type(&z, 'x'); /* not part of an answer */
+	ck_assert_str_eq(z.input, answer);
+	quiz_submit(&z);
+	ck_assert(z.revealed && z.correct);
+	ck_assert_int_eq(quiz_advance(&z), 1);
+	quiz_type(&z, '9');
+	quiz_backspace(&z);
+	quiz_type(&z, '0');
+	quiz_type(&z, ':');
+	quiz_type(&z, '0');
+	quiz_submit(&z);
+	ck_assert(z.revealed && !z.correct);
+	ck_assert_int_eq(quiz_advance(&z), 0);
+	ck_assert(!quiz_open(&z));
+	ck_assert_int_eq(z.right, 1);
+	ck_assert_int_eq(z.asked, 2);
+	/* level 2 asks every rank; FSDP's gather asks nothing */
+	quiz_init(&z, 1, 2);
+	quiz_prepare(&z, DM_FSDP, SCHED_TRANSFER, 0, 1, 8, 8, 8);
+	ck_assert_int_eq(z.nq, 8);
+	for (int i = 0; i < 8; i++)
+		ck_assert(quiz_hides(&z, i));
+	quiz_prepare(&z, DM_FSDP, SCHED_GATHER, 7, 15, 8, 8, 8);
+	ck_assert_int_eq(z.nq, 0);
+	quiz_prepare(&z, DM_DP, SCHED_GATHER, 0, 1, 8, 8, 8);
+	ck_assert_int_eq(z.nq, 1);
+	/* the same phase asks the same rank every time */
+	quiz_init(&z, 1, 1);
+	quiz_prepare(&z, DM_FSDP, SCHED_COMPUTE, 2, 4, 5, 8, 8);
+	int first = z.q[0].rank;
+	quiz_prepare(&z, DM_FSDP, SCHED_COMPUTE, 2, 4, 5, 8, 8);
+	ck_assert_int_eq(z.q[0].rank, first);
+}
+END_TEST
+
+static Suite *quiz_suite(void)
+{
+	Suite *s = suite_create("quiz");
+	TCase *tc = tcase_create("questions");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, shard_answers_and_the_c_mod_hint);
+	tcase_add_test(tc, columns_neighbours_and_dp);
+	tcase_add_test(tc, flow_and_score);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_main(quiz_suite());
+}
