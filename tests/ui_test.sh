@@ -190,6 +190,96 @@ pid=$(pgrep -n -f "$BIN -d 4")
 kill -HUP "$pid"
 wait_for '^EXIT:129$' && pass
 
+test_name="quiz: right and wrong answers, the score"
+start 120x40 -d 4 --quiz
+wait_for 'ready  paused'
+keys n
+wait_for 'which shard does rank [0-9]+ hold' && pass
+q=$(screen | grep -Eo 'step s=[0-9]+: which shard does rank [0-9]+ hold')
+s_=$(echo "$q" | sed -E 's/step s=([0-9]+).*/\1/'); r_=$(echo "$q" | sed -E 's/.*rank ([0-9]+).*/\1/')
+keys "$(( ((r_ - s_) % 4 + 4) % 4 ))" Enter
+wait_for "right: \\($r_ - $s_\\) mod 4 = " && pass
+wait_for 'quiz 1/1' && pass
+keys n
+wait_for 'which columns of C will rank' && pass
+keys 9 : 9 Enter                       # wrong on purpose
+wait_for 'wrong: it holds shard' && pass
+wait_for 'quiz 1/2' && pass
+keys n
+wait_for 'step s=0 \(1 of 4\)  compute' && pass   # answered: the phase runs
+keys n
+wait_for 'sends its shard to which rank' && pass
+keys q
+wait_for '^EXIT:0$'
+
+test_name="quiz: the hint for C's %"
+start 120x40 -d 4 --quiz=2
+wait_for 'ready'
+keys n
+wait_for 'question 1 of 4' && pass
+for _ in 1 2 3 4; do keys 0 Enter n; done
+wait_for 'step s=0 \(1 of 4\)  compute'
+keys n
+wait_for 'transfer after s=0: rank 0 sends its shard to which rank'
+for _ in 1 2 3 4; do keys 1 Enter n; done
+wait_for 'transfer  '
+keys n
+wait_for 'step s=1: which shard does rank 0 hold' && pass
+keys - 1 Enter
+wait_for "wrong: \\(0 - 1\\) mod 4 = 3. -1 is C's %" && pass
+keys q
+wait_for '^EXIT:0$'
+
+test_name="deadlock and the fix"
+start 120x40 -d 4 --naive --capacity 0
+wait_for 'ready'
+keys n n
+wait_for 'deadlock: 0 -> 1 -> 2 -> 3 -> 0' && pass
+wait_for 'blocked: sending B\[0\] to rank 1' && pass
+wait_for 'f fix it' && pass
+keys f + + + +
+wait_for 'verify: allclose ok' 30 && pass
+keys q
+wait_for '^EXIT:0$'
+
+test_name="spot the bug"
+start 120x40 -d 4 --bug r-plus-s --play
+wait_for 'playing'
+keys + + + +
+wait_for 'verify: MISMATCH' 30 && pass
+wait_for '!' && pass
+wait_for 'Found it\?' && pass
+keys q
+wait_for '^EXIT:0$'
+
+test_name="memory table"
+start 120x40 -d 4
+wait_for 'ready'
+keys c
+wait_for 'memory and traffic: DP vs FSDP' && pass
+wait_for 'rank 3 +352 B +352 B +256 B +256 B' && pass
+keys x
+wait_gone 'memory and traffic: DP vs FSDP' && pass
+keys q
+wait_for '^EXIT:0$'
+
+test_name="lesson player"
+start 120x40 --lesson "$(cd "$(dirname "$0")/.." && pwd)/assets/lessons/the-exercise.lesson"
+wait_for 'part 1/4' && pass
+wait_for 'rank 0 owns A\[0:4\]' && pass
+keys n
+wait_for 'Step s=0: each rank multiplies' && pass
+keys n n n     # transfer, s=1, gather
+wait_for 'Two steps, one transfer' && pass
+wait_for 'Next \(n\): Four devices' && pass
+keys n
+wait_for 'part 2/4' && pass
+wait_for '4 devices' && pass
+keys q
+wait_for '^EXIT:0$'
+out=$("$BIN" --lesson /nonexistent.lesson 2>&1); st=$?
+[ "$st" = 2 ] && echo "$out" | grep -q 'cannot read /nonexistent.lesson' && pass || bad "missing lesson: exit $st, '$out'"
+
 test_name="not a terminal"
 out=$("$BIN" -d 4 </dev/null 2>&1 >/dev/null); st=$?
 [ "$st" = 2 ] && echo "$out" | grep -q 'needs a terminal.*-b' && pass || bad "stdin not a tty: exit $st, '$out'"

@@ -313,11 +313,6 @@ int tui_main(const struct cli_opts *o)
 
 	memset(&t, 0, sizeof t);
 	t.opts = *o;
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		status_error("interactive mode needs a terminal on stdin and stdout "
-			     "(use -b for batch mode)");
-		return STATUS_USAGE;
-	}
 	if (o->devices > LAYOUT_MAX_DEVICES) {
 		status_error("the interface shows up to %d devices, not %d (use -b for more)",
 			     LAYOUT_MAX_DEVICES, o->devices);
@@ -333,6 +328,12 @@ int tui_main(const struct cli_opts *o)
 		}
 		t.lesson = lesson;
 		tui_apply_set(&t.opts, &lesson->part[0].set);
+	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		status_error("interactive mode needs a terminal on stdin and stdout "
+			     "(use -b for batch mode)");
+		free(lesson);
+		return STATUS_USAGE;
 	}
 	if ((rc = tui_session_start(&t, &err))) {
 		status_error("%s", err.msg);

@@ -1,0 +1,68 @@
+/* fuzz_csv: libFuzzer target for csv_parse (engine/csv.c).
+ * The input is the CSV text as-is: not NUL-terminated (matio.h's contract
+ * takes a length), and libFuzzer's buffer is a heap copy of exactly `size`
+ * bytes, so AddressSanitizer catches any read past the end.  Checks: on
+ * success a matrix with both sizes in [1, INT_MAX] and every value readable;
+ * on failure DM_EFORMAT or DM_ENOMEM, the same code in err, a non-empty
+ * terminated message, and *out left as an empty 0 x 0 matrix. */
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dm_err.h"
+#include "mat.h"
+#include "matio.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define CHECK(cond)                                                              \
+	do {                                                                     \
+		if (!(cond)) {                                                   \
+			fprintf(stderr, "fuzz_csv: check failed: %s (%s:%d)\n", \
+				#cond, __FILE__, __LINE__);                      \
+			abort();                                                 \
+		}                                                                \
+	} while (0)
+
+static volatile double sink;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct mat m;
+	struct dm_err err;
+	int rc;
+
+	memset(&m, 0xa5, sizeof m);
+	memset(&err, 'X', sizeof err);
+	err.code = 12345;
+
+	rc = csv_parse(&m, (const char *)data, size, "fuzz.csv", &err);
+	if (rc == 0) {
+		size_t n;
+		double s = 0;
+		CHECK(m.rows >= 1 && m.rows <= (size_t)INT_MAX);
+		CHECK(m.cols >= 1 && m.cols <= (size_t)INT_MAX);
+		CHECK(mat_size_mul(m.rows, m.cols, &n) == 0);
+		CHECK(n > 0);
+		CHECK(m.data != NULL);
+		/* Every field is at least one byte, and fields are separated by
+		 * a comma or a newline: n fields need at least 2n - 1 bytes. */
+		CHECK(n <= size / 2 + 1);
+		for (size_t i = 0; i < n; i++)
+			s += m.data[i];
+		sink = s;
+		mat_free(&m);
+		CHECK(m.data == NULL && m.rows == 0 && m.cols == 0);
+	} else {
+		CHECK(rc < 0);
+		CHECK(rc == DM_EFORMAT || rc == DM_ENOMEM);
+		CHECK(err.code == rc);
+		CHECK(memchr(err.msg, '\0', sizeof err.msg) != NULL);
+		CHECK(err.msg[0] != '\0');
+		CHECK(m.rows == 0 && m.cols == 0 && m.data == NULL);
+	}
+	return 0;
+}
