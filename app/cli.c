@@ -28,6 +28,7 @@ enum {
 	OPT_BUG,
 	OPT_QUIZ,
 	OPT_LESSON,
+	OPT_TRACE_FORMAT,
 };
 
 static const struct option cli_longopts[] = {
@@ -52,6 +53,7 @@ static const struct option cli_longopts[] = {
 	{ "bug", required_argument, NULL, OPT_BUG },
 	{ "quiz", optional_argument, NULL, OPT_QUIZ },
 	{ "lesson", required_argument, NULL, OPT_LESSON },
+	{ "trace-format", required_argument, NULL, OPT_TRACE_FORMAT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -75,7 +77,9 @@ const char *cli_usage(void)
 	       "  -A, --a-file FILE   load A from a .npy or .csv file\n"
 	       "  -B, --b-file FILE   load B from a .npy or .csv file\n"
 	       "  -o, --out FILE      write the distributed C (.npy float64 or .csv)\n"
-	       "      --trace FILE    write the event log as JSON Lines\n"
+	       "      --trace FILE    write the event log (JSON Lines, or see --trace-format)\n"
+	       "      --trace-format jsonl|chrome\n"
+	       "                      chrome: the Trace Event Format, for Perfetto\n"
 	       "      --capacity C    messages an inbox holds before a send blocks:\n"
 	       "                      unbounded (default), a number, or 0 (synchronous)\n"
 	       "      --naive         every device sends before it receives\n"
@@ -217,6 +221,14 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case 'o': o->out_file = arg; break;
 	case OPT_TRACE: o->trace_file = arg; break;
 	case OPT_LESSON: o->lesson_file = arg; break;
+	case OPT_TRACE_FORMAT:
+		if (strcmp(arg, "jsonl") == 0)
+			o->trace_format = CLI_TRACE_JSONL;
+		else if (strcmp(arg, "chrome") == 0)
+			o->trace_format = CLI_TRACE_CHROME;
+		else
+			return cli_fail(err, size, "unknown trace format '%s' (use jsonl or chrome)", arg);
+		break;
 	}
 	return 0;
 }

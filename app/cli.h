@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+enum cli_trace_format {
+	CLI_TRACE_JSONL = 0, /* JSON Lines, which --replay reads */
+	CLI_TRACE_CHROME,    /* the Trace Event Format, for Perfetto and chrome://tracing */
+};
+
 enum cli_action {
 	CLI_RUN = 0,     /* run (batch or interactive) */
 	CLI_HELP = 1,    /* print usage, exit 0 */
@@ -27,6 +32,7 @@ struct cli_opts {
 	int naive;
 	int bug;              /* enum dm_bug */
 	int quiz;             /* 0 off, 1 or 2: the quiz's level */
+	int trace_format;     /* enum cli_trace_format */
 };
 
 #define CLI_DEFAULT_SEED 1

@@ -1,6 +1,7 @@
 /* bug: the mistakes, their names and their arithmetic (see bug.h). */
 #include "bug.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,6 +64,17 @@ void bug_formula(int bug, int n, int rank, int step, char *buf, size_t size)
 		snprintf(buf, size, "(%d-%d) %% %d = %d", rank, step, n, k);
 	else
 		snprintf(buf, size, "(%d-%d) mod %d = %d", rank, step, n, k);
+}
+
+double bug_truncate(double x)
+{
+	if (x != x)
+		return 0.0;
+	if (x >= 9223372036854775808.0)
+		return (double)INT64_MAX;
+	if (x < -9223372036854775808.0)
+		return (double)INT64_MIN;
+	return (double)(int64_t)x;
 }
 
 int bug_send_to(int bug, int n, int rank)

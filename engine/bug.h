@@ -30,6 +30,11 @@ int bug_index(int bug, int n, int rank, int step);
  * "(1-3) mod 4 = 2", "(1+3) mod 4 = 0" or "(1-3) % 4 = -2". */
 void bug_formula(int bug, int n, int rank, int step, char *buf, size_t size);
 
+/* What an integer accumulator keeps of a partial product: the value cut
+ * toward zero, as a 64-bit integer would hold it (saturated where C's
+ * conversion would be undefined: beyond 2^63, and NaN as 0). */
+double bug_truncate(double x);
+
 /* Where a rank sends and receives its shard in a transfer. */
 int bug_send_to(int bug, int n, int rank);
 int bug_recv_from(int bug, int n, int rank);

@@ -32,7 +32,7 @@ static int fsdp_truncating_gemm(struct device *d, size_t c0, size_t w)
 	gemm_acc(rows, w, d->K, d->a.data, d->K, d->b.data, d->b.cols, tmp, w);
 	for (size_t i = 0; i < rows; i++)
 		for (size_t j = 0; j < w; j++)
-			d->c.data[i * d->N + c0 + j] += (double)(int64_t)tmp[i * w + j];
+			d->c.data[i * d->N + c0 + j] += bug_truncate(tmp[i * w + j]);
 	free(tmp);
 	return 0;
 }
@@ -162,7 +162,8 @@ static int fsdp_transfer(struct device *d, int phase, int step)
 	uint64_t in_bytes = receives ? mat_bytes(d->K, split_size(d->N, d->n, incoming)) : 0;
 	struct ev ev[2];
 
-	if (sends && receives) {
+	if (receives) {
+		/* what it holds goes out, or (no-wrap's last rank) is let go */
 		out = d->b;
 		d->b = (struct mat){ 0, 0, NULL };
 		d->shard = -1;
@@ -184,7 +185,7 @@ static int fsdp_transfer(struct device *d, int phase, int step)
 	mat_free(&out); /* still ours only if the receive failed before the send */
 	if (rc)
 		return rc;
-	if (sends && receives)
+	if (receives)
 		device_drop(d, out_bytes);
 	/* the shard that came may differ in size from the one the schedule named */
 	device_drop(d, in_bytes);

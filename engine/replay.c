@@ -300,13 +300,6 @@ static int replay_scratch_alloc(struct replay_scratch *sc, const struct replay_c
 /* (double)(int64_t)v as the int-accumulator bug computes it.  Outside
  * int64_t's range (and for NaN) that cast is undefined; x86-64 gives
  * INT64_MIN there, which is what is used. */
-static double replay_trunc(double v)
-{
-	if (v >= -9223372036854775808.0 && v < 9223372036854775808.0)
-		return (double)(int64_t)v;
-	return (double)INT64_MIN;
-}
-
 /* C[rows, c0:c0+w] += A[rows, :] @ B_held[:, 0:w], through copies shaped as
  * the device's buffers (see the top). */
 static void replay_product(struct replay_scratch *sc, const struct replay_ctx *x,
@@ -328,7 +321,7 @@ static void replay_product(struct replay_scratch *sc, const struct replay_ctx *x
 		gemm_acc(rows, w, K, sc->a, K, sc->b, width, sc->t, w);
 		for (size_t i = 0; i < rows; i++)
 			for (size_t j = 0; j < w; j++)
-				sc->c[i * N + c0 + j] += replay_trunc(sc->t[i * w + j]);
+				sc->c[i * N + c0 + j] += bug_truncate(sc->t[i * w + j]);
 	} else {
 		gemm_acc(rows, w, K, sc->a, K, sc->b, width, sc->c + c0, N);
 	}

@@ -350,7 +350,14 @@ int run_step(struct run *r, struct dm_err *err)
 		return 1;
 	int p = r->phase + 1, rc;
 	rc = stepb_run_phase(r->bar, p);
-	if (run_collect_error(r) || run_merge_events(r, p)) {
+	if (run_collect_error(r)) {
+		/* keep what the failed phase did: its trace is whole up to there */
+		run_merge_events(r, p);
+		r->failed = 1;
+		stepb_stop(r->bar);
+		return run_fail(r, err);
+	}
+	if (run_merge_events(r, p)) {
 		r->failed = 1;
 		stepb_stop(r->bar);
 		return run_fail(r, err);
@@ -377,7 +384,13 @@ int run_finish(struct run *r, struct dm_err *err)
 	if (r->finished)
 		return 0;
 	int rc = stepb_run_free(r->bar);
-	if (run_collect_error(r) || run_merge_events(r, r->phase_count - 1)) {
+	if (run_collect_error(r)) {
+		/* keep every event the devices logged before they stopped */
+		run_merge_events(r, r->phase_count - 1);
+		r->failed = 1;
+		return run_fail(r, err);
+	}
+	if (run_merge_events(r, r->phase_count - 1)) {
 		r->failed = 1;
 		return run_fail(r, err);
 	}

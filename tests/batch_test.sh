@@ -141,6 +141,23 @@ expect_msg 2 "cannot write" -- -b --trace "$T/nodir/t.jsonl"
 [ -z "$(ls "$T" | grep -E 'tmp|^c\.' )" ] || bad "a failed write left files: $(ls "$T")"
 expect 0 "csv A and generated B" -- -b -q -A "$T/ok.csv" -N 2
 
+# --- the Chrome trace loads as JSON with one track per device -----------------
+for d in 1 3 4 9; do
+	expect 0 "chrome trace d=$d" -- -b -q -d $d --trace "$T/c.json" --trace-format chrome
+	$PY - "$T/c.json" "$d" <<'PY' || bad "chrome trace for d=$d is not what Perfetto loads"
+import json, sys
+d = json.load(open(sys.argv[1])); n = int(sys.argv[2])
+ev = d["traceEvents"]
+names = sorted(e["args"]["name"] for e in ev if e.get("ph") == "M" and e["name"] == "thread_name")
+assert names == sorted(f"rank {r}" for r in range(n)), names
+spans = [e for e in ev if e.get("ph") == "X"]
+assert spans and all({"name", "ts", "dur", "pid", "tid", "cat"} <= e.keys() for e in spans)
+assert {e["tid"] for e in spans} <= set(range(n))
+assert sum(1 for e in spans if e["cat"] == "compute") == n * n
+PY
+done
+expect_msg 2 "unknown trace format 'xml'" -- -b --trace-format xml
+
 # --- round trips against numpy, on shapes this script did not pick ----------
 seed=${DISTMM_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 echo "batch_test: random shapes from seed $seed (DISTMM_TEST_SEED=$seed repeats them)"

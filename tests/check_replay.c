@@ -11,6 +11,7 @@
 
 #include "bug.h"
 #include "comm.h"
+#include "fault.h"
 #include "replay.h"
 #include "schedule.h"
 #include "split.h"
@@ -249,7 +250,8 @@ START_TEST(replay_matches_live_large)
 	static const int bugs[] = { BUG_NONE, BUG_R_PLUS_S, BUG_INT_ACC, BUG_SEND_LEFT };
 	for (int mode = 0; mode < 2; mode++)
 		for (size_t t = 0; t < (mode == DM_DP ? 1 : sizeof bugs / sizeof bugs[0]); t++) {
-			struct conf c = { .mode = mode, .n = n, .bug = bugs[t], .floats = (int)(t % 2) };
+			struct conf c = { .mode = mode, .n = n, .bug = bugs[t],
+					  .floats = (int)(t % 2) };
 			conf_shape(&c, &s);
 			c.capacity = capacities[(t + (size_t)mode) % 3];
 			c.seed = tu_rand(&s) % 1000;
@@ -336,7 +338,8 @@ START_TEST(step_back_and_forth)
 			int seq[3] = { p, p - 1, p };
 			for (int k = 0; k < 3; k++) {
 				char what[64];
-				snprintf(what, sizeof what, "case %zu, phase %d (move %d)", t, seq[k], k);
+				snprintf(what, sizeof what, "case %zu, phase %d (move %d)", t,
+					 seq[k], k);
 				ck_assert_int_eq(replay_l(&s, &l, l.ev, l.n_ev, seq[k], &err), 0);
 				snap_init(&fresh, l.n, cs[t].M, cs[t].N, 1);
 				ck_assert_int_eq(replay_l(&fresh, &l, l.ev, l.n_ev, seq[k], &err), 0);
@@ -439,7 +442,8 @@ START_TEST(events_that_do_not_fit_are_refused)
 	MUTATE(EV_GATHER, 0, last, m->peer = 5, DM_EFORMAT, "peer 5");
 	MUTATE(EV_GATHER, 0, last, m->op = EV_RECV, DM_EFORMAT, "a recv in phase 7, a gather phase");
 	/* an even rank's receive lost: it sent its shard and holds none */
-	MUTATE(EV_RECV, 2, 1, m->op = EV_SEND, DM_EFORMAT, "rank 2 computes with shard 1 but holds none");
+	MUTATE(EV_RECV, 2, 1, m->op = EV_SEND, DM_EFORMAT,
+	       "rank 2 computes with shard 1 but holds none");
 	/* a phase beyond the schedule comes after the events used */
 	MUTATE(EV_COMPUTE, 0, 0, m->phase = 8, DM_EFORMAT, "not in phase order");
 #undef MUTATE
@@ -546,6 +550,39 @@ START_TEST(random_damage_never_crashes)
 }
 END_TEST
 
+/* Every allocation replay makes, failed in turn: DM_ENOMEM, s unchanged,
+ * nothing leaked (the sanitizer builds check that). */
+START_TEST(allocation_failures)
+{
+	struct logged l;
+	struct run_snapshot s, before;
+	struct dm_err err;
+	logged_run(&l, DM_FSDP, 3, BUG_INT_ACC, 5, 3, 7, 1);
+	snap_init(&s, 3, 5, 7, 1);
+	snap_init(&before, 3, 5, 7, 1);
+	ck_assert_int_eq(replay_l(&before, &l, l.ev, l.n_ev, 0, &err), 0);
+	long k;
+	for (k = 1;; k++) {
+		ck_assert_int_eq(replay_l(&s, &l, l.ev, l.n_ev, 0, &err), 0);
+		fault_reset();
+		fault_fail_alloc_at(k);
+		int rc = replay_l(&s, &l, l.ev, l.n_ev, l.phases - 1, &err);
+		long asked = fault_alloc_count();
+		fault_reset();
+		if (rc == 0) {
+			ck_assert_int_lt(asked, k);
+			break;
+		}
+		ck_assert_int_eq(rc, DM_ENOMEM);
+		snap_same(&before, &s, "after a failed allocation");
+	}
+	ck_assert_int_gt(k, 2);
+	run_snapshot_free(&s);
+	run_snapshot_free(&before);
+	logged_free(&l);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
 	Suite *s = suite_create("replay");
@@ -569,6 +606,7 @@ static Suite *replay_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, events_that_do_not_fit_are_refused);
 	tcase_add_test(tc, random_damage_never_crashes);
+	tcase_add_test(tc, allocation_failures);
 	suite_add_tcase(s, tc);
 	return s;
 }

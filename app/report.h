@@ -1,0 +1,45 @@
+/* report: the plain-text account of a run that batch mode prints (and the
+ * MPI program prints the same way): the header, the schedule read off the
+ * event log, memory and traffic, DP against FSDP, a deadlock's cycle, the
+ * verification; and the outputs (-o, --trace) written all or nothing. */
+#ifndef APP_REPORT_H
+#define APP_REPORT_H
+
+#include <stddef.h>
+
+#include "cli.h"
+#include "evlog.h"
+#include "mat.h"
+#include "run.h"
+
+/* "distmm-tui batch: FSDP, 4 devices, A 8x6, B 6x4, ..." (and the bug's line). */
+void report_header(const char *who, const struct cli_opts *o, int mode, int n, int bug,
+		   size_t M, size_t K, size_t N);
+
+/* One line a compute, a transfer or a gather, in the log's order. */
+void report_events(const struct ev *ev, size_t n_ev, int mode, int n, int bug);
+
+/* Per rank: peak held, what DP would hold, sent, received; and the total. */
+void report_summary(const struct ev_summary *sum, int n, int mode, size_t M, size_t K, size_t N);
+
+/* DP against FSDP, formula and measured (runs the modes in-process when
+ * cheap; skipped beyond 64 devices). */
+void report_compare(const struct mat *a, const struct mat *b, const struct run_config *cfg);
+
+/* The cycle of waits of a deadlocked run, read off its snapshot. */
+void report_deadlock(const struct run_snapshot *s);
+
+/* The last line, "verify: allclose ok, max |err| = 0" or "verify: MISMATCH
+ * ...".  Returns STATUS_OK or STATUS_MISMATCH. */
+int report_verify(const struct mat *c, const struct mat *ref);
+
+/* Refuses an output path that cannot be written, before anything runs;
+ * need_kind: it must be .npy or .csv.  Returns 0 or an engine error. */
+int report_check_output(const char *path, int need_kind, struct dm_err *err);
+
+/* Writes --trace (in o->trace_format) and -o (when c is not NULL).  Prints
+ * the error and returns STATUS_USAGE on failure, else STATUS_OK. */
+int report_write_outputs(const struct cli_opts *o, const struct ev *ev, size_t n_ev,
+			 const struct ev_summary *sum, int n, int mode, const struct mat *c);
+
+#endif
