@@ -7,9 +7,64 @@
 #include <stdlib.h>
 
 #include "inputs.h"
+#include "replay.h"
 #include "report.h"
 #include "run.h"
+#include "schedule.h"
 #include "status.h"
+#include "trace.h"
+
+/* -b --replay: the account of a recorded run, its C rebuilt from the log. */
+static int batch_replay(const struct cli_opts *o)
+{
+	struct trace t;
+	struct mat a, b, ref = { 0, 0, NULL };
+	struct run_snapshot snap = { 0 };
+	struct dm_err err;
+	int rc, status;
+	uint64_t avail = inputs_available_bytes();
+
+	if ((rc = trace_read(o->replay_file, &t, avail > SIZE_MAX ? SIZE_MAX : (size_t)avail, &err))) {
+		status_error("%s", err.msg);
+		return status_of(rc);
+	}
+	if ((rc = inputs_load(o, &a, &b, &err))) {
+		status_error("%s", err.msg);
+		trace_free(&t);
+		return status_of(rc);
+	}
+	int last = t.n_ev ? t.ev[t.n_ev - 1].phase : -1;
+	if ((rc = trace_check(&t, a.rows, a.cols, b.cols, &err)) ||
+	    (rc = run_snapshot_init(&snap, t.n, a.rows, b.cols, 1, &err)) ||
+	    (rc = replay_snapshot(&snap, &a, &b, t.mode, t.n, o->bug, t.ev, t.n_ev, last, &err)) ||
+	    (rc = mat_matmul(&ref, &a, &b, &err))) {
+		status_error("%s: %s", o->replay_file, err.msg);
+		status = status_of(rc) == STATUS_MISMATCH ? STATUS_USAGE : status_of(rc);
+		goto out;
+	}
+	report_header("distmm-tui replay", o, t.mode, t.n, o->bug, a.rows, a.cols, b.cols);
+	if (!o->quiet)
+		report_events(t.ev, t.n_ev, t.mode, t.n, o->bug);
+	if (last != sched_phase_count(t.mode, t.n) - 1) {
+		fflush(stdout);
+		status_error("%s: the recorded run stops in phase %d of %d: it did not finish",
+			     o->replay_file, last + 1, sched_phase_count(t.mode, t.n));
+		status = STATUS_MISMATCH;
+		goto out;
+	}
+	report_summary(t.sum, t.n, t.mode, a.rows, a.cols, b.cols);
+	struct mat c = { a.rows, b.cols, snap.c };
+	status = report_write_outputs(o, NULL, 0, NULL, t.n, t.mode, &c);
+	if (status == STATUS_OK)
+		status = report_verify(&c, &ref);
+out:
+	run_snapshot_free(&snap);
+	mat_free(&ref);
+	mat_free(&a);
+	mat_free(&b);
+	trace_free(&t);
+	return status;
+}
 
 int batch_main(const struct cli_opts *o)
 {
@@ -26,6 +81,8 @@ int batch_main(const struct cli_opts *o)
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
+	if (o->replay_file)
+		return batch_replay(o);
 	if ((rc = inputs_load(o, &a, &b, &err))) {
 		status_error("%s", err.msg);
 		return status_of(rc);

@@ -29,6 +29,7 @@ enum {
 	OPT_QUIZ,
 	OPT_LESSON,
 	OPT_TRACE_FORMAT,
+	OPT_REPLAY,
 };
 
 static const struct option cli_longopts[] = {
@@ -54,6 +55,7 @@ static const struct option cli_longopts[] = {
 	{ "quiz", optional_argument, NULL, OPT_QUIZ },
 	{ "lesson", required_argument, NULL, OPT_LESSON },
 	{ "trace-format", required_argument, NULL, OPT_TRACE_FORMAT },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -90,6 +92,8 @@ const char *cli_usage(void)
 	       "      --play          start playing instead of paused\n"
 	       "      --quiz[=LEVEL]  predict, then reveal: questions before each phase\n"
 	       "      --lesson FILE   play a lesson (assets/lessons/) part by part\n"
+	       "      --replay TRACE  show a recorded JSON Lines trace (with -A/-B, or the\n"
+	       "                      sizes and seed it was made with); no engine runs\n"
 	       "                      (level 1: one rank a phase; 2: every rank)\n"
 	       "      --no-color      no colour (also when NO_COLOR is set)\n"
 	       "      --ascii         ASCII line drawing\n"
@@ -221,6 +225,7 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case 'o': o->out_file = arg; break;
 	case OPT_TRACE: o->trace_file = arg; break;
 	case OPT_LESSON: o->lesson_file = arg; break;
+	case OPT_REPLAY: o->replay_file = arg; break;
 	case OPT_TRACE_FORMAT:
 		if (strcmp(arg, "jsonl") == 0)
 			o->trace_format = CLI_TRACE_JSONL;
@@ -267,6 +272,10 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 		return cli_fail(err, err_size, "unexpected argument '%s' (see --help)", argv[optind]);
 	if (action != CLI_RUN)
 		return action;
+	if (o->replay_file && o->lesson_file)
+		return cli_fail(err, err_size, "--replay and --lesson do not go together");
+	if (o->replay_file && o->trace_file)
+		return cli_fail(err, err_size, "--replay reads a trace: --trace would write one");
 	if (o->lesson_file && o->batch)
 		return cli_fail(err, err_size, "--lesson plays in the interface: leave out -b");
 	if (o->out_file && !o->batch)

@@ -27,7 +27,7 @@ struct cli_opts {
 	uint64_t seed;
 	int values;           /* MAT_VALUES_INTS or MAT_VALUES_FLOATS */
 	int values_given;     /* --values was on the command line */
-	const char *a_file, *b_file, *out_file, *trace_file, *lesson_file;
+	const char *a_file, *b_file, *out_file, *trace_file, *lesson_file, *replay_file;
 	size_t capacity;      /* COMM_UNBOUNDED by default */
 	int naive;
 	int bug;              /* enum dm_bug */

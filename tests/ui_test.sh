@@ -53,6 +53,19 @@ wait_gone() {
 keys() { T send-keys -t 0 "$@"; }
 pass() { passes=$((passes + 1)); }
 
+# wait_still: until two captures a moment apart are the same (no motion).
+wait_still() {
+	local a b i=0
+	a=$(screen)
+	while [ "$i" -lt 100 ]; do
+		sleep 0.2
+		b=$(screen)
+		[ "$a" = "$b" ] && return 0
+		a=$b; i=$((i + 1))
+	done
+	bad "the screen never stopped moving"; return 1
+}
+
 test_name="panels and stepping"
 start 120x40 -d 4
 wait_for 'ready  paused' && pass
@@ -279,6 +292,49 @@ keys q
 wait_for '^EXIT:0$'
 out=$("$BIN" --lesson /nonexistent.lesson 2>&1); st=$?
 [ "$st" = 2 ] && echo "$out" | grep -q 'cannot read /nonexistent.lesson' && pass || bad "missing lesson: exit $st, '$out'"
+
+test_name="step back and forward again"
+start 120x40 -d 4
+wait_for 'ready'
+keys n n
+wait_for 'step s=0 \(1 of 4\)  transfer'
+wait_still
+before=$(screen)
+keys n n
+wait_for 'step s=1 \(2 of 4\)  transfer' && pass
+keys b b
+wait_for 'step s=0 \(1 of 4\)  transfer' && pass
+keys Left Left
+wait_for 'ready  paused' && pass
+screen | grep -q '23' && bad "back at the start, C should be empty"
+keys n n
+wait_for 'step s=0 \(1 of 4\)  transfer'
+keys b n   # a motion cut short, then the same screen again
+wait_for 'step s=0 \(1 of 4\)  transfer'
+wait_still  # the motion over, the screen must be the one seen before
+after=$(screen)
+[ "$before" = "$after" ] && pass || { bad "forward again differs"; diff <(echo "$before") <(echo "$after") | head; }
+keys q
+wait_for '^EXIT:0$'
+
+test_name="replay a recorded trace"
+TR=$(mktemp /tmp/distmm-ui-trace.XXXXXX)
+"$BIN" -b -q -d 5 -M 11 -N 7 --trace "$TR" >/dev/null
+start 120x40 --replay "$TR" -M 11 -N 7
+wait_for 'FSDP replay' && pass
+wait_for '5 devices' && pass
+keys p + + + +
+wait_for 'verify: allclose ok' 30 && pass
+keys b
+wait_for 'step s=4 \(5 of 5\)  compute' && pass
+keys q
+wait_for '^EXIT:0$'
+out=$("$BIN" --replay "$TR" -M 12 -N 7 2>&1); st=$?
+[ "$st" = 2 ] && echo "$out" | grep -q 'the trace is for 11 rows, A has 12' && pass || bad "a trace for other matrices: exit $st, '$out'"
+printf '{"op":"compute"\n' > "$TR"
+out=$("$BIN" --replay "$TR" 2>&1); st=$?
+[ "$st" = 2 ] && echo "$out" | grep -q "$TR" && pass || bad "a malformed trace: exit $st, '$out'"
+rm -f "$TR"
 
 test_name="not a terminal"
 out=$("$BIN" -d 4 </dev/null 2>&1 >/dev/null); st=$?

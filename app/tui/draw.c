@@ -99,13 +99,13 @@ static void draw_status(const struct view *v, const struct layout *l)
 	/* the longest left side that fits beside the right one */
 	for (int form = 0; form < 3; form++) {
 		if (form == 0)
-			snprintf(left, sizeof left, " distmm-tui  %s  A %zux%zu  B %zux%zu  %d device%s",
-				 sched_mode_name(s->mode), s->M, s->K, s->K, s->N, s->n,
-				 s->n == 1 ? "" : "s");
+			snprintf(left, sizeof left, " distmm-tui  %s%s  A %zux%zu  B %zux%zu  %d device%s",
+				 sched_mode_name(s->mode), v->replaying ? " replay" : "", s->M, s->K,
+				 s->K, s->N, s->n, s->n == 1 ? "" : "s");
 		else if (form == 1)
-			snprintf(left, sizeof left, " %s  A %zux%zu  B %zux%zu  %d device%s",
-				 sched_mode_name(s->mode), s->M, s->K, s->K, s->N, s->n,
-				 s->n == 1 ? "" : "s");
+			snprintf(left, sizeof left, " %s%s  A %zux%zu  B %zux%zu  %d device%s",
+				 sched_mode_name(s->mode), v->replaying ? " replay" : "", s->M, s->K,
+				 s->K, s->N, s->n, s->n == 1 ? "" : "s");
 		else
 			snprintf(left, sizeof left, " %s %zux%zu@%zux%zu d=%d", sched_mode_name(s->mode),
 				 s->M, s->K, s->K, s->N, s->n);
@@ -652,7 +652,7 @@ static void draw_info(const struct view *v, const struct layout *l)
 		draw_wrapped(y, x, w, r->y + r->h - y, theme_attr(ROLE_NORMAL), deadlock_fix());
 		return;
 	}
-	if (v->failed || s->mode == DM_DP || !v->run)
+	if (v->failed || s->mode == DM_DP || !s->dev)
 		return;
 
 	/* the formula for every rank, in columns as wide as the longest; the
@@ -737,7 +737,8 @@ static void draw_result(const struct view *v, const struct layout *l)
 static void draw_help(const struct layout *l)
 {
 	static const char *const lines[][2] = {
-		{ "space n Right", "next phase (skips the motion on screen)" },
+		{ "space n Right", "next phase (cuts the motion on screen short)" },
+		{ "b Left", "one phase back (rebuilt from the event log)" },
 		{ "p", "play / pause" },
 		{ "m", "switch DP / FSDP (restart on the same matrices)" },
 		{ "r", "restart" },

@@ -33,6 +33,9 @@ int keys_action(int ch, int overlay, int typing)
 	case 'n':
 	case KEY_RIGHT:
 		return ACT_NEXT;
+	case 'b':
+	case KEY_LEFT:
+		return ACT_BACK;
 	case 'p':
 		return ACT_PLAY;
 	case 'm':

@@ -7,6 +7,7 @@
 enum keys_action {
 	ACT_NONE = 0,
 	ACT_NEXT,          /* space, n, Right: the next phase */
+	ACT_BACK,          /* b, Left: one phase back */
 	ACT_PLAY,          /* p: play / pause */
 	ACT_MODE,          /* m: DP <-> FSDP, restart on the same matrices */
 	ACT_RESTART,       /* r */

@@ -26,6 +26,7 @@
 #include "schedule.h"
 #include "status.h"
 #include "theme.h"
+#include "trace.h"
 #include "view.h"
 
 static volatile sig_atomic_t tui_signal;
@@ -122,6 +123,7 @@ struct tui_session {
 	struct cli_opts opts;
 	const struct lesson *lesson;
 	int part;
+	const struct trace *trace; /* --replay: the recorded run */
 	struct mat a, b;
 	struct view v;
 };
@@ -148,6 +150,19 @@ static int tui_session_start(struct tui_session *t, struct dm_err *err)
 	int rc;
 	if ((rc = inputs_load(o, &t->a, &t->b, err)))
 		return rc;
+	if (t->trace) {
+		const struct trace *tr = t->trace;
+		if ((rc = trace_check(tr, t->a.rows, t->a.cols, t->b.cols, err)) ||
+		    (rc = view_init_replay(&t->v, &t->a, &t->b, tr->ev, tr->n_ev, tr->mode, tr->n,
+					   o->bug, tui_now(), err))) {
+			mat_free(&t->a);
+			mat_free(&t->b);
+			return rc;
+		}
+		t->v.playing = o->play;
+		t->v.can_back = 1;
+		return 0;
+	}
 	struct view_config cfg = { o->mode, o->devices, o->capacity, o->naive, o->bug };
 	if ((rc = view_init(&t->v, &t->a, &t->b, &cfg, o->play, tui_now(), err))) {
 		mat_free(&t->a);
@@ -156,6 +171,7 @@ static int tui_session_start(struct tui_session *t, struct dm_err *err)
 	}
 	if (o->quiz)
 		quiz_init(&t->v.quiz, 1, o->quiz);
+	t->v.can_back = 1;
 	t->v.lesson = t->lesson;
 	t->v.part = t->part;
 	return 0;
@@ -207,10 +223,15 @@ static int tui_apply(struct view *v, int action, int ch, uint64_t now)
 	case ACT_NEXT:
 		view_next(v, now);
 		break;
+	case ACT_BACK:
+		view_back(v);
+		break;
 	case ACT_PLAY:
 		view_toggle_play(v, now);
 		break;
 	case ACT_MODE:
+		if (v->replaying)
+			break; /* a recorded run is what it is */
 		v->cfg.mode = v->cfg.mode == DM_FSDP ? DM_DP : DM_FSDP;
 		view_restart(v, now, &err);
 		break;
@@ -225,6 +246,8 @@ static int tui_apply(struct view *v, int action, int ch, uint64_t now)
 		break;
 	case ACT_FEWER:
 	case ACT_MORE: {
+		if (v->replaying)
+			break;
 		int n = v->cfg.devices + (action == ACT_MORE ? 1 : -1);
 		if (n >= 1 && n <= LAYOUT_MAX_DEVICES) {
 			v->cfg.devices = n;
@@ -308,6 +331,7 @@ int tui_main(const struct cli_opts *o)
 {
 	struct tui_session t;
 	struct lesson *lesson = NULL;
+	struct trace trace;
 	struct dm_err err;
 	int rc;
 
@@ -329,16 +353,37 @@ int tui_main(const struct cli_opts *o)
 		t.lesson = lesson;
 		tui_apply_set(&t.opts, &lesson->part[0].set);
 	}
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		status_error("interactive mode needs a terminal on stdin and stdout "
-			     "(use -b for batch mode)");
-		free(lesson);
-		return STATUS_USAGE;
+	memset(&trace, 0, sizeof trace);
+	if (o->replay_file) {
+		uint64_t avail = inputs_available_bytes();
+		if ((rc = trace_read(o->replay_file, &trace, avail > SIZE_MAX ? SIZE_MAX : (size_t)avail,
+				     &err))) {
+			status_error("%s", err.msg);
+			free(lesson);
+			return status_of(rc);
+		}
+		if (trace.n > LAYOUT_MAX_DEVICES) {
+			status_error("the trace has %d devices; the interface shows up to %d (use -b)",
+				     trace.n, LAYOUT_MAX_DEVICES);
+			trace_free(&trace);
+			return STATUS_USAGE;
+		}
+		t.trace = &trace;
 	}
+	/* inputs first, so that a bad file is named even without a terminal */
 	if ((rc = tui_session_start(&t, &err))) {
 		status_error("%s", err.msg);
 		free(lesson);
+		trace_free(&trace);
 		return status_of(rc);
+	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		status_error("interactive mode needs a terminal on stdin and stdout "
+			     "(use -b for batch mode)");
+		tui_session_stop(&t);
+		free(lesson);
+		trace_free(&trace);
+		return STATUS_USAGE;
 	}
 
 	setlocale(LC_ALL, "");
@@ -350,6 +395,7 @@ int tui_main(const struct cli_opts *o)
 		status_error("cannot use the terminal '%s' (check TERM)", term ? term : "");
 		tui_session_stop(&t);
 		free(lesson);
+		trace_free(&trace);
 		return STATUS_USAGE;
 	}
 	cbreak();
@@ -369,6 +415,7 @@ int tui_main(const struct cli_opts *o)
 	if (rc == 0)
 		tui_session_stop(&t);
 	free(lesson);
+	trace_free(&trace);
 	if (tui_signal) {
 		signal(tui_signal, SIG_DFL);
 		raise(tui_signal);

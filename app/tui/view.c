@@ -6,11 +6,13 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bug.h"
 #include "comm.h"
 #include "deadlock.h"
+#include "replay.h"
 #include "schedule.h"
 #include "split.h"
 
@@ -59,9 +61,9 @@ static void view_measure(struct view *v)
 	v->cell_w = w + 1;
 }
 
-static void view_take(struct view *v)
+/* kind, step and the memory bars' scale follow the snapshot shown. */
+static void view_after_snapshot(struct view *v)
 {
-	run_snapshot_take(v->run, &v->snap);
 	int p = v->snap.phase;
 	v->kind = p < 0 ? -1 : sched_phase_kind(v->snap.mode, v->snap.n, p);
 	v->step = p < 0 ? 0 : sched_phase_step(v->snap.mode, v->snap.n, p);
@@ -74,13 +76,53 @@ static void view_take(struct view *v)
 	}
 }
 
-int view_restart(struct view *v, uint64_t now, struct dm_err *err)
+/* Puts phase p on screen.  The engine's own snapshot for its current phase
+ * (it alone knows who is blocked on whom); every other phase rebuilt from A,
+ * B and the log, exactly as the engine had it then. */
+static void view_show(struct view *v, int p)
 {
-	struct run_config cfg;
-	int rc;
+	struct dm_err err;
+	if (v->run && p == run_phase(v->run)) {
+		run_snapshot_take(v->run, &v->snap);
+	} else if (replay_snapshot(&v->snap, v->a, v->b, v->cfg.mode, v->cfg.devices, v->cfg.bug,
+				   v->ev, v->n_ev, p, &err)) {
+		v->run_failed = v->failed = 1; /* a log that cannot be replayed: say so */
+		v->fail = err;
+		return;
+	}
+	view_after_snapshot(v);
+	v->finished = v->run_done && p == v->live_phase;
+	v->failed = v->run_failed && p == v->live_phase;
+}
+
+/* Copies the engine's new events (the first n of its log) into the view's. */
+static int view_copy_events(struct view *v, const struct ev *ev, size_t n)
+{
+	if (n > v->cap_ev) {
+		size_t cap = v->cap_ev ? v->cap_ev : 256;
+		while (cap < n)
+			cap *= 2;
+		struct ev *p = realloc(v->ev, cap * sizeof *p);
+		if (!p)
+			return -1;
+		v->ev = p;
+		v->cap_ev = cap;
+	}
+	if (n > v->n_ev)
+		memcpy(v->ev + v->n_ev, ev + v->n_ev, (n - v->n_ev) * sizeof *ev);
+	v->n_ev = n;
+	return 0;
+}
+
+/* Forgets the last run: its snapshot, its log, how it ended. */
+static void view_reset(struct view *v)
+{
 	run_free(v->run);
 	v->run = NULL;
 	run_snapshot_free(&v->snap);
+	v->n_ev = 0;
+	v->live_phase = -1;
+	v->run_done = v->run_failed = 0;
 	v->finished = v->ok = v->failed = v->animating = 0;
 	v->kind = -1;
 	v->step = 0;
@@ -90,20 +132,34 @@ int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 	v->cmp_valid = 0; /* other devices, other numbers */
 	v->max_err = 0;
 	dm_err_clear(&v->fail);
+}
 
+int view_restart(struct view *v, uint64_t now, struct dm_err *err)
+{
+	struct run_config cfg;
+	int rc;
+	if (v->replaying) {
+		/* a recorded run restarts where it began */
+		v->animating = 0;
+		view_show(v, -1);
+		v->next_at = now + view_scaled(v, VIEW_DWELL_NS);
+		return 0;
+	}
+	view_reset(v);
 	run_config_default(&cfg);
 	cfg.mode = v->cfg.mode;
 	cfg.devices = v->cfg.devices;
 	cfg.capacity = v->cfg.capacity;
 	cfg.naive = v->cfg.naive;
 	cfg.bug = v->cfg.bug;
+	v->phase_count = sched_phase_count(cfg.mode, cfg.devices);
 	if ((rc = run_snapshot_init(&v->snap, cfg.devices, v->a->rows, v->b->cols, 1, err)) ||
 	    (rc = run_new(&v->run, &cfg, v->a, v->b, err))) {
-		v->failed = 1;
+		v->failed = v->run_failed = 1;
 		v->fail = *err;
 		return rc;
 	}
-	view_take(v);
+	view_show(v, -1);
 	v->next_at = now + view_scaled(v, VIEW_DWELL_NS);
 	return 0;
 }
@@ -132,30 +188,17 @@ int view_init(struct view *v, const struct mat *a, const struct mat *b,
 void view_free(struct view *v)
 {
 	compare_free(&v->cmp);
+	free(v->ev);
+	v->ev = NULL;
 	run_free(v->run);
 	v->run = NULL;
 	run_snapshot_free(&v->snap);
 	mat_free(&v->ref);
 }
 
-static void view_step(struct view *v, uint64_t now)
+/* The phase on screen starts moving: its animation, then the dwell. */
+static void view_animate(struct view *v, uint64_t now)
 {
-	struct dm_err err;
-	if (!v->run || v->finished || v->failed)
-		return;
-	int rc = run_step(v->run, &err);
-	view_take(v);
-	if (rc < 0) {
-		v->failed = 1;
-		v->fail = err;
-		v->playing = 0;
-		return;
-	}
-	if (rc == 1) {
-		v->finished = 1;
-		v->playing = 0; /* the end stays on screen */
-		v->ok = mat_allclose(run_result(v->run), &v->ref, &v->max_err, &v->n_bad);
-	}
 	v->animating = 1;
 	v->anim_start = now;
 	v->anim_dur = view_scaled(v, v->kind == SCHED_COMPUTE ? VIEW_FILL_NS : VIEW_MOVE_NS);
@@ -163,12 +206,45 @@ static void view_step(struct view *v, uint64_t now)
 	v->next_at = now + (dwell > v->anim_dur ? dwell : v->anim_dur);
 }
 
+/* The verification of the last phase's C, once. */
+static void view_verify(struct view *v, const struct mat *c)
+{
+	v->ok = mat_allclose(c, &v->ref, &v->max_err, &v->n_bad);
+}
+
+/* Runs the engine's next phase and shows it. */
+static void view_step(struct view *v, uint64_t now)
+{
+	struct dm_err err;
+	size_t n;
+	if (!v->run || v->run_done || v->run_failed)
+		return;
+	int rc = run_step(v->run, &err);
+	const struct ev *ev = run_events(v->run, &n);
+	if (view_copy_events(v, ev, n) && rc >= 0)
+		rc = dm_err_set(&err, DM_ENOMEM, "out of memory keeping the event log");
+	v->live_phase = run_phase(v->run);
+	if (rc < 0) {
+		v->run_failed = 1;
+		v->fail = err;
+		v->playing = 0;
+	} else if (rc == 1) {
+		v->run_done = 1;
+		v->playing = 0; /* the end stays on screen */
+		view_verify(v, run_result(v->run));
+	}
+	view_show(v, v->live_phase);
+	if (rc >= 0)
+		view_animate(v, now);
+}
+
 /* With the quiz on, a phase runs only once its questions are answered: the
  * first press asks, Enter answers, the next press goes on. */
 static int view_quiz_holds(struct view *v)
 {
 	struct quiz *z = &v->quiz;
-	if (!z->on || !v->run || v->finished || v->failed)
+	/* questions before phases the engine has yet to run, not on replays */
+	if (!z->on || !v->run || v->finished || v->failed || v->snap.phase != v->live_phase)
 		return 0;
 	int next = v->snap.phase + 1, n = v->snap.n;
 	if (quiz_open(z))
@@ -188,8 +264,74 @@ void view_next(struct view *v, uint64_t now)
 	v->animating = 0;
 	if (view_quiz_holds(v))
 		return;
+	if (v->snap.phase < v->live_phase) {
+		view_show(v, v->snap.phase + 1); /* seen before: rebuilt from the log */
+		view_animate(v, now);
+		if (v->finished || v->failed)
+			v->playing = 0;
+		return;
+	}
 	view_step(v, now);
 }
+
+void view_back(struct view *v)
+{
+	v->animating = 0;
+	v->quiz.nq = v->quiz.cur = 0;
+	v->quiz.phase = -2;
+	if (v->snap.phase >= 0)
+		view_show(v, v->snap.phase - 1);
+}
+
+int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
+		     const struct ev *ev, size_t n_ev, int mode, int n, int bug, uint64_t now,
+		     struct dm_err *err)
+{
+	int rc;
+	memset(v, 0, sizeof *v);
+	v->cfg = (struct view_config){ mode, n, COMM_UNBOUNDED, 0, bug };
+	v->a = a;
+	v->b = b;
+	v->replaying = 1;
+	v->speed = VIEW_SPEED_DEFAULT;
+	quiz_init(&v->quiz, 0, 1);
+	v->phase_count = sched_phase_count(mode, n);
+	if ((rc = mat_matmul(&v->ref, a, b, err)))
+		return rc;
+	view_measure(v);
+	if ((rc = run_snapshot_init(&v->snap, n, a->rows, b->cols, 1, err)) ||
+	    view_copy_events(v, ev, n_ev)) {
+		view_free(v);
+		return rc ? rc : dm_err_set(err, DM_ENOMEM, "out of memory for the trace");
+	}
+	v->live_phase = n_ev ? ev[n_ev - 1].phase : -1;
+	if (v->live_phase == v->phase_count - 1) {
+		/* a whole run: its C, rebuilt, checked against A @ B */
+		if ((rc = replay_snapshot(&v->snap, a, b, mode, n, bug, v->ev, v->n_ev,
+					  v->live_phase, err))) {
+			view_free(v);
+			return rc;
+		}
+		struct mat c = { a->rows, b->cols, v->snap.c };
+		view_verify(v, &c);
+		v->run_done = 1;
+	} else {
+		v->run_failed = 1;
+		dm_err_set(&v->fail, DM_ESTOPPED,
+			   "the recorded run stops here, in phase %d of %d: it did not finish",
+			   v->live_phase + 1, v->phase_count);
+	}
+	view_show(v, -1);
+	if (v->failed) {
+		rc = v->fail.code;
+		*err = v->fail;
+		view_free(v);
+		return rc;
+	}
+	v->next_at = now + view_scaled(v, VIEW_DWELL_NS);
+	return 0;
+}
+
 
 /* Runs both modes at most this big for the table; beyond, formulas only. */
 #define VIEW_COMPARE_MAX (256ull << 20)
@@ -310,7 +452,7 @@ void view_caption(const struct view *v, char *buf, size_t size)
 	int n = v->snap.n, s = v->step;
 	if (view_lesson_caption(v, buf, size))
 		return;
-	if (!v->run && v->failed) {
+	if (!v->run && !v->replaying && v->failed) {
 		snprintf(buf, size, "cannot start: %s", v->fail.msg);
 		return;
 	}

@@ -28,14 +28,21 @@ struct view {
 	struct view_config cfg;
 	const struct mat *a, *b; /* the caller's */
 	struct mat ref;          /* A @ B, for the verification */
-	struct run *run;         /* NULL when the last start failed */
-	struct run_snapshot snap;
+	struct run *run;         /* the engine; NULL when replaying a trace or a start failed */
+	int replaying;           /* the events come from a recorded trace */
+	struct ev *ev;           /* the event log so far, a copy: the past is rebuilt from it */
+	size_t n_ev, cap_ev;
+	int live_phase;          /* the last phase the engine ran (or the trace holds) */
+	int run_done, run_failed; /* how the run (or the trace) ended, once it did */
+	int phase_count;
+
+	struct run_snapshot snap; /* the phase on screen: live, or rebuilt by replay */
 	int kind, step;          /* of the phase shown; kind -1 before the first */
 
-	int finished, ok;        /* verification, once the last phase ran */
+	int finished, ok;        /* the last phase is on screen; its verification */
 	double max_err;
 	size_t n_bad;
-	int failed;              /* the run stopped with an error (a deadlock...) */
+	int failed;              /* the failure is on screen (a deadlock...) */
 	struct dm_err fail;
 
 	int animating;           /* the phase just run is still moving on screen */
@@ -65,9 +72,21 @@ void view_free(struct view *v);
  * error and has no run; returns the error. */
 int view_restart(struct view *v, uint64_t now, struct dm_err *err);
 
-/* n: ends the animation on screen, if any, and runs the next phase.  At the
- * end, does nothing: the final screen stays. */
+/* n: ends the animation on screen, if any, and shows the next phase: rebuilt
+ * from the log when it was seen before, else run by the engine.  At the end,
+ * does nothing: the final screen stays. */
 void view_next(struct view *v, uint64_t now);
+
+/* b: one phase back, rebuilt from A, B and the event log (not a saved
+ * screen); at the start, does nothing. */
+void view_back(struct view *v);
+
+/* Starts the view on a recorded run instead of the engine: the trace's
+ * events, on A and B (which trace_check has found to fit), with the bug it
+ * was recorded with.  Returns 0 or an error with err filled. */
+int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
+		     const struct ev *ev, size_t n_ev, int mode, int n, int bug, uint64_t now,
+		     struct dm_err *err);
 
 /* Called by the loop every time it wakes: ends finished animations and, when
  * playing, runs the next phase when its time has come. */
