@@ -238,6 +238,23 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	return 0;
 }
 
+/* The message for getopt's '?': an unknown option, or a known one given a
+ * value it does not take ("--ascii=0").  Never a raw optopt: for long
+ * options it is the option's code, not a character. */
+static int cli_unknown(const char *opt, int optopt_, char *err, size_t size)
+{
+	if (opt[0] == '-' && opt[1] == '-') {
+		const char *eq = strchr(opt, '=');
+		int len = eq ? (int)(eq - opt) : (int)strlen(opt);
+		if (optopt_ && eq)
+			return cli_fail(err, size, "option '%.*s' takes no value", len, opt);
+		return cli_fail(err, size, "unknown option '%.*s' (see --help)", len, opt);
+	}
+	if (optopt_ > ' ' && optopt_ < 127)
+		return cli_fail(err, size, "unknown option '-%c' (see --help)", optopt_);
+	return cli_fail(err, size, "unknown option in '%s' (see --help)", opt);
+}
+
 int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_t err_size)
 {
 	int action = CLI_RUN, c, idx;
@@ -246,19 +263,26 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 	if (argc < 1)
 		return action;
 
+	/* GNU getopt reorders the array it is given, whatever its const says:
+	 * it gets a copy, so the caller's argv stays as it was */
+	enum { CLI_MAX_ARGS = 256 };
+	char *args[CLI_MAX_ARGS + 1];
+	if (argc > CLI_MAX_ARGS)
+		return cli_fail(err, err_size, "too many arguments (%d)", argc);
+	memcpy(args, argv, (size_t)argc * sizeof *args);
+	args[argc] = NULL;
+
 	opterr = 0;
 	optind = 0; /* glibc: start afresh, so the parser can be called again */
-	while ((c = getopt_long(argc, argv, cli_shortopts, cli_longopts, &idx)) != -1) {
-		const char *opt = argv[optind - 1];
+	while ((c = getopt_long(argc, args, cli_shortopts, cli_longopts, &idx)) != -1) {
+		const char *opt = args[optind - 1];
 		switch (c) {
 		case 'h': action = CLI_HELP; break;
 		case 'V': if (action != CLI_HELP) action = CLI_VERSION; break;
 		case ':':
 			return cli_fail(err, err_size, "option '%s' needs a value", opt);
 		case '?':
-			if (optopt)
-				return cli_fail(err, err_size, "unknown option '-%c' (see --help)", optopt);
-			return cli_fail(err, err_size, "unknown option '%s' (see --help)", opt);
+			return cli_unknown(opt, optopt, err, err_size);
 		default: {
 			int r = cli_option(c, optarg, o, err, err_size);
 			if (r == CLI_ERROR)
@@ -269,7 +293,7 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 		}
 	}
 	if (optind < argc)
-		return cli_fail(err, err_size, "unexpected argument '%s' (see --help)", argv[optind]);
+		return cli_fail(err, err_size, "unexpected argument '%s' (see --help)", args[optind]);
 	if (action != CLI_RUN)
 		return action;
 	if (o->replay_file && o->lesson_file)
