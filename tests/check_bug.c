@@ -1,0 +1,129 @@
+/* check_bug: the deliberate mistakes.  Each must make the verification fail
+ * (for c-mod: stop with the negative index caught, before it touches
+ * memory), for the shapes where the mistake shows; and for the shapes where
+ * it cannot show (one device; (r + s) and (r - s) agree mod 2) the answer is
+ * still right, which is part of the lesson. */
+#include <check.h>
+#include <string.h>
+
+#include "bug.h"
+#include "comm.h"
+#include "schedule.h"
+#include "testutil.h"
+
+/* Runs bug on n devices; returns the run's status and whether C is right. */
+static int bug_run(int bug, int n, size_t M, size_t K, size_t N, int floats, int *right,
+		   struct dm_err *err)
+{
+	struct mat a, b, ref;
+	struct run_config cfg;
+	struct run *r;
+	tu_matrix(&a, M, K, floats, 11, 0);
+	tu_matrix(&b, K, N, floats, 11, 1);
+	tu_reference(&ref, &a, &b);
+	run_config_default(&cfg);
+	cfg.devices = n;
+	cfg.bug = bug;
+	ck_assert_msg(run_new(&r, &cfg, &a, &b, err) == 0, "%s", err->msg);
+	int rc;
+	while ((rc = run_step(r, err)) == 0)
+		;
+	*right = rc == 1 && tu_allclose(run_result(r), &ref);
+	run_free(r);
+	mat_free(&a);
+	mat_free(&b);
+	mat_free(&ref);
+	return rc == 1 ? 0 : rc;
+}
+
+START_TEST(each_bug_fails_verification)
+{
+	struct dm_err err;
+	int right;
+	for (int n = 3; n <= 9; n++) {
+		ck_assert_int_eq(bug_run(BUG_R_PLUS_S, n, 2 * (size_t)n, 5, 2 * (size_t)n, 0, &right, &err), 0);
+		ck_assert_msg(!right, "r-plus-s on %d devices gave the right C", n);
+		ck_assert_int_eq(bug_run(BUG_SEND_LEFT, n, 2 * (size_t)n, 5, 2 * (size_t)n, 0, &right, &err), 0);
+		ck_assert_msg(!right, "send-left on %d devices gave the right C", n);
+	}
+	for (int n = 2; n <= 9; n++) {
+		ck_assert_int_eq(bug_run(BUG_NO_WRAP, n, 2 * (size_t)n, 5, 2 * (size_t)n, 0, &right, &err), 0);
+		ck_assert_msg(!right, "no-wrap on %d devices gave the right C", n);
+		ck_assert_int_eq(bug_run(BUG_INT_ACC, n, 9, 5, 7, 1, &right, &err), 0);
+		ck_assert_msg(!right, "int-accumulator on floats gave the right C");
+	}
+}
+END_TEST
+
+START_TEST(c_mod_is_caught)
+{
+	struct dm_err err;
+	int right;
+	for (int n = 2; n <= 9; n++) {
+		ck_assert_int_eq(bug_run(BUG_C_MOD, n, 8, 3, 8, 0, &right, &err), DM_EPROTO);
+		ck_assert_msg(strstr(err.msg, "rank 0, step 1: (0 - 1) % ") &&
+				      strstr(err.msg, "is a negative index"),
+			      "%s", err.msg);
+	}
+}
+END_TEST
+
+START_TEST(where_a_bug_cannot_show)
+{
+	struct dm_err err;
+	int right;
+	for (int bug = 1; bug < BUG_COUNT; bug++) {
+		ck_assert_int_eq(bug_run(bug, 1, 5, 4, 3, 1, &right, &err), 0);
+		ck_assert_msg(right || bug == BUG_INT_ACC, "%s on one device", bug_name(bug));
+	}
+	/* (r + s) mod 2 == (r - s) mod 2, and left is right with two */
+	ck_assert_int_eq(bug_run(BUG_R_PLUS_S, 2, 6, 3, 6, 1, &right, &err), 0);
+	ck_assert(right);
+	ck_assert_int_eq(bug_run(BUG_SEND_LEFT, 2, 6, 3, 6, 1, &right, &err), 0);
+	ck_assert(right);
+	/* whole numbers survive an integer accumulator */
+	ck_assert_int_eq(bug_run(BUG_INT_ACC, 4, 8, 6, 4, 0, &right, &err), 0);
+	ck_assert(right);
+}
+END_TEST
+
+START_TEST(names_and_formulas)
+{
+	char f[64];
+	for (int b = 0; b < BUG_COUNT; b++) {
+		ck_assert_int_eq(bug_parse(bug_name(b)), b);
+		ck_assert(strlen(bug_describe(b)) > 10);
+	}
+	ck_assert_int_eq(bug_parse("sign"), -1);
+	bug_formula(BUG_NONE, 4, 1, 3, f, sizeof f);
+	ck_assert_str_eq(f, "(1-3) mod 4 = 2");
+	bug_formula(BUG_R_PLUS_S, 4, 1, 3, f, sizeof f);
+	ck_assert_str_eq(f, "(1+3) mod 4 = 0");
+	bug_formula(BUG_C_MOD, 4, 1, 3, f, sizeof f);
+	ck_assert_str_eq(f, "(1-3) % 4 = -2");
+	ck_assert(bug_truncate(2.9) == 2.0 && bug_truncate(-2.9) == -2.0);
+	ck_assert(bug_truncate(1e300) == (double)INT64_MAX && bug_truncate(0.0 / 0.0) == 0.0);
+	ck_assert_int_eq(bug_send_to(BUG_SEND_LEFT, 4, 0), 3);
+	ck_assert_int_eq(bug_recv_from(BUG_SEND_LEFT, 4, 3), 0);
+	ck_assert(!bug_sends(BUG_NO_WRAP, 4, 3) && bug_sends(BUG_NO_WRAP, 4, 2));
+	ck_assert(!bug_receives(BUG_NO_WRAP, 0) && bug_receives(BUG_NO_WRAP, 1));
+}
+END_TEST
+
+static Suite *bug_suite(void)
+{
+	Suite *s = suite_create("bug");
+	TCase *tc = tcase_create("deliberate mistakes");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, each_bug_fails_verification);
+	tcase_add_test(tc, c_mod_is_caught);
+	tcase_add_test(tc, where_a_bug_cannot_show);
+	tcase_add_test(tc, names_and_formulas);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_main(bug_suite());
+}
