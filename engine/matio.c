@@ -6,20 +6,15 @@
 #include "matio.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <locale.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "afile.h"
+#include "slurp.h"
 #include "xalloc.h"
-
-/* The first buffer for a file whose size stat() does not tell (a pipe). */
-#define MATIO_READ_CHUNK 65536
 
 /* np.save's layout: the header is padded with spaces and a final '\n' so the
  * data starts on a multiple of NPY_ALIGN, after room for the first
@@ -59,76 +54,12 @@ enum matio_kind matio_kind_of(const char *path)
 	return MATIO_UNKNOWN;
 }
 
-/* Reads all of fd into a new buffer.  Reads until EOF rather than trusting
- * st_size, which a file being written can outgrow, and which a pipe lacks. */
-static int matio_slurp(int fd, const struct stat *st, const char *path, size_t max_bytes,
-		       char **out, size_t *out_len, struct dm_err *err)
-{
-	size_t cap = MATIO_READ_CHUNK, len = 0;
-	char *buf;
-
-	if (S_ISREG(st->st_mode)) {
-		if (max_bytes && (uintmax_t)st->st_size > max_bytes)
-			return dm_err_set(err, DM_ENOMEM,
-					  "cannot read %s: %jd bytes is more than the limit of %zu",
-					  path, (intmax_t)st->st_size, max_bytes);
-		if (st->st_size < 0 || (uintmax_t)st->st_size >= SIZE_MAX)
-			return dm_err_set(err, DM_ENOMEM, "cannot read %s: %jd bytes is too large",
-					  path, (intmax_t)st->st_size);
-		/* One spare byte so that EOF is seen without growing. */
-		cap = (size_t)st->st_size + 1;
-	}
-	buf = xmalloc(cap);
-	if (!buf)
-		return dm_err_set(err, DM_ENOMEM, "cannot read %s: out of memory", path);
-	for (;;) {
-		ssize_t n;
-		if (len == cap) {
-			size_t ncap;
-			char *nb;
-			if (mat_size_mul(cap, 2, &ncap)) {
-				free(buf);
-				return dm_err_set(err, DM_ENOMEM, "cannot read %s: too large", path);
-			}
-			nb = xrealloc(buf, ncap);
-			if (!nb) {
-				free(buf);
-				return dm_err_set(err, DM_ENOMEM, "cannot read %s: out of memory",
-						  path);
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0) {
-			int e = errno;
-			if (e == EINTR)
-				continue;
-			free(buf);
-			return dm_err_set(err, DM_EIO, "cannot read %s: %s", path, strerror(e));
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (max_bytes && len > max_bytes) {
-			free(buf);
-			return dm_err_set(err, DM_ENOMEM,
-					  "cannot read %s: more than the limit of %zu bytes", path,
-					  max_bytes);
-		}
-	}
-	*out = buf;
-	*out_len = len;
-	return 0;
-}
-
 int matio_read(const char *path, struct mat *out, size_t max_bytes, struct dm_err *err)
 {
 	enum matio_kind kind = matio_kind_of(path);
-	struct stat st;
 	char *buf = NULL;
 	size_t len = 0;
-	int fd, rc;
+	int rc;
 
 	out->rows = 0;
 	out->cols = 0;
@@ -137,21 +68,7 @@ int matio_read(const char *path, struct mat *out, size_t max_bytes, struct dm_er
 	if (kind == MATIO_UNKNOWN)
 		return dm_err_set(err, DM_EFORMAT, "%s: unknown file type (use .npy or .csv)",
 				  path ? path : "(null)");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return dm_err_set(err, DM_EIO, "cannot read %s: %s", path, strerror(errno));
-	if (fstat(fd, &st) != 0) {
-		int e = errno;
-		close(fd);
-		return dm_err_set(err, DM_EIO, "cannot read %s: %s", path, strerror(e));
-	}
-	if (S_ISDIR(st.st_mode)) {
-		close(fd);
-		return dm_err_set(err, DM_EIO, "cannot read %s: is a directory", path);
-	}
-	rc = matio_slurp(fd, &st, path, max_bytes, &buf, &len, err);
-	close(fd);
-	if (rc)
+	if ((rc = slurp_file(path, max_bytes, &buf, &len, err)))
 		return rc;
 	if (kind == MATIO_NPY)
 		rc = npy_parse(out, buf, len, path, err);

@@ -19,7 +19,6 @@
 #include "trace.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -27,14 +26,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "afile.h"
 #include "bug.h"
 #include "mat.h"
 #include "run.h"
 #include "schedule.h"
+#include "slurp.h"
 #include "split.h"
 #include "xalloc.h"
 
@@ -659,81 +657,15 @@ int trace_parse(struct trace *t, const char *text, size_t len, const char *name,
 	return rc;
 }
 
-/* All of fd into a new buffer (until EOF: st_size may be stale or absent). */
-static int trace_slurp(int fd, const struct stat *st, const char *path, size_t max_bytes,
-		       char **out, size_t *out_len, struct dm_err *err)
-{
-	size_t cap = TRACE_READ_CHUNK, len = 0;
-	char *buf;
-	if (S_ISREG(st->st_mode)) {
-		if (max_bytes && (uintmax_t)st->st_size > max_bytes)
-			return dm_err_set(err, DM_ENOMEM, "cannot read %s: %jd bytes is more than the "
-					  "limit of %zu", path, (intmax_t)st->st_size, max_bytes);
-		if (st->st_size < 0 || (uintmax_t)st->st_size >= SIZE_MAX)
-			return dm_err_set(err, DM_ENOMEM, "cannot read %s: too large", path);
-		cap = (size_t)st->st_size + 1; /* one spare byte: EOF without growing */
-	}
-	buf = xmalloc(cap);
-	if (!buf)
-		return dm_err_set(err, DM_ENOMEM, "cannot read %s: out of memory", path);
-	for (;;) {
-		if (len == cap) {
-			size_t ncap;
-			char *nb;
-			if (mat_size_mul(cap, 2, &ncap) || !(nb = xrealloc(buf, ncap))) {
-				free(buf);
-				return dm_err_set(err, DM_ENOMEM, "cannot read %s: out of memory",
-						  path);
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		ssize_t got = read(fd, buf + len, cap - len);
-		if (got < 0) {
-			int e = errno;
-			if (e == EINTR)
-				continue;
-			free(buf);
-			return dm_err_set(err, DM_EIO, "cannot read %s: %s", path, strerror(e));
-		}
-		if (got == 0)
-			break;
-		len += (size_t)got;
-		if (max_bytes && len > max_bytes) {
-			free(buf);
-			return dm_err_set(err, DM_ENOMEM, "cannot read %s: more than the limit of %zu "
-					  "bytes", path, max_bytes);
-		}
-	}
-	*out = buf;
-	*out_len = len;
-	return 0;
-}
-
 int trace_read(const char *path, struct trace *t, size_t max_bytes, struct dm_err *err)
 {
-	struct stat st;
 	char *buf = NULL;
 	size_t len = 0;
 	int rc;
 	memset(t, 0, sizeof *t);
 	if (!path)
 		return dm_err_set(err, DM_EINVAL, "no trace file named");
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return dm_err_set(err, DM_EIO, "cannot read %s: %s", path, strerror(errno));
-	if (fstat(fd, &st) != 0) {
-		int e = errno;
-		close(fd);
-		return dm_err_set(err, DM_EIO, "cannot read %s: %s", path, strerror(e));
-	}
-	if (S_ISDIR(st.st_mode)) {
-		close(fd);
-		return dm_err_set(err, DM_EIO, "cannot read %s: is a directory", path);
-	}
-	rc = trace_slurp(fd, &st, path, max_bytes, &buf, &len, err);
-	close(fd);
-	if (rc)
+	if ((rc = slurp_file(path, max_bytes, &buf, &len, err)))
 		return rc;
 	rc = trace_parse(t, buf, len, path, err);
 	free(buf);

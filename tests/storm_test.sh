@@ -2,45 +2,15 @@
 # storm_test: the terminal survives.  Thousands of random keys and resizes
 # (down to 1x1 and back, mid-animation) must leave the program running and
 # answering; signals during an animation and crashes must give the shell back
-# its terminal modes.  The pane checks that itself: it saves `stty -g` before
-# the program and compares after.  Waits are "until the screen shows X".
+# its terminal modes (the pane compares `stty -g` before and after; see
+# tmux.sh).
 set -u
 BIN=${1:-./distmm-tui}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 KEYS_TOTAL=${STORM_KEYS:-3000}
 SEED=${STORM_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-RUNS=0
-SOCK="distmm-storm-$$-0"
-T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'T kill-server 2>/dev/null' EXIT
-fails=0 passes=0 test_name=""
-bad() { echo "FAIL [$test_name]: $*"; fails=$((fails + 1)); }
-pass() { passes=$((passes + 1)); }
-screen() { T capture-pane -p -t 0 2>/dev/null; }
-keys() { T send-keys -t 0 "$@"; }
-
-start() {
-	local size=$1; shift
-	T kill-server 2>/dev/null
-	RUNS=$((RUNS + 1))
-	SOCK="distmm-storm-$$-$RUNS"
-	T new-session -d -x "${size%x*}" -y "${size#*x}" -e TERM=tmux-256color -e LANG=C.UTF-8 \
-		"trap : INT; before=\$(stty -g); cd $(printf %q "$PWD") && $(printf '%q ' "$BIN" "$@"); st=\$?; \
-if [ \"\$(stty -g)\" = \"\$before\" ]; then t=RESTORED; else t=BROKEN; fi; \
-printf '\\n\\nEXIT:%s TTY:%s\\n' \$st \$t; sleep 600"
-	T set-option -g status off >/dev/null
-}
-
-wait_for() {
-	local pat=$1 limit=${2:-15} i=0
-	while [ "$i" -lt $((limit * 20)) ]; do
-		screen | grep -Eq -- "$pat" && return 0
-		sleep 0.05; i=$((i + 1))
-	done
-	bad "screen never showed /$pat/"; screen | sed 's/^/    | /'; return 1
-}
-
-pid_of() { pgrep -n -f "$BIN" ; }
+NAME=storm
+. "$(dirname "$0")/tmux.sh"
 
 echo "storm_test: $KEYS_TOTAL keys from seed $SEED (STORM_SEED=$SEED repeats them)"
 RANDOM=$SEED

@@ -1,70 +1,13 @@
 #!/usr/bin/env bash
-# ui_test: drives the real ./distmm-tui in a private, detached tmux of a
-# fixed size, types keys and reads the screen with capture-pane.  Every wait
-# is "until the screen shows X", with a deadline only to fail instead of
-# hang: no step depends on how fast the machine is.
+# ui_test: the interface, driven in a private tmux (see tmux.sh): panels,
+# stepping, play, DP, devices, help, resize, sizes, colours, signals, the
+# quiz, the deadlock, the bugs, the memory table, lessons, stepping back and
+# replay.
 set -u
 BIN=${1:-./distmm-tui}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
-# A fresh tmux server (socket) for every start: a server being killed can
-# still accept a session and then take it down with it.
-RUNS=0
-SOCK="distmm-ui-$$-0"
-T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'T kill-server 2>/dev/null' EXIT
-fails=0 passes=0 test_name=""
-
-bad() { echo "FAIL [$test_name]: $*"; fails=$((fails + 1)); }
-screen() { T capture-pane -p -t 0 2>/dev/null; }
-
-# start COLSxROWS ARGS...: the program in a fresh session; after it ends the
-# pane prints its exit status, so a test can see the shell come back.
-start() {
-	local size=$1; shift
-	T kill-server 2>/dev/null
-	RUNS=$((RUNS + 1))
-	SOCK="distmm-ui-$$-$RUNS"
-	# the shell traps INT so that it outlives a Ctrl-C and reports the status
-	T new-session -d -x "${size%x*}" -y "${size#*x}" -e TERM=tmux-256color -e LANG="${UI_LANG:-C.UTF-8}" ${START_ENV:+-e "$START_ENV"} \
-		"trap : INT; cd $(printf %q "$PWD") && $(printf '%q ' "$BIN" "$@"); echo \"EXIT:\$?\"; sleep 600"
-	T set-option -g status off >/dev/null
-}
-
-# wait_for PATTERN [SECONDS]: until the screen matches (grep -E).
-wait_for() {
-	local pat=$1 limit=${2:-15} i=0
-	while [ "$i" -lt $((limit * 20)) ]; do
-		screen | grep -Eq -- "$pat" && return 0
-		sleep 0.05; i=$((i + 1))
-	done
-	bad "screen never showed /$pat/"; screen | sed 's/^/    | /'; return 1
-}
-
-# wait_gone PATTERN: until the screen no longer matches.
-wait_gone() {
-	local pat=$1 i=0
-	while [ "$i" -lt 300 ]; do
-		screen | grep -Eq -- "$pat" || return 0
-		sleep 0.05; i=$((i + 1))
-	done
-	bad "screen still shows /$pat/"; screen | sed 's/^/    | /'; return 1
-}
-
-keys() { T send-keys -t 0 "$@"; }
-pass() { passes=$((passes + 1)); }
-
-# wait_still: until two captures a moment apart are the same (no motion).
-wait_still() {
-	local a b i=0
-	a=$(screen)
-	while [ "$i" -lt 100 ]; do
-		sleep 0.2
-		b=$(screen)
-		[ "$a" = "$b" ] && return 0
-		a=$b; i=$((i + 1))
-	done
-	bad "the screen never stopped moving"; return 1
-}
+NAME=ui
+. "$(dirname "$0")/tmux.sh"
 
 test_name="panels and stepping"
 start 120x40 -d 4
@@ -80,7 +23,7 @@ keys n      # cuts the transfer's motion short if it is still on screen
 wait_for 'step s=1 \(2 of 4\)  compute' && pass
 wait_for '\(0-1\) mod 4 = 3 -> C\[0:2, 3:4\]' && pass
 keys q
-wait_for '^EXIT:0$' && pass
+wait_for '^EXIT:0 TTY:RESTORED$' && pass
 screen | grep -q 'rank 0 ' && bad "the interface is still on screen after q"
 
 test_name="play, pause and the end"
@@ -99,7 +42,7 @@ keys n p
 sleep 0.3
 screen | grep -q 'verify: allclose ok' || bad "n or p at the end left the final screen"
 keys q
-wait_for '^EXIT:0$'
+wait_for '^EXIT:0 TTY:RESTORED$'
 
 test_name="DP and back"
 start 120x40 -d 4
@@ -113,7 +56,7 @@ keys m
 wait_for 'distmm-tui  FSDP ' && pass
 wait_for 'ready  paused' && pass
 keys q
-wait_for '^EXIT:0$'
+wait_for '^EXIT:0 TTY:RESTORED$'
 
 test_name="devices and restart"
 start 120x40 -d 4
@@ -126,7 +69,7 @@ wait_for 'rank 4 ' && pass
 keys n r
 wait_for 'ready  paused' && pass
 keys q
-wait_for '^EXIT:0$'
+wait_for '^EXIT:0 TTY:RESTORED$'
 
 test_name="help overlay"
 start 100x30 -d 4
@@ -140,9 +83,9 @@ wait_for 'any key closes this' && pass
 keys Escape
 wait_gone 'any key closes this' && pass
 sleep 0.2
-screen | grep -q '^EXIT' && bad "Esc on the overlay quit the program"
+screen | grep -q '^EXIT:' && bad "Esc on the overlay quit the program"
 keys Escape
-wait_for '^EXIT:0$' && pass
+wait_for '^EXIT:0 TTY:RESTORED$' && pass
 
 test_name="resize"
 start 120x40 -d 4
@@ -159,7 +102,7 @@ wait_for 'rank 3 ' && pass
 T resize-window -t 0 -x 30 -y 10
 wait_for 'terminal too small'
 keys q
-wait_for '^EXIT:0$' && pass
+wait_for '^EXIT:0 TTY:RESTORED$' && pass
 
 test_name="sizes"
 for spec in "80x24 4" "80x24 1" "80x24 3" "120x40 8" "120x40 16" "200x60 16" "200x60 64"; do
@@ -170,38 +113,38 @@ for spec in "80x24 4" "80x24 1" "80x24 3" "120x40 8" "120x40 16" "200x60 16" "20
 		screen | grep -q 'terminal too small' && bad "$1 with $2 devices is too small" || pass
 	fi
 	keys q
-	wait_for '^EXIT:0$'
+	wait_for '^EXIT:0 TTY:RESTORED$'
 done
 
 test_name="monochrome and ascii"
 start 100x30 -d 4 --no-color --ascii
 wait_for '\+ rank 0  A rows 0:2 -+' && pass
 keys q
-wait_for '^EXIT:0$'
+wait_for '^EXIT:0 TTY:RESTORED$'
 START_ENV=NO_COLOR=1 start 100x30 -d 2
 wait_for 'rank 1 ' && pass
 keys q
-wait_for '^EXIT:0$'
+wait_for '^EXIT:0 TTY:RESTORED$'
 start 100x30 -d 4 --play
 wait_for 'playing' && pass
 keys q
-wait_for '^EXIT:0$'
+wait_for '^EXIT:0 TTY:RESTORED$'
 
 test_name="signals restore the terminal"
 start 100x30 -d 4 --play
 wait_for 'playing'
 keys C-c
-wait_for '^EXIT:130$' && pass
+wait_for '^EXIT:130 TTY:RESTORED$' && pass
 start 100x30 -d 4
 wait_for 'ready'
-pid=$(pgrep -n -f "$BIN -d 4")
+pid=$(pid_of)
 kill -TERM "$pid"
-wait_for '^EXIT:143$' && pass
+wait_for '^EXIT:143 TTY:RESTORED$' && pass
 start 100x30 -d 4
 wait_for 'ready'
-pid=$(pgrep -n -f "$BIN -d 4")
+pid=$(pid_of)
 kill -HUP "$pid"
-wait_for '^EXIT:129$' && pass
+wait_for '^EXIT:129 TTY:RESTORED$' && pass
 
 test_name="quiz: right and wrong answers, the score"
 start 120x40 -d 4 --quiz
@@ -223,7 +166,7 @@ wait_for 'step s=0 \(1 of 4\)  compute' && pass   # answered: the phase runs
 keys n
 wait_for 'sends its shard to which rank' && pass
 keys q
-wait_for '^EXIT:0$'
+wait_for '^EXIT:0 TTY:RESTORED$'
 
 test_name="quiz: the hint for C's %"
 start 120x40 -d 4 --quiz=2
@@ -241,7 +184,7 @@ wait_for 'step s=1: which shard does rank 0 hold' && pass
 keys - 1 Enter
 wait_for "wrong: \\(0 - 1\\) mod 4 = 3. -1 is C's %" && pass
 keys q
-wait_for '^EXIT:0$'
+wait_for '^EXIT:0 TTY:RESTORED$'
 
 test_name="deadlock and the fix"
 start 120x40 -d 4 --naive --capacity 0
@@ -253,7 +196,7 @@ wait_for 'f fix it' && pass
 keys f + + + +
 wait_for 'verify: allclose ok' 30 && pass
 keys q
-wait_for '^EXIT:0$'
+wait_for '^EXIT:0 TTY:RESTORED$'
 
 test_name="spot the bug"
 start 120x40 -d 4 --bug r-plus-s --play
@@ -263,7 +206,7 @@ wait_for 'verify: MISMATCH' 30 && pass
 wait_for '!' && pass
 wait_for 'Found it\?' && pass
 keys q
-wait_for '^EXIT:0$'
+wait_for '^EXIT:0 TTY:RESTORED$'
 
 test_name="memory table"
 start 120x40 -d 4
@@ -274,7 +217,7 @@ wait_for 'rank 3 +352 B +352 B +256 B +256 B' && pass
 keys x
 wait_gone 'memory and traffic: DP vs FSDP' && pass
 keys q
-wait_for '^EXIT:0$'
+wait_for '^EXIT:0 TTY:RESTORED$'
 
 test_name="lesson player"
 start 120x40 --lesson "$(cd "$(dirname "$0")/.." && pwd)/assets/lessons/the-exercise.lesson"
@@ -289,7 +232,7 @@ keys n
 wait_for 'part 2/4' && pass
 wait_for '4 devices' && pass
 keys q
-wait_for '^EXIT:0$'
+wait_for '^EXIT:0 TTY:RESTORED$'
 out=$("$BIN" --lesson /nonexistent.lesson 2>&1); st=$?
 [ "$st" = 2 ] && echo "$out" | grep -q 'cannot read /nonexistent.lesson' && pass || bad "missing lesson: exit $st, '$out'"
 
@@ -315,7 +258,7 @@ wait_still  # the motion over, the screen must be the one seen before
 after=$(screen)
 [ "$before" = "$after" ] && pass || { bad "forward again differs"; diff <(echo "$before") <(echo "$after") | head; }
 keys q
-wait_for '^EXIT:0$'
+wait_for '^EXIT:0 TTY:RESTORED$'
 
 test_name="replay a recorded trace"
 TR=$(mktemp /tmp/distmm-ui-trace.XXXXXX)
@@ -328,7 +271,7 @@ wait_for 'verify: allclose ok' 30 && pass
 keys b
 wait_for 'step s=4 \(5 of 5\)  compute' && pass
 keys q
-wait_for '^EXIT:0$'
+wait_for '^EXIT:0 TTY:RESTORED$'
 out=$("$BIN" --replay "$TR" -M 12 -N 7 2>&1); st=$?
 [ "$st" = 2 ] && echo "$out" | grep -q 'the trace is for 11 rows, A has 12' && pass || bad "a trace for other matrices: exit $st, '$out'"
 printf '{"op":"compute"\n' > "$TR"
