@@ -243,7 +243,7 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
  * options it is the option's code, not a character. */
 static int cli_unknown(const char *opt, int optopt_, char *err, size_t size)
 {
-	if (opt[0] == '-' && opt[1] == '-') {
+	if (opt && opt[0] == '-' && opt[1] == '-') {
 		const char *eq = strchr(opt, '=');
 		int len = eq ? (int)(eq - opt) : (int)strlen(opt);
 		if (optopt_ && eq)
@@ -252,7 +252,7 @@ static int cli_unknown(const char *opt, int optopt_, char *err, size_t size)
 	}
 	if (optopt_ > ' ' && optopt_ < 127)
 		return cli_fail(err, size, "unknown option '-%c' (see --help)", optopt_);
-	return cli_fail(err, size, "unknown option in '%s' (see --help)", opt);
+	return cli_fail(err, size, "unknown option in '%s' (see --help)", opt ? opt : "");
 }
 
 int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_t err_size)
@@ -274,8 +274,13 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 
 	opterr = 0;
 	optind = 0; /* glibc: start afresh, so the parser can be called again */
-	while ((c = getopt_long(argc, args, cli_shortopts, cli_longopts, &idx)) != -1) {
-		const char *opt = args[optind - 1];
+	for (;;) {
+		int before = optind;
+		if ((c = getopt_long(argc, args, cli_shortopts, cli_longopts, &idx)) == -1)
+			break;
+		/* within a group of short options ("-xb") optind has not moved on:
+		 * the option is then in the argument at optind, not before it */
+		const char *opt = args[optind > before ? optind - 1 : optind];
 		switch (c) {
 		case 'h': action = CLI_HELP; break;
 		case 'V': if (action != CLI_HELP) action = CLI_VERSION; break;

@@ -12,9 +12,14 @@
  * getopt); argv is not modified, neither the strings nor the array ("argv
  * is not modified"); and the error line has no control character that is
  * not in some argument (it quotes arguments, but must not invent bytes).
+ * And an error that names an option tells the truth about it, checked by
+ * parsing that option alone: "unknown option 'T'" needs T alone to be
+ * unknown too, "option 'T' takes no value" needs T alone to be accepted
+ * and T=x refused the same way, "option 'T' needs a value" needs T alone to
+ * need one.
  *
- * FUZZ_CLI_SKIP (environment) turns the last two checks off while a known
- * finding waits for its fix: a list containing "argv" and/or "ctrl". */
+ * FUZZ_CLI_SKIP (environment) turns the last three checks off while a known
+ * finding waits for its fix: a list of "argv", "ctrl" and/or "msg". */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,16 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FUZZ_MAX_ARGS 32
 #define FUZZ_ERR_SIZE 256
 
-#define CHECK(cond)                                                              \
-	do {                                                                     \
-		if (!(cond)) {                                                   \
-			fprintf(stderr, "fuzz_cli: check failed: %s (%s:%d)\n", \
-				#cond, __FILE__, __LINE__);                      \
-			abort();                                                 \
-		}                                                                \
-	} while (0)
-
-static int skip_argv_check, skip_ctrl_check;
+static int skip_argv_check, skip_ctrl_check, skip_msg_check;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -53,6 +49,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (s) {
 		skip_argv_check = strstr(s, "argv") != NULL;
 		skip_ctrl_check = strstr(s, "ctrl") != NULL;
+		skip_msg_check = strstr(s, "msg") != NULL;
 	}
 	return 0;
 }
@@ -62,6 +59,57 @@ struct args {
 	int n;
 	char *strs[FUZZ_MAX_ARGS + 1];
 };
+
+#define CHECK(cond)                                                   \
+	do {                                                          \
+		if (!(cond))                                          \
+			fail(#cond, __LINE__);                        \
+	} while (0)
+
+/* The call being checked, for the report when a check fails. */
+static const struct args *cur_args;
+static char *const *cur_argv;
+static const char *cur_err;
+
+static void put_escaped(const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20 || c >= 0x7f || c == '\\')
+			fprintf(stderr, "\\x%02x", c);
+		else
+			fputc(c, stderr);
+	}
+}
+
+static _Noreturn void fail(const char *cond, int line)
+{
+	fprintf(stderr, "fuzz_cli: check failed: %s (%s:%d)\n", cond, __FILE__, line);
+	if (cur_args) {
+		fprintf(stderr, "fuzz_cli: arguments:");
+		for (int i = 1; i < cur_args->n; i++) {
+			fputs(" '", stderr);
+			put_escaped(cur_args->strs[i]);
+			fputc('\'', stderr);
+		}
+		fputc('\n', stderr);
+	}
+	if (cur_argv && cur_args) {
+		fprintf(stderr, "fuzz_cli: argv after the call:");
+		for (int i = 1; i < cur_args->n; i++) {
+			fputs(" '", stderr);
+			put_escaped(cur_argv[i]);
+			fputc('\'', stderr);
+		}
+		fputc('\n', stderr);
+	}
+	if (cur_err && memchr(cur_err, '\0', FUZZ_ERR_SIZE)) {
+		fprintf(stderr, "fuzz_cli: error line: '");
+		put_escaped(cur_err);
+		fprintf(stderr, "'\n");
+	}
+	abort();
+}
 
 static char *dup_bytes(const uint8_t *p, size_t n)
 {
@@ -125,6 +173,60 @@ static int byte_in_args(const struct args *a, char c)
 	return 0;
 }
 
+/* Parses the single argument t (plus argv[0]) into err. */
+static int parse_alone(const char *t, char *err)
+{
+	struct cli_opts o;
+	char *s = dup_bytes((const uint8_t *)t, strlen(t));
+	char *argv[3] = { "distmm-tui", s, NULL };
+	int rc = cli_parse(2, argv, &o, err, FUZZ_ERR_SIZE);
+	free(s);
+	return rc;
+}
+
+/* If e is "<pre>T<post>" with <post> ending it, copies T into t. */
+static int quoted(const char *e, const char *pre, const char *post, char *t, size_t cap)
+{
+	size_t lp = strlen(pre), lq = strlen(post), le = strlen(e), n;
+	if (le < lp + lq || strncmp(e, pre, lp) != 0 || strcmp(e + le - lq, post) != 0)
+		return 0;
+	n = le - lp - lq;
+	if (n == 0 || n >= cap)
+		return 0;
+	memcpy(t, e + lp, n);
+	t[n] = '\0';
+	return 1;
+}
+
+static int starts(const char *s, const char *pre)
+{
+	return strncmp(s, pre, strlen(pre)) == 0;
+}
+
+/* An error naming an option is checked against that option parsed alone. */
+static void check_msg(const char *e)
+{
+	char t[FUZZ_ERR_SIZE], e2[FUZZ_ERR_SIZE], tx[FUZZ_ERR_SIZE + 2];
+	int rc;
+
+	if (quoted(e, "unknown option '", "' (see --help)", t, sizeof t)) {
+		if (strcmp(t, "--") == 0)
+			return; /* "-b-": '-' is the unknown character */
+		rc = parse_alone(t, e2);
+		CHECK(rc == CLI_ERROR && starts(e2, "unknown option"));
+	} else if (quoted(e, "option '", "' takes no value", t, sizeof t)) {
+		rc = parse_alone(t, e2);
+		CHECK(rc != CLI_ERROR || (!starts(e2, "unknown option") &&
+					  !strstr(e2, "needs a value")));
+		snprintf(tx, sizeof tx, "%s=x", t);
+		rc = parse_alone(tx, e2);
+		CHECK(rc == CLI_ERROR && strcmp(e, e2) == 0);
+	} else if (quoted(e, "option '", "' needs a value", t, sizeof t)) {
+		rc = parse_alone(t, e2);
+		CHECK(rc == CLI_ERROR && strcmp(e, e2) == 0);
+	}
+}
+
 static void check_opts(const struct args *a, const struct cli_opts *o)
 {
 	CHECK(o->batch == 0 || o->batch == 1);
@@ -147,25 +249,23 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 	CHECK(in_args(a, o->b_file));
 	CHECK(in_args(a, o->out_file));
 	CHECK(in_args(a, o->trace_file));
+	CHECK(in_args(a, o->lesson_file));
+	CHECK(in_args(a, o->replay_file));
 	/* -o needs -b (cli.c refuses it otherwise). */
 	CHECK(!o->out_file || o->batch);
 }
 
+/* Two parses of the same arguments agree on every field.  The whole struct
+ * is compared, so fields added later are covered too: cli_parse clears it
+ * (memset in cli_defaults) before filling it, padding included. */
 static int same_opts(const struct cli_opts *x, const struct cli_opts *y)
 {
-	return x->batch == y->batch && x->quiet == y->quiet && x->play == y->play &&
-	       x->no_color == y->no_color && x->ascii == y->ascii && x->devices == y->devices &&
-	       x->mode == y->mode && x->M == y->M && x->K == y->K && x->N == y->N &&
-	       x->seed == y->seed && x->values == y->values && x->a_file == y->a_file &&
-	       x->b_file == y->b_file && x->out_file == y->out_file &&
-	       x->trace_file == y->trace_file && x->capacity == y->capacity &&
-	       x->naive == y->naive && x->values_given == y->values_given && x->bug == y->bug &&
-	       x->quiz == y->quiz;
+	return memcmp(x, y, sizeof *x) == 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct args a;
+	struct args a, orig;
 	struct cli_opts o, o2;
 	char **argv, **argv2;
 	char *err = malloc(FUZZ_ERR_SIZE), *err2 = malloc(FUZZ_ERR_SIZE);
@@ -177,7 +277,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(err, 'X', FUZZ_ERR_SIZE);
 	memset(&o, 0xa5, sizeof o);
 
+	cur_args = &a;
+	cur_argv = argv;
+	cur_err = NULL;
 	rc = cli_parse(a.n, argv, &o, err, FUZZ_ERR_SIZE);
+	if (rc == CLI_ERROR)
+		cur_err = err;
 
 	CHECK(rc == CLI_RUN || rc == CLI_HELP || rc == CLI_VERSION || rc == CLI_ERROR ||
 	      rc == CLI_BUG_LIST);
@@ -195,6 +300,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (rc == CLI_RUN)
 		check_opts(&a, &o);
+	if (rc == CLI_ERROR && !skip_msg_check)
+		check_msg(err);
 
 	/* cli.h: "argv is not modified".  The strings are ours and still
 	 * hold the input's bytes; the array must be in its original order. */
@@ -202,6 +309,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int i = 0; i < a.n; i++)
 			CHECK(argv[i] == a.strs[i]);
 	CHECK(argv[a.n] == NULL);
+	split(&orig, data, size);
+	CHECK(orig.n == a.n);
+	for (int i = 0; i < a.n; i++)
+		CHECK(strcmp(orig.strs[i], a.strs[i]) == 0);
+	free_args(&orig);
 
 	/* Again, on a fresh argv: getopt's state must not leak between calls. */
 	argv2 = make_argv(&a);
@@ -214,6 +326,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc == CLI_RUN)
 		CHECK(same_opts(&o, &o2));
 
+	cur_args = NULL;
+	cur_argv = NULL;
+	cur_err = NULL;
 	free(argv2);
 	free(argv);
 	free_args(&a);

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Builds the libFuzzer targets and runs each for SECONDS.
 #
-#   tests/fuzz/run.sh SECONDS [TARGET...]      targets: npy csv cli (default: all)
+#   tests/fuzz/run.sh SECONDS [TARGET...]      targets: npy csv cli trace (default: all)
 #
 # Each target is built with clang into build/fuzz/ (the engine compiled with
 # the same sanitizers into build/fuzz/libengine.a, so only what a target
@@ -20,7 +20,7 @@
 set -u
 set -o pipefail
 
-ALL_TARGETS="npy csv cli"
+ALL_TARGETS="npy csv cli trace"
 
 usage() {
 	echo "usage: $0 SECONDS [TARGET...]   (targets: $ALL_TARGETS)" >&2

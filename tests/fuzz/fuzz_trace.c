@@ -1,0 +1,104 @@
+/* fuzz_trace: libFuzzer target for the trace reader (engine/trace.c), and
+ * what --replay does with what it reads: trace_check against the shapes the
+ * trace implies and, when it fits and is small, replay_snapshot over every
+ * phase.  The input is a trace file's text (not NUL-terminated).  Checks the
+ * contracts in trace.h and replay.h: on success n and the events are sane;
+ * on failure a negative code, the same in err, a terminated message. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dm_err.h"
+#include "mat.h"
+#include "replay.h"
+#include "run.h"
+#include "trace.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define CHECK(cond)                                                                \
+	do {                                                                       \
+		if (!(cond)) {                                                     \
+			fprintf(stderr, "fuzz_trace: check failed: %s (%s:%d)\n", \
+				#cond, __FILE__, __LINE__);                        \
+			abort();                                                   \
+		}                                                                  \
+	} while (0)
+
+static void check_err(int rc, const struct dm_err *err)
+{
+	CHECK(rc < 0);
+	CHECK(err->code == rc);
+	CHECK(memchr(err->msg, '\0', sizeof err->msg) != NULL);
+	CHECK(err->msg[0] != '\0');
+}
+
+/* Replays every phase on small matrices of the trace's shapes. */
+static void fuzz_replay(const struct trace *t, size_t M, size_t K, size_t N)
+{
+	struct mat a, b;
+	struct run_snapshot s;
+	struct dm_err err;
+	if (mat_alloc(&a, M, K, &err) || mat_alloc(&b, K, N, &err)) {
+		mat_free(&a);
+		return;
+	}
+	mat_fill(&a, MAT_VALUES_INTS, 1, 0);
+	mat_fill(&b, MAT_VALUES_INTS, 1, 1);
+	if (run_snapshot_init(&s, t->n, M, N, 1, &err) == 0) {
+		int last = t->ev[t->n_ev - 1].phase;
+		for (int p = -1; p <= last; p++) {
+			int rc = replay_snapshot(&s, &a, &b, t->mode, t->n, 0, t->ev, t->n_ev, p, &err);
+			if (rc)
+				check_err(rc, &err);
+			else
+				CHECK(s.phase == p);
+		}
+		run_snapshot_free(&s);
+	}
+	mat_free(&a);
+	mat_free(&b);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct trace t;
+	struct dm_err err;
+	memset(&err, 'X', sizeof err);
+	int rc = trace_parse(&t, (const char *)data, size, "fuzz.jsonl", &err);
+	if (rc) {
+		check_err(rc, &err);
+		return 0;
+	}
+	CHECK(t.n >= 1 && t.n <= RUN_MAX_DEVICES);
+	CHECK(t.sum != NULL);
+	CHECK(t.mode == DM_FSDP || t.mode == DM_DP);
+	CHECK(t.n_ev == 0 || t.ev != NULL);
+	size_t M = 0, N = 0, K = 1;
+	for (size_t i = 0; i < t.n_ev; i++) {
+		CHECK(t.ev[i].rank >= 0 && t.ev[i].rank < t.n);
+		if (t.ev[i].row_end > M && !(t.ev[i].op == EV_SEND || t.ev[i].op == EV_RECV))
+			M = t.ev[i].row_end;
+		if ((t.ev[i].op == EV_SEND || t.ev[i].op == EV_RECV) && t.ev[i].shard >= 0 &&
+		    t.ev[i].row_end > K)
+			K = t.ev[i].row_end;
+		if (t.ev[i].col_end > N)
+			N = t.ev[i].col_end;
+	}
+	/* the shapes the trace implies, and a wrong one: both must end cleanly */
+	size_t shapes[2][3] = { { M, K, N }, { M + 1, K, N ? N : 1 } };
+	for (int i = 0; i < 2; i++) {
+		if (!shapes[i][0] || !shapes[i][2])
+			continue;
+		rc = trace_check(&t, shapes[i][0], shapes[i][1], shapes[i][2], &err);
+		if (rc)
+			check_err(rc, &err);
+		else if (i == 0 && t.n_ev > 0 && t.n <= 64 && M * N <= 4096 && M * K <= 4096 &&
+			 K * N <= 4096)
+			fuzz_replay(&t, M, K, N);
+	}
+	trace_free(&t);
+	return 0;
+}
