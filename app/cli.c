@@ -205,7 +205,7 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 		int b = bug_parse(arg);
 		if (strcmp(arg, "list") == 0)
 			return CLI_BUG_LIST;
-		if (b < 0 || b == BUG_NONE)
+		if (b < 0)
 			return cli_fail(err, size, "unknown bug '%s' (--bug list names them)", arg);
 		o->bug = b;
 		break;
