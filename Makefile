@@ -17,11 +17,11 @@ LDLIBS_CHECK = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck)
 # Debian packages: build tools, libraries, and what the tests drive (tmux,
 # numpy) or build with (clang and its sanitizer and fuzzer runtimes, valgrind).
 DEPS = gcc make pkg-config libopenblas-dev libncurses-dev check tmux python3-numpy \
-	clang libclang-rt-14-dev valgrind
+	clang libclang-rt-14-dev valgrind libopenmpi-dev openmpi-bin
 
 ENGINE_SRC = $(wildcard engine/*.c)
 ENGINE_OBJ = $(ENGINE_SRC:%.c=$(BUILD)/%.o)
-APP_SRC    = $(wildcard app/*.c app/*/*.c)
+APP_SRC    = $(filter-out app/mpi/%,$(wildcard app/*.c app/*/*.c))
 APP_OBJ    = $(APP_SRC:%.c=$(BUILD)/%.o)
 CHECK_SRC  = $(wildcard tests/check_*.c)
 CHECK_BIN  = $(CHECK_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -40,7 +40,7 @@ STRESS_COUNT ?= 2000
 export STRESS_COUNT
 
 .PHONY: all deps run test check check-suites asan tsan valgrind sanitized fuzz clean
-all: $(BIN)
+all: $(BIN) mpi
 
 $(BUILD)/engine/%.o: engine/%.c
 	@mkdir -p $(dir $@)
@@ -82,7 +82,7 @@ deps:
 		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
 	fi
 
-run: $(BIN)
+run: all
 	./$(BIN) -d 4
 
 check-suites: $(CHECK_BIN)
@@ -99,10 +99,11 @@ test: check
 
 # The plain build's tests: Check suites, batch mode, the interface, the storm.
 check: WERROR = -Werror
-check: $(BIN) check-suites
+check: $(BIN) mpi check-suites
 	tests/batch_test.sh ./$(BIN)
 	tests/ui_test.sh ./$(BIN)
 	tests/storm_test.sh ./$(BIN)
+	tests/mpi_test.sh ./$(MPI_BIN) ./$(BIN)
 
 asan:
 	$(MAKE) --no-print-directory BUILD=build/asan BIN=build/asan/distmm-tui CC=clang \
@@ -127,6 +128,64 @@ fuzz:
 	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 clean:
-	rm -rf build $(BIN)
+	rm -rf build $(BIN) $(MPI_BIN)
 
 -include $(ENGINE_OBJ:.o=.d) $(APP_OBJ:.o=.d)
+
+# distmm-mpi: the same ring over Open MPI, one device per rank.  Its sources
+# (engine/mpi/: the transport and one rank's run; app/mpi/: the program)
+# include <mpi.h>: they sit outside the wildcards above, are compiled with
+# mpicc and go into distmm-mpi only.  `make` builds it when mpicc is there
+# (make deps installs Open MPI) and says it skipped it otherwise: the engine,
+# distmm-tui and every other test need no MPI.
+MPICC      ?= mpicc
+MPI_BIN    ?= distmm-mpi
+MPI_OBJ     = $(patsubst %.c,$(BUILD)/%.o,$(wildcard engine/mpi/*.c app/mpi/*.c))
+MPI_APP_OBJ = $(addprefix $(BUILD)/app/,batch.o cli.o compare.o deadlock.o inputs.o report.o status.o)
+
+# mpicc is looked for when the recipe runs, not when make reads this file:
+# `make deps run` installs it after the reading.  The objects shared with
+# distmm-tui are prerequisites here, so that make -j never builds them twice.
+.PHONY: mpi
+mpi: $(LIB) $(MPI_APP_OBJ)
+	@if command -v $(MPICC) >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) WERROR='$(WERROR)' $(MPI_BIN); \
+	else \
+		echo "distmm-mpi: skipped: $(MPICC) not found (Open MPI: make deps, or apt-get install libopenmpi-dev openmpi-bin)"; \
+	fi
+
+$(BUILD)/engine/mpi/%.o: engine/mpi/%.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/app/mpi/%.o: app/mpi/%.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(ALL_CFLAGS) -Iapp -Iengine/mpi -MMD -MP -c $< -o $@
+
+$(MPI_BIN): $(MPI_OBJ) $(MPI_APP_OBJ) $(LIB)
+	$(MPICC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(MPI_OBJ) $(MPI_APP_OBJ) $(LIB) $(LDLIBS_ENGINE)
+
+-include $(MPI_OBJ:.o=.d)
+
+# Benchmarks: `make bench` runs tests/bench/run.sh, which prints a table of
+# the figures (compute against OpenBLAS, the step barrier, messages, memory,
+# the interface, scale) and writes build/bench/bench.json; `make bench-quick`
+# is the reduced run CI makes once.  Times are reported, never asserted.
+BENCH_APP_OBJ = $(filter-out $(BUILD)/app/main.o,$(APP_OBJ))
+
+$(BUILD)/bench/bench_engine: tests/bench/bench_engine.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ENGINE)
+
+# The interface's frame time, from app/'s own objects drawing to /dev/null.
+$(BUILD)/bench/bench_tui: tests/bench/bench_tui.c $(BENCH_APP_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Iapp -Iapp/tui $(LDFLAGS) -o $@ $< $(BENCH_APP_OBJ) $(LIB) \
+		$(LDLIBS_UI) $(LDLIBS_ENGINE)
+
+.PHONY: bench bench-quick
+bench:
+	tests/bench/run.sh
+
+bench-quick:
+	tests/bench/run.sh --quick

@@ -7,8 +7,8 @@
 #include "cli.h"
 #include "status.h"
 #include "tui/tui.h"
+#include "version.h"
 
-#define DISTMM_VERSION "0.1.0"
 
 int main(int argc, char **argv)
 {

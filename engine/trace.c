@@ -1039,13 +1039,15 @@ static int trace_check_run(struct trace_chk *c, struct dm_err *err)
 		size_t hi = lo;
 		while (hi < t->n_ev && t->ev[hi].phase == p)
 			hi++;
-		/* a failed run's trace ends in the phase it failed in, which some
-		 * ranks did not finish: its events are checked one by one above,
-		 * not as a whole phase */
-		if (p == last && last < c->phases - 1)
-			break;
-		if ((rc = trace_check_phase(c, p, lo, hi, err)))
+		/* A failed run's trace stops short of the gather.  From the phase
+		 * it failed in on, some ranks stopped while others (free running)
+		 * went ahead: those phases are checked event by event above, not
+		 * as whole phases. */
+		if ((rc = trace_check_phase(c, p, lo, hi, err))) {
+			if (last < c->phases - 1)
+				break;
 			return rc;
+		}
 		int kind = sched_phase_kind(c->mode, c->n, p);
 		for (int b = 0; b < BUG_COUNT && c->mode == DM_FSDP; b++) {
 			if (!c->alive[b])

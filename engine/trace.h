@@ -57,8 +57,10 @@ void trace_free(struct trace *t);
 
 /* Whether the trace can be a run of A (M x K) @ B (K x N) on t->n devices in
  * t->mode, correct or with one of the deliberate bugs: events in phase order
- * and every phase 0..P of the schedule complete (P may stop short of the
- * last phase: the trace of a run that failed); steps and ops the schedule's;
+ * and every phase of the schedule complete, except in the trace of a run that
+ * failed (it stops short of the gather): from the first incomplete phase on,
+ * where ranks stopped or ran ahead, events are checked one by one; steps and
+ * ops the schedule's;
  * row ranges numpy.array_split's; columns inside N, a moving shard's its
  * split; bytes the size of the block; sends and receives paired; each
  * rank's held bytes within its peak, which never falls; the shards held,

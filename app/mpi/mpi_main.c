@@ -1,0 +1,317 @@
+/* mpi_main: distmm-mpi, the batch run of distmm-tui over MPI: one device per
+ * rank, the same per-rank algorithms (engine/mpi/mpi_rank.h), and rank 0
+ * printing exactly what `distmm-tui -b -d N` prints for the same inputs.
+ *
+ * Who does what: every rank parses the same command line (cli_parse is
+ * deterministic), so a bad option ends every rank at once with no message
+ * exchanged, rank 0 alone printing it.  Only rank 0 touches files: it checks
+ * the outputs, loads or generates A and B and computes the reference, then
+ * broadcasts go or no-go with the exit status, so that bad input ends every
+ * rank with that status and one message instead of a hang.  After the run
+ * rank 0 reports and writes the outputs, and broadcasts the exit status,
+ * which every rank returns (mpirun then reports nothing of its own for a
+ * successful run).
+ *
+ * --step (distmm-mpi's own option, taken out before cli_parse sees the
+ * line): the ranks meet at a barrier before every phase, each printing what
+ * it holds, and rank 0 waits for Enter on its standard input (mpirun
+ * forwards its own to rank 0); at end of input it stops waiting. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "bug.h"
+#include "cli.h"
+#include "comm.h"
+#include "inputs.h"
+#include "mpi_rank.h"
+#include "report.h"
+#include "run.h"
+#include "schedule.h"
+#include "status.h"
+#include "version.h"
+
+
+/* What --step needs: rank 0 stops waiting once its input has ended. */
+struct mm_step {
+	int eof;
+};
+
+static int mm_rank, mm_size;
+
+/* The command line as batch mode sees it: -b and -d <ranks> in front, so a
+ * -d of the user's comes later and wins (and can be checked against the
+ * job's size), and -o needs no -b; --step taken out.  Returns cli_parse's
+ * action. */
+static int mm_parse(int argc, char **argv, struct cli_opts *o, int *step, char *err,
+		    size_t size)
+{
+	static char name[] = "distmm-mpi", opt_b[] = "-b", opt_d[] = "-d";
+	char ranks[16];
+	enum { MM_MAX_ARGS = 256 };
+	char *args[MM_MAX_ARGS + 4];
+	int n = 0;
+
+	*step = 0;
+	memset(o, 0, sizeof *o); /* read after an error too (o->lesson_file) */
+	if (argc > MM_MAX_ARGS) {
+		snprintf(err, size, "too many arguments (%d)", argc);
+		return CLI_ERROR;
+	}
+	snprintf(ranks, sizeof ranks, "%d", mm_size);
+	args[n++] = argc > 0 ? argv[0] : name;
+	args[n++] = opt_b;
+	args[n++] = opt_d;
+	args[n++] = ranks;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) { /* what follows is no option */
+			while (i < argc)
+				args[n++] = argv[i++];
+			break;
+		}
+		if (strcmp(argv[i], "--step") == 0)
+			*step = 1;
+		else
+			args[n++] = argv[i];
+	}
+	args[n] = NULL;
+	return cli_parse(n, args, o, err, size);
+}
+
+static void mm_usage(void)
+{
+	printf("distmm-mpi: the batch run of distmm-tui over MPI, one device per rank:\n"
+	       "  mpirun -np N ./distmm-mpi [options]\n"
+	       "Only rank 0 reads -A/-B and writes -o/--trace; -d, when given, must be N.\n"
+	       "  --step  before every phase the ranks meet at a barrier, each prints what it\n"
+	       "          holds, and rank 0 waits for Enter\n"
+	       "--naive and --capacity belong to the in-process transport (distmm-tui).\n\n");
+	fputs(cli_usage(), stdout);
+}
+
+/* Options distmm-mpi cannot honour, refused the same way on every rank.
+ * Returns 0 or STATUS_USAGE (rank 0 printed why). */
+static int mm_refuse(const struct cli_opts *o)
+{
+	const char *why = NULL;
+	char buf[256];
+	if (o->devices != mm_size) {
+		snprintf(buf, sizeof buf,
+			 "-d %d, but the job has %d rank%s: distmm-mpi runs one device per rank "
+			 "(leave out -d, or run mpirun -np %d)",
+			 o->devices, mm_size, mm_size == 1 ? "" : "s", o->devices);
+		why = buf;
+	} else if (o->naive) {
+		why = "--naive shows a deadlock, and MPI cannot detect one (the job would hang): "
+		      "see it with ./distmm-tui --naive --capacity 0";
+	} else if (o->capacity != COMM_UNBOUNDED) {
+		why = "--capacity sets the inboxes of the in-process transport; over MPI the "
+		      "channel is MPI's: leave it out (or use ./distmm-tui)";
+	}
+	if (!why)
+		return 0;
+	if (mm_rank == 0)
+		status_error("%s", why);
+	return STATUS_USAGE;
+}
+
+/* --step, every rank: one line of what it holds before phase v->phase. */
+static void mm_show(void *ctx, const struct mpi_rank_view *v)
+{
+	char where[96], b[64], moved[96] = "", c[64];
+	(void)ctx;
+	if (v->phase < v->phase_count)
+		snprintf(where, sizeof where, "before phase %d/%d (%s, s=%d)", v->phase + 1,
+			 v->phase_count,
+			 sched_kind_name(sched_phase_kind(v->mode, v->n, v->phase)),
+			 sched_phase_step(v->mode, v->n, v->phase));
+	else
+		snprintf(where, sizeof where, "at the end");
+	if (v->holds_full_b)
+		snprintf(b, sizeof b, "all of B");
+	else if (v->shard >= 0)
+		snprintf(b, sizeof b, "B shard %d = B[:, %zu:%zu]", v->shard, v->shard_col_begin,
+			 v->shard_col_end);
+	else
+		snprintf(b, sizeof b, "no B");
+	if (v->gathered)
+		snprintf(c, sizeof c, "the gathered C");
+	else if (v->c_sent)
+		snprintf(c, sizeof c, "C rows sent to rank 0");
+	else
+		snprintf(c, sizeof c, "C %zu of %zu columns done", v->cols_done, v->N);
+	if (v->sent_shard >= 0)
+		snprintf(moved, sizeof moved, ", sent B[%d] -> rank %d", v->sent_shard, v->sent_to);
+	if (v->recv_shard >= 0)
+		snprintf(moved + strlen(moved), sizeof moved - strlen(moved), ", got B[%d] <- rank %d",
+			 v->recv_shard, v->recv_from);
+	printf("rank %d %s: A rows %zu:%zu, %s, %s%s, holds %llu B\n", v->rank, where,
+	       v->row_begin, v->row_end, b, c, moved, (unsigned long long)v->held_bytes);
+	fflush(stdout);
+}
+
+/* --step, rank 0, once every rank has arrived: Enter starts the phase. */
+static int mm_pause(void *ctx, int phase)
+{
+	struct mm_step *s = ctx;
+	char line[256];
+	if (s->eof)
+		return 0;
+	printf("-- every rank is before phase %d: press Enter to run it\n", phase + 1);
+	fflush(stdout);
+	do {
+		if (!fgets(line, sizeof line, stdin)) {
+			s->eof = 1; /* no more input: run on */
+			break;
+		}
+	} while (!strchr(line, '\n'));
+	return 0;
+}
+
+/* Rank 0, before anything runs: the outputs, the inputs, the reference and
+ * the checks run_new() makes.  Returns the exit status (STATUS_OK: go). */
+static int mm_prepare(const struct cli_opts *o, struct mat *a, struct mat *b, struct mat *ref)
+{
+	struct dm_err err;
+	int rc;
+	if ((o->out_file && (rc = report_check_output(o->out_file, 1, &err))) ||
+	    (o->trace_file && (rc = report_check_output(o->trace_file, 0, &err)))) {
+		status_error("%s", err.msg);
+		return status_of(rc);
+	}
+	if ((rc = inputs_load(o, a, b, &err))) {
+		status_error("%s", err.msg);
+		return status_of(rc);
+	}
+	if ((rc = mpi_rank_check(o->mode, o->bug, mm_size, a, b, &err)) ||
+	    (rc = mat_matmul(ref, a, b, &err))) {
+		status_error("%s", err.msg);
+		return status_of(rc);
+	}
+	return STATUS_OK;
+}
+
+/* Rank 0, after the run: what batch_main prints after run_finish. */
+static int mm_report(const struct cli_opts *o, const struct mat *a, const struct mat *b,
+		     const struct mat *ref, const struct mpi_rank_result *res, int rc,
+		     const struct dm_err *err)
+{
+	struct run_config cfg;
+	int status;
+	if (!res->ran) { /* refused before it started, like run_new */
+		fflush(stdout);
+		status_error("%s", err->msg);
+		return status_of(rc);
+	}
+	if (!o->quiet)
+		report_events(res->ev, res->n_ev, o->mode, mm_size, o->bug);
+	if (rc) {
+		fflush(stdout);
+		status_error("%s", err->msg);
+		/* the trace of what happened, which is whole; never a result */
+		report_write_outputs(o, res->ev, res->n_ev, res->sum, mm_size, o->mode, NULL);
+		return STATUS_MISMATCH;
+	}
+	report_summary(res->sum, mm_size, o->mode, a->rows, a->cols, b->cols);
+	inputs_run_config(o, a, b, &cfg);
+	report_compare(a, b, &cfg);
+	status = report_write_outputs(o, res->ev, res->n_ev, res->sum, mm_size, o->mode, &res->c);
+	if (status == STATUS_OK)
+		status = report_verify(&res->c, ref);
+	return status;
+}
+
+static int mm_main(int argc, char **argv)
+{
+	struct cli_opts o;
+	struct mat a = { 0, 0, NULL }, b = { 0, 0, NULL }, ref = { 0, 0, NULL };
+	struct mpi_rank_result res;
+	struct mm_step step_state = { 0 };
+	struct dm_err err = { DM_OK, "" };
+	char msg[256];
+	int step, status = STATUS_OK;
+
+	if (mm_size > RUN_MAX_DEVICES) {
+		if (mm_rank == 0)
+			status_error("distmm-mpi runs one device per rank, up to %d; this job has %d ranks",
+				     RUN_MAX_DEVICES, mm_size);
+		return STATUS_USAGE;
+	}
+	switch (mm_parse(argc, argv, &o, &step, msg, sizeof msg)) {
+	case CLI_HELP:
+		if (mm_rank == 0)
+			mm_usage();
+		return STATUS_OK;
+	case CLI_VERSION:
+		if (mm_rank == 0)
+			printf("distmm-mpi %s\n", DISTMM_VERSION);
+		return STATUS_OK;
+	case CLI_BUG_LIST:
+		if (mm_rank == 0) {
+			printf("--bug KIND runs the ring with one classic mistake:\n");
+			for (int k = 1; k < BUG_COUNT; k++)
+				printf("  %-16s %s\n", bug_name(k), bug_describe(k));
+		}
+		return STATUS_OK;
+	case CLI_ERROR:
+		if (mm_rank == 0) {
+			if (o.lesson_file) /* cli's words would say "leave out -b": not given here */
+				status_error("--lesson plays in the interface of ./distmm-tui; distmm-mpi "
+					     "has no interface");
+			else
+				status_error("%s", msg);
+		}
+		return STATUS_USAGE;
+	}
+	if ((status = mm_refuse(&o)))
+		return status;
+	if (o.replay_file) { /* a recorded run: nothing to distribute */
+		if (mm_rank == 0)
+			status = batch_main(&o);
+		MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+		return status;
+	}
+
+	if (mm_rank == 0 && (status = mm_prepare(&o, &a, &b, &ref)) == STATUS_OK) {
+		/* before the go: with --step the ranks' lines come after it */
+		report_header("distmm-tui batch", &o, o.mode, mm_size, o.bug, a.rows, a.cols, b.cols);
+		fflush(stdout);
+	}
+	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD); /* go, or every rank ends with it */
+	if (status != STATUS_OK)
+		goto out;
+
+	struct mpi_rank_config cfg = { .mode = o.mode, .bug = o.bug };
+	if (step) {
+		cfg.show = mm_show;
+		cfg.pause = mm_pause;
+		cfg.ctx = &step_state;
+	}
+	int rc = mpi_rank_run(MPI_COMM_WORLD, &cfg, mm_rank == 0 ? &a : NULL,
+			      mm_rank == 0 ? &b : NULL, &res, &err);
+	if (mm_rank == 0)
+		status = mm_report(&o, &a, &b, &ref, &res, rc, &err);
+	mpi_rank_result_free(&res);
+	fflush(stdout);
+	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+out:
+	mat_free(&ref);
+	mat_free(&a);
+	mat_free(&b);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	/* funneled: only this thread calls MPI, but there are others (OpenBLAS's,
+	 * and report_compare's in-process devices on rank 0) */
+	int provided;
+	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+	MPI_Comm_rank(MPI_COMM_WORLD, &mm_rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &mm_size);
+	int status = mm_main(argc, argv);
+	MPI_Finalize();
+	return status;
+}
