@@ -664,7 +664,7 @@ static void draw_info(const struct view *v, const struct layout *l)
 	char entry[LAYOUT_MAX_DEVICES][96];
 	int colw = 0, per = 1;
 	for (int shortform = predict; shortform < 2; shortform++) {
-		colw = 0;
+		colw = 12; /* the label's "next, s=N:" at least */
 		for (int rank = 0; rank < n; rank++) {
 			char f[80];
 			view_formula(v, rank, shortform, f, sizeof f);
