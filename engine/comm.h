@@ -62,7 +62,9 @@ int comm_recv(struct comm *c, int rank, int src, int step, int kind, struct comm
 	      struct dm_err *err);
 
 /* rank has parked at the step barrier (idle) or will run again (!idle).
- * The transport uses it to tell a deadlock from a device that is busy. */
+ * The transport uses it to tell a deadlock from a device that is busy.
+ * rank COMM_ANY with !idle marks every idle rank running in one call (the
+ * barrier's release of all devices at once). */
 void comm_set_idle(struct comm *c, int rank, int idle);
 
 /* rank's thread has ended: it will never send again. */

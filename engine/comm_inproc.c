@@ -4,7 +4,9 @@
  * exact (no timeout guess): a rank marks itself WAIT_* before it sleeps, and
  * whoever makes its wait satisfiable marks it RUNNING again, under the same
  * lock, before the sleeper wakes.  So "no rank RUNNING and some rank waiting"
- * means nothing can ever change: a deadlock, or a message that never came. */
+ * means nothing can ever change: a deadlock, or a message that never came.
+ * The step barrier's release follows the same rule in one call: every idle
+ * rank is marked running (comm_set_idle with COMM_ANY) before any wakes. */
 #include "comm_impl.h"
 
 #include <errno.h>
@@ -150,15 +152,24 @@ static struct timespec *inproc_deadline(const struct inproc *ip, struct timespec
 }
 
 /* Called with the lock held when a message leaves box b: the senders whose
- * message was taken, or now fits in the capacity, can go on. */
-static void inproc_release_senders(struct inproc *ip, struct inproc_box *b)
+ * message now fits in the capacity can go on, and so can the one whose
+ * message was taken (taken_waiter; the receiver marked it running).  Only
+ * the first `capacity` messages can have become admissible, so the walk stops
+ * there: an unbounded inbox has no waiting sender at all, and walking a long
+ * queue on every receive made a stream of n messages cost O(n^2). */
+static void inproc_release_senders(struct inproc *ip, struct inproc_box *b, int taken_waiter)
 {
-	size_t pos = 0;
-	for (struct inproc_node *p = b->head; p; p = p->next, pos++)
-		if (p->sender_waiting && pos < ip->capacity &&
-		    ip->wait[p->msg.src].state == COMM_WAIT_SEND)
-			inproc_set_state(ip, p->msg.src, COMM_RUNNING);
-	pthread_cond_broadcast(&b->send_cv);
+	int wake = taken_waiter;
+	if (ip->capacity != COMM_UNBOUNDED) {
+		size_t pos = 0;
+		for (struct inproc_node *p = b->head; p && pos < ip->capacity; p = p->next, pos++)
+			if (p->sender_waiting && ip->wait[p->msg.src].state == COMM_WAIT_SEND) {
+				inproc_set_state(ip, p->msg.src, COMM_RUNNING);
+				wake = 1;
+			}
+	}
+	if (wake)
+		pthread_cond_broadcast(&b->send_cv);
 }
 
 static int inproc_stopped(struct inproc *ip, struct dm_err *err)
@@ -251,16 +262,26 @@ static int inproc_send(struct comm *c, struct comm_msg *msg, struct dm_err *err)
 		if (copy)
 			inproc_append(b, copy);
 	}
-	/* The receiver may be waiting for exactly this: it is running again. */
+	/* The receiver may be waiting for exactly this: it is running again
+	 * (marked here, under the lock), and only then woken.  Nobody else is
+	 * woken: a receiver waiting for another rank would find nothing.  When
+	 * the send is done, the wake comes after the unlock: woken inside it,
+	 * the receiver would run only to sleep again on the lock this sender
+	 * still holds, two trips through the scheduler instead of one (a ring
+	 * transfer of many devices on two cores took twice as long). */
 	struct comm_wait *rw = &ip->wait[dst];
-	if (rw->state == COMM_WAIT_RECV && (rw->peer == COMM_ANY || rw->peer == src))
+	int wake = rw->state == COMM_WAIT_RECV && (rw->peer == COMM_ANY || rw->peer == src);
+	if (wake)
 		inproc_set_state(ip, dst, COMM_RUNNING);
-	pthread_cond_signal(&b->recv_cv);
 
 	if (ip->capacity == COMM_UNBOUNDED) {
 		pthread_mutex_unlock(&ip->mu);
+		if (wake)
+			pthread_cond_signal(&b->recv_cv);
 		return 0;
 	}
+	if (wake)
+		pthread_cond_signal(&b->recv_cv);
 
 	struct timespec ts, *deadline = inproc_deadline(ip, &ts);
 	node->sender_waiting = 1;
@@ -321,13 +342,14 @@ static int inproc_recv(struct comm *c, int rank, int src, int step, int kind,
 			*out = p->msg;
 			p->taken = 1;
 			p->next = NULL;
-			if (p->sender_waiting) {
+			int waiter = p->sender_waiting;
+			if (waiter) {
 				if (ip->wait[p->msg.src].state == COMM_WAIT_SEND)
 					inproc_set_state(ip, p->msg.src, COMM_RUNNING);
 			} else {
 				free(p);
 			}
-			inproc_release_senders(ip, b);
+			inproc_release_senders(ip, b, waiter);
 			break;
 		}
 		rc = inproc_stopped(ip, err);
@@ -354,9 +376,23 @@ static int inproc_recv(struct comm *c, int rank, int src, int step, int kind,
 	return rc;
 }
 
+/* rank COMM_ANY with idle == 0 is the step barrier's release: every idle
+ * rank runs again, in one lock acquisition instead of one per rank (idle is
+ * only ever the barrier's parking).  All of them are running before any
+ * wakes, which the exactness of the detection needs. */
 static void inproc_set_idle(struct comm *c, int rank, int idle)
 {
 	struct inproc *ip = inproc_of(c);
+	if (rank == COMM_ANY) {
+		if (idle)
+			return;
+		pthread_mutex_lock(&ip->mu);
+		for (int r = 0; r < c->n; r++)
+			if (ip->wait[r].state == COMM_IDLE)
+				inproc_set_state(ip, r, COMM_RUNNING);
+		pthread_mutex_unlock(&ip->mu);
+		return;
+	}
 	pthread_mutex_lock(&ip->mu);
 	if (ip->wait[rank].state != COMM_EXITED) {
 		inproc_set_state(ip, rank, idle ? COMM_IDLE : COMM_RUNNING);

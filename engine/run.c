@@ -113,11 +113,13 @@ static int run_enter(struct device *d, int phase)
 	return stepb_enter(r->bar, d->rank, phase);
 }
 
-/* stepb_park_fn: a parked device is idle, not blocked, for deadlock detection. */
+/* stepb_park_fn: a parked device is idle, not blocked, for deadlock detection.
+ * A release (STEPB_ALL) is one call: the transport marks every idle rank
+ * running under one lock acquisition (comm_set_idle with COMM_ANY). */
 static void run_park(void *ctx, int rank, int parked)
 {
 	struct run *r = ctx;
-	comm_set_idle(r->comm, rank, parked);
+	comm_set_idle(r->comm, rank == STEPB_ALL ? COMM_ANY : rank, parked);
 }
 
 static void *run_device_main(void *arg)

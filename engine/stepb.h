@@ -11,10 +11,16 @@
 
 struct stepb;
 
+/* The rank the park function gets when the controller releases every
+ * parked device at once. */
+#define STEPB_ALL (-1)
+
 /* Called with the barrier's lock held: by a device just before it parks
- * (parked = 1), and by the controller for each parked device as it releases
- * them (parked = 0).  The transport uses it to tell idle devices from blocked
- * ones. */
+ * (rank, parked = 1), and once by the controller as it releases the parked
+ * devices (STEPB_ALL, parked = 0: every device parked since the last release
+ * runs again), before any of them wakes.  The transport uses it to tell idle
+ * devices from blocked ones: one call for all keeps a release at one lock
+ * acquisition however many devices there are. */
 typedef void (*stepb_park_fn)(void *ctx, int rank, int parked);
 
 /* Creates a barrier for n devices, all before phase 0.  Returns 0, DM_EINVAL

@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""report: the table `make bench` prints and the JSON it writes, from the
+JSON lines the bench programs printed (tests/bench/run.sh calls it).  Each
+target of the performance issue is a row with its figure, its limit and
+whether it holds here; nothing fails on a miss: the table says so."""
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+
+
+def machine():
+    cpu, mem = "unknown", 0
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    mem = int(line.split()[1]) * 1024
+                    break
+    except OSError:
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory_bytes": mem,
+            "kernel": platform.release(), "machine": platform.machine()}
+
+
+def mib(b):
+    return b / 1048576.0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lines", required=True)
+    ap.add_argument("--json", required=True)
+    ap.add_argument("--quick", default="0")
+    ap.add_argument("--load-start", default="")
+    ap.add_argument("--load-end", default="")
+    ap.add_argument("--others-start", default="0")
+    ap.add_argument("--others-end", default="0")
+    a = ap.parse_args()
+    quick = a.quick == "1"
+
+    res = []
+    with open(a.lines) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("{"):
+                res.append(json.loads(line))
+    by = {}
+    for r in res:
+        by.setdefault(r["bench"], []).append(r)
+
+    info = (by.get("info") or [{}])[0]
+    m = machine()
+    m["openblas"] = info.get("openblas_config", "?")
+    m["openblas_core"] = info.get("openblas_core", "?")
+    targets = []
+    out = []
+
+    def target(name, value, limit, holds, unit=""):
+        targets.append({"target": name, "value": value, "limit": limit,
+                        "holds": holds, "unit": unit})
+
+    def p(s=""):
+        out.append(s)
+
+    p("distmm-tui bench%s  %s" % (" (quick: reduced sizes, targets not judged)" if quick else "",
+                                  time.strftime("%Y-%m-%d %H:%M")))
+    p("machine: %s, %s cores, %.1f GiB, Linux %s" % (m["cpu"], m["cores"],
+                                                     m["memory_bytes"] / 2**30, m["kernel"]))
+    p("OpenBLAS: %s (core %s)" % (m["openblas"], m["openblas_core"]))
+    p("load average at start %s, at end %s; other test/fuzz/UI processes: %s, %s"
+      % (a.load_start, a.load_end, a.others_start, a.others_end))
+    p()
+
+    # 1. compute
+    p("1. compute: the distributed multiply against one OpenBLAS dgemm on the same cores")
+    p("   %-5s %5s %2s %5s  %9s %9s %6s %6s  %7s %7s  %9s %9s" % (
+        "mode", "size", "d", "cores", "multiply", "dgemm", "ratio", "limit", "GFLOP/s",
+        "dgemm", "e2e ratio", "busiest"))
+    comp = [r for r in by.get("compute", []) if not r.get("malloc_hugetlb")]
+    thp = [r for r in by.get("compute", []) if r.get("malloc_hugetlb")]
+    for r in comp:
+        limit = 1.10 if r["size"] == 1024 else 1.05 if r["size"] == 2048 else None
+        ok = limit is not None and r["ratio"] <= limit
+        p("   %-5s %5d %2d %5d  %7.1fms %7.1fms %6.3f %6s  %7.1f %7.1f  %9.3f %7.1fms%s" % (
+            r["mode"], r["size"], r["d"], r["cores"], r["multiply_s"] * 1e3,
+            r["blas_s"] * 1e3, r["ratio"], "%.2f" % limit if limit else "-", r["gflops"],
+            r["blas_gflops"], r["ratio_end_to_end"], r["busiest_compute_s"] * 1e3,
+            "" if r["verified"] else "  WRONG"))
+        if limit and not quick:
+            target("compute %s %d^3 d=%d" % (r["mode"], r["size"], r["d"]),
+                   round(r["ratio"], 3), limit, ok, "x dgemm")
+    p("   multiply = run_finish(): releasing the parked device threads, every compute and")
+    p("   transfer phase, the messages and the gather into rank 0's C (median of the reps).")
+    p("   Not in it: run_new's per-device copies of A and B (the scatter: on a cluster the")
+    p("   inputs already live on the devices) and thread creation (OpenBLAS's own pool is")
+    p("   made once too); 'e2e ratio' counts them, with run_free.  busiest: the device")
+    p("   longest in its compute events (dgemm, and waiting for a core).  dgemm: one cblas_dgemm")
+    p("   of the whole product on min(d, cores) OpenBLAS threads, same process, same run.")
+    if thp:
+        p("   diagnostic, not a target: with GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (malloc asks")
+        p("   for transparent huge pages, so the devices' fresh C buffers fault 2 MiB at a time):")
+        for r in thp:
+            p("   %-5s %5d %2d %5d  %7.1fms %7.1fms %6.3f  (busiest device in dgemm %.1f ms,"
+              " gather %.1f ms)" % (r["mode"], r["size"], r["d"], r["cores"],
+                                     r["multiply_s"] * 1e3, r["blas_s"] * 1e3, r["ratio"],
+                                     r["busiest_compute_s"] * 1e3, r["gather_s"] * 1e3))
+    p()
+
+    # 2. barrier
+    lim = {8: 80, 64: 300, 256: 1200}
+    p("2. step barrier: median time for one phase released and reached by all (2 cores)")
+    p("   %5s  %12s %12s %12s %12s  %7s" % ("d", "run_step", "p90", "compute", "transfer",
+                                             "limit"))
+    for r in by.get("barrier", []):
+        l = lim.get(r["d"])
+        p("   %5d  %10.1fus %10.1fus %10.1fus %10.1fus  %7s   (barrier alone %.1fus)" % (
+            r["d"], r["fsdp_step_median_us"], r["fsdp_step_p90_us"],
+            r["fsdp_compute_median_us"], r["fsdp_transfer_median_us"],
+            "%dus" % l if l else "-", r["bare_median_us"]))
+        if l and not quick:
+            target("barrier d=%d" % r["d"], r["fsdp_step_median_us"], l,
+                   r["fsdp_step_median_us"] <= l, "us")
+    p("   run_step() of an FSDP run on tiny matrices (M = N = d, K = 2), every phase but the")
+    p("   first timed; 'barrier alone': stepb with devices that only enter the next phase.")
+    p()
+
+    # 3. messages
+    p("3. messages through one channel (rank 0 -> rank 1, 4 MiB shards)")
+    for r in by.get("msgs", []):
+        p("   capacity %-9s %10.0f msgs/s   payload moved, not copied: %d of %d" % (
+            r["capacity"], r["msgs_per_s"], r["moved"], r["count"]))
+        if not quick:
+            target("messages moved (capacity %s)" % r["capacity"], r["moved"], r["count"],
+                   r["moved"] == r["count"])
+    for r in by.get("bytes", []):
+        p("   bytes counted by an FSDP run (d=%d): %d, model (n-1)B + C - C_0: %d  %s" % (
+            r["d"], r["counted"], r["model"], "equal" if r["equal"] else "DIFFERENT"))
+        target("bytes counted equal the model", r["counted"], r["model"], r["equal"])
+    p()
+
+    # 4. memory
+    p("4. memory: peak RSS of the process against the engine's accounting")
+    mem = {r["mode"]: r for r in by.get("memory", [])}
+    for mode in ("DP", "FSDP"):
+        r = mem.get(mode)
+        if not r:
+            continue
+        whole = r["max_rss"] - r["base_rss"]
+        run = r["run_peak_rss"] - r["base_rss"]
+        p("   %-4s %d^2 d=%d: peak RSS %7.1f MiB (run alone %7.1f), accounted %7.1f MiB,"
+          " ratio %.3f (run alone %.3f), estimate %.1f MiB" % (
+              mode, r["size"], r["d"], mib(whole), mib(run), mib(r["accounted_peak_sum"]),
+              r["ratio"], r["run_ratio"], mib(r["estimate"])))
+        if not quick:
+            target("memory %s RSS / accounted" % mode, r["ratio"], "0.90..1.10",
+                   0.9 <= r["ratio"] <= 1.1)
+    if "DP" in mem and "FSDP" in mem:
+        d, f = mem["DP"], mem["FSDP"]
+        p("   DP/FSDP: RSS %.2f, accounted %.2f (B on every device vs about two B for the ring)"
+          % ((d["max_rss"] - d["base_rss"]) / max(1, f["max_rss"] - f["base_rss"]),
+             d["accounted_peak_sum"] / max(1, f["accounted_peak_sum"])))
+    p("   peak RSS: getrusage's peak less the RSS before the inputs were made (program and")
+    p("   libraries), the caller's A and B included while run_new copies them; 'run alone':")
+    p("   the peak after run_new, once the inputs are freed (VmHWM reset).  accounted: the")
+    p("   sum of every device's peak held bytes, as the batch summary prints it.")
+    p()
+
+    # 5. interface
+    p("5. interface")
+    for r in by.get("idle", []):
+        secs = float(r["seconds"])
+        pct_ticks = 100.0 * r["ticks"] / r["hz"] / secs
+        pct_ns = 100.0 * r["cpu_ns"] / 1e9 / secs
+        p("   paused %.1f s (d=16, %d threads): CPU %.3f%% (utime+stime %d ticks; schedstat"
+          " %.2f ms)" % (secs, r["threads"], pct_ticks, r["ticks"], r["cpu_ns"] / 1e6))
+        if not quick:
+            target("UI CPU while paused", round(max(pct_ticks, pct_ns), 4), 0.5,
+                   max(pct_ticks, pct_ns) <= 0.5, "%")
+    for r in by.get("frames", []):
+        p("   frame time d=%s on %dx%d (newterm on /dev/null, %d frames over %d phases):"
+          " median %.3f ms, p99 %.3f ms, max %.3f ms" % (
+              r["d"], r["cols"], r["rows"], r["frames"], r["phases"], r["median_ms"],
+              r["p99_ms"], r["max_ms"]))
+        if not quick:
+            target("UI frame median d=16 200x60", r["median_ms"], 2, r["median_ms"] <= 2, "ms")
+    st = by.get("startup", [])
+    ex = by.get("startup_exec", [])
+    if st and ex:
+        inproc = statistics.median(r["main_to_frame_ms"] for r in st)
+        exec_ms = statistics.median(e["wall_s"] * 1e3 - s["teardown_ms"]
+                                    for e, s in zip(ex, st))
+        p("   start-up to first frame (d=16): %.1f ms from exec, %.1f ms from main()"
+          " (median of %d)" % (exec_ms, inproc, len(st)))
+        target("UI start-up to first frame", round(exec_ms, 2), "reported", True, "ms")
+    p()
+
+    # 6. scale
+    p("6. scale (batch mode, -q)")
+    for r in by.get("scale", []):
+        p("   %-32s status %d  %7.2f s  peak RSS %7.1f MiB" % (
+            r["what"], r["status"], r["wall_s"], mib(r["max_rss"])))
+        target("scale: %s completes" % r["what"], r["status"], 0, r["status"] == 0)
+    small = {}
+    for r in by.get("batch_small", []):
+        small.setdefault(r["d"], []).append(r["wall_s"])
+    for d, v in sorted(small.items()):
+        p("   batch -d %-3d default sizes: %.1f ms (median of %d runs)" % (
+            d, statistics.median(v) * 1e3, len(v)))
+    p()
+
+    if targets and not quick:
+        held = sum(1 for t in targets if t["holds"])
+        p("targets: %d of %d hold%s" % (held, len(targets), "" if held == len(targets) else
+                                        "; missed: " + ", ".join(
+                                            t["target"] for t in targets if not t["holds"])))
+    text = "\n".join(out)
+    print(text)
+    doc = {"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "quick": quick, "machine": m,
+           "load": {"start": a.load_start, "end": a.load_end,
+                    "other_processes_start": int(a.others_start or 0),
+                    "other_processes_end": int(a.others_end or 0)},
+           "targets": targets, "results": res}
+    with open(a.json, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    print("written: %s" % a.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
