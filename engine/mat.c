@@ -44,7 +44,7 @@ int mat_alloc(struct mat *m, size_t rows, size_t cols, struct dm_err *err)
 	if (bytes == SIZE_MAX)
 		return dm_err_set(err, DM_ENOMEM, "a %zux%zu matrix is too large", rows, cols);
 	if (bytes > 0) {
-		m->data = xcalloc(rows * cols, sizeof(double));
+		m->data = xcalloc_matrix(rows * cols, sizeof(double));
 		if (!m->data)
 			return dm_err_set(err, DM_ENOMEM,
 					  "out of memory allocating a %zux%zu matrix", rows, cols);
