@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "schedule.h"
 #include "split.h"
 #include "xalloc.h"
 
@@ -43,6 +44,28 @@ int device_init(struct device *d, struct dm_err *err)
 	d->shard = -1;
 	d->sent_shard = d->sent_to = d->recv_shard = d->recv_from = -1;
 	device_hold(d, mat_bytes(rows, d->K) + mat_bytes(rows, d->N));
+	return 0;
+}
+
+int device_setup(struct device *d, int rank, int n, int mode, int bug, size_t M, size_t K,
+		 size_t N, struct dm_err *err)
+{
+	int rc;
+	d->rank = rank;
+	d->n = n;
+	d->mode = mode;
+	d->M = M;
+	d->K = K;
+	d->N = N;
+	d->row_begin = split_offset(M, n, rank);
+	d->row_end = d->row_begin + split_size(M, n, rank);
+	d->bug = mode == DM_FSDP ? bug : 0; /* the bugs are the ring's */
+	if ((rc = device_init(d, err)) ||
+	    (rc = mat_alloc(&d->a, d->row_end - d->row_begin, K, err)) ||
+	    (rc = mat_alloc(&d->b, K, mode == DM_DP ? N : split_size(N, n, rank), err)))
+		return rc;
+	d->shard = mode == DM_DP ? -1 : rank;
+	device_hold(d, mat_bytes(d->b.rows, d->b.cols));
 	return 0;
 }
 

@@ -63,6 +63,14 @@ struct device {
  * and C's bytes as held; the owner then fills a and b and calls
  * device_hold() for b.  Returns 0 or DM_ENOMEM. */
 int device_init(struct device *d, struct dm_err *err);
+
+/* Sets device `rank` of n up for an M x K @ K x N multiply in mode (with
+ * bug, in FSDP): its fields, its rows, device_init, and zeroed buffers for
+ * its rows of A and the B it starts with (all of B in DP, shard `rank` in
+ * FSDP), counted as held.  The owner then fills a and b (a copy in-process,
+ * a receive over MPI) and sets comm, enter and ctx.  Returns 0 or DM_ENOMEM. */
+int device_setup(struct device *d, int rank, int n, int mode, int bug, size_t M, size_t K,
+		 size_t N, struct dm_err *err);
 void device_release(struct device *d);
 
 /* Accounting: bytes now held in addition / no longer held. */

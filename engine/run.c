@@ -142,38 +142,28 @@ static void *run_device_main(void *arg)
 }
 
 /* Gives each device its rows of A and its part of B, as its own copies. */
+/* Copies rows [r0, r0 + dst->rows) and columns [c0, c0 + dst->cols) of src
+ * into dst, which has that shape already. */
+static void run_copy_block(struct mat *dst, const struct mat *src, size_t r0, size_t c0)
+{
+	for (size_t i = 0; i < dst->rows && dst->cols > 0; i++)
+		memcpy(&MAT_AT(dst, i, 0), &MAT_AT(src, r0 + i, c0), dst->cols * sizeof(double));
+}
+
+/* Gives each device its rows of A and its part of B, as its own copies. */
 static int run_setup_device(struct run *r, int i, const struct mat *a, const struct mat *b,
 			    struct dm_err *err)
 {
 	struct device *d = &r->dev[i];
-	int n = r->n, rc;
-	d->rank = i;
-	d->n = n;
-	d->mode = r->cfg.mode;
-	d->M = r->M;
-	d->K = r->K;
-	d->N = r->N;
-	d->row_begin = split_offset(r->M, n, i);
-	d->row_end = d->row_begin + split_size(r->M, n, i);
+	int rc = device_setup(d, i, r->n, r->cfg.mode, r->cfg.bug, r->M, r->K, r->N, err);
+	if (rc)
+		return rc;
 	d->comm = r->comm;
 	d->enter = run_enter;
 	d->ctx = r;
 	d->naive = r->cfg.naive;
-	d->bug = r->cfg.mode == DM_FSDP ? r->cfg.bug : 0; /* the bugs are the ring's */
-	if ((rc = device_init(d, err)))
-		return rc;
-	if ((rc = mat_copy_block(&d->a, a, d->row_begin, d->row_end - d->row_begin, 0, r->K, err)))
-		return rc;
-	if (r->cfg.mode == DM_DP) {
-		rc = mat_copy_block(&d->b, b, 0, r->K, 0, r->N, err);
-	} else {
-		rc = mat_copy_block(&d->b, b, 0, r->K, split_offset(r->N, n, i),
-				    split_size(r->N, n, i), err);
-		d->shard = i;
-	}
-	if (rc)
-		return rc;
-	device_hold(d, mat_bytes(d->b.rows, d->b.cols));
+	run_copy_block(&d->a, a, d->row_begin, 0);
+	run_copy_block(&d->b, b, 0, r->cfg.mode == DM_DP ? 0 : split_offset(r->N, r->n, i));
 	/* Rank 0's gathered C is made now, though it counts only from the
 	 * gather on (device.c): asking the kernel for its pages in the middle
 	 * of the timed run cost up to a quarter of a multiply (huge-page
@@ -183,16 +173,16 @@ static int run_setup_device(struct run *r, int i, const struct mat *a, const str
 	return rc;
 }
 
-static int run_check(const struct run_config *cfg, const struct mat *a, const struct mat *b,
+int run_check_shapes(int mode, int bug, int n, const struct mat *a, const struct mat *b,
 		     struct dm_err *err)
 {
-	if (cfg->mode != DM_FSDP && cfg->mode != DM_DP)
-		return dm_err_set(err, DM_EINVAL, "unknown mode %d", cfg->mode);
-	if (cfg->bug < 0 || cfg->bug >= BUG_COUNT)
-		return dm_err_set(err, DM_EINVAL, "unknown bug %d", cfg->bug);
-	if (cfg->devices < 1 || cfg->devices > RUN_MAX_DEVICES)
-		return dm_err_set(err, DM_EINVAL, "device count %d is out of range (1 to %d)",
-				  cfg->devices, RUN_MAX_DEVICES);
+	if (mode != DM_FSDP && mode != DM_DP)
+		return dm_err_set(err, DM_EINVAL, "unknown mode %d", mode);
+	if (bug < 0 || bug >= BUG_COUNT)
+		return dm_err_set(err, DM_EINVAL, "unknown bug %d", bug);
+	if (n < 1 || n > RUN_MAX_DEVICES)
+		return dm_err_set(err, DM_EINVAL, "device count %d is out of range (1 to %d)", n,
+				  RUN_MAX_DEVICES);
 	if (a->cols != b->rows)
 		return dm_err_set(err, DM_EINVAL,
 				  "shapes do not match: A is %zux%zu, B is %zux%zu "
@@ -206,6 +196,15 @@ static int run_check(const struct run_config *cfg, const struct mat *a, const st
 	    mat_bytes(b->rows, b->cols) / sizeof(double) > INT_MAX)
 		return dm_err_set(err, DM_EINVAL, "matrices too large: A is %zux%zu, B is %zux%zu",
 				  a->rows, a->cols, b->rows, b->cols);
+	return 0;
+}
+
+static int run_check(const struct run_config *cfg, const struct mat *a, const struct mat *b,
+		     struct dm_err *err)
+{
+	int rc = run_check_shapes(cfg->mode, cfg->bug, cfg->devices, a, b, err);
+	if (rc)
+		return rc;
 	uint64_t need = run_estimate_bytes(cfg, a->rows, a->cols, b->cols);
 	if (cfg->mem_limit && need > cfg->mem_limit)
 		return dm_err_set(err, DM_ENOMEM,

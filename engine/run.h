@@ -39,6 +39,13 @@ void run_config_default(struct run_config *cfg);
  * not fit in 64 bits. */
 uint64_t run_estimate_bytes(const struct run_config *cfg, size_t M, size_t K, size_t N);
 
+/* The checks every run makes of its configuration and matrices, memory
+ * aside: a known mode and bug, 1..RUN_MAX_DEVICES devices, A's columns B's
+ * rows, no empty matrix, sizes BLAS (and MPI) can count.  Returns 0 or
+ * DM_EINVAL with err filled.  run_new() makes them; so does the MPI run. */
+int run_check_shapes(int mode, int bug, int n, const struct mat *a, const struct mat *b,
+		     struct dm_err *err);
+
 struct run;
 
 /* Validates the configuration and shapes, checks the estimate against

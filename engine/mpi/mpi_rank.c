@@ -53,30 +53,10 @@ struct mr_ctx {
 int mpi_rank_check(int mode, int bug, int n, const struct mat *a, const struct mat *b,
 		   struct dm_err *err)
 {
-	if (mode != DM_FSDP && mode != DM_DP)
-		return dm_err_set(err, DM_EINVAL, "unknown mode %d", mode);
-	if (bug < 0 || bug >= BUG_COUNT)
-		return dm_err_set(err, DM_EINVAL, "unknown bug %d", bug);
-	if (n < 1 || n > RUN_MAX_DEVICES)
-		return dm_err_set(err, DM_EINVAL, "device count %d is out of range (1 to %d)", n,
-				  RUN_MAX_DEVICES);
 	if (!a || !b)
 		return dm_err_set(err, DM_EINVAL, "rank 0 has no matrices to multiply");
-	if (a->cols != b->rows)
-		return dm_err_set(err, DM_EINVAL,
-				  "shapes do not match: A is %zux%zu, B is %zux%zu "
-				  "(A's columns must equal B's rows)",
-				  a->rows, a->cols, b->rows, b->cols);
-	if (a->rows == 0 || a->cols == 0 || b->cols == 0)
-		return dm_err_set(err, DM_EINVAL, "empty matrices: A is %zux%zu, B is %zux%zu",
-				  a->rows, a->cols, b->rows, b->cols);
-	/* MPI counts are int: A and B each go in one message */
-	if (a->rows > RUN_MAX_DIM || a->cols > RUN_MAX_DIM || b->cols > RUN_MAX_DIM ||
-	    mat_bytes(a->rows, a->cols) / sizeof(double) > INT_MAX ||
-	    mat_bytes(b->rows, b->cols) / sizeof(double) > INT_MAX)
-		return dm_err_set(err, DM_EINVAL, "matrices too large: A is %zux%zu, B is %zux%zu",
-				  a->rows, a->cols, b->rows, b->cols);
-	return 0;
+	/* the same as in-process; MPI's int counts hold what BLAS's ints hold */
+	return run_check_shapes(mode, bug, n, a, b, err);
 }
 
 /* The view of d before `phase` (phase_count: after the last). */
@@ -114,38 +94,17 @@ static int mr_enter(struct device *d, int phase)
 	return comm_mpi_barrier(d->comm, phase, x->cfg->pause, x->cfg->ctx, &d->err);
 }
 
-/* run.c's run_setup_device, with the matrices still to come: the same
- * fields, buffers of the same shapes, the same bytes counted as held. */
+/* A device as in-process (device_setup), its buffers to be filled by the
+ * scatter. */
 static int mr_setup_device(struct device *d, int rank, int n, const long long *head,
 			   struct mr_ctx *x, struct dm_err *err)
 {
-	int rc;
-	d->rank = rank;
-	d->n = n;
-	d->mode = (int)head[MR_MODE];
-	d->M = (size_t)head[MR_M];
-	d->K = (size_t)head[MR_K];
-	d->N = (size_t)head[MR_N];
-	d->row_begin = split_offset(d->M, n, rank);
-	d->row_end = d->row_begin + split_size(d->M, n, rank);
+	int rc = device_setup(d, rank, n, (int)head[MR_MODE], (int)head[MR_BUG], (size_t)head[MR_M],
+			      (size_t)head[MR_K], (size_t)head[MR_N], err);
 	d->enter = mr_enter;
 	d->ctx = x;
 	d->naive = 0;
-	d->bug = d->mode == DM_FSDP ? (int)head[MR_BUG] : 0; /* the bugs are the ring's */
-	if ((rc = device_init(d, err)))
-		return rc;
-	if ((rc = mat_alloc(&d->a, d->row_end - d->row_begin, d->K, err)))
-		return rc;
-	if (d->mode == DM_DP) {
-		rc = mat_alloc(&d->b, d->K, d->N, err);
-	} else {
-		rc = mat_alloc(&d->b, d->K, split_size(d->N, n, rank), err);
-		d->shard = rank;
-	}
-	if (rc)
-		return rc;
-	device_hold(d, mat_bytes(d->b.rows, d->b.cols));
-	return 0;
+	return rc;
 }
 
 /* Rank 0 sends every rank its rows of A and its B; each copies or receives
