@@ -109,8 +109,8 @@ static void device_place(struct device *d, size_t r0, const struct mat *m)
 static int device_gather_root(struct device *d, int phase, int step)
 {
 	uint64_t t = device_now_ns();
-	int rc = 0;
-	if (!d->gathered.data && (rc = mat_alloc(&d->gathered, d->M, d->N, &d->err)))
+	int rc = mat_alloc(&d->gathered, d->M, d->N, &d->err);
+	if (rc)
 		return rc;
 	device_hold(d, mat_bytes(d->M, d->N));
 	device_place(d, d->row_begin, &d->c);

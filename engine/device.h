@@ -44,9 +44,7 @@ struct device {
 	int shard;         /* FSDP: owner index of b, -1 when it holds none */
 	struct mat c;      /* its rows of C: rows x N, zeroed; empty after the gather sent it */
 	int *col_fill;     /* N entries: shard that filled each output column */
-	struct mat gathered; /* rank 0: the gathered C, M x N; the owner may make it
-				early (memory in hand before the timed run), the
-				gather makes it otherwise */
+	struct mat gathered; /* rank 0: the gathered C, M x N, made by the gather */
 	int gather_done;     /* rank 0: gathered holds C */
 
 	/* accounting, bytes */

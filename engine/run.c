@@ -164,13 +164,7 @@ static int run_setup_device(struct run *r, int i, const struct mat *a, const str
 	d->naive = r->cfg.naive;
 	run_copy_block(&d->a, a, d->row_begin, 0);
 	run_copy_block(&d->b, b, 0, r->cfg.mode == DM_DP ? 0 : split_offset(r->N, r->n, i));
-	/* Rank 0's gathered C is made now, though it counts only from the
-	 * gather on (device.c): asking the kernel for its pages in the middle
-	 * of the timed run cost up to a quarter of a multiply (huge-page
-	 * compaction), and the peak it adds to is the same. */
-	if (i == 0)
-		rc = mat_alloc(&d->gathered, r->M, r->N, err);
-	return rc;
+	return 0;
 }
 
 int run_check_shapes(int mode, int bug, int n, const struct mat *a, const struct mat *b,
