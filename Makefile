@@ -88,14 +88,16 @@ run: all
 check-suites: $(CHECK_BIN)
 	@fail=0; for t in $(CHECK_BIN); do $(SUITE_ENV) $$t || fail=1; done; exit $$fail
 
-# Everything, as CI runs it: the plain tests, then the sanitizers, memcheck
-# and a short fuzzing of every parser.  Builds use -Werror: a warning fails.
+# Everything, as CI runs it: the plain tests, then the sanitizers, memcheck,
+# a short fuzzing of every reader and one reduced benchmark (run, not
+# judged).  Builds use -Werror: a warning fails.
 test: WERROR = -Werror
 test: check
 	$(MAKE) --no-print-directory asan
 	$(MAKE) --no-print-directory tsan
 	$(MAKE) --no-print-directory valgrind
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
+	$(MAKE) --no-print-directory bench-quick
 
 # The plain build's tests: Check suites, batch mode, the interface, the storm.
 check: WERROR = -Werror
