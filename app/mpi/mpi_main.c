@@ -33,7 +33,6 @@
 #include "status.h"
 #include "version.h"
 
-
 /* What --step needs: rank 0 stops waiting once its input has ended. */
 struct mm_step {
 	int eof;
