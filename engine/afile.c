@@ -23,7 +23,10 @@ int afile_open(struct afile *af, const char *path, struct dm_err *err)
 	if (af->path)
 		memcpy(af->path, path, len + 1);
 	if (!af->path || !af->tmp) {
-		afile_abort(af);
+		/* no temporary file yet: nothing to remove (tmp holds no name) */
+		free(af->path);
+		free(af->tmp);
+		af->path = af->tmp = NULL;
 		return dm_err_set(err, DM_ENOMEM, "out of memory writing %s", path);
 	}
 	memcpy(af->tmp, path, len);
