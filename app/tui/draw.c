@@ -883,3 +883,21 @@ void draw_too_small(const struct layout *l, int cols, int rows)
 		draw_text(y + 1, len < cols ? (cols - len) / 2 : 0, cols, theme_attr(ROLE_NORMAL), buf);
 	wnoutrefresh(stdscr);
 }
+
+int draw_screen(const struct view *v, uint64_t now)
+{
+	struct layout l;
+	int rows, cols;
+	getmaxyx(stdscr, rows, cols);
+	layout_compute(&l, cols, rows, v->snap.n);
+	if (l.ok) {
+		int want_w, want_h;
+		draw_want(v, l.level, &want_w, &want_h);
+		layout_fit(&l, want_w, want_h);
+		draw_frame(v, &l, now);
+	} else {
+		draw_too_small(&l, cols, rows);
+	}
+	doupdate();
+	return l.ok;
+}

@@ -18,4 +18,9 @@ void draw_frame(const struct view *v, const struct layout *l, uint64_t now);
 /* The screen shown when the terminal is smaller than l->need_cols x need_rows. */
 void draw_too_small(const struct layout *l, int cols, int rows);
 
+/* A whole frame: lays out stdscr's size, fits the panels to their content,
+ * draws the run (or the too-small screen) and updates the terminal once.
+ * Returns 1 when the layout fit, 0 when the too-small screen is shown. */
+int draw_screen(const struct view *v, uint64_t now);
+
 #endif

@@ -282,28 +282,15 @@ static int tui_apply(struct view *v, int action, int ch, uint64_t now)
  * stopped a lesson from going on to its next part. */
 static int tui_loop(struct tui_session *t, struct dm_err *err)
 {
-	struct layout l;
 	for (;;) {
 		struct view *v = &t->v;
-		int rows, cols;
 		uint64_t now = tui_now();
 		if (tui_signal)
 			return 0;
 		view_tick(v, now);
-		getmaxyx(stdscr, rows, cols);
-		layout_compute(&l, cols, rows, v->snap.n);
-		if (l.ok) {
-			int want_w, want_h;
-			draw_want(v, l.level, &want_w, &want_h);
-			layout_fit(&l, want_w, want_h);
-		}
-		if (l.ok)
-			draw_frame(v, &l, now);
-		else
-			draw_too_small(&l, cols, rows);
-		doupdate();
+		int fits = draw_screen(v, now);
 
-		uint64_t wake = l.ok ? view_wake_at(v, now) : 0;
+		uint64_t wake = fits ? view_wake_at(v, now) : 0;
 		if (wake == 0)
 			timeout(-1);
 		else
@@ -312,7 +299,7 @@ static int tui_loop(struct tui_session *t, struct dm_err *err)
 		if (tui_signal)
 			return 0;
 		int action = keys_action(ch, v->help || v->memory, quiz_waiting(&v->quiz));
-		if (!l.ok && action != ACT_QUIT && action != ACT_RESIZE && action != ACT_REDRAW)
+		if (!fits && action != ACT_QUIT && action != ACT_RESIZE && action != ACT_REDRAW)
 			continue; /* too small: only q (and resizing) do anything */
 		if ((action == ACT_NEXT || (action == ACT_ENTER && !quiz_waiting(&v->quiz))) &&
 		    t->lesson) {

@@ -93,21 +93,8 @@ static void bt_stop(struct bt_session *s)
 /* One frame as tui_loop draws it. */
 static void bt_frame(struct view *v, uint64_t now)
 {
-	struct layout l;
-	int rows, cols;
 	view_tick(v, now);
-	getmaxyx(stdscr, rows, cols);
-	layout_compute(&l, cols, rows, v->snap.n);
-	if (l.ok) {
-		int want_w, want_h;
-		draw_want(v, l.level, &want_w, &want_h);
-		layout_fit(&l, want_w, want_h);
-	}
-	if (l.ok)
-		draw_frame(v, &l, now);
-	else
-		draw_too_small(&l, cols, rows);
-	doupdate();
+	draw_screen(v, now);
 }
 
 #define BT_FRAMES_PER_PHASE 30
