@@ -4,6 +4,9 @@
 
 CC      ?= gcc
 BUILD   ?= build
+# `make V=1` shows every command; by default one line a file.
+V       ?= 0
+Q        = $(if $(filter 1,$(V)),,@)
 PKG_CONFIG ?= pkg-config
 
 WARN    = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wundef
@@ -44,36 +47,44 @@ all: $(BIN) mpi
 
 $(BUILD)/engine/%.o: engine/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC     $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 # app/ sees its own headers; engine/ never sees app/'s.
 $(BUILD)/app/%.o: app/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Iapp -Iapp/tui -MMD -MP -c $< -o $@
+	@echo "  CC     $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -Iapp -Iapp/tui -MMD -MP -c $< -o $@
 
 $(LIB): $(ENGINE_OBJ)
-	rm -f $@
-	$(AR) rcs $@ $^
+	@rm -f $@
+	@echo "  AR     $@"
+	$(Q)$(AR) rcs $@ $^
 
 $(BIN): $(APP_OBJ) $(LIB)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(APP_OBJ) $(LIB) $(LDLIBS_UI) $(LDLIBS_ENGINE)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(APP_OBJ) $(LIB) $(LDLIBS_UI) $(LDLIBS_ENGINE)
 
 $(BUILD)/tests/check_%: tests/check_%.c $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
 # The UI's pure parts are unit-tested without a terminal.
 $(BUILD)/tests/check_layout: tests/check_layout.c $(BUILD)/app/tui/layout.o
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Iapp/tui $(LDFLAGS) -o $@ $^ $(LDLIBS_CHECK)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -Iapp/tui $(LDFLAGS) -o $@ $^ $(LDLIBS_CHECK)
 
 $(BUILD)/tests/check_lesson: tests/check_lesson.c $(BUILD)/app/lesson.o $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Iapp $(LDFLAGS) -o $@ $< $(BUILD)/app/lesson.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -Iapp $(LDFLAGS) -o $@ $< $(BUILD)/app/lesson.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
 $(BUILD)/tests/check_quiz: tests/check_quiz.c $(BUILD)/app/tui/quiz.o $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Iapp/tui $(LDFLAGS) -o $@ $< $(BUILD)/app/tui/quiz.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -Iapp/tui $(LDFLAGS) -o $@ $< $(BUILD)/app/tui/quiz.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
 deps:
 	@missing=""; for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -158,14 +169,17 @@ mpi: $(LIB) $(MPI_APP_OBJ)
 
 $(BUILD)/engine/mpi/%.o: engine/mpi/%.c
 	@mkdir -p $(dir $@)
-	$(MPICC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  MPICC  $<"
+	$(Q)$(MPICC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/app/mpi/%.o: app/mpi/%.c
 	@mkdir -p $(dir $@)
-	$(MPICC) $(ALL_CFLAGS) -Iapp -Iengine/mpi -MMD -MP -c $< -o $@
+	@echo "  MPICC  $<"
+	$(Q)$(MPICC) $(ALL_CFLAGS) -Iapp -Iengine/mpi -MMD -MP -c $< -o $@
 
 $(MPI_BIN): $(MPI_OBJ) $(MPI_APP_OBJ) $(LIB)
-	$(MPICC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(MPI_OBJ) $(MPI_APP_OBJ) $(LIB) $(LDLIBS_ENGINE)
+	@echo "  MPICC  $@"
+	$(Q)$(MPICC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(MPI_OBJ) $(MPI_APP_OBJ) $(LIB) $(LDLIBS_ENGINE)
 
 -include $(MPI_OBJ:.o=.d)
 
@@ -177,12 +191,14 @@ BENCH_APP_OBJ = $(filter-out $(BUILD)/app/main.o,$(APP_OBJ))
 
 $(BUILD)/bench/bench_engine: tests/bench/bench_engine.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ENGINE)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ENGINE)
 
 # The interface's frame time, from app/'s own objects drawing to /dev/null.
 $(BUILD)/bench/bench_tui: tests/bench/bench_tui.c $(BENCH_APP_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Iapp -Iapp/tui $(LDFLAGS) -o $@ $< $(BENCH_APP_OBJ) $(LIB) \
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) -Iapp -Iapp/tui $(LDFLAGS) -o $@ $< $(BENCH_APP_OBJ) $(LIB) \
 		$(LDLIBS_UI) $(LDLIBS_ENGINE)
 
 .PHONY: bench bench-quick
