@@ -419,6 +419,20 @@ const char *view_phase_name(const struct view *v)
 	return sched_kind_name(v->kind);
 }
 
+static void view_gather_caption(int n, char *buf, size_t size)
+{
+	if (n == 1)
+		snprintf(buf, size, "gather: one device, whose rows of C are all of C: rank 0 "
+				    "places them as they are.");
+	else if (n == 2)
+		snprintf(buf, size, "gather: rank 1 sends its rows of C to rank 0, which places them "
+				    "by row offset.");
+	else
+		snprintf(buf, size, "gather: ranks 1..%d send their rows of C to rank 0, which places "
+				    "them by row offset.",
+			 n - 1);
+}
+
 /* The lesson's words for this moment, if the lesson has some. */
 static int view_lesson_caption(const struct view *v, char *buf, size_t size)
 {
@@ -474,9 +488,7 @@ void view_caption(const struct view *v, char *buf, size_t size)
 			snprintf(buf, size, "compute: each rank multiplies its rows of A by its own copy of "
 					    "B, filling all the columns of its rows of C at once.");
 		else
-			snprintf(buf, size, "gather: ranks 1..%d send their rows of C to rank 0, which "
-					    "places them by row offset.",
-				 n - 1);
+			view_gather_caption(n, buf, size);
 		return;
 	}
 	if (v->snap.bug != BUG_NONE && (v->kind < 0 || v->finished)) {
@@ -505,9 +517,7 @@ void view_caption(const struct view *v, char *buf, size_t size)
 				    "gets one from (r - 1) mod %d. Each rank sends %d/%d of B in all.",
 			 s, n, n, n - 1, n);
 	else
-		snprintf(buf, size, "gather: ranks 1..%d send their rows of C to rank 0, which places "
-				    "them by row offset.",
-			 n - 1);
+		view_gather_caption(n, buf, size);
 }
 
 void view_formula(const struct view *v, int r, int shortform, char *buf, size_t size)
