@@ -87,7 +87,9 @@ $(BUILD)/tests/check_quiz: tests/check_quiz.c $(BUILD)/app/tui/quiz.o $(LIB) tes
 	$(Q)$(CC) $(ALL_CFLAGS) -Iapp/tui $(LDFLAGS) -o $@ $< $(BUILD)/app/tui/quiz.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
 deps:
-	@missing=""; for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(DEPS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
