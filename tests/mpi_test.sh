@@ -24,13 +24,13 @@ done
 MPI_BIN=$(cd "$(dirname "$MPI_BIN")" && pwd)/$(basename "$MPI_BIN")
 TUI_BIN=$(cd "$(dirname "$TUI_BIN")" && pwd)/$(basename "$TUI_BIN")
 PY=/usr/bin/python3
-T=$(mktemp -d /tmp/distmm-mpi.XXXXXX)
-SOCK="distmm-mpi-$$"
-TM() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'TM kill-server 2>/dev/null; rm -rf "$T"' EXIT
-fails=0 passes=0
-ok() { passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+TMPD=$(mktemp -d /tmp/distmm-mpi.XXXXXX)
+# the interface's replay of a recorded run uses the tmux helpers (tmux.sh)
+BIN=$TUI_BIN NAME=mpi
+. "$(dirname "$0")/tmux.sh"
+trap 'T kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+test_name=mpi
+ok() { pass; }
 
 # Root in a container is allowed; shared-memory transfers without CMA
 # (ptrace is often forbidden in containers, and Open MPI then warns).
@@ -38,37 +38,37 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 LIMIT=${MPI_TEST_LIMIT:-120}
 
-# mpi NP ARGS...: distmm-mpi on NP ranks, stdout to $T/out, stderr to $T/err.
+# mpi NP ARGS...: distmm-mpi on NP ranks, stdout to $TMPD/out, stderr to $TMPD/err.
 mpi() {
 	local np=$1; shift
 	timeout -k 5 "$LIMIT" mpirun --oversubscribe --allow-run-as-root -np "$np" "$MPI_BIN" "$@" \
-		>"$T/out" 2>"$T/err"
+		>"$TMPD/out" 2>"$TMPD/err"
 }
 # mpiq: the same with mpirun -q, which keeps mpirun's own report of a
 # non-zero exit off stderr (the program's message stays).
 mpiq() {
 	local np=$1; shift
 	timeout -k 5 "$LIMIT" mpirun -q --oversubscribe --allow-run-as-root -np "$np" "$MPI_BIN" "$@" \
-		>"$T/out" 2>"$T/err"
+		>"$TMPD/out" 2>"$TMPD/err"
 }
 
 # --- the command of the task: the same schedule and verification ------------
 mpi 4 -b; st=$?
-"$TUI_BIN" -b -d 4 >"$T/tui.out" 2>&1
-if [ "$st" != 0 ]; then bad "mpirun -np 4 distmm-mpi -b: exit $st: $(head -5 "$T/err")"
-elif ! diff "$T/out" "$T/tui.out" >"$T/diff"; then bad "distmm-mpi -b differs from distmm-tui -b -d 4:"; head -20 "$T/diff"
-elif [ -s "$T/err" ]; then bad "a successful run wrote on stderr: $(head -5 "$T/err")"
+"$TUI_BIN" -b -d 4 >"$TMPD/tui.out" 2>&1
+if [ "$st" != 0 ]; then bad "mpirun -np 4 distmm-mpi -b: exit $st: $(head -5 "$TMPD/err")"
+elif ! diff "$TMPD/out" "$TMPD/tui.out" >"$TMPD/diff"; then bad "distmm-mpi -b differs from distmm-tui -b -d 4:"; head -20 "$TMPD/diff"
+elif [ -s "$TMPD/err" ]; then bad "a successful run wrote on stderr: $(head -5 "$TMPD/err")"
 else ok; fi
 mpi 3 -q -m dp; st=$?
-"$TUI_BIN" -b -q -d 3 -m dp >"$T/tui.out" 2>&1
-[ "$st" = 0 ] && diff -q "$T/out" "$T/tui.out" >/dev/null && ok || bad "-q -m dp on 3 ranks differs from distmm-tui"
+"$TUI_BIN" -b -q -d 3 -m dp >"$TMPD/tui.out" 2>&1
+[ "$st" = 0 ] && diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && ok || bad "-q -m dp on 3 ranks differs from distmm-tui"
 
 # --- N = 1..4, shapes even and uneven, both modes: same C, same trace --------
 # even: every split equal for n = 1, 2, 3, 4; uneven: the remainders; tiny:
 # more ranks than rows and columns (empty row blocks and shards)
 for shape in "12 6 12" "13 5 7" "3 4 2"; do
 	read -r M K N <<<"$shape"
-	$PY - "$T" "$M" "$K" "$N" <<'PY'
+	$PY - "$TMPD" "$M" "$K" "$N" <<'PY'
 import numpy as np, sys
 t, M, K, N = sys.argv[1], *map(int, sys.argv[2:5])
 rng = np.random.default_rng(M * 1000 + K * 10 + N)
@@ -78,14 +78,14 @@ PY
 	for np_ in 1 2 3 4; do
 		for mode in fsdp dp; do
 			what="$M x $K x $N, -np $np_, $mode"
-			mpi "$np_" -m "$mode" -A "$T/a.npy" -B "$T/b.npy" -o "$T/cm.npy" --trace "$T/tm.jsonl"; st=$?
-			if [ "$st" != 0 ]; then bad "$what: exit $st: $(head -5 "$T/err")"; continue; fi
-			[ -s "$T/err" ] && bad "$what: stderr: $(head -3 "$T/err")"
-			"$TUI_BIN" -b -d "$np_" -m "$mode" -A "$T/a.npy" -B "$T/b.npy" -o "$T/ct.npy" --trace "$T/tt.jsonl" >"$T/tui.out" 2>&1 \
+			mpi "$np_" -m "$mode" -A "$TMPD/a.npy" -B "$TMPD/b.npy" -o "$TMPD/cm.npy" --trace "$TMPD/tm.jsonl"; st=$?
+			if [ "$st" != 0 ]; then bad "$what: exit $st: $(head -5 "$TMPD/err")"; continue; fi
+			[ -s "$TMPD/err" ] && bad "$what: stderr: $(head -3 "$TMPD/err")"
+			"$TUI_BIN" -b -d "$np_" -m "$mode" -A "$TMPD/a.npy" -B "$TMPD/b.npy" -o "$TMPD/ct.npy" --trace "$TMPD/tt.jsonl" >"$TMPD/tui.out" 2>&1 \
 				|| bad "$what: distmm-tui failed"
-			cmp -s "$T/cm.npy" "$T/ct.npy" && ok || bad "$what: C differs from the in-process C"
-			diff -q "$T/out" "$T/tui.out" >/dev/null && ok || bad "$what: stdout differs from distmm-tui -b"
-			if $PY - "$T" "$np_" "$mode" <<'PY'
+			cmp -s "$TMPD/cm.npy" "$TMPD/ct.npy" && ok || bad "$what: C differs from the in-process C"
+			diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && ok || bad "$what: stdout differs from distmm-tui -b"
+			if $PY - "$TMPD" "$np_" "$mode" <<'PY'
 import json, numpy as np, sys
 t, n, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 a, b, c = np.load(f"{t}/a.npy"), np.load(f"{t}/b.npy"), np.load(f"{t}/cm.npy")
@@ -111,28 +111,28 @@ for r in range(n):
     assert all(e["t_end_ns"] >= e["t_begin_ns"] for e in ev), r
 PY
 			then ok; else bad "$what: numpy or the trace check failed"; fi
-			"$TUI_BIN" -b -q --replay "$T/tm.jsonl" -A "$T/a.npy" -B "$T/b.npy" >/dev/null 2>"$T/rerr" \
-				&& ok || bad "$what: the MPI trace does not replay: $(cat "$T/rerr")"
+			"$TUI_BIN" -b -q --replay "$TMPD/tm.jsonl" -A "$TMPD/a.npy" -B "$TMPD/b.npy" >/dev/null 2>"$TMPD/rerr" \
+				&& ok || bad "$what: the MPI trace does not replay: $(cat "$TMPD/rerr")"
 		done
 	done
 done
 
 # .csv inputs, and a generated B for a loaded A
-printf '1,2,3\n4,5,6\n7,8,9\n10,11,12\n' >"$T/a.csv"
-mpi 3 -A "$T/a.csv" -N 5 -o "$T/cm.csv"; st=$?
-"$TUI_BIN" -b -d 3 -A "$T/a.csv" -N 5 -o "$T/ct.csv" >"$T/tui.out" 2>&1
-[ "$st" = 0 ] && cmp -s "$T/cm.csv" "$T/ct.csv" && diff -q "$T/out" "$T/tui.out" >/dev/null && ok \
+printf '1,2,3\n4,5,6\n7,8,9\n10,11,12\n' >"$TMPD/a.csv"
+mpi 3 -A "$TMPD/a.csv" -N 5 -o "$TMPD/cm.csv"; st=$?
+"$TUI_BIN" -b -d 3 -A "$TMPD/a.csv" -N 5 -o "$TMPD/ct.csv" >"$TMPD/tui.out" 2>&1
+[ "$st" = 0 ] && cmp -s "$TMPD/cm.csv" "$TMPD/ct.csv" && diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && ok \
 	|| bad "csv A on 3 ranks: exit $st, or differs from distmm-tui"
 
 # --- a deliberate bug: the same wrong answer, the same account ---------------
 mpi 4 --bug r-plus-s; st=$?
-"$TUI_BIN" -b -d 4 --bug r-plus-s >"$T/tui.out" 2>&1
-[ "$st" = 1 ] && diff -q "$T/out" "$T/tui.out" >/dev/null && grep -q '^verify: MISMATCH' "$T/out" && ok \
+"$TUI_BIN" -b -d 4 --bug r-plus-s >"$TMPD/tui.out" 2>&1
+[ "$st" = 1 ] && diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && grep -q '^verify: MISMATCH' "$TMPD/out" && ok \
 	|| bad "--bug r-plus-s: exit $st (want 1) or output differs from distmm-tui"
 
 # --- Perfetto: the Chrome trace of a real run ---------------------------------
-mpi 3 -q --trace "$T/c.json" --trace-format chrome; st=$?
-[ "$st" = 0 ] && $PY - "$T/c.json" 3 <<'PY' && ok || bad "chrome trace of 3 ranks (exit $st)"
+mpi 3 -q --trace "$TMPD/c.json" --trace-format chrome; st=$?
+[ "$st" = 0 ] && $PY - "$TMPD/c.json" 3 <<'PY' && ok || bad "chrome trace of 3 ranks (exit $st)"
 import json, sys
 d = json.load(open(sys.argv[1])); n = int(sys.argv[2])
 ev = d["traceEvents"]
@@ -148,14 +148,14 @@ PY
 # receiver), and the job ends with the batch run's status and message.
 for size in "8 6 4" "300 300 900"; do
 	read -r M K N <<<"$size"
-	mpiq 4 -q --bug c-mod -M "$M" -K "$K" -N "$N" --values floats --trace "$T/fail.jsonl"; st=$?
-	if [ "$st" = 1 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q '^distmm-tui: rank 0, step 1: .*negative index' "$T/err" \
-		&& [ -s "$T/fail.jsonl" ]; then ok
-	else bad "c-mod $size: exit $st (want 1, one message, a trace): $(head -5 "$T/err")"; fi
+	mpiq 4 -q --bug c-mod -M "$M" -K "$K" -N "$N" --values floats --trace "$TMPD/fail.jsonl"; st=$?
+	if [ "$st" = 1 ] && [ "$(wc -l <"$TMPD/err")" = 1 ] && grep -q '^distmm-tui: rank 0, step 1: .*negative index' "$TMPD/err" \
+		&& [ -s "$TMPD/fail.jsonl" ]; then ok
+	else bad "c-mod $size: exit $st (want 1, one message, a trace): $(head -5 "$TMPD/err")"; fi
 done
 
 # --- bad input on rank 0: every rank ends with exit 2 and one message --------
-$PY - "$T" <<'PY'
+$PY - "$TMPD" <<'PY'
 import numpy as np, sys
 t = sys.argv[1]
 np.save(f"{t}/a53.npy", np.ones((5, 3))); np.save(f"{t}/b44.npy", np.ones((4, 4)))
@@ -165,72 +165,61 @@ PY
 expect2() {
 	local pat=$1 np=$2; shift 2
 	mpiq "$np" "$@"; local st=$?
-	if [ "$st" = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q '^distmm-tui: ' "$T/err" \
-		&& grep -q -- "$pat" "$T/err" && ! [ -s "$T/out" ]; then ok
-	else bad "bad input ($*) on $np ranks: exit $st (want 2 and one line with '$pat'):"; sed 's/^/    /' "$T/err" | head -5; fi
+	if [ "$st" = 2 ] && [ "$(wc -l <"$TMPD/err")" = 1 ] && grep -q '^distmm-tui: ' "$TMPD/err" \
+		&& grep -q -- "$pat" "$TMPD/err" && ! [ -s "$TMPD/out" ]; then ok
+	else bad "bad input ($*) on $np ranks: exit $st (want 2 and one line with '$pat'):"; sed 's/^/    /' "$TMPD/err" | head -5; fi
 }
-expect2 "No such file" 4 -A "$T/missing.npy"
-expect2 "No such file" 2 -B "$T/missing.npy" -m dp
-expect2 "Fortran" 3 -B "$T/f.npy"
-expect2 "shapes do not match" 4 -A "$T/a53.npy" -B "$T/b44.npy"
-expect2 "rows of A" 4 -A "$T/a53.npy" -M 7
+expect2 "No such file" 4 -A "$TMPD/missing.npy"
+expect2 "No such file" 2 -B "$TMPD/missing.npy" -m dp
+expect2 "Fortran" 3 -B "$TMPD/f.npy"
+expect2 "shapes do not match" 4 -A "$TMPD/a53.npy" -B "$TMPD/b44.npy"
+expect2 "rows of A" 4 -A "$TMPD/a53.npy" -M 7
 expect2 "device count" 4 -d 0
 expect2 "device count" 4 -d abc
 expect2 "the job has 4 ranks" 4 -d 3
 expect2 "the job has 1 rank" 1 -d 2
-expect2 "cannot write" 4 -o "$T/nodir/c.npy"
-expect2 "cannot write" 4 --trace "$T/nodir/t.jsonl"
-expect2 "unknown file type" 2 -o "$T/c.txt"
+expect2 "cannot write" 4 -o "$TMPD/nodir/c.npy"
+expect2 "cannot write" 4 --trace "$TMPD/nodir/t.jsonl"
+expect2 "unknown file type" 2 -o "$TMPD/c.txt"
 expect2 "unknown option '--bogus'" 3 --bogus
 expect2 "--naive" 4 --naive
 expect2 "--capacity" 4 --capacity 0
 expect2 "more than the" 4 -M 1000000 -K 1000000 -N 1000000
 # without mpirun -q: the program's message once, whatever mpirun adds
-mpi 4 -A "$T/missing.npy"; st=$?
-[ "$st" = 2 ] && [ "$(grep -c '^distmm-tui: ' "$T/err")" = 1 ] && ok \
-	|| bad "missing file without -q: exit $st, $(grep -c '^distmm-tui: ' "$T/err") messages"
+mpi 4 -A "$TMPD/missing.npy"; st=$?
+[ "$st" = 2 ] && [ "$(grep -c '^distmm-tui: ' "$TMPD/err")" = 1 ] && ok \
+	|| bad "missing file without -q: exit $st, $(grep -c '^distmm-tui: ' "$TMPD/err") messages"
 mpi 4 --help; st=$?
-[ "$st" = 0 ] && grep -q -- '--step' "$T/out" && [ "$(grep -c '^usage: distmm-tui' "$T/out")" = 1 ] && ok \
+[ "$st" = 0 ] && grep -q -- '--step' "$TMPD/out" && [ "$(grep -c '^usage: distmm-tui' "$TMPD/out")" = 1 ] && ok \
 	|| bad "--help: exit $st, or printed by more than rank 0"
 
 # --- --step: a barrier before every phase, Enter from the pipe -----------------
 # FSDP on 3 ranks has 6 phases: 6 lines before them and one at the end from
 # every rank, 6 prompts from rank 0
 printf '\n\n\n\n\n\n' | timeout -k 5 "$LIMIT" mpirun --oversubscribe --allow-run-as-root -np 3 "$MPI_BIN" --step -q \
-	>"$T/out" 2>"$T/err"; st=$?
-if [ "$st" = 0 ] && grep -q '^verify: allclose ok' "$T/out" \
-	&& [ "$(grep -c '^rank [0-2] before phase [1-6]/6' "$T/out")" = 18 ] \
-	&& [ "$(grep -c '^rank [0-2] at the end' "$T/out")" = 3 ] \
-	&& [ "$(grep -c '^-- every rank is before phase' "$T/out")" = 6 ] \
-	&& grep -q '^rank 0 before phase 3/6 (compute, s=1): .*B shard 2 = B\[:, 3:4\].*got B\[2\] <- rank 2' "$T/out"; then ok
-else bad "--step with Enter piped: exit $st"; head -30 "$T/out" "$T/err"; fi
+	>"$TMPD/out" 2>"$TMPD/err"; st=$?
+if [ "$st" = 0 ] && grep -q '^verify: allclose ok' "$TMPD/out" \
+	&& [ "$(grep -c '^rank [0-2] before phase [1-6]/6' "$TMPD/out")" = 18 ] \
+	&& [ "$(grep -c '^rank [0-2] at the end' "$TMPD/out")" = 3 ] \
+	&& [ "$(grep -c '^-- every rank is before phase' "$TMPD/out")" = 6 ] \
+	&& grep -q '^rank 0 before phase 3/6 (compute, s=1): .*B shard 2 = B\[:, 3:4\].*got B\[2\] <- rank 2' "$TMPD/out"; then ok
+else bad "--step with Enter piped: exit $st"; head -30 "$TMPD/out" "$TMPD/err"; fi
 # the input ends at once: it runs on to the end
 timeout -k 5 "$LIMIT" mpirun --oversubscribe --allow-run-as-root -np 2 "$MPI_BIN" --step -q -m dp </dev/null \
-	>"$T/out" 2>"$T/err"; st=$?
-[ "$st" = 0 ] && grep -q '^verify: allclose ok' "$T/out" && ok || bad "--step with no input: exit $st"
+	>"$TMPD/out" 2>"$TMPD/err"; st=$?
+[ "$st" = 0 ] && grep -q '^verify: allclose ok' "$TMPD/out" && ok || bad "--step with no input: exit $st"
 
 # --- the recorded multi-process run, replayed in the interface ----------------
-mpi 4 -q -M 11 -N 7 --trace "$T/replay.jsonl"; st=$?
+mpi 4 -q -M 11 -N 7 --trace "$TMPD/replay.jsonl"; st=$?
 [ "$st" = 0 ] || bad "recording a trace for the replay: exit $st"
-screen() { TM capture-pane -p -t 0 2>/dev/null; }
-# wait_for PATTERN [SECONDS]: until the screen matches (a deadline, not a sleep)
-wait_for() {
-	local pat=$1 limit=${2:-20} i=0
-	while [ "$i" -lt $((limit * 20)) ]; do
-		screen | grep -Eq -- "$pat" && return 0
-		sleep 0.05; i=$((i + 1))
-	done
-	bad "replay: the screen never showed /$pat/"; screen | sed 's/^/    | /'; return 1
-}
-TM new-session -d -x 120 -y 40 -e TERM=tmux-256color -e LANG=C.UTF-8 \
-	"cd $(printf %q "$T") && $(printf '%q ' "$TUI_BIN" --replay "$T/replay.jsonl" -M 11 -N 7); echo \"EXIT:\$?\"; sleep 600"
-TM set-option -g status off >/dev/null
+test_name="replay in the interface"
+start 120x40 --replay "$TMPD/replay.jsonl" -M 11 -N 7
 wait_for 'FSDP replay' && ok
 wait_for '4 devices' && ok
-TM send-keys -t 0 p + + + +
+keys p + + + +
 wait_for 'verify: allclose ok' 60 && ok
-TM send-keys -t 0 q
-wait_for '^EXIT:0$' && ok
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$' && ok
 
 echo "mpi_test: $passes passed, $fails failed"
 [ "$fails" = 0 ]
