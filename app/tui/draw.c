@@ -136,9 +136,6 @@ static void draw_footer(const struct view *v, const struct layout *l)
 	for (int i = 0; i < NHINTS; i++) {
 		/* "f" only where it does something: after a deadlock */
 		show[i] = i > 0 || deadlock;
-		/* "b" only where a run can step back */
-		if (hints[i].key[0] == 'b' && !v->can_back)
-			show[i] = 0;
 		if (show[i])
 			width += (int)(strlen(hints[i].key) + strlen(hints[i].what)) + 3;
 	}

@@ -52,16 +52,6 @@ void theme_init(int mono, int ascii)
 		init_pair((short)(ROLE_COUNT + 1 + k), pal[k], -1);
 }
 
-int theme_is_mono(void)
-{
-	return theme_mono;
-}
-
-int theme_is_ascii(void)
-{
-	return theme_ascii;
-}
-
 attr_t theme_attr(int role)
 {
 	if (role < 0 || role >= ROLE_COUNT)

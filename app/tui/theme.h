@@ -36,9 +36,6 @@ enum theme_glyph {
  * ASCII glyphs; otherwise UTF-8 glyphs when the locale is UTF-8, else ACS. */
 void theme_init(int mono, int ascii);
 
-int theme_is_mono(void);
-int theme_is_ascii(void);
-
 /* The attribute to draw a role with. */
 attr_t theme_attr(int role);
 

@@ -160,7 +160,6 @@ static int tui_session_start(struct tui_session *t, struct dm_err *err)
 			return rc;
 		}
 		t->v.playing = o->play;
-		t->v.can_back = 1;
 		return 0;
 	}
 	struct view_config cfg = { o->mode, o->devices, o->capacity, o->naive, o->bug };
@@ -171,7 +170,6 @@ static int tui_session_start(struct tui_session *t, struct dm_err *err)
 	}
 	if (o->quiz)
 		quiz_init(&t->v.quiz, 1, o->quiz);
-	t->v.can_back = 1;
 	t->v.lesson = t->lesson;
 	t->v.part = t->part;
 	return 0;

@@ -50,7 +50,6 @@ struct view {
 	int playing, speed;      /* speed: index into the speed table */
 	uint64_t next_at;        /* when playing: the next phase's time */
 	int help;                /* the help overlay is open */
-	int can_back;            /* stepping back works (the event log is kept) */
 	struct quiz quiz;        /* predict, then reveal */
 	int memory;              /* the DP vs FSDP overlay is open */
 	int cmp_valid;           /* cmp holds this configuration's numbers */
