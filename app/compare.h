@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "evlog.h"
 #include "mat.h"
 #include "run.h"
 
@@ -27,10 +28,14 @@ struct compare {
 };
 
 /* Fills c for A, B on cfg->devices devices (cfg's other settings used for
- * both runs, with the correct ring and no bug).  Runs each mode whose
- * estimate is at most max_run_bytes.  Returns 0 or DM_ENOMEM. */
+ * both runs, with the correct ring and no bug).  known, when not NULL: the
+ * per-device summaries of a finished run in cfg->mode, used instead of
+ * running that mode again (unless cfg has a bug: then they are the bug's).
+ * Runs each other mode whose estimate is at most max_run_bytes.  Returns 0
+ * or DM_ENOMEM. */
 int compare_build(struct compare *c, const struct mat *a, const struct mat *b,
-		  const struct run_config *cfg, uint64_t max_run_bytes, struct dm_err *err);
+		  const struct run_config *cfg, uint64_t max_run_bytes,
+		  const struct ev_summary *known, struct dm_err *err);
 void compare_free(struct compare *c);
 
 #endif

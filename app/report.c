@@ -82,11 +82,12 @@ void report_events(const struct ev *ev, size_t n_ev, int mode, int n, int bug)
 }
 
 /* The memory argument in numbers: both modes, formula and measurement. */
-void report_compare(const struct mat *a, const struct mat *b, const struct run_config *cfg)
+void report_compare(const struct mat *a, const struct mat *b, const struct run_config *cfg,
+		    const struct ev_summary *sum)
 {
 	struct compare c;
 	struct dm_err err;
-	if (cfg->devices > REPORT_COMPARE_DEVICES || compare_build(&c, a, b, cfg, REPORT_COMPARE_MAX, &err))
+	if (cfg->devices > REPORT_COMPARE_DEVICES || compare_build(&c, a, b, cfg, REPORT_COMPARE_MAX, sum, &err))
 		return;
 	printf("DP vs FSDP (bytes; formula DP: A_r + B + C_r, FSDP: A_r + 2*B/n + C_r):\n");
 	printf("  %-8s %12s %12s %12s %12s %12s %12s\n", "", "DP formula", "DP peak", "FSDP formula",

@@ -22,9 +22,11 @@ void report_events(const struct ev *ev, size_t n_ev, int mode, int n, int bug);
 /* Per rank: peak held, what DP would hold, sent, received; and the total. */
 void report_summary(const struct ev_summary *sum, int n, int mode, size_t M, size_t K, size_t N);
 
-/* DP against FSDP, formula and measured (runs the modes in-process when
- * cheap; skipped beyond 64 devices). */
-void report_compare(const struct mat *a, const struct mat *b, const struct run_config *cfg);
+/* DP against FSDP, formula and measured: sum is the run just made (in
+ * cfg->mode); the other mode runs in-process when cheap.  Skipped beyond 64
+ * devices. */
+void report_compare(const struct mat *a, const struct mat *b, const struct run_config *cfg,
+		    const struct ev_summary *sum);
 
 /* The cycle of waits of a deadlocked run, read off its snapshot. */
 void report_deadlock(const struct run_snapshot *s);

@@ -215,7 +215,7 @@ static int mm_report(const struct cli_opts *o, const struct mat *a, const struct
 	}
 	report_summary(res->sum, mm_size, o->mode, a->rows, a->cols, b->cols);
 	inputs_run_config(o, a, b, &cfg);
-	report_compare(a, b, &cfg);
+	report_compare(a, b, &cfg, res->sum);
 	status = report_write_outputs(o, res->ev, res->n_ev, res->sum, mm_size, o->mode, &res->c);
 	if (status == STATUS_OK)
 		status = report_verify(&res->c, ref);

@@ -345,7 +345,7 @@ void view_open_memory(struct view *v)
 		run_config_default(&cfg);
 		cfg.devices = v->cfg.devices;
 		cfg.capacity = v->cfg.capacity;
-		if (compare_build(&v->cmp, v->a, v->b, &cfg, VIEW_COMPARE_MAX, &err))
+		if (compare_build(&v->cmp, v->a, v->b, &cfg, VIEW_COMPARE_MAX, NULL, &err))
 			return;
 		v->cmp_valid = 1;
 	}
