@@ -12,7 +12,14 @@ PKG_CONFIG ?= pkg-config
 WARN    = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wundef
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600 $(WARN) $(WERROR) $(CFLAGS) $(EXTRA_CFLAGS) \
-	-Iengine -pthread $(shell $(PKG_CONFIG) --cflags openblas ncursesw 2>/dev/null)
+	-pthread $(shell $(PKG_CONFIG) --cflags openblas ncursesw 2>/dev/null)
+# The engine's public API is engine/include/distmm/; its internals are
+# engine/<subsystem>/*.h, seen only by the engine and its white-box tests.
+# app/ gets the public path alone, and an internal header refuses to compile
+# without DM_ENGINE_INTERNAL, so the boundary is the compiler's.
+PUBLIC_INC   = -Iengine/include
+INTERNAL_INC = -Iengine/include -Iengine -DDM_ENGINE_INTERNAL
+APP_INC      = $(PUBLIC_INC) -Iapp -Iapp/tui
 LDLIBS_ENGINE = $(shell $(PKG_CONFIG) --libs openblas 2>/dev/null || echo -lopenblas) -lm -pthread
 LDLIBS_UI = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
 LDLIBS_CHECK = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck)
@@ -22,7 +29,9 @@ LDLIBS_CHECK = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck)
 DEPS = gcc make pkg-config libopenblas-dev libncurses-dev check tmux python3-numpy \
 	clang libclang-rt-14-dev valgrind libopenmpi-dev openmpi-bin
 
-ENGINE_SRC = $(wildcard engine/*.c)
+# The sources that include <mpi.h> go into distmm-mpi only (see below).
+ENGINE_MPI_SRC = engine/comm/comm_mpi.c engine/exec/mpi_rank.c
+ENGINE_SRC = $(filter-out $(ENGINE_MPI_SRC),$(wildcard engine/*/*.c))
 ENGINE_OBJ = $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 APP_SRC    = $(filter-out app/mpi/%,$(wildcard app/*.c app/*/*.c))
 APP_OBJ    = $(APP_SRC:%.c=$(BUILD)/%.o)
@@ -42,19 +51,19 @@ FUZZ_SECONDS ?= 60
 STRESS_COUNT ?= 2000
 export STRESS_COUNT
 
-.PHONY: all deps run test check check-suites asan tsan valgrind sanitized fuzz clean
+.PHONY: all deps run test check check-boundary check-suites asan tsan valgrind sanitized fuzz clean
 all: $(BIN) mpi
 
 $(BUILD)/engine/%.o: engine/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC     $<"
-	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) -MMD -MP -c $< -o $@
 
-# app/ sees its own headers; engine/ never sees app/'s.
+# app/ sees its own headers and the engine's public ones; engine/ never sees app/'s.
 $(BUILD)/app/%.o: app/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC     $<"
-	$(Q)$(CC) $(ALL_CFLAGS) -Iapp -Iapp/tui -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) -MMD -MP -c $< -o $@
 
 $(LIB): $(ENGINE_OBJ)
 	@rm -f $@
@@ -68,23 +77,23 @@ $(BIN): $(APP_OBJ) $(LIB)
 $(BUILD)/tests/check_%: tests/check_%.c $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
+	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
 # The UI's pure parts are unit-tested without a terminal.
 $(BUILD)/tests/check_layout: tests/check_layout.c $(BUILD)/app/tui/layout.o
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -Iapp/tui $(LDFLAGS) -o $@ $^ $(LDLIBS_CHECK)
+	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CHECK)
 
 $(BUILD)/tests/check_lesson: tests/check_lesson.c $(BUILD)/app/lesson.o $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -Iapp $(LDFLAGS) -o $@ $< $(BUILD)/app/lesson.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
+	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(BUILD)/app/lesson.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
 $(BUILD)/tests/check_quiz: tests/check_quiz.c $(BUILD)/app/tui/quiz.o $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -Iapp/tui $(LDFLAGS) -o $@ $< $(BUILD)/app/tui/quiz.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
+	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(BUILD)/app/tui/quiz.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
 deps:
 	@missing=""; for p in $(DEPS); do \
@@ -97,6 +106,22 @@ deps:
 
 run: all
 	./$(BIN) -d 4
+
+# The boundary holds: each engine-internal header, included from an app/ file
+# by its path or by name, fails to compile with app/'s flags; with the
+# engine's own flags it compiles (so the check itself can fail).
+ENGINE_INTERNAL_H = $(wildcard engine/*/*.h)
+check-boundary:
+	@for h in $(ENGINE_INTERNAL_H); do \
+		for inc in "$(CURDIR)/$$h" "$${h#engine/}"; do \
+			if printf '#include "%s"\n' "$$inc" | $(CC) $(ALL_CFLAGS) $(APP_INC) -fsyntax-only -x c - 2>/dev/null; then \
+				echo "boundary: app/ can include $$inc"; exit 1; fi; \
+		done; \
+		case "$$h" in *_mpi.h) command -v $(MPICC) >/dev/null 2>&1 || continue; \
+			mpi_cflags=$$($(MPICC) --showme:compile 2>/dev/null) ;; *) mpi_cflags= ;; esac; \
+		printf '#include "%s"\n' "$${h#engine/}" | \
+			$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $$mpi_cflags -fsyntax-only -x c - || exit 1; \
+	done; echo "boundary: app/ sees only engine/include ($(words $(ENGINE_INTERNAL_H)) internal headers refused)"
 
 check-suites: $(CHECK_BIN)
 	@fail=0; for t in $(CHECK_BIN); do $(SUITE_ENV) $$t || fail=1; done; exit $$fail
@@ -114,7 +139,7 @@ test: check
 
 # The plain build's tests: Check suites, batch mode, the interface, the storm.
 check: WERROR = -Werror
-check: $(BIN) mpi check-suites
+check: $(BIN) mpi check-boundary check-suites
 	tests/batch_test.sh ./$(BIN)
 	tests/ui_test.sh ./$(BIN)
 	tests/storm_test.sh ./$(BIN)
@@ -149,13 +174,14 @@ clean:
 
 # distmm-mpi: the same ring over Open MPI, one device per rank.  Its sources
 # (engine/mpi/: the transport and one rank's run; app/mpi/: the program)
-# include <mpi.h>: they sit outside the wildcards above, are compiled with
-# mpicc and go into distmm-mpi only.  `make` builds it when mpicc is there
+# include <mpi.h>: they are left out of the engine library, are compiled
+# with mpicc and go into distmm-mpi only.  `make` builds it when mpicc is there
 # (make deps installs Open MPI) and says it skipped it otherwise: the engine,
 # distmm-tui and every other test need no MPI.
 MPICC      ?= mpicc
 MPI_BIN    ?= distmm-mpi
-MPI_OBJ     = $(patsubst %.c,$(BUILD)/%.o,$(wildcard engine/mpi/*.c app/mpi/*.c))
+ENGINE_MPI_OBJ = $(ENGINE_MPI_SRC:%.c=$(BUILD)/%.o)
+MPI_OBJ     = $(ENGINE_MPI_OBJ) $(patsubst %.c,$(BUILD)/%.o,$(wildcard app/mpi/*.c))
 MPI_APP_OBJ = $(addprefix $(BUILD)/app/,batch.o cli.o compare.o deadlock.o inputs.o report.o status.o)
 
 # mpicc is looked for when the recipe runs, not when make reads this file:
@@ -169,15 +195,15 @@ mpi: $(LIB) $(MPI_APP_OBJ)
 		echo "distmm-mpi: skipped: $(MPICC) not found (Open MPI: make deps, or apt-get install libopenmpi-dev openmpi-bin)"; \
 	fi
 
-$(BUILD)/engine/mpi/%.o: engine/mpi/%.c
+$(ENGINE_MPI_OBJ): $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  MPICC  $<"
-	$(Q)$(MPICC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(MPICC) $(ALL_CFLAGS) $(INTERNAL_INC) -MMD -MP -c $< -o $@
 
 $(BUILD)/app/mpi/%.o: app/mpi/%.c
 	@mkdir -p $(dir $@)
 	@echo "  MPICC  $<"
-	$(Q)$(MPICC) $(ALL_CFLAGS) -Iapp -Iengine/mpi -MMD -MP -c $< -o $@
+	$(Q)$(MPICC) $(ALL_CFLAGS) $(APP_INC) -MMD -MP -c $< -o $@
 
 $(MPI_BIN): $(MPI_OBJ) $(MPI_APP_OBJ) $(LIB)
 	@echo "  MPICC  $@"
@@ -194,13 +220,13 @@ BENCH_APP_OBJ = $(filter-out $(BUILD)/app/main.o,$(APP_OBJ))
 $(BUILD)/bench/bench_engine: tests/bench/bench_engine.c $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ENGINE)
+	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ENGINE)
 
 # The interface's frame time, from app/'s own objects drawing to /dev/null.
 $(BUILD)/bench/bench_tui: tests/bench/bench_tui.c $(BENCH_APP_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) -Iapp -Iapp/tui $(LDFLAGS) -o $@ $< $(BENCH_APP_OBJ) $(LIB) \
+	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(BENCH_APP_OBJ) $(LIB) \
 		$(LDLIBS_UI) $(LDLIBS_ENGINE)
 
 .PHONY: bench bench-quick

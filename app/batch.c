@@ -7,12 +7,12 @@
 #include <stdlib.h>
 
 #include "inputs.h"
-#include "replay.h"
+#include <distmm/replay.h>
 #include "report.h"
-#include "run.h"
-#include "schedule.h"
+#include <distmm/run.h>
+#include <distmm/schedule.h>
 #include "status.h"
-#include "trace.h"
+#include <distmm/trace.h>
 
 /* -b --replay: the account of a recorded run, its C rebuilt from the log. */
 static int batch_replay(const struct cli_opts *o)

@@ -10,11 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bug.h"
-#include "comm.h"
-#include "mat.h"
-#include "run.h"
-#include "schedule.h"
+#include <distmm/bug.h>
+#include <distmm/mat.h>
+#include <distmm/run.h>
+#include <distmm/schedule.h>
 
 enum {
 	OPT_SEED = 256,
@@ -148,7 +147,7 @@ static void cli_defaults(struct cli_opts *o)
 	o->mode = DM_FSDP;
 	o->seed = CLI_DEFAULT_SEED;
 	o->values = MAT_VALUES_INTS;
-	o->capacity = COMM_UNBOUNDED;
+	o->capacity = RUN_UNBOUNDED;
 }
 
 static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
@@ -212,7 +211,7 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	}
 	case OPT_CAPACITY:
 		if (strcmp(arg, "unbounded") == 0)
-			o->capacity = COMM_UNBOUNDED;
+			o->capacity = RUN_UNBOUNDED;
 		else if (cli_number(arg, 0, 1000000, &v))
 			return cli_fail(err, size,
 					"capacity must be 'unbounded' or a number from 0 to 1000000, not '%s'",

@@ -28,7 +28,7 @@ struct cli_opts {
 	int values;           /* MAT_VALUES_INTS or MAT_VALUES_FLOATS */
 	int values_given;     /* --values was on the command line */
 	const char *a_file, *b_file, *out_file, *trace_file, *lesson_file, *replay_file;
-	size_t capacity;      /* COMM_UNBOUNDED by default */
+	size_t capacity;      /* RUN_UNBOUNDED by default */
 	int naive;
 	int bug;              /* enum dm_bug */
 	int quiz;             /* 0 off, 1 or 2: the quiz's level */

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schedule.h"
-#include "split.h"
+#include <distmm/schedule.h>
+#include <distmm/split.h>
 
 /* Keeps one mode's per-device peaks and sends. */
 static void compare_keep(struct compare *c, int mode, const struct ev_summary *sum)

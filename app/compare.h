@@ -9,9 +9,9 @@
 
 #include <stdint.h>
 
-#include "evlog.h"
-#include "mat.h"
-#include "run.h"
+#include <distmm/evlog.h>
+#include <distmm/mat.h>
+#include <distmm/run.h>
 
 struct compare_dev {
 	uint64_t formula[2];  /* [DM_FSDP], [DM_DP] */

@@ -4,11 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "comm.h"
 
 static int deadlock_blocked(const struct run_dev_view *d)
 {
-	return d->comm_state == COMM_WAIT_SEND || d->comm_state == COMM_WAIT_RECV;
+	return d->wait_state == RUN_WAIT_SEND || d->wait_state == RUN_WAIT_RECV;
 }
 
 void deadlock_cycle(const struct run_snapshot *s, char *buf, size_t size)

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "run.h"
+#include <distmm/run.h>
 
 /* "0 -> 1 -> 2 -> 3 -> 0", following who waits on whom from the lowest
  * blocked rank until a rank repeats (or the chain ends). */

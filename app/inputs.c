@@ -6,7 +6,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "matio.h"
+#include <distmm/matio.h>
 
 uint64_t inputs_available_bytes(void)
 {

@@ -7,9 +7,9 @@
 #include <stdint.h>
 
 #include "cli.h"
-#include "dm_err.h"
-#include "mat.h"
-#include "run.h"
+#include <distmm/dm_err.h>
+#include <distmm/mat.h>
+#include <distmm/run.h>
 
 /* Bytes this process may still allocate: MemAvailable (or physical memory
  * when /proc is missing), and RLIMIT_AS when it is lower. */

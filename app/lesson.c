@@ -9,11 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bug.h"
-#include "comm.h"
-#include "mat.h"
-#include "run.h"
-#include "schedule.h"
+#include <distmm/bug.h>
+#include <distmm/mat.h>
+#include <distmm/run.h>
+#include <distmm/schedule.h>
 
 #define LESSON_MAX_BYTES (1 << 20)
 
@@ -83,7 +82,7 @@ static int lesson_setting(struct lesson_set *st, char *word, const char *name, i
 		st->has |= LESSON_SET_SEED;
 	} else if (strcmp(word, "capacity") == 0 &&
 		   (strcmp(val, "unbounded") == 0 || !lesson_number(val, 0, 1000000, &v))) {
-		st->capacity = strcmp(val, "unbounded") == 0 ? COMM_UNBOUNDED : (size_t)v;
+		st->capacity = strcmp(val, "unbounded") == 0 ? RUN_UNBOUNDED : (size_t)v;
 		st->has |= LESSON_SET_CAPACITY;
 	} else if (strcmp(word, "bug") == 0 && bug_parse(val) >= 0) {
 		st->bug = bug_parse(val);

@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "batch.h"
-#include "bug.h"
+#include <distmm/bug.h>
 #include "cli.h"
 #include "status.h"
 #include "tui/tui.h"

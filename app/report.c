@@ -11,15 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bug.h"
-#include "comm.h"
+#include <distmm/bug.h>
 #include "compare.h"
 #include "deadlock.h"
-#include "matio.h"
-#include "schedule.h"
-#include "split.h"
+#include <distmm/matio.h>
+#include <distmm/schedule.h>
+#include <distmm/split.h>
 #include "status.h"
-#include "trace.h"
+#include <distmm/trace.h>
 
 /* The DP-vs-FSDP table runs the other mode too: only when that is cheap. */
 #define REPORT_COMPARE_MAX (256ull << 20)
@@ -151,9 +150,9 @@ void report_deadlock(const struct run_snapshot *s)
 	printf("deadlock, the cycle of waits: %s\n", cycle);
 	for (int i = 0; i < s->n; i++) {
 		const struct run_dev_view *v = &s->dev[i];
-		if (v->comm_state == COMM_WAIT_SEND)
+		if (v->wait_state == RUN_WAIT_SEND)
 			printf("  rank %d waits to send to rank %d\n", i, v->wait_peer);
-		else if (v->comm_state == COMM_WAIT_RECV)
+		else if (v->wait_state == RUN_WAIT_RECV)
 			printf("  rank %d waits to receive from rank %d\n", i, v->wait_peer);
 	}
 	printf("%s\n%s\n", deadlock_why(), deadlock_fix());

@@ -8,9 +8,9 @@
 #include <stddef.h>
 
 #include "cli.h"
-#include "evlog.h"
-#include "mat.h"
-#include "run.h"
+#include <distmm/evlog.h>
+#include <distmm/mat.h>
+#include <distmm/run.h>
 
 /* "distmm-tui batch: FSDP, 4 devices, A 8x6, B 6x4, ..." (and the bug's line). */
 void report_header(const char *who, const struct cli_opts *o, int mode, int n, int bug,

@@ -2,7 +2,7 @@
 #ifndef APP_STATUS_H
 #define APP_STATUS_H
 
-#include "dm_err.h"
+#include <distmm/dm_err.h>
 
 enum {
 	STATUS_OK = 0,       /* verified */

@@ -6,9 +6,8 @@
 #include <check.h>
 #include <string.h>
 
-#include "bug.h"
-#include "comm.h"
-#include "schedule.h"
+#include <distmm/bug.h>
+#include <distmm/schedule.h>
 #include "testutil.h"
 
 /* Runs bug on n devices; returns the run's status and whether C is right. */

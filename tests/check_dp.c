@@ -3,9 +3,8 @@
 #include <check.h>
 #include <string.h>
 
-#include "comm.h"
-#include "schedule.h"
-#include "split.h"
+#include <distmm/schedule.h>
+#include <distmm/split.h>
 #include "testutil.h"
 
 START_TEST(exercise_cases)
@@ -15,7 +14,7 @@ START_TEST(exercise_cases)
 	tu_matrix(&a, 8, 6, 0, 1, 0);
 	tu_matrix(&b, 6, 4, 0, 1, 1);
 	for (size_t i = 0; i < 3; i++) {
-		tu_check_product(DM_DP, ns[i], COMM_UNBOUNDED, &a, &b, 1);
+		tu_check_product(DM_DP, ns[i], RUN_UNBOUNDED, &a, &b, 1);
 		tu_check_product(DM_DP, ns[i], 0, &a, &b, 0);
 	}
 	mat_free(&a);
@@ -30,7 +29,7 @@ START_TEST(one_device_is_plain_matmul)
 	tu_matrix(&a, 9, 5, 1, 6, 0);
 	tu_matrix(&b, 5, 12, 1, 6, 1);
 	ck_assert_int_eq(mat_matmul(&c, &a, &b, &err), 0);
-	struct run *r = tu_run_new(DM_DP, 1, COMM_UNBOUNDED, &a, &b);
+	struct run *r = tu_run_new(DM_DP, 1, RUN_UNBOUNDED, &a, &b);
 	tu_run_all(r, 1);
 	ck_assert_int_eq(memcmp(run_result(r)->data, c.data, 9 * 12 * sizeof(double)), 0);
 	run_free(r);
@@ -49,7 +48,7 @@ START_TEST(uneven_empty_and_random)
 		int n = (int)tu_range(&seed, 1, 64);
 		tu_matrix(&a, M, K, t % 2, (uint64_t)t, 0);
 		tu_matrix(&b, K, N, t % 2, (uint64_t)t, 1);
-		tu_check_product(DM_DP, n, t % 3 == 0 ? 0 : COMM_UNBOUNDED, &a, &b, t % 2);
+		tu_check_product(DM_DP, n, t % 3 == 0 ? 0 : RUN_UNBOUNDED, &a, &b, t % 2);
 		mat_free(&a);
 		mat_free(&b);
 	}
@@ -68,7 +67,7 @@ START_TEST(replica_gather_and_accounting)
 		struct run_snapshot s;
 		tu_matrix(&a, M, K, 0, 4, 0);
 		tu_matrix(&b, K, N, 0, 4, 1);
-		struct run *r = tu_run_new(DM_DP, n, COMM_UNBOUNDED, &a, &b);
+		struct run *r = tu_run_new(DM_DP, n, RUN_UNBOUNDED, &a, &b);
 		ck_assert_int_eq(run_phase_count(r), 2);
 		ck_assert_int_eq(run_snapshot_init(&s, n, M, N, 1, &err), 0);
 		ck_assert_int_eq(run_step(r, &err), 0); /* compute */

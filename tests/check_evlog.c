@@ -6,9 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "comm.h"
-#include "evlog.h"
-#include "schedule.h"
+#include <distmm/evlog.h>
+#include <distmm/schedule.h>
 #include "testutil.h"
 
 START_TEST(json_lines_have_the_documented_keys)
@@ -52,7 +51,7 @@ START_TEST(trace_file_is_written_whole)
 	snprintf(path, sizeof path, "%s/t.jsonl", dir);
 	tu_matrix(&a, 8, 6, 0, 1, 0);
 	tu_matrix(&b, 6, 4, 0, 1, 1);
-	struct run *r = tu_run_new(DM_FSDP, 4, COMM_UNBOUNDED, &a, &b);
+	struct run *r = tu_run_new(DM_FSDP, 4, RUN_UNBOUNDED, &a, &b);
 	tu_run_all(r, 0);
 	size_t count;
 	const struct ev *ev = run_events(r, &count);
@@ -105,7 +104,7 @@ START_TEST(log_is_the_same_every_run)
 	tu_matrix(&a, 19, 4, 1, 3, 0);
 	tu_matrix(&b, 4, 13, 1, 3, 1);
 	for (int mode = 0; mode < 2; mode++) {
-		struct run *r1 = tu_run_new(mode, 7, COMM_UNBOUNDED, &a, &b);
+		struct run *r1 = tu_run_new(mode, 7, RUN_UNBOUNDED, &a, &b);
 		struct run *r2 = tu_run_new(mode, 7, 0, &a, &b);
 		tu_run_all(r1, 0);
 		tu_run_all(r2, 1);
@@ -134,7 +133,7 @@ START_TEST(events_rebuild_the_result)
 		for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
 			struct mat c;
 			struct dm_err err;
-			struct run *r = tu_run_new(mode, ns[t], COMM_UNBOUNDED, &a, &b);
+			struct run *r = tu_run_new(mode, ns[t], RUN_UNBOUNDED, &a, &b);
 			tu_run_all(r, 0);
 			size_t count;
 			const struct ev *ev = run_events(r, &count);

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "comm.h"
-#include "fault.h"
-#include "matio.h"
-#include "schedule.h"
+#include "comm/comm.h"
+#include "core/fault.h"
+#include <distmm/matio.h>
+#include <distmm/schedule.h>
 #include "testutil.h"
 
 /* Allocation fault to arm once the test's own matrices exist (0: none). */

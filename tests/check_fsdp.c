@@ -5,9 +5,8 @@
 #include <check.h>
 #include <string.h>
 
-#include "comm.h"
-#include "schedule.h"
-#include "split.h"
+#include <distmm/schedule.h>
+#include <distmm/split.h>
 #include "testutil.h"
 
 START_TEST(exercise_cases)
@@ -17,8 +16,8 @@ START_TEST(exercise_cases)
 	tu_matrix(&a, 8, 6, 0, 1, 0);
 	tu_matrix(&b, 6, 4, 0, 1, 1);
 	for (size_t i = 0; i < 3; i++) {
-		tu_check_product(DM_FSDP, ns[i], COMM_UNBOUNDED, &a, &b, 1);
-		tu_check_product(DM_FSDP, ns[i], COMM_UNBOUNDED, &a, &b, 0);
+		tu_check_product(DM_FSDP, ns[i], RUN_UNBOUNDED, &a, &b, 1);
+		tu_check_product(DM_FSDP, ns[i], RUN_UNBOUNDED, &a, &b, 0);
 	}
 	mat_free(&a);
 	mat_free(&b);
@@ -32,7 +31,7 @@ START_TEST(one_device_is_plain_matmul)
 	tu_matrix(&a, 13, 7, 1, 5, 0);
 	tu_matrix(&b, 7, 11, 1, 5, 1);
 	ck_assert_int_eq(mat_matmul(&c, &a, &b, &err), 0);
-	struct run *r = tu_run_new(DM_FSDP, 1, COMM_UNBOUNDED, &a, &b);
+	struct run *r = tu_run_new(DM_FSDP, 1, RUN_UNBOUNDED, &a, &b);
 	tu_run_all(r, 1);
 	ck_assert_int_eq(memcmp(run_result(r)->data, c.data, 13 * 11 * sizeof(double)), 0);
 	run_free(r);
@@ -52,7 +51,7 @@ START_TEST(uneven_and_empty_splits)
 		struct mat a, b;
 		tu_matrix(&a, shapes[i][0], shapes[i][1], 1, i, 0);
 		tu_matrix(&b, shapes[i][1], shapes[i][2], 1, i, 1);
-		tu_check_product(DM_FSDP, (int)shapes[i][3], COMM_UNBOUNDED, &a, &b, 1);
+		tu_check_product(DM_FSDP, (int)shapes[i][3], RUN_UNBOUNDED, &a, &b, 1);
 		tu_check_product(DM_FSDP, (int)shapes[i][3], 0, &a, &b, 0);
 		mat_free(&a);
 		mat_free(&b);
@@ -69,7 +68,7 @@ START_TEST(random_shapes)
 		int n = (int)tu_range(&seed, 1, 64);
 		tu_matrix(&a, M, K, t % 2, (uint64_t)t, 0);
 		tu_matrix(&b, K, N, t % 2, (uint64_t)t, 1);
-		tu_check_product(DM_FSDP, n, t % 3 == 0 ? 0 : COMM_UNBOUNDED, &a, &b, t % 2);
+		tu_check_product(DM_FSDP, n, t % 3 == 0 ? 0 : RUN_UNBOUNDED, &a, &b, t % 2);
 		mat_free(&a);
 		mat_free(&b);
 	}
@@ -78,7 +77,7 @@ END_TEST
 
 START_TEST(every_capacity_completes)
 {
-	static const size_t caps[] = { 0, 1, 2, COMM_UNBOUNDED };
+	static const size_t caps[] = { 0, 1, 2, RUN_UNBOUNDED };
 	struct mat a, b;
 	tu_matrix(&a, 9, 4, 0, 3, 0);
 	tu_matrix(&b, 4, 11, 0, 3, 1);
@@ -96,7 +95,7 @@ static void check_events(int n, size_t M, size_t K, size_t N)
 	struct mat a, b;
 	tu_matrix(&a, M, K, 0, 9, 0);
 	tu_matrix(&b, K, N, 0, 9, 1);
-	struct run *r = tu_run_new(DM_FSDP, n, COMM_UNBOUNDED, &a, &b);
+	struct run *r = tu_run_new(DM_FSDP, n, RUN_UNBOUNDED, &a, &b);
 	tu_run_all(r, 0);
 	size_t count;
 	const struct ev *ev = run_events(r, &count);
@@ -178,7 +177,7 @@ static void check_memory(int n, size_t M, size_t K, size_t N)
 	struct run_snapshot s;
 	tu_matrix(&a, M, K, 0, 2, 0);
 	tu_matrix(&b, K, N, 0, 2, 1);
-	struct run *r = tu_run_new(DM_FSDP, n, COMM_UNBOUNDED, &a, &b);
+	struct run *r = tu_run_new(DM_FSDP, n, RUN_UNBOUNDED, &a, &b);
 	tu_run_all(r, 1);
 	ck_assert_int_eq(run_snapshot_init(&s, n, M, N, 0, &err), 0);
 	run_snapshot_take(r, &s);

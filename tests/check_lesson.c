@@ -6,9 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "comm.h"
 #include "lesson.h"
-#include "schedule.h"
+#include <distmm/schedule.h>
 #include "testutil.h"
 
 static struct lesson les; /* large: not on the stack */
@@ -59,7 +58,7 @@ START_TEST(settings_are_cumulative)
 	ck_assert_int_eq(b->mode, DM_FSDP);
 	ck_assert_int_eq(b->devices, 3); /* kept from part one */
 	ck_assert_uint_eq(b->N, 5);
-	ck_assert(b->capacity == COMM_UNBOUNDED);
+	ck_assert(b->capacity == RUN_UNBOUNDED);
 	ck_assert_int_eq(b->naive, 0);
 	ck_assert(b->has & LESSON_SET_DEVICES);
 }

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "matio.h"
+#include <distmm/matio.h>
 
 #define DATA "tests/data/"
 

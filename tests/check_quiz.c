@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "quiz.h"
-#include "schedule.h"
+#include <distmm/schedule.h>
 #include "testutil.h"
 
 static struct quiz z;

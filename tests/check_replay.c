@@ -9,12 +9,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "bug.h"
-#include "comm.h"
-#include "fault.h"
-#include "replay.h"
-#include "schedule.h"
-#include "split.h"
+#include <distmm/bug.h>
+#include "core/fault.h"
+#include <distmm/replay.h>
+#include <distmm/schedule.h>
+#include <distmm/split.h>
 #include "testutil.h"
 
 struct conf {
@@ -28,7 +27,7 @@ static void conf_name(const struct conf *c, char *buf, size_t size)
 	snprintf(buf, size, "%s n=%d bug=%s %zux%zu@%zux%zu %s cap=%s%s seed=%llu",
 		 sched_mode_name(c->mode), c->n, bug_name(c->bug), c->M, c->K, c->K, c->N,
 		 c->floats ? "floats" : "ints",
-		 c->capacity == COMM_UNBOUNDED ? "inf" : c->capacity == 0 ? "0" : "1",
+		 c->capacity == RUN_UNBOUNDED ? "inf" : c->capacity == 0 ? "0" : "1",
 		 c->naive ? " naive" : "", (unsigned long long)c->seed);
 }
 
@@ -67,7 +66,7 @@ static void snap_same(const struct run_snapshot *x, const struct run_snapshot *y
 		SAME(sent_to, "%d", int);
 		SAME(recv_shard, "%d", int);
 		SAME(recv_from, "%d", int);
-		SAME(comm_state, "%d", int);
+		SAME(wait_state, "%d", int);
 		SAME(wait_peer, "%d", int);
 		SAME(failed, "%d", int);
 #undef SAMEU
@@ -92,7 +91,7 @@ static void take_parked(struct run *r, struct run_snapshot *s)
 		int idle = 1;
 		run_snapshot_take(r, s);
 		for (int i = 0; i < s->n; i++)
-			idle &= s->dev[i].comm_state == COMM_IDLE;
+			idle &= s->dev[i].wait_state == RUN_IDLE;
 		if (idle)
 			return;
 		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
@@ -181,7 +180,7 @@ static void check_conf(const struct conf *c)
 	mat_free(&b);
 }
 
-static const size_t capacities[3] = { 0, 1, COMM_UNBOUNDED };
+static const size_t capacities[3] = { 0, 1, RUN_UNBOUNDED };
 
 /* Shapes around n: fewer rows or columns than devices (empty parts), equal,
  * and uneven splits. */
@@ -264,10 +263,10 @@ END_TEST
 START_TEST(replay_matches_live_big_blocks)
 {
 	static const struct conf confs[] = {
-		{ DM_FSDP, 3, BUG_NONE, 1, 0, 97, 130, 71, COMM_UNBOUNDED, 5 },
+		{ DM_FSDP, 3, BUG_NONE, 1, 0, 97, 130, 71, RUN_UNBOUNDED, 5 },
 		{ DM_FSDP, 4, BUG_INT_ACC, 1, 0, 64, 33, 129, 0, 6 },
 		{ DM_FSDP, 5, BUG_R_PLUS_S, 1, 0, 40, 200, 43, 1, 7 },
-		{ DM_DP, 3, BUG_NONE, 1, 0, 101, 120, 90, COMM_UNBOUNDED, 8 },
+		{ DM_DP, 3, BUG_NONE, 1, 0, 101, 120, 90, RUN_UNBOUNDED, 8 },
 	};
 	for (size_t t = 0; t < sizeof confs / sizeof confs[0]; t++)
 		check_conf(&confs[t]);

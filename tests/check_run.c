@@ -4,10 +4,9 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "comm.h"
-#include "schedule.h"
-#include "split.h"
-#include "stepb.h"
+#include <distmm/schedule.h>
+#include <distmm/split.h>
+#include "exec/stepb.h"
 #include "testutil.h"
 
 #define BAR_N 6
@@ -91,7 +90,7 @@ static void check_stepping(int n, size_t M, size_t K, size_t N)
 	tu_matrix(&a, M, K, 0, 7, 0);
 	tu_matrix(&b, K, N, 0, 7, 1);
 	tu_reference(&ref, &a, &b);
-	struct run *r = tu_run_new(DM_FSDP, n, COMM_UNBOUNDED, &a, &b);
+	struct run *r = tu_run_new(DM_FSDP, n, RUN_UNBOUNDED, &a, &b);
 	ck_assert_int_eq(run_snapshot_init(&s, n, M, N, 1, &err), 0);
 
 	run_snapshot_take(r, &s);
@@ -118,7 +117,7 @@ static void check_stepping(int n, size_t M, size_t K, size_t N)
 			const struct run_dev_view *v = &s.dev[i];
 			int holds = sched_shard(n, i, kind == SCHED_TRANSFER ? step + 1 : step);
 			ck_assert_int_eq(v->shard, holds);
-			ck_assert_int_eq(v->comm_state, p == 2 * n - 1 ? COMM_EXITED : COMM_IDLE);
+			ck_assert_int_eq(v->wait_state, p == 2 * n - 1 ? RUN_EXITED : RUN_IDLE);
 			if (kind == SCHED_TRANSFER) {
 				ck_assert_int_eq(v->sent_to, sched_right(n, i));
 				ck_assert_int_eq(v->sent_shard, sched_shard(n, i, step));

@@ -1,8 +1,8 @@
 /* check_split: numpy.array_split's rule and the mod that C's % is not. */
 #include <check.h>
 
-#include "schedule.h"
-#include "split.h"
+#include <distmm/schedule.h>
+#include <distmm/split.h>
 #include "testutil.h"
 
 START_TEST(sizes_match_numpy)

@@ -8,8 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "comm.h"
-#include "schedule.h"
+#include <distmm/schedule.h>
 #include "testutil.h"
 
 #define STRESS_DEFAULT 2000
@@ -24,7 +23,7 @@ static long stress_count(void)
 
 START_TEST(random_configurations)
 {
-	static const size_t caps[] = { 0, 1, 2, 3, COMM_UNBOUNDED };
+	static const size_t caps[] = { 0, 1, 2, 3, RUN_UNBOUNDED };
 	uint64_t seed = STRESS_SEED + (uint64_t)_i;
 	long count = stress_count() / 4; /* four loops share the count */
 	for (long t = 0; t < count; t++) {
@@ -54,7 +53,7 @@ START_TEST(random_configurations)
 		ck_assert_msg(rc == 0 && tu_allclose(run_result(r), &ref),
 			      "loop %d case %ld: %s d=%d %zux%zux%zu capacity %zd naive %d step %d: %s",
 			      _i, t, sched_mode_name(cfg.mode), cfg.devices, M, K, N,
-			      cfg.capacity == COMM_UNBOUNDED ? -1 : (ssize_t)cfg.capacity, cfg.naive,
+			      cfg.capacity == RUN_UNBOUNDED ? -1 : (ssize_t)cfg.capacity, cfg.naive,
 			      step, rc ? err.msg : "wrong result");
 		run_free(r);
 		mat_free(&ref);

@@ -10,15 +10,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bug.h"
-#include "comm.h"
-#include "evlog.h"
-#include "fault.h"
-#include "replay.h"
-#include "schedule.h"
-#include "split.h"
+#include <distmm/bug.h>
+#include <distmm/evlog.h>
+#include "core/fault.h"
+#include <distmm/replay.h>
+#include <distmm/schedule.h>
+#include <distmm/split.h>
 #include "testutil.h"
-#include "trace.h"
+#include <distmm/trace.h>
 
 /* ---- runs and files ---------------------------------------------------- */
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mat.h"
-#include "run.h"
+#include <distmm/mat.h>
+#include <distmm/run.h>
 
 /* xorshift64*: test shapes from a fixed seed, so failures repeat. */
 static inline uint64_t tu_rand(uint64_t *s)

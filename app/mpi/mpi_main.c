@@ -22,14 +22,13 @@
 #include <string.h>
 
 #include "batch.h"
-#include "bug.h"
+#include <distmm/bug.h>
 #include "cli.h"
-#include "comm.h"
 #include "inputs.h"
-#include "mpi_rank.h"
+#include <distmm/mpi_rank.h>
 #include "report.h"
-#include "run.h"
-#include "schedule.h"
+#include <distmm/run.h>
+#include <distmm/schedule.h>
 #include "status.h"
 #include "version.h"
 
@@ -105,7 +104,7 @@ static int mm_refuse(const struct cli_opts *o)
 	} else if (o->naive) {
 		why = "--naive shows a deadlock, and MPI cannot detect one (the job would hang): "
 		      "see it with ./distmm-tui --naive --capacity 0";
-	} else if (o->capacity != COMM_UNBOUNDED) {
+	} else if (o->capacity != RUN_UNBOUNDED) {
 		why = "--capacity sets the inboxes of the in-process transport; over MPI the "
 		      "channel is MPI's: leave it out (or use ./distmm-tui)";
 	}

@@ -9,11 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "comm.h"
 #include "deadlock.h"
 #include "quiz.h"
-#include "schedule.h"
-#include "split.h"
+#include <distmm/schedule.h>
+#include <distmm/split.h>
 #include "theme.h"
 
 /* Writes s at (y, x), at most maxw columns. */
@@ -208,7 +207,7 @@ static void draw_links(const struct view *v, const struct layout *l)
 	for (int r = 0; r < n; r++) {
 		int len = layout_link_path(l, r, p, LAYOUT_MAX_PATH);
 		const struct run_dev_view *d = &v->snap.dev[r];
-		int stuck = v->failed && d->comm_state == COMM_WAIT_SEND && d->wait_peer == (r + 1) % n;
+		int stuck = v->failed && d->wait_state == RUN_WAIT_SEND && d->wait_peer == (r + 1) % n;
 		attr_t a = theme_attr(stuck ? ROLE_BAD : ROLE_DIM);
 		if (len == 0)
 			continue;
@@ -425,12 +424,12 @@ static int draw_blocked(const struct view *v, int r, int y, int x, int w)
 	const struct run_dev_view *d = &v->snap.dev[r];
 	if (!v->failed)
 		return 0;
-	if (d->comm_state == COMM_WAIT_SEND && d->wait_shard >= 0)
+	if (d->wait_state == RUN_WAIT_SEND && d->wait_shard >= 0)
 		draw_textf(y, x, w, theme_attr(ROLE_BAD), "blocked: sending B[%d] to rank %d",
 			   d->wait_shard, d->wait_peer);
-	else if (d->comm_state == COMM_WAIT_SEND)
+	else if (d->wait_state == RUN_WAIT_SEND)
 		draw_textf(y, x, w, theme_attr(ROLE_BAD), "blocked: sending to rank %d", d->wait_peer);
-	else if (d->comm_state == COMM_WAIT_RECV)
+	else if (d->wait_state == RUN_WAIT_RECV)
 		draw_textf(y, x, w, theme_attr(ROLE_BAD), "blocked: waiting for rank %d", d->wait_peer);
 	else
 		return 0;
@@ -495,7 +494,7 @@ static void draw_panel(const struct view *v, const struct layout *l, int r)
 	const struct run_dev_view *d = &s->dev[r];
 	char buf[128];
 	int x = p->x + 1, w = p->w - 2, y = p->y + 1, h = p->h - 2;
-	int blocked = v->failed && (d->comm_state == COMM_WAIT_SEND || d->comm_state == COMM_WAIT_RECV);
+	int blocked = v->failed && (d->wait_state == RUN_WAIT_SEND || d->wait_state == RUN_WAIT_RECV);
 
 	draw_clear(p);
 	draw_box(p, theme_attr(d->failed || blocked ? ROLE_BAD : ROLE_BORDER));

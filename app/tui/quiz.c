@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schedule.h"
-#include "split.h"
+#include <distmm/schedule.h>
+#include <distmm/split.h>
 
 void quiz_init(struct quiz *z, int on, int level)
 {

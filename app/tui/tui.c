@@ -22,11 +22,11 @@
 #include "keys.h"
 #include "layout.h"
 #include "lesson.h"
-#include "run.h"
-#include "schedule.h"
+#include <distmm/run.h>
+#include <distmm/schedule.h>
 #include "status.h"
 #include "theme.h"
-#include "trace.h"
+#include <distmm/trace.h>
 #include "view.h"
 
 static volatile sig_atomic_t tui_signal;

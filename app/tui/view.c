@@ -9,12 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bug.h"
-#include "comm.h"
+#include <distmm/bug.h>
 #include "deadlock.h"
-#include "replay.h"
-#include "schedule.h"
-#include "split.h"
+#include <distmm/replay.h>
+#include <distmm/schedule.h>
+#include <distmm/split.h>
 
 static const double view_speed_table[VIEW_SPEEDS] = { 0.25, 0.5, 1, 2, 4, 8, 16 };
 static const char *const view_speed_names[VIEW_SPEEDS] = { "1/4x", "1/2x", "1x", "2x",
@@ -289,7 +288,7 @@ int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
 {
 	int rc;
 	memset(v, 0, sizeof *v);
-	v->cfg = (struct view_config){ mode, n, COMM_UNBOUNDED, 0, bug };
+	v->cfg = (struct view_config){ mode, n, RUN_UNBOUNDED, 0, bug };
 	v->a = a;
 	v->b = b;
 	v->replaying = 1;
@@ -501,7 +500,7 @@ void view_caption(const struct view *v, char *buf, size_t size)
 	if (v->kind < 0 && v->cfg.naive)
 		snprintf(buf, size, "Ready: every rank will send before it receives (--naive), on "
 				    "channels of capacity %s. Will the ring complete? Press n.",
-			 v->cfg.capacity == COMM_UNBOUNDED ? "unbounded"
+			 v->cfg.capacity == RUN_UNBOUNDED ? "unbounded"
 			 : v->cfg.capacity == 0		   ? "0 (synchronous sends)"
 							   : "bounded");
 	else if (v->kind < 0)

@@ -9,12 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dm_err.h"
-#include "mat.h"
+#include <distmm/dm_err.h>
+#include <distmm/mat.h>
 #include "compare.h"
 #include "lesson.h"
 #include "quiz.h"
-#include "run.h"
+#include <distmm/run.h>
 
 #define VIEW_SPEEDS 7
 

@@ -25,11 +25,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "comm.h"
-#include "mat.h"
-#include "run.h"
-#include "schedule.h"
-#include "stepb.h"
+#include "comm/comm.h"
+#include <distmm/mat.h>
+#include <distmm/run.h>
+#include <distmm/schedule.h>
+#include "exec/stepb.h"
 
 static double bench_now(void)
 {
@@ -509,7 +509,7 @@ static int bench_msgs(int argc, char **argv)
 	static const struct {
 		size_t cap;
 		const char *name;
-	} caps[] = { { COMM_UNBOUNDED, "unbounded" }, { 1, "1" }, { 0, "0" } };
+	} caps[] = { { RUN_UNBOUNDED, "unbounded" }, { 1, "1" }, { 0, "0" } };
 	if (count < 1)
 		count = 100000;
 	bench_settle();

@@ -26,12 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bug.h"
+#include <distmm/bug.h>
 #include "cli.h"
-#include "comm.h"
-#include "mat.h"
-#include "run.h"
-#include "schedule.h"
+#include <distmm/mat.h>
+#include <distmm/run.h>
+#include <distmm/schedule.h>
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -244,7 +243,7 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 	CHECK(o->values_given == 0 || o->values_given == 1);
 	CHECK(o->bug >= BUG_NONE && o->bug < BUG_COUNT);
 	CHECK(o->quiz >= 0 && o->quiz <= 2);
-	CHECK(o->capacity == COMM_UNBOUNDED || o->capacity <= 1000000);
+	CHECK(o->capacity == RUN_UNBOUNDED || o->capacity <= 1000000);
 	CHECK(in_args(a, o->a_file));
 	CHECK(in_args(a, o->b_file));
 	CHECK(in_args(a, o->out_file));

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dm_err.h"
-#include "mat.h"
-#include "matio.h"
+#include <distmm/dm_err.h>
+#include <distmm/mat.h>
+#include <distmm/matio.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dm_err.h"
-#include "mat.h"
-#include "replay.h"
-#include "run.h"
-#include "trace.h"
+#include <distmm/dm_err.h>
+#include <distmm/mat.h>
+#include <distmm/replay.h>
+#include <distmm/run.h>
+#include <distmm/trace.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -62,9 +62,9 @@ WARN="-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 BASE="-std=c11 -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600 -g -O1 -fno-omit-frame-pointer -pthread"
 SAN="address,undefined"
 # shellcheck disable=SC2206
-LIB_FLAGS=($BASE $WARN "-fsanitize=fuzzer-no-link,$SAN" -fno-sanitize-recover=all -Iengine -Iapp $BLAS_CFLAGS)
+LIB_FLAGS=($BASE $WARN "-fsanitize=fuzzer-no-link,$SAN" -fno-sanitize-recover=all -Iengine/include -Iengine -DDM_ENGINE_INTERNAL -Iapp $BLAS_CFLAGS)
 # shellcheck disable=SC2206
-TGT_FLAGS=($BASE $WARN "-fsanitize=fuzzer,$SAN" -fno-sanitize-recover=all -Iengine -Iapp $BLAS_CFLAGS)
+TGT_FLAGS=($BASE $WARN "-fsanitize=fuzzer,$SAN" -fno-sanitize-recover=all -Iengine/include -Iengine -DDM_ENGINE_INTERNAL -Iapp $BLAS_CFLAGS)
 # shellcheck disable=SC2206
 LIBS=($BLAS_LIBS -lm -pthread)
 
@@ -86,13 +86,15 @@ stale() {
 build() {
 	local src obj objs=() headers=() t lib="$OUT/libengine.a" changed=0
 	mkdir -p "$OUT/obj/engine" "$OUT/obj/app" || return 1
-	for src in engine/*.h app/*.h; do
+	for src in engine/include/distmm/*.h engine/*/*.h app/*.h; do
 		[ -e "$src" ] && headers+=("$src")
 	done
 	# Every engine source: the archive hands the linker only what it needs,
 	# and the list follows the engine as files come and go.
-	for src in engine/*.c; do
+	for src in engine/*/*.c; do
+		case "$src" in engine/comm/comm_mpi.c | engine/exec/mpi_rank.c) continue ;; esac # <mpi.h>
 		obj="$OUT/obj/${src%.c}.o"
+		mkdir -p "$(dirname "$obj")" || return 1
 		objs+=("$obj")
 		if stale "$obj" "$src" "${headers[@]}" tests/fuzz/run.sh; then
 			echo "cc $src"
@@ -100,8 +102,10 @@ build() {
 			changed=1
 		fi
 	done
-	for obj in "$OUT"/obj/engine/*.o; do # objects of deleted sources
-		[ -e "engine/$(basename "${obj%.o}").c" ] || rm -f "$obj"
+	for obj in "$OUT"/obj/engine/*.o "$OUT"/obj/engine/*/*.o; do # objects of deleted sources
+		[ -e "$obj" ] || continue
+		src=${obj#"$OUT"/obj/}
+		[ -e "${src%.o}.c" ] || rm -f "$obj"
 	done
 	if [ "$changed" = 1 ] || [ ! -e "$lib" ]; then
 		rm -f "$lib"
@@ -122,12 +126,12 @@ build() {
 	done
 	# A dictionary for the command line: getopt_long compares option names
 	# inside libc, where libFuzzer cannot see the comparisons.
-	if stale "$OUT/cli.dict" app/cli.c engine/bug.c tests/fuzz/run.sh; then
+	if stale "$OUT/cli.dict" app/cli.c engine/exec/bug.c tests/fuzz/run.sh; then
 		{
 			sed -n 's/^[[:space:]]*{ "\([a-z-]*\)",.*/"--\1"/p' app/cli.c
-			# --bug's names ([BUG_X] = "name" in engine/bug.c's first table)
-			if [ -e engine/bug.c ]; then
-				sed -n '/bug_names\[/,/};/p' engine/bug.c |
+			# --bug's names ([BUG_X] = "name" in engine/exec/bug.c's first table)
+			if [ -e engine/exec/bug.c ]; then
+				sed -n '/bug_names\[/,/};/p' engine/exec/bug.c |
 					grep -o '= "[a-z-]*"' | sed 's/^= //'
 			fi
 			printf '"%s"\n' -b -q -d -m -M -K -N -A -B -o -h -V -- = \

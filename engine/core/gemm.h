@@ -1,0 +1,22 @@
+/* gemm: the local block product every device runs, through CBLAS dgemm.
+ * One BLAS thread per device thread: the simulated devices already use the
+ * cores, and OpenBLAS's own threads on top would oversubscribe them. */
+#ifndef DM_GEMM_H
+#define DM_GEMM_H
+
+#ifndef DM_ENGINE_INTERNAL
+#error "engine-internal header: app/ uses only the public API, <distmm/...> in engine/include"
+#endif
+
+#include <stddef.h>
+
+/* C[m x n] += A[m x k] @ B[k x n], all row-major with leading dimensions
+ * lda, ldb, ldc.  Empty products (m, n or k == 0) do nothing.  Dimensions must
+ * fit in an int (the engine refuses larger sizes before it gets here). */
+void gemm_acc(size_t m, size_t n, size_t k, const double *a, size_t lda,
+	      const double *b, size_t ldb, double *c, size_t ldc);
+
+/* Sets OpenBLAS to one thread; called once before any device thread starts. */
+void gemm_init(void);
+
+#endif

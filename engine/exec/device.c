@@ -1,0 +1,180 @@
+/* device: a device's memory, accounting and the gather both modes end with. */
+#include "exec/device.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <distmm/schedule.h>
+#include <distmm/split.h>
+#include "core/xalloc.h"
+
+uint64_t device_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void device_hold(struct device *d, uint64_t bytes)
+{
+	d->held += bytes;
+	if (d->held > d->peak)
+		d->peak = d->held;
+}
+
+void device_drop(struct device *d, uint64_t bytes)
+{
+	d->held = bytes > d->held ? 0 : d->held - bytes;
+}
+
+int device_init(struct device *d, struct dm_err *err)
+{
+	size_t rows = d->row_end - d->row_begin;
+	int rc = mat_alloc(&d->c, rows, d->N, err);
+	if (rc)
+		return rc;
+	d->col_fill = xmalloc((d->N ? d->N : 1) * sizeof *d->col_fill);
+	if (!d->col_fill) {
+		mat_free(&d->c);
+		return dm_err_set(err, DM_ENOMEM, "out of memory for rank %d", d->rank);
+	}
+	for (size_t j = 0; j < d->N; j++)
+		d->col_fill[j] = DEVICE_FILL_NONE;
+	d->shard = -1;
+	d->sent_shard = d->sent_to = d->recv_shard = d->recv_from = -1;
+	device_hold(d, mat_bytes(rows, d->K) + mat_bytes(rows, d->N));
+	return 0;
+}
+
+int device_setup(struct device *d, int rank, int n, int mode, int bug, size_t M, size_t K,
+		 size_t N, struct dm_err *err)
+{
+	int rc;
+	d->rank = rank;
+	d->n = n;
+	d->mode = mode;
+	d->M = M;
+	d->K = K;
+	d->N = N;
+	d->row_begin = split_offset(M, n, rank);
+	d->row_end = d->row_begin + split_size(M, n, rank);
+	d->bug = mode == DM_FSDP ? bug : 0; /* the bugs are the ring's */
+	if ((rc = device_init(d, err)) ||
+	    (rc = mat_alloc(&d->a, d->row_end - d->row_begin, K, err)) ||
+	    (rc = mat_alloc(&d->b, K, mode == DM_DP ? N : split_size(N, n, rank), err)))
+		return rc;
+	d->shard = mode == DM_DP ? -1 : rank;
+	device_hold(d, mat_bytes(d->b.rows, d->b.cols));
+	return 0;
+}
+
+void device_release(struct device *d)
+{
+	mat_free(&d->a);
+	mat_free(&d->b);
+	mat_free(&d->c);
+	mat_free(&d->gathered);
+	free(d->col_fill);
+	d->col_fill = NULL;
+	evlog_free(&d->log);
+}
+
+int device_enter(struct device *d, int phase)
+{
+	int rc = d->enter(d, phase);
+	/* after the wait: until then the controller may be reading these */
+	d->sent_shard = d->sent_to = d->recv_shard = d->recv_from = -1;
+	return rc;
+}
+
+int device_log(struct device *d, const struct ev *e)
+{
+	struct ev stamped = *e;
+	stamped.held = d->held;
+	stamped.peak = d->peak;
+	if (evlog_push(&d->log, &stamped))
+		return dm_err_set(&d->err, DM_ENOMEM, "rank %d: out of memory for the event log",
+				  d->rank);
+	return 0;
+}
+
+/* Rank 0 places rows [r0, r0 + m->rows) of the gathered C. */
+static void device_place(struct device *d, size_t r0, const struct mat *m)
+{
+	if (m->rows > 0 && d->N > 0)
+		memcpy(&MAT_AT(&d->gathered, r0, 0), m->data, m->rows * d->N * sizeof(double));
+}
+
+static int device_gather_root(struct device *d, int phase, int step)
+{
+	uint64_t t = device_now_ns();
+	int rc = mat_alloc(&d->gathered, d->M, d->N, &d->err);
+	if (rc)
+		return rc;
+	device_hold(d, mat_bytes(d->M, d->N));
+	device_place(d, d->row_begin, &d->c);
+	struct ev e = { .phase = phase, .step = step, .op = EV_GATHER, .rank = 0, .peer = 0,
+			.shard = -1, .row_begin = (uint32_t)d->row_begin,
+			.row_end = (uint32_t)d->row_end, .col_begin = 0, .col_end = (uint32_t)d->N,
+			.bytes = 0, .t_begin_ns = t - d->t0_ns, .t_end_ns = device_now_ns() - d->t0_ns };
+	if ((rc = device_log(d, &e)))
+		return rc;
+
+	for (int src = 1; src < d->n; src++) {
+		struct comm_msg m;
+		size_t r0 = split_offset(d->M, d->n, src), rows = split_size(d->M, d->n, src);
+		t = device_now_ns();
+		rc = comm_recv(d->comm, 0, src, step, COMM_BLOCK, &m, &d->err);
+		if (rc)
+			return rc;
+		if (m.kind != COMM_BLOCK || m.src != src || m.index != src || m.step != step ||
+		    m.rows != rows || m.cols != d->N) {
+			free(m.data);
+			return dm_err_set(&d->err, DM_EPROTO,
+					  "rank 0 expected rows %zu:%zu from rank %d (step %d) but got "
+					  "a %zux%zu message for index %d (step %d)",
+					  r0, r0 + rows, src, step, m.rows, m.cols, m.index, m.step);
+		}
+		struct mat block = { m.rows, m.cols, m.data };
+		device_place(d, r0, &block);
+		free(m.data);
+		uint64_t bytes = mat_bytes(rows, d->N);
+		d->recvd += bytes;
+		e = (struct ev){ .phase = phase, .step = step, .op = EV_GATHER, .rank = 0,
+				 .peer = src, .shard = -1, .row_begin = (uint32_t)r0,
+				 .row_end = (uint32_t)(r0 + rows), .col_begin = 0,
+				 .col_end = (uint32_t)d->N, .bytes = bytes,
+				 .t_begin_ns = t - d->t0_ns, .t_end_ns = device_now_ns() - d->t0_ns };
+		if ((rc = device_log(d, &e)))
+			return rc;
+	}
+	d->gather_done = 1;
+	return 0;
+}
+
+int device_gather(struct device *d, int phase, int step)
+{
+	if (d->rank == 0)
+		return device_gather_root(d, phase, step);
+
+	size_t rows = d->c.rows;
+	uint64_t bytes = mat_bytes(rows, d->N), t = device_now_ns();
+	struct comm_msg m = { .src = d->rank, .dst = 0, .step = step, .kind = COMM_BLOCK,
+			      .index = d->rank, .rows = rows, .cols = d->N, .data = d->c.data };
+	d->c.data = NULL; /* moved: the transport owns it now, even on failure */
+	d->c.rows = 0;
+	d->c.cols = 0;
+	int rc = comm_send(d->comm, &m, &d->err);
+	if (rc)
+		return rc;
+	d->sent += bytes;
+	d->sent_to = 0;
+	device_drop(d, bytes);
+	struct ev e = { .phase = phase, .step = step, .op = EV_SEND, .rank = d->rank, .peer = 0,
+			.shard = -1, .row_begin = (uint32_t)d->row_begin,
+			.row_end = (uint32_t)d->row_end, .col_begin = 0, .col_end = (uint32_t)d->N,
+			.bytes = bytes, .t_begin_ns = t - d->t0_ns,
+			.t_end_ns = device_now_ns() - d->t0_ns };
+	return device_log(d, &e);
+}

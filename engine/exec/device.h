@@ -1,0 +1,100 @@
+/* device: one simulated device's state and the per-rank algorithms.
+ * Private to engine/ (and its white-box tests).  dp_device_run() and
+ * fsdp_device_run() are written for one rank over the comm interface, so the
+ * same code runs as a thread here and as an MPI process later.
+ *
+ * Ownership: a device owns its A rows, the B it holds and its C rows.  A
+ * send moves a buffer to the transport; the accounting still counts what a
+ * real device must hold: a receive buffer from the start of a transfer, and
+ * the shard it sends until the transfer ends (the double buffer of a ring). */
+#ifndef DM_DEVICE_H
+#define DM_DEVICE_H
+
+#ifndef DM_ENGINE_INTERNAL
+#error "engine-internal header: app/ uses only the public API, <distmm/...> in engine/include"
+#endif
+
+#include <stdint.h>
+
+#include "comm/comm.h"
+#include <distmm/dm_err.h>
+#include <distmm/evlog.h>
+#include <distmm/mat.h>
+
+struct device;
+
+/* How the algorithm meets the controller: called before each phase; returns
+ * 0 to go on, or an error (DM_ESTOPPED) to stop. */
+typedef int (*device_enter_fn)(struct device *d, int phase);
+
+/* Column-fill markers in device.col_fill besides shard indexes 0..n-1. */
+#define DEVICE_FILL_NONE (-1)  /* not computed yet */
+#define DEVICE_FILL_FULL_B (-2) /* computed from all of B (DP) */
+
+struct device {
+	/* set up by the owner before the algorithm runs */
+	int rank, n, mode;
+	size_t M, K, N;           /* whole problem */
+	size_t row_begin, row_end;
+	struct comm *comm;
+	device_enter_fn enter;
+	void *ctx;                /* the owner's */
+	uint64_t t0_ns;           /* run start, for event times */
+	int naive;                /* every rank sends before it receives */
+	int bug;                  /* enum dm_bug: a deliberate mistake in the ring */
+
+	struct mat a;      /* its rows of A: rows x K */
+	struct mat b;      /* DP: all of B; FSDP: the shard it holds, K x width */
+	int shard;         /* FSDP: owner index of b, -1 when it holds none */
+	struct mat c;      /* its rows of C: rows x N, zeroed; empty after the gather sent it */
+	int *col_fill;     /* N entries: shard that filled each output column */
+	struct mat gathered; /* rank 0: the gathered C, M x N, made by the gather */
+	int gather_done;     /* rank 0: gathered holds C */
+
+	/* accounting, bytes */
+	uint64_t held, peak, sent, recvd;
+
+	/* what the current (last) phase moved; -1 when nothing */
+	int sent_shard, sent_to, recv_shard, recv_from;
+
+	struct evlog log;
+	struct dm_err err;
+};
+
+/* Allocates a device's own matrices (C zeroed, col_fill empty) and counts A's
+ * and C's bytes as held; the owner then fills a and b and calls
+ * device_hold() for b.  Returns 0 or DM_ENOMEM. */
+int device_init(struct device *d, struct dm_err *err);
+
+/* Sets device `rank` of n up for an M x K @ K x N multiply in mode (with
+ * bug, in FSDP): its fields, its rows, device_init, and zeroed buffers for
+ * its rows of A and the B it starts with (all of B in DP, shard `rank` in
+ * FSDP), counted as held.  The owner then fills a and b (a copy in-process,
+ * a receive over MPI) and sets comm, enter and ctx.  Returns 0 or DM_ENOMEM. */
+int device_setup(struct device *d, int rank, int n, int mode, int bug, size_t M, size_t K,
+		 size_t N, struct dm_err *err);
+void device_release(struct device *d);
+
+/* Accounting: bytes now held in addition / no longer held. */
+void device_hold(struct device *d, uint64_t bytes);
+void device_drop(struct device *d, uint64_t bytes);
+
+/* Monotonic nanoseconds (for event times). */
+uint64_t device_now_ns(void);
+
+/* The algorithms.  Return 0, or an error with d->err filled. */
+int fsdp_device_run(struct device *d);
+int dp_device_run(struct device *d);
+
+/* Shared by both: every rank's C rows to rank 0, placed by row offset. */
+int device_gather(struct device *d, int phase, int step);
+
+/* Starts a phase: forgets what the last one moved, then meets the
+ * controller through d->enter.  Returns what d->enter returns. */
+int device_enter(struct device *d, int phase);
+
+/* Appends an event, stamped with the bytes the device holds now and its
+ * peak (the times are the caller's). */
+int device_log(struct device *d, const struct ev *e);
+
+#endif

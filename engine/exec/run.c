@@ -1,0 +1,520 @@
+/* run: the in-process controller.  One thread per device runs the same
+ * per-rank algorithm (dp.c, fsdp.c) an MPI process would; the step barrier
+ * parks them between phases.  The first device to fail closes the transport,
+ * so every other wait ends and the controller sees the whole run stop; the
+ * error it reports is the first real one, not the "stopped" that follows. */
+#include <distmm/run.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <distmm/bug.h>
+#include "comm/comm.h"
+#include "exec/device.h"
+#include "core/fault.h"
+#include "core/gemm.h"
+#include <distmm/split.h>
+#include "exec/stepb.h"
+#include "core/xalloc.h"
+
+#define RUN_STACK_BYTES (1u << 20)
+
+_Static_assert(RUN_FILL_NONE == DEVICE_FILL_NONE, "fill markers agree");
+_Static_assert(RUN_FILL_FULL_B == DEVICE_FILL_FULL_B, "fill markers agree");
+_Static_assert(RUN_UNBOUNDED == COMM_UNBOUNDED, "capacities agree");
+
+/* The transport's view of a rank in the run API's own words. */
+static int run_wait_state_of(int comm_state)
+{
+	switch (comm_state) {
+	case COMM_IDLE: return RUN_IDLE;
+	case COMM_WAIT_SEND: return RUN_WAIT_SEND;
+	case COMM_WAIT_RECV: return RUN_WAIT_RECV;
+	case COMM_EXITED: return RUN_EXITED;
+	default: return RUN_BUSY;
+	}
+}
+
+struct run {
+	struct run_config cfg;
+	size_t M, K, N;
+	int n, phase, phase_count, finished, failed;
+	struct comm *comm;
+	struct stepb *bar;
+	struct device *dev;
+	pthread_t *thread;
+	int started;          /* threads created */
+	struct evlog log;     /* merged, phases 0..phase */
+	size_t *cursor;       /* per device: its events already merged */
+	struct dm_err err;    /* the run's failure, once it failed */
+};
+
+void run_config_default(struct run_config *cfg)
+{
+	cfg->mode = DM_FSDP;
+	cfg->devices = 4;
+	cfg->capacity = RUN_UNBOUNDED;
+	cfg->naive = 0;
+	cfg->bug = 0;
+	cfg->wait_timeout_ms = 120000;
+	cfg->mem_limit = 0;
+}
+
+/* Saturating arithmetic for the estimate. */
+static uint64_t run_sat_mul(uint64_t a, uint64_t b)
+{
+	return (a != 0 && b > UINT64_MAX / a) ? UINT64_MAX : a * b;
+}
+
+static uint64_t run_sat_add(uint64_t a, uint64_t b)
+{
+	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
+uint64_t run_estimate_bytes(const struct run_config *cfg, size_t M, size_t K, size_t N)
+{
+	uint64_t n = (uint64_t)(cfg->devices > 0 ? cfg->devices : 1), d = sizeof(double);
+	uint64_t a = run_sat_mul(run_sat_mul(M, K), d);
+	uint64_t b = run_sat_mul(run_sat_mul(K, N), d);
+	uint64_t c = run_sat_mul(run_sat_mul(M, N), d);
+	/* B: a replica per device (DP) or the shards, each at most one column wider
+	 * than N/n, with room for one more in flight (FSDP) */
+	uint64_t b_held = cfg->mode == DM_DP ? run_sat_mul(b, n)
+					     : run_sat_mul(run_sat_mul(K, N + 2 * n), d);
+	/* events: FSDP has n computes, 2(n-1) sends and receives and one gather
+	 * event per rank, each kept twice (device log and merged log) */
+	uint64_t events = cfg->mode == DM_DP ? 3 * n : run_sat_add(run_sat_mul(3 * n, n), n);
+	uint64_t ev_bytes = run_sat_mul(run_sat_mul(events, sizeof(struct ev)), 2);
+	uint64_t per_dev = 512 + (uint64_t)N * sizeof(int) + RUN_STACK_BYTES / 16;
+	uint64_t total = run_sat_add(a, b_held);
+	total = run_sat_add(total, c);     /* the devices' C rows */
+	total = run_sat_add(total, c);     /* the gathered C */
+	total = run_sat_add(total, ev_bytes);
+	return run_sat_add(total, run_sat_mul(per_dev, n));
+}
+
+int run_phase(const struct run *r) { return r->phase; }
+int run_phase_count(const struct run *r) { return r->phase_count; }
+int run_devices(const struct run *r) { return r->n; }
+int run_mode(const struct run *r) { return r->cfg.mode; }
+
+const struct mat *run_result(const struct run *r)
+{
+	return r->finished ? &r->dev[0].gathered : NULL;
+}
+
+const struct ev *run_events(const struct run *r, size_t *count)
+{
+	*count = r->log.len;
+	return r->log.ev;
+}
+
+void run_summaries(const struct run *r, struct ev_summary *out)
+{
+	for (int i = 0; i < r->n; i++)
+		out[i] = (struct ev_summary){ i, r->dev[i].peak, r->dev[i].sent, r->dev[i].recvd };
+}
+
+/* device_enter_fn for threads: meet the controller at the step barrier. */
+static int run_enter(struct device *d, int phase)
+{
+	struct run *r = d->ctx;
+	return stepb_enter(r->bar, d->rank, phase);
+}
+
+/* stepb_park_fn: a parked device is idle, not blocked, for deadlock detection.
+ * A release (STEPB_ALL) is one call: the transport marks every idle rank
+ * running under one lock acquisition (comm_set_idle with COMM_ANY). */
+static void run_park(void *ctx, int rank, int parked)
+{
+	struct run *r = ctx;
+	comm_set_idle(r->comm, rank == STEPB_ALL ? COMM_ANY : rank, parked);
+}
+
+static void *run_device_main(void *arg)
+{
+	struct device *d = arg;
+	struct run *r = d->ctx;
+	int rc = d->mode == DM_DP ? dp_device_run(d) : fsdp_device_run(d);
+	if (rc && rc != DM_ESTOPPED) {
+		if (d->err.code == DM_OK) /* an error with no message: say what it was */
+			dm_err_set(&d->err, rc, "rank %d: %s", d->rank, dm_status_name(rc));
+		comm_close(r->comm); /* wake everyone: the run cannot finish */
+	} else if (rc) {
+		d->err.code = DM_ESTOPPED;
+	}
+	/* exited before leaving: once the controller sees every device gone,
+	 * the transport already says so too */
+	comm_set_exited(r->comm, d->rank);
+	stepb_leave(r->bar, d->rank);
+	return NULL;
+}
+
+/* Gives each device its rows of A and its part of B, as its own copies. */
+/* Copies rows [r0, r0 + dst->rows) and columns [c0, c0 + dst->cols) of src
+ * into dst, which has that shape already. */
+static void run_copy_block(struct mat *dst, const struct mat *src, size_t r0, size_t c0)
+{
+	for (size_t i = 0; i < dst->rows && dst->cols > 0; i++)
+		memcpy(&MAT_AT(dst, i, 0), &MAT_AT(src, r0 + i, c0), dst->cols * sizeof(double));
+}
+
+/* Gives each device its rows of A and its part of B, as its own copies. */
+static int run_setup_device(struct run *r, int i, const struct mat *a, const struct mat *b,
+			    struct dm_err *err)
+{
+	struct device *d = &r->dev[i];
+	int rc = device_setup(d, i, r->n, r->cfg.mode, r->cfg.bug, r->M, r->K, r->N, err);
+	if (rc)
+		return rc;
+	d->comm = r->comm;
+	d->enter = run_enter;
+	d->ctx = r;
+	d->naive = r->cfg.naive;
+	run_copy_block(&d->a, a, d->row_begin, 0);
+	run_copy_block(&d->b, b, 0, r->cfg.mode == DM_DP ? 0 : split_offset(r->N, r->n, i));
+	return 0;
+}
+
+int run_check_shapes(int mode, int bug, int n, const struct mat *a, const struct mat *b,
+		     struct dm_err *err)
+{
+	if (mode != DM_FSDP && mode != DM_DP)
+		return dm_err_set(err, DM_EINVAL, "unknown mode %d", mode);
+	if (bug < 0 || bug >= BUG_COUNT)
+		return dm_err_set(err, DM_EINVAL, "unknown bug %d", bug);
+	if (n < 1 || n > RUN_MAX_DEVICES)
+		return dm_err_set(err, DM_EINVAL, "device count %d is out of range (1 to %d)", n,
+				  RUN_MAX_DEVICES);
+	if (a->cols != b->rows)
+		return dm_err_set(err, DM_EINVAL,
+				  "shapes do not match: A is %zux%zu, B is %zux%zu "
+				  "(A's columns must equal B's rows)",
+				  a->rows, a->cols, b->rows, b->cols);
+	if (a->rows == 0 || a->cols == 0 || b->cols == 0)
+		return dm_err_set(err, DM_EINVAL, "empty matrices: A is %zux%zu, B is %zux%zu",
+				  a->rows, a->cols, b->rows, b->cols);
+	if (a->rows > RUN_MAX_DIM || a->cols > RUN_MAX_DIM || b->cols > RUN_MAX_DIM ||
+	    mat_bytes(a->rows, a->cols) / sizeof(double) > INT_MAX ||
+	    mat_bytes(b->rows, b->cols) / sizeof(double) > INT_MAX)
+		return dm_err_set(err, DM_EINVAL, "matrices too large: A is %zux%zu, B is %zux%zu",
+				  a->rows, a->cols, b->rows, b->cols);
+	return 0;
+}
+
+static int run_check(const struct run_config *cfg, const struct mat *a, const struct mat *b,
+		     struct dm_err *err)
+{
+	int rc = run_check_shapes(cfg->mode, cfg->bug, cfg->devices, a, b, err);
+	if (rc)
+		return rc;
+	uint64_t need = run_estimate_bytes(cfg, a->rows, a->cols, b->cols);
+	if (cfg->mem_limit && need > cfg->mem_limit)
+		return dm_err_set(err, DM_ENOMEM,
+				  "this run needs about %.1f MiB, more than the %.1f MiB available",
+				  (double)need / 1048576.0, (double)cfg->mem_limit / 1048576.0);
+	return 0;
+}
+
+/* Starts the device threads with every signal blocked (they inherit the
+ * mask), so that signals go to the controller thread. */
+static int run_start_threads(struct run *r, struct dm_err *err)
+{
+	pthread_attr_t attr;
+	sigset_t all, old;
+	int rc = 0;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, RUN_STACK_BYTES);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (int i = 0; i < r->n; i++) {
+		int e = fault_thread_fails() ? EAGAIN
+					      : pthread_create(&r->thread[i], &attr, run_device_main,
+							       &r->dev[i]);
+		if (e) {
+			rc = dm_err_set(err, DM_ETHREAD, "cannot start the thread of rank %d: %s", i,
+					strerror(e));
+			break;
+		}
+		r->started++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	return rc;
+}
+
+int run_new(struct run **out, const struct run_config *cfg, const struct mat *a,
+	    const struct mat *b, struct dm_err *err)
+{
+	int rc;
+	*out = NULL;
+	if ((rc = run_check(cfg, a, b, err)))
+		return rc;
+
+	struct run *r = xcalloc(1, sizeof *r);
+	if (!r)
+		return dm_err_set(err, DM_ENOMEM, "out of memory starting the run");
+	r->cfg = *cfg;
+	r->n = cfg->devices;
+	r->M = a->rows;
+	r->K = a->cols;
+	r->N = b->cols;
+	r->phase = -1;
+	r->phase_count = sched_phase_count(cfg->mode, r->n);
+	r->dev = xcalloc((size_t)r->n, sizeof *r->dev);
+	r->thread = xcalloc((size_t)r->n, sizeof *r->thread);
+	r->cursor = xcalloc((size_t)r->n, sizeof *r->cursor);
+	if (!r->dev || !r->thread || !r->cursor) {
+		rc = dm_err_set(err, DM_ENOMEM, "out of memory for %d devices", r->n);
+		goto fail;
+	}
+	if ((rc = comm_inproc_new(&r->comm, r->n, cfg->capacity, cfg->wait_timeout_ms, err)))
+		goto fail;
+	if ((rc = stepb_new(&r->bar, r->n, run_park, r, err)))
+		goto fail;
+	uint64_t t0 = device_now_ns();
+	for (int i = 0; i < r->n; i++) {
+		if ((rc = run_setup_device(r, i, a, b, err)))
+			goto fail;
+		r->dev[i].t0_ns = t0;
+	}
+	gemm_init();
+	if ((rc = run_start_threads(r, err)))
+		goto fail;
+	*out = r;
+	return 0;
+fail:
+	run_free(r);
+	return rc;
+}
+
+/* After a phase (or the whole run): move the devices' new events into the
+ * merged log, phase by phase and rank by rank, so that the order never
+ * depends on thread timing. */
+static int run_merge_events(struct run *r, int upto_phase)
+{
+	for (int p = r->phase + 1; p <= upto_phase; p++)
+		for (int i = 0; i < r->n; i++) {
+			struct evlog *dl = &r->dev[i].log;
+			while (r->cursor[i] < dl->len && dl->ev[r->cursor[i]].phase == p) {
+				if (evlog_push(&r->log, &dl->ev[r->cursor[i]]))
+					return dm_err_set(&r->err, DM_ENOMEM,
+							  "out of memory for the event log");
+				r->cursor[i]++;
+			}
+		}
+	return 0;
+}
+
+/* After the devices stopped at a barrier: the run's error, if any device
+ * failed.  A real failure wins over the "stopped" it caused elsewhere. */
+static int run_collect_error(struct run *r)
+{
+	const struct dm_err *first = NULL;
+	for (int i = 0; i < r->n; i++) {
+		const struct dm_err *e = &r->dev[i].err;
+		if (e->code != DM_OK && (!first || (first->code == DM_ESTOPPED &&
+						    e->code != DM_ESTOPPED)))
+			first = e;
+	}
+	if (!first)
+		return 0;
+	r->err = *first;
+	r->failed = 1;
+	return r->err.code;
+}
+
+/* Once every phase ran: a message nobody received means something was sent
+ * that should not have been (a duplicate, say), even if C came out right. */
+static int run_check_leftovers(struct run *r)
+{
+	for (int i = 0; i < r->n; i++) {
+		struct comm_msg m;
+		size_t left = comm_pending(r->comm, i, &m);
+		if (left) {
+			r->failed = 1;
+			return dm_err_set(&r->err, DM_EPROTO,
+					  "rank %d was sent %zu message%s it never received (the "
+					  "first: %s index %d for step %d from rank %d)",
+					  i, left, left == 1 ? "" : "s",
+					  m.kind == COMM_SHARD ? "shard" : "row block", m.index, m.step,
+					  m.src);
+		}
+	}
+	return 0;
+}
+
+static int run_fail(struct run *r, struct dm_err *err)
+{
+	if (err)
+		*err = r->err;
+	return r->err.code;
+}
+
+int run_step(struct run *r, struct dm_err *err)
+{
+	if (r->failed)
+		return run_fail(r, err);
+	if (r->finished)
+		return 1;
+	int p = r->phase + 1, rc;
+	rc = stepb_run_phase(r->bar, p);
+	if (run_collect_error(r)) {
+		/* keep what the failed phase did: its trace is whole up to there */
+		run_merge_events(r, p);
+		r->failed = 1;
+		stepb_stop(r->bar);
+		return run_fail(r, err);
+	}
+	if (run_merge_events(r, p)) {
+		r->failed = 1;
+		stepb_stop(r->bar);
+		return run_fail(r, err);
+	}
+	if (rc) {
+		dm_err_set(&r->err, rc, "the run was stopped");
+		r->failed = 1;
+		return run_fail(r, err);
+	}
+	r->phase = p;
+	if (p == r->phase_count - 1) {
+		if (run_check_leftovers(r))
+			return run_fail(r, err);
+		r->finished = 1;
+		return 1;
+	}
+	return 0;
+}
+
+int run_finish(struct run *r, struct dm_err *err)
+{
+	if (r->failed)
+		return run_fail(r, err);
+	if (r->finished)
+		return 0;
+	int rc = stepb_run_free(r->bar);
+	if (run_collect_error(r)) {
+		/* keep every event the devices logged before they stopped */
+		run_merge_events(r, r->phase_count - 1);
+		r->failed = 1;
+		return run_fail(r, err);
+	}
+	if (run_merge_events(r, r->phase_count - 1)) {
+		r->failed = 1;
+		return run_fail(r, err);
+	}
+	if (rc) {
+		dm_err_set(&r->err, rc, "the run was stopped");
+		r->failed = 1;
+		return run_fail(r, err);
+	}
+	r->phase = r->phase_count - 1;
+	if (run_check_leftovers(r))
+		return run_fail(r, err);
+	r->finished = 1;
+	return 0;
+}
+
+void run_free(struct run *r)
+{
+	if (!r)
+		return;
+	if (r->started > 0) {
+		stepb_stop(r->bar);
+		comm_close(r->comm);
+		for (int i = 0; i < r->started; i++)
+			pthread_join(r->thread[i], NULL);
+	}
+	if (r->dev)
+		for (int i = 0; i < r->n; i++)
+			device_release(&r->dev[i]);
+	stepb_free(r->bar);
+	comm_destroy(r->comm);
+	evlog_free(&r->log);
+	free(r->dev);
+	free(r->thread);
+	free(r->cursor);
+	free(r);
+}
+
+int run_snapshot_init(struct run_snapshot *s, int n, size_t M, size_t N, int want_values,
+		      struct dm_err *err)
+{
+	size_t cells;
+	memset(s, 0, sizeof *s);
+	s->n = n;
+	s->M = M;
+	s->N = N;
+	s->dev = xcalloc((size_t)n, sizeof *s->dev);
+	if (!mat_size_mul((size_t)n, N ? N : 1, &cells))
+		s->col_fill = xcalloc(cells, sizeof *s->col_fill);
+	if (want_values && mat_bytes(M, N) != SIZE_MAX)
+		s->c = xcalloc(M * N > 0 ? M * N : 1, sizeof *s->c);
+	if (!s->dev || !s->col_fill || (want_values && !s->c)) {
+		run_snapshot_free(s);
+		return dm_err_set(err, DM_ENOMEM, "out of memory for a snapshot");
+	}
+	return 0;
+}
+
+void run_snapshot_free(struct run_snapshot *s)
+{
+	free(s->dev);
+	free(s->col_fill);
+	free(s->c);
+	s->dev = NULL;
+	s->col_fill = NULL;
+	s->c = NULL;
+}
+
+void run_snapshot_take(const struct run *r, struct run_snapshot *s)
+{
+	s->mode = r->cfg.mode;
+	s->bug = r->cfg.mode == DM_FSDP ? r->cfg.bug : 0;
+	s->n = r->n;
+	s->M = r->M;
+	s->K = r->K;
+	s->N = r->N;
+	s->phase = r->phase;
+	s->phase_count = r->phase_count;
+	s->finished = r->finished;
+	s->event_count = r->log.len;
+	uint64_t b_bytes = mat_bytes(r->K, r->N);
+	for (int i = 0; i < r->n; i++) {
+		const struct device *d = &r->dev[i];
+		struct run_dev_view *v = &s->dev[i];
+		struct comm_wait w;
+		size_t rows = d->row_end - d->row_begin;
+		comm_get_wait(r->comm, i, &w);
+		v->row_begin = d->row_begin;
+		v->row_end = d->row_end;
+		v->shard = r->cfg.mode == DM_FSDP ? d->shard : -1;
+		v->shard_col_begin = v->shard >= 0 ? split_offset(r->N, r->n, v->shard) : 0;
+		v->shard_col_end = v->shard >= 0 ? v->shard_col_begin + d->b.cols : 0;
+		v->holds_full_b = r->cfg.mode == DM_DP && d->b.data != NULL;
+		v->held_bytes = d->held;
+		v->peak_bytes = d->peak;
+		v->sent_bytes = d->sent;
+		v->recv_bytes = d->recvd;
+		v->dp_bytes = mat_bytes(rows, r->K) + b_bytes + mat_bytes(rows, r->N);
+		v->sent_shard = d->sent_shard;
+		v->sent_to = d->sent_to;
+		v->recv_shard = d->recv_shard;
+		v->recv_from = d->recv_from;
+		v->wait_state = run_wait_state_of(w.state);
+		v->wait_peer = w.peer;
+		v->wait_shard = w.state == COMM_WAIT_SEND && w.kind == COMM_SHARD ? w.index : -1;
+		v->failed = d->err.code != DM_OK && d->err.code != DM_ESTOPPED;
+		memcpy(&s->col_fill[(size_t)i * r->N], d->col_fill, r->N * sizeof(int));
+		if (s->c && d->c.data)
+			memcpy(&s->c[d->row_begin * r->N], d->c.data,
+			       rows * r->N * sizeof(double));
+	}
+	if (s->c && r->dev[0].gather_done)
+		memcpy(s->c, r->dev[0].gathered.data, r->M * r->N * sizeof(double));
+}

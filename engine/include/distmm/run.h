@@ -1,0 +1,136 @@
+/* run: a distributed multiply on simulated devices, one thread each, driven
+ * phase by phase by a controller (the batch printer or the UI).
+ *
+ * The controller calls run_step() to let the devices do one phase and wait for
+ * all of them, or run_finish() to let them run free to the end.  Between calls
+ * every device is parked, and the controller reads what it needs through
+ * run_snapshot_take() and run_events(): copies, so that a UI never takes an
+ * engine lock or reads a device buffer while it draws. */
+#ifndef DM_RUN_H
+#define DM_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dm_err.h"
+#include "evlog.h"
+#include "mat.h"
+#include "schedule.h"
+
+#define RUN_MAX_DEVICES 4096
+#define RUN_MAX_DIM 1000000000u /* per dimension: events keep 32-bit ranges, BLAS takes int */
+#define RUN_UNBOUNDED SIZE_MAX  /* capacity: sends never block, like Python's Queue() */
+
+/* What a device is doing, as the transport sees it (run_dev_view.wait_state). */
+enum run_wait_state {
+	RUN_BUSY = 0,  /* computing, or between calls */
+	RUN_IDLE,      /* parked at the step barrier, or done with its work */
+	RUN_WAIT_SEND, /* blocked in a send until the receiver takes the message */
+	RUN_WAIT_RECV, /* blocked in a receive until the sender sends */
+	RUN_EXITED,    /* its thread has ended */
+};
+
+struct run_config {
+	int mode;                 /* DM_FSDP (default) or DM_DP */
+	int devices;              /* 1 .. RUN_MAX_DEVICES, default 4 */
+	size_t capacity;          /* messages an inbox holds before a send blocks:
+				     RUN_UNBOUNDED (default), a bound, or 0 (rendezvous) */
+	int naive;                /* every rank sends before it receives */
+	int bug;                  /* enum dm_bug (bug.h): a deliberate mistake in the ring */
+	unsigned wait_timeout_ms; /* deadline of each message wait, 0 for none */
+	uint64_t mem_limit;       /* refuse a run whose estimate exceeds it, 0 for none */
+};
+
+/* The defaults above. */
+void run_config_default(struct run_config *cfg);
+
+/* What run_new() would allocate for these shapes, in bytes (devices' copies,
+ * the gathered C, event logs and thread stacks), or UINT64_MAX when it does
+ * not fit in 64 bits. */
+uint64_t run_estimate_bytes(const struct run_config *cfg, size_t M, size_t K, size_t N);
+
+/* The checks every run makes of its configuration and matrices, memory
+ * aside: a known mode and bug, 1..RUN_MAX_DEVICES devices, A's columns B's
+ * rows, no empty matrix, sizes BLAS (and MPI) can count.  Returns 0 or
+ * DM_EINVAL with err filled.  run_new() makes them; so does the MPI run. */
+int run_check_shapes(int mode, int bug, int n, const struct mat *a, const struct mat *b,
+		     struct dm_err *err);
+
+struct run;
+
+/* Validates the configuration and shapes, checks the estimate against
+ * cfg->mem_limit, gives every device its own copy of what it holds, and starts
+ * the device threads parked before phase 0.  a and b are only read here.
+ * Returns 0, or DM_EINVAL (bad configuration or shapes), DM_ENOMEM, DM_ETHREAD
+ * with err filled; nothing is left running on failure. */
+int run_new(struct run **out, const struct run_config *cfg, const struct mat *a,
+	    const struct mat *b, struct dm_err *err);
+
+/* Runs the next phase and waits until every device has finished it.
+ * Returns 1 if that was the last phase, 0 if more remain, or an error: the
+ * first device's failure (DM_EDEADLOCK, DM_ETIMEOUT, DM_EPROTO, DM_ENOMEM...)
+ * with err filled.  After an error the run is over. */
+int run_step(struct run *r, struct dm_err *err);
+
+/* Runs every remaining phase without parking.  Returns 0 or an error. */
+int run_finish(struct run *r, struct dm_err *err);
+
+int run_phase(const struct run *r);       /* the last phase done, -1 before the first */
+int run_phase_count(const struct run *r); /* phases in all */
+int run_devices(const struct run *r);
+int run_mode(const struct run *r);
+
+/* The gathered C once the last phase is done, else NULL. */
+const struct mat *run_result(const struct run *r);
+
+/* The events of the phases done, in (phase, rank) order; *count gets their
+ * number.  Valid until the next run_step/run_finish/run_free. */
+const struct ev *run_events(const struct run *r, size_t *count);
+
+/* Per device totals (n entries). */
+void run_summaries(const struct run *r, struct ev_summary *out);
+
+/* Stops the devices if they have not finished, joins every thread, frees. */
+void run_free(struct run *r);
+
+/* What one device looks like between phases. */
+struct run_dev_view {
+	size_t row_begin, row_end; /* its rows of A and C */
+	int shard;                 /* FSDP: owner index of the B shard it holds, -1 none */
+	size_t shard_col_begin, shard_col_end; /* that shard's columns of B */
+	int holds_full_b;          /* DP: its replica of all of B */
+	uint64_t held_bytes, peak_bytes, sent_bytes, recv_bytes;
+	uint64_t dp_bytes;         /* what it would hold under DP: A rows + B + C rows */
+	int sent_shard, sent_to;   /* what the last phase moved, -1 when nothing */
+	int recv_shard, recv_from;
+	int wait_state, wait_peer; /* enum run_wait_state, and who it waits on */
+	int wait_shard;            /* the shard a blocked send holds, -1 otherwise */
+	int failed;                /* it stopped with an error */
+};
+
+#define RUN_FILL_NONE (-1)   /* col_fill: not computed yet */
+#define RUN_FILL_FULL_B (-2) /* col_fill: computed from all of B (DP) */
+
+struct run_snapshot {
+	int mode, n, bug;
+	size_t M, K, N;
+	int phase;       /* the last phase done, -1 before the first */
+	int phase_count;
+	int finished;    /* the last phase is done */
+	struct run_dev_view *dev; /* n */
+	int *col_fill;   /* n * N: col_fill[r*N + j], the shard that filled column j of
+			    rank r's rows, or RUN_FILL_* */
+	double *c;       /* M * N current values of C (the devices' rows, then the
+			    gathered C), or NULL when not asked for */
+	size_t event_count;
+};
+
+/* Allocates a snapshot for n devices and an M x N output; with want_values
+ * it holds a copy of C too.  Returns 0 or DM_ENOMEM. */
+int run_snapshot_init(struct run_snapshot *s, int n, size_t M, size_t N, int want_values,
+		      struct dm_err *err);
+/* Copies the run's state between phases into s (made for this run's shape). */
+void run_snapshot_take(const struct run *r, struct run_snapshot *s);
+void run_snapshot_free(struct run_snapshot *s);
+
+#endif
