@@ -33,13 +33,27 @@ int status_of(int code)
 	return STATUS_MISMATCH;
 }
 
+/* The reason the first failed status_flush_stdout gave (0: none failed).
+ * Only the main thread prints to stdout, in both programs (distmm-mpi's
+ * rank runs its device on the calling thread). */
+static int status_flush_errno;
+
+void status_flush_stdout(void)
+{
+	errno = 0;
+	if (fflush(stdout) != 0 && errno && !status_flush_errno)
+		status_flush_errno = errno;
+}
+
 int status_close_stdout(int status)
 {
 	/* the error flag says an earlier write failed; fclose writes what is
 	 * left in the buffer and says why it could not (errno) */
 	errno = 0;
 	int failed = fflush(stdout) != 0;
-	int e = errno;
+	int e = failed ? errno : 0;
+	if (!e)
+		e = status_flush_errno;
 	failed |= ferror(stdout) != 0;
 	errno = 0;
 	if (fclose(stdout) != 0) {

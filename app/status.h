@@ -14,6 +14,11 @@ enum {
 /* Prints "distmm-tui: <message>" on stderr. */
 void status_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* fflush(stdout) for the places that order stdout before a line on stderr.
+ * A failure's reason is kept for status_close_stdout, which could not learn
+ * it later (the stream keeps only its error flag). */
+void status_flush_stdout(void);
+
 /* At every exit of a program: flushes and closes stdout, as coreutils'
  * close_stdout does, because a write that failed (a full disk, /dev/full, a
  * closed pipe) is otherwise only in the stream's error flag and the program
