@@ -15,10 +15,10 @@ int afile_open(struct afile *af, const char *path, struct dm_err *err)
 	af->fp = NULL;
 	af->path = NULL;
 	af->tmp = NULL;
-	int exists = stat(path, &st) == 0;
-	if (exists && S_ISDIR(st.st_mode))
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return dm_err_set(err, DM_EIO, "cannot write %s: it is a directory", path);
-	int in_place = exists && !S_ISREG(st.st_mode);
+	/* lstat: a symbolic link is written through, not renamed over */
+	int in_place = lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
 	size_t len = strlen(path);
 	af->path = xmalloc(len + 1);
 	af->tmp = in_place ? NULL : xmalloc(len + 16);

@@ -1,9 +1,9 @@
 /* afile: write a file all or nothing.  Output goes to a temporary file in the
  * same directory, renamed over the target only once every byte is written,
  * so an error (or a kill) never leaves a half-written result behind.  A
- * target that exists and is not a regular file (/dev/null, /dev/stdout, a
- * FIFO) is written in place: renaming over it would replace the device
- * node, and a stream has no half-written state to avoid. */
+ * target that exists and is not a regular file (/dev/null, a FIFO) or is a
+ * symbolic link (/dev/stdout) is written in place: renaming over it would
+ * replace the device node or the link (as root, /dev/null itself). */
 #ifndef DM_AFILE_H
 #define DM_AFILE_H
 
