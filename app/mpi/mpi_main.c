@@ -1,5 +1,5 @@
 /* mpi_main: distmm-mpi, the batch run of distmm-tui over MPI: one device per
- * rank, the same per-rank algorithms (engine/mpi/mpi_rank.h), and rank 0
+ * rank, the same per-rank algorithms (<distmm/mpi_rank.h>), and rank 0
  * printing exactly what `distmm-tui -b -d N` prints for the same inputs.
  *
  * Who does what: every rank parses the same command line (cli_parse is
@@ -10,7 +10,8 @@
  * rank with that status and one message instead of a hang.  After the run
  * rank 0 reports and writes the outputs, and broadcasts the exit status,
  * which every rank returns (mpirun then reports nothing of its own for a
- * successful run).
+ * successful run).  Each rank then checks its own stdout (status.h): a
+ * write that failed is an error there too.
  *
  * --step (distmm-mpi's own option, taken out before cli_parse sees the
  * line): the ranks meet at a barrier before every phase, each printing what
