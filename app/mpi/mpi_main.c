@@ -82,7 +82,8 @@ static void mm_usage(void)
 	       "Only rank 0 reads -A/-B and writes -o/--trace; -d, when given, must be N.\n"
 	       "  --step  before every phase the ranks meet at a barrier, each prints what it\n"
 	       "          holds, and rank 0 waits for Enter\n"
-	       "--naive and --capacity belong to the in-process transport (distmm-tui).\n\n");
+	       "--naive and --capacity (the in-process transport's) and the interface's\n"
+	       "options belong to distmm-tui.\n\n");
 	fputs(cli_usage(), stdout);
 }
 
