@@ -68,7 +68,7 @@ int run_new(struct run **out, const struct run_config *cfg, const struct mat *a,
 
 /* Runs the next phase and waits until every device has finished it.
  * Returns 1 if that was the last phase, 0 if more remain, or an error: the
- * first device's failure (DM_EDEADLOCK, DM_ETIMEOUT, DM_EPROTO, DM_ENOMEM...)
+ * lowest-ranked real failure, never the DM_ESTOPPED it caused (DM_EDEADLOCK, DM_EPROTO...)
  * with err filled.  After an error the run is over. */
 int run_step(struct run *r, struct dm_err *err);
 
