@@ -1,7 +1,5 @@
-/* trace/: a run's event log and everything made of it: its JSON Lines file
- * (trace_jsonl.c), the rules a log must follow (evrules.c, held to by
- * trace_check.c and replay.c), the Chrome trace (trace_chrome.c) and the
- * state after any phase rebuilt from it (replay.c).
+/* trace/: the event log (evlog.c) and what is made of it: its files (trace_jsonl.c,
+ * trace_chrome.c), the rules a log follows (evrules.c, trace_check.c), the replay (replay.c).
  *
  * evlog: the event log in memory (see evlog.h): a growable array that each
  * device appends to, and the names of its ops. */
