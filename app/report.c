@@ -204,7 +204,7 @@ int report_write_outputs(const struct cli_opts *o, const struct ev *ev, size_t n
 		if (o->trace_format == CLI_TRACE_CHROME)
 			rc = trace_write_chrome(o->trace_file, ev, n_ev, n, mode, &err);
 		else
-			rc = evlog_write_jsonl(o->trace_file, ev, n_ev, sum, (size_t)n, &err);
+			rc = trace_write_jsonl(o->trace_file, ev, n_ev, sum, (size_t)n, &err);
 	}
 	if (!rc && o->out_file && c)
 		rc = matio_write(o->out_file, c, &err);

@@ -51,8 +51,10 @@ uint64_t run_estimate_bytes(const struct run_config *cfg, size_t M, size_t K, si
 
 /* The checks every run makes of its configuration and matrices, memory
  * aside: a known mode and bug, 1..RUN_MAX_DEVICES devices, A's columns B's
- * rows, no empty matrix, sizes BLAS (and MPI) can count.  Returns 0 or
- * DM_EINVAL with err filled.  run_new() makes them; so does the MPI run. */
+ * rows, no empty matrix, sizes BLAS (and MPI) can count.  Only the shapes
+ * are read, never the values (a and b may have data NULL).  Returns 0 or
+ * DM_EINVAL with err filled.  run_new() makes them; so do the MPI run, the
+ * replay and trace_check. */
 int run_check_shapes(int mode, int bug, int n, const struct mat *a, const struct mat *b,
 		     struct dm_err *err);
 
