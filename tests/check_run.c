@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include <distmm/bug.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "exec/stepb.h"
@@ -203,6 +204,77 @@ START_TEST(stopping_mid_run_joins_everything)
 }
 END_TEST
 
+/* The fields a controller reads of a device after a failure, compared
+ * between two snapshots: nothing may change once run_step has said so. */
+static void same_views(const struct run_snapshot *x, const struct run_snapshot *y, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const struct run_dev_view *u = &x->dev[i], *v = &y->dev[i];
+		ck_assert_msg(u->wait_state == v->wait_state && u->failed == v->failed &&
+				      u->sent_shard == v->sent_shard && u->sent_to == v->sent_to &&
+				      u->recv_shard == v->recv_shard && u->recv_from == v->recv_from &&
+				      u->held_bytes == v->held_bytes && u->peak_bytes == v->peak_bytes,
+			      "n=%d rank %d changed after the run had failed", n, i);
+	}
+}
+
+/* c-mod stops rank 0 at step 1 (phase 2) with a negative index; the other
+ * ranks finish that compute and park before phase 3.  Once run_step returned
+ * the error every device must be gone: the snapshot reads their fields, and
+ * ThreadSanitizer saw the parked ones write them after the stop (the reset of
+ * what a phase moved, their "stopped" error), while the snapshot read. */
+static void check_stepped_failure(int n)
+{
+	struct mat a, b;
+	struct run_config cfg;
+	struct run *r;
+	struct dm_err err;
+	struct run_snapshot s, again;
+	size_t M = (size_t)n + 3, K = 3, N = 2 * (size_t)n + 1;
+	tu_matrix(&a, M, K, 0, 5, 0);
+	tu_matrix(&b, K, N, 0, 5, 1);
+	run_config_default(&cfg);
+	cfg.devices = n;
+	cfg.bug = BUG_C_MOD;
+	ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
+	ck_assert_int_eq(run_snapshot_init(&s, n, M, N, 1, &err), 0);
+	ck_assert_int_eq(run_snapshot_init(&again, n, M, N, 1, &err), 0);
+	int rc;
+	while ((rc = run_step(r, &err)) == 0)
+		;
+	ck_assert_int_eq(rc, DM_EPROTO);
+	ck_assert_msg(strstr(err.msg, "negative index"), "%s", err.msg);
+	ck_assert_int_eq(run_phase(r), 1);
+	run_snapshot_take(r, &s);
+	for (int i = 0; i < n; i++) {
+		const struct run_dev_view *v = &s.dev[i];
+		ck_assert_msg(v->failed == (i == 0), "n=%d rank %d failed=%d", n, i, v->failed);
+		ck_assert_msg(v->wait_state == RUN_EXITED, "n=%d rank %d has not exited (%d)", n, i,
+			      v->wait_state);
+		/* phase 2 was a compute: it moved nothing */
+		ck_assert_int_eq(v->sent_to, -1);
+		ck_assert_int_eq(v->recv_from, -1);
+	}
+	run_snapshot_take(r, &again);
+	same_views(&s, &again, n);
+	ck_assert_int_eq(run_step(r, &err), DM_EPROTO); /* it stays failed */
+	ck_assert_int_eq(run_finish(r, &err), DM_EPROTO);
+	run_snapshot_free(&s);
+	run_snapshot_free(&again);
+	run_free(r);
+	mat_free(&a);
+	mat_free(&b);
+}
+
+START_TEST(stepped_failure_stops_every_device_first)
+{
+	static const int ns[] = { 2, 3, 8, 32, 64 };
+	for (int rep = 0; rep < 4; rep++)
+		for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+			check_stepped_failure(ns[i]);
+}
+END_TEST
+
 START_TEST(bad_configurations_are_refused)
 {
 	struct mat a, b, wide, empty = { 0, 0, NULL };
@@ -260,6 +332,10 @@ static Suite *run_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, stopping_mid_run_joins_everything);
 	tcase_add_test(tc, bad_configurations_are_refused);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("failures");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, stepped_failure_stops_every_device_first);
 	suite_add_tcase(s, tc);
 	return s;
 }
