@@ -83,8 +83,11 @@ void device_release(struct device *d)
 int device_enter(struct device *d, int phase)
 {
 	int rc = d->enter(d, phase);
-	/* after the wait: until then the controller may be reading these */
-	d->sent_shard = d->sent_to = d->recv_shard = d->recv_from = -1;
+	/* after the wait, and only when the phase starts: until then the
+	 * controller may be reading these, and a refused enter (the run
+	 * stopped) leaves what the last phase moved for the failure screen */
+	if (rc == 0)
+		d->sent_shard = d->sent_to = d->recv_shard = d->recv_from = -1;
 	return rc;
 }
 

@@ -89,8 +89,8 @@ int dp_device_run(struct device *d);
 /* Shared by both: every rank's C rows to rank 0, placed by row offset. */
 int device_gather(struct device *d, int phase, int step);
 
-/* Starts a phase: forgets what the last one moved, then meets the
- * controller through d->enter.  Returns what d->enter returns. */
+/* Starts a phase: meets the controller through d->enter, then (if the phase
+ * may start) forgets what the last one moved.  Returns what d->enter returns. */
 int device_enter(struct device *d, int phase);
 
 /* Appends an event, stamped with the bytes the device holds now and its
