@@ -169,11 +169,11 @@ int device_gather(struct device *d, int phase, int step)
 	d->c.rows = 0;
 	d->c.cols = 0;
 	int rc = comm_send(d->comm, &m, &d->err);
+	device_drop(d, bytes); /* gone either way: a failed send does not give it back */
 	if (rc)
 		return rc;
 	d->sent += bytes;
 	d->sent_to = 0;
-	device_drop(d, bytes);
 	struct ev e = { .phase = phase, .step = step, .op = EV_SEND, .rank = d->rank, .peer = 0,
 			.shard = -1, .row_begin = (uint32_t)d->row_begin,
 			.row_end = (uint32_t)d->row_end, .col_begin = 0, .col_end = (uint32_t)d->N,

@@ -6,7 +6,9 @@
  * Ownership: a device owns its A rows, the B it holds and its C rows.  A
  * send moves a buffer to the transport; the accounting still counts what a
  * real device must hold: a receive buffer from the start of a transfer, and
- * the shard it sends until the transfer ends (the double buffer of a ring). */
+ * the shard it sends until the transfer ends (the double buffer of a ring).
+ * A transfer that fails counts neither afterwards, nor the peak it raised:
+ * the device holds no shard then, and got none. */
 #ifndef DM_DEVICE_H
 #define DM_DEVICE_H
 
