@@ -157,7 +157,7 @@ static int fsdp_transfer(struct device *d, int phase, int step)
 	int sends = bug_sends(d->bug, d->n, d->rank), receives = bug_receives(d->bug, d->rank);
 	struct mat out = { 0, 0, NULL };
 	int out_shard = d->shard, rc = 0, logged = 0;
-	uint64_t out_bytes = mat_bytes(d->b.rows, d->b.cols);
+	uint64_t out_bytes = mat_bytes(d->b.rows, d->b.cols), peak_before = d->peak;
 	int incoming = sched_shard(d->n, d->rank, step + 1);
 	uint64_t in_bytes = receives ? mat_bytes(d->K, split_size(d->N, d->n, incoming)) : 0;
 	struct ev ev[2];
@@ -183,12 +183,20 @@ static int fsdp_transfer(struct device *d, int phase, int step)
 			logged++;
 	}
 	mat_free(&out); /* still ours only if the receive failed before the send */
-	if (rc)
-		return rc;
+	/* the shard it held is gone whatever happened (sent, moved into a send
+	 * that failed, or let go), and the receive buffer's count ends: the
+	 * shard that came takes its place, and it may differ in size from the
+	 * one the schedule named */
 	if (receives)
 		device_drop(d, out_bytes);
-	/* the shard that came may differ in size from the one the schedule named */
 	device_drop(d, in_bytes);
+	if (rc) {
+		/* nothing came: the buffer it never got leaves the peak too, so the
+		 * failure shows what the device held, and the peak is the one its
+		 * logged events last said (no event records this transfer) */
+		d->peak = peak_before;
+		return rc;
+	}
 	if (receives)
 		device_hold(d, mat_bytes(d->b.rows, d->b.cols));
 	for (int i = 0; i < logged; i++)
