@@ -178,7 +178,7 @@ clean:
 -include $(ENGINE_OBJ:.o=.d) $(APP_OBJ:.o=.d)
 
 # distmm-mpi: the same ring over Open MPI, one device per rank.  Its sources
-# (engine/mpi/: the transport and one rank's run; app/mpi/: the program)
+# (engine/comm/comm_mpi.c, the transport; engine/exec/mpi_rank.c, one rank's run; app/mpi/: the program)
 # include <mpi.h>: they are left out of the engine library, are compiled
 # with mpicc and go into distmm-mpi only.  `make` builds it when mpicc is there
 # (make deps installs Open MPI) and says it skipped it otherwise: the engine,

@@ -1,4 +1,7 @@
-/* comm: dispatch to the transport (see comm.h). */
+/* comm/: blocking point-to-point messages between ranks behind one interface (comm.h, comm_impl.h):
+ * the in-process transport with exact deadlock detection (comm_inproc.c) and Open MPI (comm_mpi.c).
+ *
+ * comm: dispatch to the transport (see comm.h). */
 #include "comm/comm_impl.h"
 
 #include <stdlib.h>

@@ -1,4 +1,7 @@
-/* mat: allocation, generation and the sequential reference product.
+/* core/: what every other part of the engine stands on: errors as values (dm_err.c), matrices
+ * (mat.c), splits and the schedule as arithmetic, the BLAS product, checked allocation and fault injection.
+ *
+ * mat: allocation, generation and the sequential reference product.
  * Every size product is checked for overflow before it is used (tmux's
  * xmalloc habit): sizes come from users and files. */
 #include <distmm/mat.h>

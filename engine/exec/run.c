@@ -1,4 +1,7 @@
-/* run: the in-process controller.  One thread per device runs the same
+/* exec/: running a multiply: the controller (run.c), the step barrier (stepb.c), a device's memory
+ * and gather (device.c), the per-rank algorithms (dp.c, fsdp.c), deliberate bugs (bug.c), one MPI rank (mpi_rank.c).
+ *
+ * run: the in-process controller.  One thread per device runs the same
  * per-rank algorithm (dp.c, fsdp.c) an MPI process would; the step barrier
  * parks them between phases.  The first device to fail closes the transport,
  * so every other wait ends and the controller sees the whole run stop; the

@@ -1,4 +1,7 @@
-/* matio: reading and writing matrix files by extension (see matio.h).
+/* io/: matrix files (.npy in npy.c, .csv in csv.c, dispatched by matio.c), reading a whole file
+ * (slurp.c) and all-or-nothing writes (afile.c); nothing here knows about devices.
+ *
+ * matio: reading and writing matrix files by extension (see matio.h).
  * Reading loads the whole file and hands the bytes to npy.c or csv.c, which
  * own the formats' parsing; writing is here, through afile so a failed write
  * never leaves a partial file.  The .npy writer reproduces np.save's bytes
