@@ -38,26 +38,50 @@ static void cast_puts(struct cast *c, const char *s)
 	cast_put(c, s, strlen(s));
 }
 
+/* Appends decimal n (>= 0) to c's text: snprintf per cursor move is most of
+ * the time a frame takes to encode. */
+static void cast_put_int(struct cast *c, int n)
+{
+	char d[12];
+	int i = sizeof d;
+	do {
+		d[--i] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n && i > 0);
+	cast_put(c, d + i, sizeof d - (size_t)i);
+}
+
 /* s as a JSON string (quotes included), straight to the file. */
 static void cast_json(FILE *fp, const char *s, size_t len)
 {
-	putc('"', fp);
+	static const char hex[] = "0123456789abcdef";
+	char out[256];
+	size_t n = 0;
+	out[n++] = '"';
 	for (size_t i = 0; i < len;) {
 		uint32_t cp;
-		char u[8];
+		if (n > sizeof out - 8) {
+			fwrite(out, 1, n, fp);
+			n = 0;
+		}
 		i += utf8_decode(s + i, len - i, &cp);
 		if (cp == '"' || cp == '\\') {
-			putc('\\', fp);
-			putc((int)cp, fp);
+			out[n++] = '\\';
+			out[n++] = (char)cp;
 		} else if (cp == '\n') {
-			fputs("\\n", fp);
+			out[n++] = '\\';
+			out[n++] = 'n';
 		} else if (cp < 0x20 || cp == 0x7f) {
-			fprintf(fp, "\\u%04x", (unsigned)cp);
+			memcpy(out + n, "\\u00", 4);
+			out[n + 4] = hex[cp >> 4];
+			out[n + 5] = hex[cp & 15];
+			n += 6;
 		} else {
-			fwrite(u, 1, (size_t)utf8_encode(cp, u), fp);
+			n += (size_t)utf8_encode(cp, out + n);
 		}
 	}
-	putc('"', fp);
+	out[n++] = '"';
+	fwrite(out, 1, n, fp);
 }
 
 static void cast_event(struct cast *c, uint64_t now, const char *code, const char *s, size_t len)
@@ -118,16 +142,18 @@ int cast_open(struct cast *c, const char *path, const char *title, const char *c
 
 static void cast_sgr_colour(struct cast *c, int colour, int base, int bright_base, int ext)
 {
-	char b[16];
-	if (colour < 0)
-		snprintf(b, sizeof b, ";%d", base + 9);
-	else if (colour < 8)
-		snprintf(b, sizeof b, ";%d", base + colour);
-	else if (colour < 16)
-		snprintf(b, sizeof b, ";%d", bright_base + colour - 8);
-	else
-		snprintf(b, sizeof b, ";%d;5;%d", ext, colour);
-	cast_puts(c, b);
+	cast_puts(c, ";");
+	if (colour < 0) {
+		cast_put_int(c, base + 9);
+	} else if (colour < 8) {
+		cast_put_int(c, base + colour);
+	} else if (colour < 16) {
+		cast_put_int(c, bright_base + colour - 8);
+	} else {
+		cast_put_int(c, ext);
+		cast_puts(c, ";5;");
+		cast_put_int(c, colour);
+	}
 }
 
 static void cast_sgr(struct cast *c, const struct grid_cell *g)
@@ -182,8 +208,11 @@ void cast_frame(struct cast *c, uint64_t now, const struct grid *g)
 			if (cell->width == 0 || grid_cell_same(cell, was))
 				continue;
 			if (cy != y || cx != x) {
-				snprintf(b, sizeof b, "\x1b[%d;%dH", y + 1, x + 1);
-				cast_puts(c, b);
+				cast_puts(c, "\x1b[");
+				cast_put_int(c, y + 1);
+				cast_puts(c, ";");
+				cast_put_int(c, x + 1);
+				cast_puts(c, "H");
 			}
 			if (!style_known || !grid_style_same(&style, cell)) {
 				cast_sgr(c, cell);

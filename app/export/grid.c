@@ -53,6 +53,20 @@ static int grid_resize(struct grid *g, int cols, int rows)
 	return 0;
 }
 
+/* The capture cache: a row for each of g's and one to read into, each one
+ * cchar_t longer for win_wchnstr's terminator. */
+static int grid_raw(struct grid *g)
+{
+	if (g->raw)
+		return 0;
+	g->raw = calloc((size_t)(g->cols + 1) * (size_t)(g->rows + 1), sizeof *g->raw);
+	if (!g->raw) {
+		grid_free(g);
+		return -1;
+	}
+	return 0;
+}
+
 static uint8_t grid_attr_of(attr_t a)
 {
 	uint8_t r = 0;
@@ -68,9 +82,9 @@ static uint8_t grid_attr_of(attr_t a)
 	return r;
 }
 
-static void grid_read_cell(WINDOW *w, int y, int x, struct grid_cell *c)
+/* Decodes one cell as curses holds it. */
+static void grid_decode(const cchar_t *cc, struct grid_cell *c)
 {
-	cchar_t cc;
 	wchar_t wch[CCHARW_MAX + 1];
 	attr_t attrs = 0;
 	short pair = 0, fg = -1, bg = -1;
@@ -79,7 +93,7 @@ static void grid_read_cell(WINDOW *w, int y, int x, struct grid_cell *c)
 	c->ch = ' ';
 	c->width = 1;
 	c->fg = c->bg = GRID_DEFAULT;
-	if (mvwin_wch(w, y, x, &cc) == ERR || getcchar(&cc, wch, &attrs, &pair, NULL) == ERR)
+	if (getcchar(cc, wch, &attrs, &pair, NULL) == ERR)
 		return;
 	if (pair > 0 && pair_content(pair, &fg, &bg) != ERR) {
 		c->fg = fg >= 0 && fg < 256 ? fg : GRID_DEFAULT;
@@ -89,33 +103,49 @@ static void grid_read_cell(WINDOW *w, int y, int x, struct grid_cell *c)
 	if (wch[0] == 0 || (wch[0] < 0x20) || wch[0] == 0x7f)
 		return; /* nothing drawn there: a blank */
 	c->ch = (attrs & A_ALTCHARSET) ? grid_acs(wch[0]) : (uint32_t)wch[0];
-	c->width = wcwidth((wchar_t)c->ch) == 2 ? 2 : 1;
+	c->width = c->ch >= 0x80 && wcwidth((wchar_t)c->ch) == 2 ? 2 : 1;
 }
 
 int grid_capture(struct grid *g, WINDOW *w)
 {
-	int rows, cols, cy, cx;
+	int rows, cols, cy, cx, fresh;
 	getmaxyx(w, rows, cols);
 	getyx(w, cy, cx);
-	if (grid_resize(g, cols, rows))
+	fresh = !g->raw || g->cols != cols || g->rows != rows;
+	if (grid_resize(g, cols, rows) || grid_raw(g))
 		return -1;
-	for (int y = 0; y < rows; y++)
+	for (int y = 0; y < rows; y++) {
+		size_t row_size = (size_t)(cols + 1) * sizeof *g->raw;
+		cchar_t *raw = &g->raw[(size_t)y * (size_t)(cols + 1)];
+		cchar_t *line = &g->raw[(size_t)rows * (size_t)(cols + 1)];
+		memset(line, 0, row_size); /* memcmp below: no stale bytes anywhere */
+		if (mvwin_wchnstr(w, y, 0, line, cols) == ERR)
+			memset(line, 0, row_size);
 		for (int x = 0; x < cols; x++) {
 			struct grid_cell *c = &g->cell[(size_t)y * (size_t)cols + (size_t)x];
-			grid_read_cell(w, y, x, c);
-			if (c->width == 2) {
-				if (x + 1 >= cols) {
-					c->ch = ' '; /* cut at the edge: a terminal shows nothing */
-					c->width = 1;
-					continue;
-				}
-				struct grid_cell *right = c + 1;
-				*right = *c;
-				right->ch = 0;
-				right->width = 0;
-				x++;
-			}
+			if (!fresh && memcmp(&line[x], &raw[x], sizeof line[x]) == 0)
+				continue; /* as curses held it last time: decoded then */
+			raw[x] = line[x];
+			grid_decode(&line[x], c);
 		}
+		/* a wide character covers the cell to its right */
+		for (int x = 0; x < cols; x++) {
+			struct grid_cell *c = &g->cell[(size_t)y * (size_t)cols + (size_t)x];
+			if (c->width == 0)
+				grid_decode(&raw[x], c); /* no wide character to its left now */
+			if (c->width != 2)
+				continue;
+			if (x + 1 >= cols) {
+				c->ch = ' '; /* cut at the edge: a terminal shows nothing */
+				c->width = 1;
+				continue;
+			}
+			c[1] = *c;
+			c[1].ch = 0;
+			c[1].width = 0;
+			x++;
+		}
+	}
 	wmove(w, cy, cx); /* reading moved the cursor; the program's is kept */
 	return 0;
 }
@@ -132,7 +162,9 @@ int grid_copy(struct grid *dst, const struct grid *src)
 void grid_free(struct grid *g)
 {
 	free(g->cell);
+	free(g->raw);
 	g->cell = NULL;
+	g->raw = NULL;
 	g->cols = g->rows = 0;
 }
 

@@ -31,14 +31,18 @@ struct grid_cell {
 struct grid {
 	int cols, rows;
 	struct grid_cell *cell; /* rows * cols, row by row */
+	cchar_t *raw;           /* grid_capture's: the cells as curses held them */
 };
 
 /* Reads every cell of w into g, (re)allocating g to w's size.  Line-drawing
  * characters drawn with A_ALTCHARSET (ACS_*) come back as their Unicode
- * glyphs.  Returns 0, or -1 when memory runs out (g is then empty). */
+ * glyphs.  A cell curses holds as it did at g's last capture is not decoded
+ * again (most of a frame is the frame before), so capture a screen into the
+ * same grid each frame.  Returns 0, or -1 when memory runs out (g is then
+ * empty). */
 int grid_capture(struct grid *g, WINDOW *w);
 
-/* A copy of src into dst (same rules).  Returns 0 or -1. */
+/* A copy of src's cells into dst (not its capture cache).  Returns 0 or -1. */
 int grid_copy(struct grid *dst, const struct grid *src);
 
 void grid_free(struct grid *g);

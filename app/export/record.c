@@ -106,9 +106,12 @@ void record_frame(struct record *r, const struct view *v, uint64_t now)
 		cast_frame(&r->cast, now, &r->now);
 	if (!r->marked && !v->animating)
 		record_marker(r, now, &r->now);
-	struct grid t = r->last;
-	r->last = r->now;
-	r->now = t;
+	/* copied, not swapped: r->now keeps its capture cache for the next frame */
+	if (grid_copy(&r->last, &r->now)) {
+		dm_err_set(&err, DM_ENOMEM, "out of memory recording the screen");
+		record_fail(r, &err);
+		return;
+	}
 	r->have_last = 1;
 	r->last_t = now;
 }
