@@ -1,7 +1,7 @@
 /* svg: a grid as an SVG still (see svg.h).  Three passes over the cells, in
  * painting order: backgrounds (runs of one colour, one <rect>), line drawing
  * and blocks (shapes in the cell's colour), then the text.  A cell is 10 by
- * 20 user units with a 16-unit font: a terminal's proportions, and the
+ * 20 user units with a 16.61-unit font: a terminal's proportions, and the
  * viewBox lets a slide scale the whole. */
 #include "svg.h"
 
@@ -14,7 +14,12 @@
 #define SVG_CW 10   /* cell width */
 #define SVG_CH 20   /* cell height */
 #define SVG_PAD 10  /* around the grid */
-#define SVG_FONT 16
+/* The font size at which DejaVu Sans Mono (and Menlo, drawn from the same
+ * Bitstream Vera) advances exactly one cell, 1233/2048 em = 10 units: a
+ * renderer that honours only the first of a <text>'s x positions (librsvg
+ * does) lines the columns up all the same.  A string: no locale's decimal
+ * comma. */
+#define SVG_FONT "16.61"
 #define SVG_BASE 15 /* the baseline, from a cell's top */
 #define SVG_LINE "1.6" /* the width of box-drawing lines: visible when projected */
 
@@ -281,8 +286,8 @@ void svg_write(FILE *fp, const struct grid *g, const char *title)
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"font-family=\"'DejaVu Sans Mono', Menlo, Consolas, 'Liberation Mono', monospace\" "
-		"font-size=\"%d\" xml:space=\"preserve\" style=\"white-space: pre\">\n<title>",
-		w, h, w, h, SVG_FONT);
+		"font-size=\"" SVG_FONT "\" xml:space=\"preserve\" style=\"white-space: pre\">\n<title>",
+		w, h, w, h);
 	svg_text_escaped(fp, title);
 	fprintf(fp, "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", w, h, bg);
 	svg_backgrounds(fp, g);
