@@ -1,7 +1,8 @@
 # export_svg.py BASE COUNT [CHECK...]: checks an SVG export's series: the
 # stills BASE-000.svg ... BASE-(COUNT-1).svg and the final BASE.svg exist,
 # BASE-COUNT.svg does not, and each parses as XML: an <svg> root with a
-# viewBox, a non-empty <title>, and <text> elements.  Each CHECK is
+# viewBox, a non-empty <title>, and <text> elements, each with one x a
+# character, a cell (10 units) or more apart.  Each CHECK is
 #   +TEXT  TEXT is in every still's text (the <text> contents, which a
 #          viewer selects and searches)
 #   =RAW   RAW is in the final still's markup
@@ -44,6 +45,10 @@ def main():
         words = texts(dom)
         if not words:
             fail("%s: no text" % path)
+        for t, w in zip(dom.getElementsByTagName("text"), words):
+            xs = t.getAttribute("x").split()
+            if len(xs) != len(w) or any(int(b) - int(a) < 10 for a, b in zip(xs, xs[1:])):
+                fail("%s: '%s' is not placed a cell a character (x=\"%s\")" % (path, w, " ".join(xs)))
         joined = "\n".join(words)
         for c in checks:
             if c[0] == "+" and c[1:] not in joined:
