@@ -34,6 +34,10 @@ enum {
 	OPT_LESSON,
 	OPT_TRACE_FORMAT,
 	OPT_REPLAY,
+	OPT_EXPORT,
+	OPT_SIZE,
+	OPT_SPEED,
+	OPT_RECORD,
 };
 
 static const struct option cli_longopts[] = {
@@ -60,6 +64,10 @@ static const struct option cli_longopts[] = {
 	{ "lesson", required_argument, NULL, OPT_LESSON },
 	{ "trace-format", required_argument, NULL, OPT_TRACE_FORMAT },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "speed", required_argument, NULL, OPT_SPEED },
+	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -96,6 +104,10 @@ static const struct cli_name {
 	{ OPT_QUIZ, CLI_GIVEN_QUIZ, "--quiz" },
 	{ OPT_LESSON, CLI_GIVEN_LESSON, "--lesson" },
 	{ OPT_REPLAY, CLI_GIVEN_REPLAY, "--replay" },
+	{ OPT_EXPORT, CLI_GIVEN_EXPORT, "--export" },
+	{ OPT_SIZE, CLI_GIVEN_SIZE, "--size" },
+	{ OPT_SPEED, CLI_GIVEN_SPEED, "--speed" },
+	{ OPT_RECORD, CLI_GIVEN_RECORD, "--record" },
 };
 
 /* Where an option can be useless: the mode as the whole command line
@@ -107,6 +119,8 @@ enum {
 	CLI_IN_DP = 1u << 3,        /* -m dp: no ring */
 	CLI_NO_TRACE = 1u << 4,     /* no --trace */
 	CLI_BOTH_FILES = 1u << 5,   /* -A and -B: nothing is generated */
+	CLI_IN_EXPORT = 1u << 6,    /* --export: headless, no keys */
+	CLI_NO_EXPORT = 1u << 7,    /* no --export */
 };
 
 /* The options that do nothing in a mode, refused with the first given one
@@ -117,7 +131,10 @@ static const struct cli_rule {
 	unsigned where; /* CLI_IN_* */
 	const char *why;
 } cli_rules[] = {
-	{ CLI_GIVEN_PLAY, CLI_IN_BATCH, "has no effect with -b (batch mode has no animation)" },
+	{ CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD, CLI_IN_BATCH,
+	  "has no effect with -b (it records the interface's screens; batch mode draws none)" },
+	{ CLI_GIVEN_PLAY | CLI_GIVEN_SPEED, CLI_IN_BATCH,
+	  "has no effect with -b (batch mode has no animation)" },
 	{ CLI_GIVEN_QUIZ, CLI_IN_BATCH, "has no effect with -b (the quiz asks in the interface)" },
 	{ CLI_GIVEN_LESSON, CLI_IN_BATCH, "has no effect with -b (a lesson plays in the interface)" },
 	{ CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII, CLI_IN_BATCH,
@@ -145,6 +162,13 @@ static const struct cli_rule {
 	  "has no effect with -m dp (every bug is a mistake in the FSDP ring)" },
 	{ CLI_GIVEN_SEED | CLI_GIVEN_VALUES, CLI_BOTH_FILES,
 	  "has no effect with both -A and -B (it makes generated matrices; none is)" },
+	{ CLI_GIVEN_SIZE, CLI_NO_EXPORT,
+	  "has no effect without --export (the interface takes the terminal's size)" },
+	{ CLI_GIVEN_RECORD, CLI_IN_EXPORT,
+	  "has no effect with --export (the export writes its recording itself, headless)" },
+	{ CLI_GIVEN_PLAY, CLI_IN_EXPORT, "has no effect with --export (an export always plays)" },
+	{ CLI_GIVEN_QUIZ, CLI_IN_EXPORT,
+	  "has no effect with --export (a question waits for an answer; an export takes none)" },
 };
 
 const char *cli_option_name(unsigned given_bit)
@@ -207,6 +231,13 @@ const char *cli_usage(void)
 	       "      --lesson FILE   play a lesson (assets/lessons/) part by part\n"
 	       "      --no-color      no colour (also when NO_COLOR is set)\n"
 	       "      --ascii         ASCII line drawing\n"
+	       "      --speed X       start at speed X: 1/4, 1/2, 1 (default), 2, 4, 8 or 16\n"
+	       "      --record FILE   record what the screen shows as an asciicast (.cast)\n"
+	       "\n"
+	       "Export (headless: no terminal needed; every mode, lessons and --replay):\n"
+	       "      --export FILE   FILE.cast: an asciicast v2 recording, a marker a phase;\n"
+	       "                      FILE.svg: FILE-000.svg... a still a phase, FILE.svg the end\n"
+	       "      --size CxR      the export's screen, columns x rows (default 120x40)\n"
 	       "\n"
 	       "A recorded run, in the interface or with -b:\n"
 	       "      --replay TRACE  show a JSON Lines trace (with -A/-B, or the sizes and\n"
@@ -258,6 +289,47 @@ static int cli_size(const char *name, const char *arg, size_t *out, char *err, s
 	return 0;
 }
 
+/* --size COLSxROWS: two numbers from 1 to CLI_MAX_SIZE; whether the run
+ * fits is the layout's to say, once the device count is known. */
+static int cli_screen_size(const char *arg, struct cli_opts *o, char *err, size_t size)
+{
+	char num[16];
+	unsigned long long c, r;
+	const char *x = strchr(arg, 'x');
+	size_t len = x ? (size_t)(x - arg) : 0;
+	if (x && len < sizeof num) {
+		memcpy(num, arg, len);
+		num[len] = '\0';
+		if (!cli_number(num, 1, CLI_MAX_SIZE, &c) && !cli_number(x + 1, 1, CLI_MAX_SIZE, &r)) {
+			o->cols = (int)c;
+			o->rows = (int)r;
+			return 0;
+		}
+	}
+	return cli_fail(err, size, "--size must be COLSxROWS, each from 1 to %d (e.g. 120x40), not '%s'",
+			CLI_MAX_SIZE, arg);
+}
+
+/* --speed: one of the interface's speeds (+ and - step through them). */
+static int cli_speed(const char *arg, struct cli_opts *o, char *err, size_t size)
+{
+	static const struct {
+		const char *name;
+		int step;
+	} speeds[] = { { "1/4", -2 }, { "0.25", -2 }, { "1/2", -1 }, { "0.5", -1 }, { "1", 0 },
+		       { "2", 1 },    { "4", 2 },     { "8", 3 },    { "16", 4 } };
+	size_t len = strlen(arg);
+	if (len && arg[len - 1] == 'x')
+		len--;
+	for (size_t i = 0; i < sizeof speeds / sizeof speeds[0]; i++)
+		if (strlen(speeds[i].name) == len && strncmp(arg, speeds[i].name, len) == 0) {
+			o->speed_step = speeds[i].step;
+			return 0;
+		}
+	return cli_fail(err, size, "--speed must be 1/4, 1/2, 1, 2, 4, 8 or 16 (times 1x), not '%s'",
+			arg);
+}
+
 static void cli_defaults(struct cli_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -266,6 +338,8 @@ static void cli_defaults(struct cli_opts *o)
 	o->seed = CLI_DEFAULT_SEED;
 	o->values = MAT_VALUES_INTS;
 	o->capacity = RUN_UNBOUNDED;
+	o->cols = CLI_DEFAULT_COLS;
+	o->rows = CLI_DEFAULT_ROWS;
 }
 
 static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
@@ -343,6 +417,10 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_TRACE: o->trace_file = arg; break;
 	case OPT_LESSON: o->lesson_file = arg; break;
 	case OPT_REPLAY: o->replay_file = arg; break;
+	case OPT_EXPORT: o->export_file = arg; break;
+	case OPT_RECORD: o->record_file = arg; break;
+	case OPT_SIZE: return cli_screen_size(arg, o, err, size);
+	case OPT_SPEED: return cli_speed(arg, o, err, size);
 	case OPT_TRACE_FORMAT:
 		if (strcmp(arg, "jsonl") == 0)
 			o->trace_format = CLI_TRACE_JSONL;
@@ -421,7 +499,8 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 	unsigned where = (o->batch ? CLI_IN_BATCH : CLI_IN_INTERFACE) |
 			 (o->replay_file ? CLI_IN_REPLAY : 0u) | (o->mode == DM_DP ? CLI_IN_DP : 0u) |
 			 (o->trace_file ? 0u : CLI_NO_TRACE) |
-			 (o->a_file && o->b_file ? CLI_BOTH_FILES : 0u);
+			 (o->a_file && o->b_file ? CLI_BOTH_FILES : 0u) |
+			 (o->export_file ? CLI_IN_EXPORT : CLI_NO_EXPORT);
 	for (size_t i = 0; i < sizeof cli_rules / sizeof cli_rules[0]; i++) {
 		const struct cli_rule *r = &cli_rules[i];
 		unsigned hit = o->given & r->opts;

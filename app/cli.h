@@ -31,11 +31,14 @@ enum cli_given {
 	CLI_GIVEN_CAPACITY = 1u << 14, CLI_GIVEN_NAIVE = 1u << 15, CLI_GIVEN_BUG = 1u << 16,
 	CLI_GIVEN_PLAY = 1u << 17, CLI_GIVEN_NO_COLOR = 1u << 18, CLI_GIVEN_ASCII = 1u << 19,
 	CLI_GIVEN_QUIZ = 1u << 20, CLI_GIVEN_LESSON = 1u << 21, CLI_GIVEN_REPLAY = 1u << 22,
+	CLI_GIVEN_EXPORT = 1u << 23, CLI_GIVEN_SIZE = 1u << 24, CLI_GIVEN_SPEED = 1u << 25,
+	CLI_GIVEN_RECORD = 1u << 26,
 };
-#define CLI_GIVEN_ALL ((CLI_GIVEN_REPLAY << 1) - 1u)
+#define CLI_GIVEN_ALL ((CLI_GIVEN_RECORD << 1) - 1u)
 /* The options only the interface uses (distmm-mpi words their refusal itself). */
-#define CLI_GIVEN_INTERFACE \
-	(CLI_GIVEN_PLAY | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON)
+#define CLI_GIVEN_INTERFACE                                                                     \
+	(CLI_GIVEN_PLAY | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON | \
+	 CLI_GIVEN_EXPORT | CLI_GIVEN_SIZE | CLI_GIVEN_SPEED | CLI_GIVEN_RECORD)
 
 struct cli_opts {
 	int batch, quiet, play, no_color, ascii;
@@ -50,6 +53,9 @@ struct cli_opts {
 	int bug;              /* enum dm_bug */
 	int quiz;             /* 0 off, 1 or 2: the quiz's level */
 	int trace_format;     /* enum cli_trace_format */
+	const char *export_file, *record_file; /* --export (headless), --record (live) */
+	int cols, rows;       /* --size of the export (default CLI_DEFAULT_COLS x _ROWS) */
+	int speed_step;       /* --speed: 2^speed_step times 1x, from -2 (1/4x) to 4 (16x) */
 	unsigned given;       /* enum cli_given: what the command line set */
 	unsigned refused;     /* on CLI_ERROR: the option refused as useless, else 0 */
 };
@@ -58,6 +64,9 @@ struct cli_opts {
 #define CLI_DEFAULT_M 8
 #define CLI_DEFAULT_K 6
 #define CLI_DEFAULT_N 4
+#define CLI_DEFAULT_COLS 120
+#define CLI_DEFAULT_ROWS 40
+#define CLI_MAX_SIZE 1000 /* --size: columns and rows up to this */
 
 /* Parses argv into o (filled with defaults first).  On CLI_ERROR, err holds
  * one line naming the problem.  argv is not modified. */

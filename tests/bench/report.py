@@ -201,6 +201,18 @@ def main():
         p("   start-up to first frame (d=16): %.1f ms from exec, %.1f ms from main()"
           " (median of %d)" % (exec_ms, inproc, len(st)))
         target("UI start-up to first frame", round(exec_ms, 2), "reported", True, "ms")
+    exports = {}
+    for r in by.get("export", []):
+        exports.setdefault(r["kind"], []).append(r)
+    for kind, rs in sorted(exports.items()):
+        wall = statistics.median(r["wall_s"] for r in rs)
+        p("   export d=16 headless, 120x40, --export run.%s: %.0f ms (median of %d), %d file%s,"
+          " %.1f KiB, status %d" % (kind, wall * 1e3, len(rs), rs[0]["files"],
+                                    "" if rs[0]["files"] == 1 else "s", rs[0]["bytes"] / 1024.0,
+                                    rs[0]["status"]))
+        if not quick:
+            target("export d=16 .%s" % kind, round(wall * 1e3, 1), 1000,
+                   wall < 1.0 and all(r["status"] == 0 for r in rs), "ms")
     p()
 
     # 6. scale

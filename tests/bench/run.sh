@@ -76,6 +76,22 @@ while [ $i -lt $startups ]; do
 	i=$((i + 1))
 done
 
+# The headless export of a d=16 run (issue 13's target: well under 1 s):
+# the wall time from exec to exit and the bytes written, .cast and .svg.
+echo "export..." >&2
+i=0
+while [ $i -lt $startups ]; do
+	for kind in cast svg; do
+		rm -f "$out"/export-d16*.$kind
+		line=$("$engine" exec --quiet ./distmm-tui -d 16 --export "$out/export-d16.$kind")
+		files=$(ls "$out"/export-d16*.$kind 2>/dev/null | wc -l)
+		bytes=$(cat "$out"/export-d16*.$kind 2>/dev/null | wc -c)
+		echo "$line" | sed "s/\"bench\":\"exec\"/\"bench\":\"export\",\"kind\":\"$kind\",\"files\":$files,\"bytes\":$bytes/" | emit
+	done
+	i=$((i + 1))
+done
+rm -f "$out"/export-d16*
+
 # CPU while paused: the real program in a private tmux, paused on its first
 # phase; utime + stime from /proc (clock ticks) and every thread's schedstat
 # (nanoseconds) before and after idle_s seconds.
