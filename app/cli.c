@@ -12,6 +12,7 @@
 
 #include <distmm/bug.h>
 #include <distmm/mat.h>
+#include <distmm/order.h>
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 
@@ -29,6 +30,8 @@ enum {
 	OPT_LESSON,
 	OPT_TRACE_FORMAT,
 	OPT_REPLAY,
+	OPT_ORDER,
+	OPT_FIX,
 };
 
 static const struct option cli_longopts[] = {
@@ -50,6 +53,8 @@ static const struct option cli_longopts[] = {
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "capacity", required_argument, NULL, OPT_CAPACITY },
 	{ "naive", no_argument, NULL, OPT_NAIVE },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "fix", required_argument, NULL, OPT_FIX },
 	{ "bug", required_argument, NULL, OPT_BUG },
 	{ "quiz", optional_argument, NULL, OPT_QUIZ },
 	{ "lesson", required_argument, NULL, OPT_LESSON },
@@ -83,7 +88,11 @@ const char *cli_usage(void)
 	       "                      chrome: the Trace Event Format, for Perfetto\n"
 	       "      --capacity C    messages an inbox holds before a send blocks:\n"
 	       "                      unbounded (default), a number, or 0 (synchronous)\n"
-	       "      --naive         every device sends before it receives\n"
+	       "      --naive         every device sends before it receives (--order send-first)\n"
+	       "      --order ORDER   a transfer's send and receive: parity (the default: even\n"
+	       "                      ranks send first), send-first or recv-first\n"
+	       "      --fix FIX       the deadlock's fix: parity, recv-thread (a receive thread\n"
+	       "                      per device), sendrecv (one call) or buffered (MPI_Bsend)\n"
 	       "      --bug KIND      run the ring with a classic mistake to spot\n"
 	       "                      (--bug list names them)\n"
 	       "  -b, --batch         no interface: print the schedule and the check\n"
@@ -140,6 +149,35 @@ static int cli_size(const char *name, const char *arg, size_t *out, char *err, s
 	return 0;
 }
 
+/* --naive, --order and --fix: the deadlock lab, one setting said three
+ * ways.  Saying it twice is fine if both agree; two different answers are
+ * refused rather than one silently winning. */
+static int cli_order_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
+{
+	char now[sizeof o->order_opt];
+	int order;
+	if (c == OPT_NAIVE) {
+		order = ORDER_SEND_FIRST;
+	} else if (c == OPT_ORDER) {
+		if ((order = order_parse_order(arg)) < 0)
+			return cli_fail(err, size, "unknown order '%s' (use send-first, recv-first or "
+					"parity)", arg);
+	} else if ((order = order_parse_fix(arg)) < 0) {
+		return cli_fail(err, size, "unknown fix '%s' (use parity, recv-thread, sendrecv or "
+				"buffered)", arg);
+	}
+	if (c == OPT_NAIVE)
+		snprintf(now, sizeof now, "--naive");
+	else
+		snprintf(now, sizeof now, "%s %.30s", c == OPT_ORDER ? "--order" : "--fix", arg);
+	if (o->order_opt[0] && order != o->order)
+		return cli_fail(err, size, "%s and %s both say how a transfer is made: give one",
+				o->order_opt, now);
+	o->order = order;
+	memcpy(o->order_opt, now, sizeof now);
+	return 0;
+}
+
 static void cli_defaults(struct cli_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -148,6 +186,7 @@ static void cli_defaults(struct cli_opts *o)
 	o->seed = CLI_DEFAULT_SEED;
 	o->values = MAT_VALUES_INTS;
 	o->capacity = RUN_UNBOUNDED;
+	o->order = ORDER_PARITY;
 }
 
 static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
@@ -159,7 +198,6 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_PLAY: o->play = 1; break;
 	case OPT_NO_COLOR: o->no_color = 1; break;
 	case OPT_ASCII: o->ascii = 1; break;
-	case OPT_NAIVE: o->naive = 1; break;
 	case 'd':
 		if (cli_number(arg, 1, RUN_MAX_DEVICES, &v))
 			return cli_fail(err, size,
@@ -219,6 +257,10 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 		else
 			o->capacity = (size_t)v;
 		break;
+	case OPT_NAIVE:
+	case OPT_ORDER:
+	case OPT_FIX:
+		return cli_order_option(c, arg, o, err, size);
 	case 'A': o->a_file = arg; break;
 	case 'B': o->b_file = arg; break;
 	case 'o': o->out_file = arg; break;
@@ -308,6 +350,15 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 		return cli_fail(err, err_size, "--lesson plays in the interface: leave out -b");
 	if (o->out_file && !o->batch)
 		return cli_fail(err, err_size, "-o writes the result of a batch run: add -b");
+	/* DP's gather is a star: ranks other than 0 only send, rank 0 only
+	 * receives, so no rank has a send and a receive to put in an order */
+	if (o->mode == DM_DP && o->order_opt[0])
+		return cli_fail(err, err_size, "%s: DP has no ring to order (every rank sends its "
+				"rows to rank 0, which receives them in turn); use it with -m fsdp",
+				o->order_opt);
+	if (o->mode == DM_DP && o->bug && !bug_applies(o->bug, DM_DP))
+		return cli_fail(err, err_size, "--bug %s is a mistake of the ring, and DP has no "
+				"ring (with -m dp: --bug arrival-order)", bug_name(o->bug));
 	/* cut-off fractions only show when there are fractions */
 	if (o->bug == BUG_INT_ACC && !o->values_given)
 		o->values = MAT_VALUES_FLOATS;

@@ -29,7 +29,8 @@ struct cli_opts {
 	int values_given;     /* --values was on the command line */
 	const char *a_file, *b_file, *out_file, *trace_file, *lesson_file, *replay_file;
 	size_t capacity;      /* RUN_UNBOUNDED by default */
-	int naive;
+	int order;            /* enum dm_order: --naive, --order, --fix (parity by default) */
+	char order_opt[48];   /* the option that set it ("--fix sendrecv"), "" if none did */
 	int bug;              /* enum dm_bug */
 	int quiz;             /* 0 off, 1 or 2: the quiz's level */
 	int trace_format;     /* enum cli_trace_format */

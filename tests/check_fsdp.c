@@ -5,6 +5,7 @@
 #include <check.h>
 #include <string.h>
 
+#include <distmm/order.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "testutil.h"
@@ -244,7 +245,7 @@ START_TEST(naive_ring_deadlocks_when_synchronous)
 		run_config_default(&cfg);
 		cfg.devices = n;
 		cfg.capacity = 0;
-		cfg.naive = 1;
+		cfg.order = ORDER_SEND_FIRST;
 		ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
 		int rc;
 		while ((rc = run_step(r, &err)) == 0)

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include <distmm/bug.h>
+#include <distmm/order.h>
 #include "core/fault.h"
 #include <distmm/replay.h>
 #include <distmm/schedule.h>
@@ -17,18 +18,18 @@
 #include "testutil.h"
 
 struct conf {
-	int mode, n, bug, floats, naive;
+	int mode, n, bug, floats, order;
 	size_t M, K, N, capacity;
 	uint64_t seed;
 };
 
 static void conf_name(const struct conf *c, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s n=%d bug=%s %zux%zu@%zux%zu %s cap=%s%s seed=%llu",
+	snprintf(buf, size, "%s n=%d bug=%s %zux%zu@%zux%zu %s cap=%s%s%s seed=%llu",
 		 sched_mode_name(c->mode), c->n, bug_name(c->bug), c->M, c->K, c->K, c->N,
 		 c->floats ? "floats" : "ints",
 		 c->capacity == RUN_UNBOUNDED ? "inf" : c->capacity == 0 ? "0" : "1",
-		 c->naive ? " naive" : "", (unsigned long long)c->seed);
+		 c->order ? " order " : "", c->order ? order_name(c->order) : "", (unsigned long long)c->seed);
 }
 
 /* Every field, C by memcmp (bit for bit: -0.0 and NaN payloads too). */
@@ -122,7 +123,7 @@ static void check_conf(const struct conf *c)
 	cfg.mode = c->mode;
 	cfg.devices = c->n;
 	cfg.capacity = c->capacity;
-	cfg.naive = c->naive;
+	cfg.order = c->order;
 	cfg.bug = c->bug;
 	ck_assert_msg(run_new(&r, &cfg, &a, &b, &err) == 0, "%s: run_new: %s", name, err.msg);
 	int phases = run_phase_count(r);
@@ -182,6 +183,15 @@ static void check_conf(const struct conf *c)
 
 static const size_t capacities[3] = { 0, 1, RUN_UNBOUNDED };
 
+/* An order or fix that completes at this capacity (the fixes anywhere,
+ * send-first where a send need not wait for its receiver), from k. */
+static int order_for(size_t capacity, uint64_t k)
+{
+	static const int orders[] = { ORDER_PARITY, ORDER_RECV_THREAD, ORDER_SENDRECV,
+				      ORDER_BUFFERED, ORDER_SEND_FIRST };
+	return orders[k % (capacity != 0 ? 5 : 4)];
+}
+
 /* Shapes around n: fewer rows or columns than devices (empty parts), equal,
  * and uneven splits. */
 static void conf_shape(struct conf *c, uint64_t *s)
@@ -197,8 +207,8 @@ static void conf_shape(struct conf *c, uint64_t *s)
 }
 
 /* n = _i + 1: both modes, every bug but no-wrap (below; DP ignores one it is
- * given), both value kinds, the three capacities, and the naive order where
- * it cannot deadlock. */
+ * given), both value kinds, the three capacities, and every order or fix
+ * where it cannot deadlock. */
 START_TEST(replay_matches_live_small)
 {
 	int n = _i + 1;
@@ -213,7 +223,7 @@ START_TEST(replay_matches_live_small)
 				struct conf c = { .mode = mode, .n = n, .bug = bug, .floats = floats };
 				conf_shape(&c, &s);
 				c.capacity = capacities[(k + n) % 3];
-				c.naive = c.capacity != 0 && tu_rand(&s) % 3 == 0;
+				c.order = order_for(c.capacity, tu_rand(&s));
 				c.seed = tu_rand(&s) % 1000;
 				check_conf(&c);
 			}
@@ -233,7 +243,7 @@ START_TEST(replay_matches_live_no_wrap)
 		struct conf c = { .mode = DM_FSDP, .n = n, .bug = BUG_NO_WRAP, .floats = floats };
 		conf_shape(&c, &s);
 		c.capacity = capacities[(n + floats) % 3];
-		c.naive = c.capacity != 0 && floats;
+		c.order = order_for(c.capacity, (uint64_t)n + (uint64_t)floats);
 		c.seed = tu_rand(&s) % 1000;
 		check_conf(&c);
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "deadlock.h"
+#include <distmm/order.h>
 #include "quiz.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
@@ -131,7 +132,8 @@ static void draw_footer(const struct view *v, const struct layout *l)
 	};
 	enum { NHINTS = sizeof hints / sizeof hints[0] };
 	int show[NHINTS], width = 1;
-	int deadlock = v->failed && v->fail.code == DM_EDEADLOCK && v->cfg.naive;
+	int deadlock = v->failed && v->fail.code == DM_EDEADLOCK &&
+		       (v->cfg.order == ORDER_SEND_FIRST || v->cfg.order == ORDER_RECV_FIRST);
 	for (int i = 0; i < NHINTS; i++) {
 		/* "f" only where it does something: after a deadlock */
 		show[i] = i > 0 || deadlock;
@@ -645,7 +647,7 @@ static void draw_info(const struct view *v, const struct layout *l)
 		return;
 	}
 	if (v->failed && v->fail.code == DM_EDEADLOCK) {
-		draw_wrapped(y, x, w, r->y + r->h - y, theme_attr(ROLE_NORMAL), deadlock_fix());
+		draw_wrapped(y, x, w, r->y + r->h - y, theme_attr(ROLE_NORMAL), deadlock_fix(s));
 		return;
 	}
 	if (v->failed || s->mode == DM_DP || !s->dev)

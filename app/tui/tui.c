@@ -22,6 +22,7 @@
 #include "keys.h"
 #include "layout.h"
 #include "lesson.h"
+#include <distmm/order.h>
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 #include "status.h"
@@ -138,7 +139,7 @@ static void tui_apply_set(struct cli_opts *o, const struct lesson_set *st)
 	if (st->has & LESSON_SET_VALUES) o->values = st->values;
 	if (st->has & LESSON_SET_SEED) o->seed = st->seed;
 	if (st->has & LESSON_SET_CAPACITY) o->capacity = st->capacity;
-	if (st->has & LESSON_SET_NAIVE) o->naive = st->naive;
+	if (st->has & LESSON_SET_ORDER) o->order = st->order;
 	if (st->has & LESSON_SET_BUG) o->bug = st->bug;
 	if (st->has & LESSON_SET_QUIZ) o->quiz = st->quiz;
 }
@@ -162,7 +163,7 @@ static int tui_session_start(struct tui_session *t, struct dm_err *err)
 		t->v.playing = o->play;
 		return 0;
 	}
-	struct view_config cfg = { o->mode, o->devices, o->capacity, o->naive, o->bug };
+	struct view_config cfg = { o->mode, o->devices, o->capacity, o->order, o->bug };
 	if ((rc = view_init(&t->v, &t->a, &t->b, &cfg, o->play, tui_now(), err))) {
 		mat_free(&t->a);
 		mat_free(&t->b);
@@ -261,8 +262,8 @@ static int tui_apply(struct view *v, int action, int ch, uint64_t now)
 		v->memory = 0;
 		break;
 	case ACT_FIX:
-		if (v->cfg.naive) {
-			v->cfg.naive = 0; /* even ranks send first, odd ranks receive first */
+		if (v->cfg.order == ORDER_SEND_FIRST || v->cfg.order == ORDER_RECV_FIRST) {
+			v->cfg.order = ORDER_PARITY; /* even ranks send first, odd receive first */
 			view_restart(v, now, &err);
 			view_toggle_play(v, now);
 		}

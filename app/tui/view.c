@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <distmm/bug.h>
+#include <distmm/order.h>
 #include "deadlock.h"
 #include <distmm/replay.h>
 #include <distmm/schedule.h>
@@ -149,7 +150,7 @@ int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 	cfg.mode = v->cfg.mode;
 	cfg.devices = v->cfg.devices;
 	cfg.capacity = v->cfg.capacity;
-	cfg.naive = v->cfg.naive;
+	cfg.order = v->cfg.order;
 	cfg.bug = v->cfg.bug;
 	v->phase_count = sched_phase_count(cfg.mode, cfg.devices);
 	if ((rc = run_snapshot_init(&v->snap, cfg.devices, v->a->rows, v->b->cols, 1, err)) ||
@@ -288,7 +289,7 @@ int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
 {
 	int rc;
 	memset(v, 0, sizeof *v);
-	v->cfg = (struct view_config){ mode, n, RUN_UNBOUNDED, 0, bug };
+	v->cfg = (struct view_config){ mode, n, RUN_UNBOUNDED, ORDER_PARITY, bug };
 	v->a = a;
 	v->b = b;
 	v->replaying = 1;
@@ -472,7 +473,7 @@ void view_caption(const struct view *v, char *buf, size_t size)
 	if (v->failed && v->fail.code == DM_EDEADLOCK) {
 		char cycle[256];
 		deadlock_cycle(&v->snap, cycle, sizeof cycle);
-		snprintf(buf, size, "deadlock: %s. %s", cycle, deadlock_why());
+		snprintf(buf, size, "deadlock: %s. %s", cycle, deadlock_why(&v->snap));
 		return;
 	}
 	if (v->failed) {
@@ -497,9 +498,10 @@ void view_caption(const struct view *v, char *buf, size_t size)
 				     : ", before the verification fails.");
 		return;
 	}
-	if (v->kind < 0 && v->cfg.naive)
-		snprintf(buf, size, "Ready: every rank will send before it receives (--naive), on "
-				    "channels of capacity %s. Will the ring complete? Press n.",
+	if (v->kind < 0 && v->cfg.order != ORDER_PARITY)
+		snprintf(buf, size, "Ready: %s (%s), on channels of capacity %s. Will the ring "
+				    "complete? Press n.", order_describe(v->cfg.order),
+			 order_name(v->cfg.order),
 			 v->cfg.capacity == RUN_UNBOUNDED ? "unbounded"
 			 : v->cfg.capacity == 0		   ? "0 (synchronous sends)"
 							   : "bounded");

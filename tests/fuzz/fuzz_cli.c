@@ -29,6 +29,7 @@
 #include <distmm/bug.h>
 #include "cli.h"
 #include <distmm/mat.h>
+#include <distmm/order.h>
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 
@@ -233,7 +234,8 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 	CHECK(o->play == 0 || o->play == 1);
 	CHECK(o->no_color == 0 || o->no_color == 1);
 	CHECK(o->ascii == 0 || o->ascii == 1);
-	CHECK(o->naive == 0 || o->naive == 1);
+	CHECK(o->order >= 0 && o->order < ORDER_COUNT);
+	CHECK((o->order == ORDER_PARITY) || o->order_opt[0]);
 	CHECK(o->devices >= 1 && o->devices <= RUN_MAX_DEVICES);
 	CHECK(o->mode == DM_FSDP || o->mode == DM_DP);
 	CHECK(o->M == 0 || (o->M >= 1 && o->M <= RUN_MAX_DIM));
