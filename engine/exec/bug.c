@@ -70,7 +70,7 @@ const char *bug_note(int bug, int n)
 
 int bug_applies(int bug, int mode)
 {
-	return mode == DM_FSDP || bug == BUG_ARRIVAL_ORDER;
+	return mode == DM_FSDP || bug == BUG_NONE || bug == BUG_ARRIVAL_ORDER;
 }
 
 int bug_parse(const char *name)

@@ -17,7 +17,10 @@
  * same shapes and calls gemm_acc with the same arguments, so the doubles come
  * out identical; the truncating product (EV_FLAG_TRUNCATED) goes through a
  * rows x w block with ldc w and adds the cut values, as fsdp.c does.  The
- * gather only copies rows, so the gathered C holds the same values. */
+ * gather only copies rows, so the gathered C holds the same values: each
+ * block where bug_gather_row0 puts it (arrival-order stacks them in the
+ * order they came).  extra-rotation's one send too many is the only send in
+ * a compute phase (the last), moving the shard out as any send does. */
 #include <distmm/replay.h>
 
 #include <limits.h>
@@ -26,6 +29,7 @@
 #include <string.h>
 
 #include <distmm/bug.h>
+#include <distmm/order.h>
 #include "core/gemm.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
@@ -43,6 +47,7 @@ struct replay_ctx {
 /* The blocks a device multiplies, as heap copies (see the top). */
 struct replay_scratch {
 	double *a, *b, *c, *t;
+	double *g; /* M x N, the gathered C, when blocks move (arrival-order) */
 };
 
 static size_t replay_row0(const struct replay_ctx *x, int rank)
@@ -186,7 +191,9 @@ static int replay_check_event(struct replay_ctx *x, size_t i, struct dm_err *err
 		return dm_err_set(err, DM_EFORMAT, "event %zu: unknown flags %#x", i,
 				  (unsigned)e->flags);
 	int kind = sched_phase_kind(x->mode, x->n, e->phase);
-	int fits = (e->op == EV_COMPUTE && kind == SCHED_COMPUTE) ||
+	int extra = e->op == EV_SEND && kind == SCHED_COMPUTE && bug_extra_send(x->bug) &&
+		    e->phase == x->phase_count - 2;
+	int fits = (e->op == EV_COMPUTE && kind == SCHED_COMPUTE) || extra ||
 		   (e->op == EV_SEND && kind != SCHED_COMPUTE) ||
 		   (e->op == EV_RECV && kind == SCHED_TRANSFER) ||
 		   (e->op == EV_GATHER && kind == SCHED_GATHER);
@@ -200,7 +207,7 @@ static int replay_check_event(struct replay_ctx *x, size_t i, struct dm_err *err
 	case EV_COMPUTE:
 		return replay_check_compute(x, i, e, err);
 	case EV_SEND:
-		if (kind == SCHED_TRANSFER) {
+		if (kind == SCHED_TRANSFER || extra) {
 			if ((rc = replay_check_moving_shard(x, i, e, err)))
 				return rc;
 			replay_sent(x, e);
@@ -222,9 +229,14 @@ static int replay_check_event(struct replay_ctx *x, size_t i, struct dm_err *err
 		if (e->rank != 0)
 			return dm_err_set(err, DM_EFORMAT, "event %zu: rank %d gathers; only rank 0 "
 					  "does", i, e->rank);
-		if ((rc = replay_check_peer(x, i, e, err)) ||
-		    (rc = replay_check_rows(x, i, e, e->peer, "gathers", err)))
+		if ((rc = replay_check_peer(x, i, e, err)))
 			return rc;
+		size_t at = bug_gather_row0(x->bug, x->M, x->n, e->peer);
+		size_t rows = split_size(x->M, x->n, e->peer);
+		if (e->row_begin != at || e->row_end != at + rows)
+			return dm_err_set(err, DM_EFORMAT, "event %zu: gathers rows %u:%u, but rank "
+					  "%d's rows go to %zu:%zu", i, e->row_begin, e->row_end,
+					  e->peer, at, at + rows);
 		return replay_check_block(x, i, e, err);
 	}
 }
@@ -268,6 +280,7 @@ static void replay_scratch_free(struct replay_scratch *sc)
 	free(sc->b);
 	free(sc->c);
 	free(sc->t);
+	free(sc->g);
 	memset(sc, 0, sizeof *sc);
 }
 
@@ -289,7 +302,8 @@ static int replay_scratch_alloc(struct replay_scratch *sc, const struct replay_c
 	sc->b = replay_buf(x->K, width);
 	sc->c = replay_buf(rows, x->N);
 	sc->t = replay_buf(rows, width);
-	if (!sc->a || !sc->b || !sc->c || !sc->t) {
+	sc->g = x->bug == BUG_ARRIVAL_ORDER ? replay_buf(x->M, x->N) : NULL;
+	if (!sc->a || !sc->b || !sc->c || !sc->t || (x->bug == BUG_ARRIVAL_ORDER && !sc->g)) {
 		replay_scratch_free(sc);
 		return dm_err_set(err, DM_ENOMEM, "replay: out of memory");
 	}
@@ -333,6 +347,7 @@ static void replay_initial(struct run_snapshot *s, const struct replay_ctx *x)
 	uint64_t b_bytes = mat_bytes(x->K, x->N);
 	s->mode = x->mode;
 	s->bug = x->bug;
+	s->order = ORDER_PARITY; /* not in the trace: the replay shows parity's words */
 	s->n = x->n;
 	s->M = x->M;
 	s->K = x->K;
@@ -357,6 +372,9 @@ static void replay_initial(struct run_snapshot *s, const struct replay_ctx *x)
 		v->sent_shard = v->sent_to = v->recv_shard = v->recv_from = -1;
 		v->wait_state = s->finished ? RUN_EXITED : RUN_IDLE;
 		v->wait_peer = -1;
+		v->threads = 1; /* the trace does not say which order ran */
+		v->rx_state = RUN_IDLE;
+		v->rx_peer = -1;
 		for (size_t j = 0; j < x->N; j++)
 			s->col_fill[(size_t)r * x->N + j] = RUN_FILL_NONE;
 	}
@@ -391,7 +409,7 @@ static void replay_build(struct run_snapshot *s, struct replay_ctx *x, struct re
 				v->sent_shard = e->shard;
 				v->sent_to = e->peer;
 			}
-			if (transfer)
+			if (transfer || e->shard >= 0)
 				replay_sent(x, e);
 			break;
 		case EV_RECV:
@@ -421,8 +439,19 @@ static void replay_build(struct run_snapshot *s, struct replay_ctx *x, struct re
 	}
 	/* After the gather the snapshot shows rank 0's gathered C: the rows it
 	 * placed, zeros where it placed none (got[] is free again: it marks the
-	 * ranks whose rows were placed). */
-	if (gathered && s->c) {
+	 * ranks whose rows were placed).  Blocks placed elsewhere than their
+	 * own rows (arrival-order) are moved through sc->g. */
+	if (gathered && s->c && sc->g) {
+		memset(sc->g, 0, x->M * x->N * sizeof(double));
+		for (size_t i = 0; i < x->used; i++) {
+			const struct ev *e = &x->ev[i];
+			if (e->op == EV_GATHER)
+				memcpy(&sc->g[(size_t)e->row_begin * x->N],
+				       &s->c[replay_row0(x, e->peer) * x->N],
+				       ((size_t)e->row_end - e->row_begin) * x->N * sizeof(double));
+		}
+		memcpy(s->c, sc->g, x->M * x->N * sizeof(double));
+	} else if (gathered && s->c) {
 		for (int r = 0; r < x->n; r++)
 			x->got[r] = 0;
 		for (size_t i = 0; i < x->used; i++)
@@ -439,14 +468,14 @@ int replay_snapshot(struct run_snapshot *s, const struct mat *a, const struct ma
 		    int n, int bug, const struct ev *ev, size_t n_ev, int upto, struct dm_err *err)
 {
 	struct replay_ctx x;
-	struct replay_scratch sc = { NULL, NULL, NULL, NULL };
+	struct replay_scratch sc = { NULL, NULL, NULL, NULL, NULL };
 	int rc = replay_check_args(s, a, b, mode, n, bug, ev, n_ev, upto, err);
 	if (rc)
 		return rc;
 	memset(&x, 0, sizeof x);
 	x.mode = mode;
 	x.n = n;
-	x.bug = mode == DM_FSDP ? bug : 0; /* the bugs are the ring's */
+	x.bug = bug_applies(bug, mode) ? bug : 0; /* most bugs are the ring's */
 	x.upto = upto;
 	x.phase_count = sched_phase_count(mode, n);
 	x.M = a->rows;

@@ -15,7 +15,9 @@
  * tables), then against the shards a run would hold, for the correct ring
  * and for each deliberate bug at once: a bug that disagrees with the trace
  * drops out; the trace fits while one is left.  The message given is the
- * correct ring's first disagreement. */
+ * correct ring's first disagreement.  What a bug changes comes from bug.h's
+ * rules (bug_place, bug_forwards, bug_gather_row0...), the ones the devices
+ * follow, so the checker never keeps a copy of them. */
 #include <distmm/trace.h>
 
 #include <errno.h>
@@ -756,7 +758,13 @@ static int trace_check_bytes(size_t i, const struct ev *e, uint64_t want, struct
 static int trace_check_block(const struct trace_chk *c, size_t i, const struct ev *e,
 			     int owner, struct dm_err *err)
 {
-	int rc = trace_check_rows(c, i, e, owner, e->op == EV_SEND ? "sends" : "gathers", err);
+	/* rank 0 may have stacked the block elsewhere (arrival-order): the
+	 * candidates' check of the gather says whether that fits */
+	size_t at = bug_gather_row0(BUG_ARRIVAL_ORDER, c->M, c->n, owner);
+	int placed = e->op == EV_GATHER && e->row_begin == at &&
+		     e->row_end == at + split_size(c->M, c->n, owner);
+	int rc = placed ? 0 : trace_check_rows(c, i, e, owner, e->op == EV_SEND ? "sends" : "gathers",
+					       err);
 	if (rc)
 		return rc;
 	if (e->shard != -1 || e->col_begin != 0 || e->col_end != c->N)
@@ -792,7 +800,10 @@ static int trace_check_event(const struct trace_chk *c, size_t i, struct dm_err 
 		return dm_err_set(err, DM_EFORMAT, "event %zu: phase %d belongs to step %d, not %d",
 				  i, e->phase, step, e->step);
 	int kind = sched_phase_kind(c->mode, c->n, e->phase);
-	if (!((e->op == EV_COMPUTE && kind == SCHED_COMPUTE) ||
+	/* a shard sent in the last compute phase: extra-rotation's send too many */
+	int extra = e->op == EV_SEND && kind == SCHED_COMPUTE && c->mode == DM_FSDP &&
+		    e->phase == c->phases - 2;
+	if (!((e->op == EV_COMPUTE && kind == SCHED_COMPUTE) || extra ||
 	      (e->op == EV_SEND && kind != SCHED_COMPUTE) ||
 	      (e->op == EV_RECV && kind == SCHED_TRANSFER) ||
 	      (e->op == EV_GATHER && kind == SCHED_GATHER)))
@@ -835,7 +846,7 @@ static int trace_check_event(const struct trace_chk *c, size_t i, struct dm_err 
 		if (e->shard < 0)
 			return dm_err_set(err, DM_EFORMAT, "event %zu: a %s in a transfer without a "
 					  "shard", i, ev_op_name(e->op));
-		if (e->peer == e->rank)
+		if (e->peer == e->rank && c->n > 1)
 			return dm_err_set(err, DM_EFORMAT, "event %zu: rank %d %s itself", i, e->rank,
 					  e->op == EV_SEND ? "sends to" : "receives from");
 		if (e->row_begin != 0 || e->row_end != c->K)
@@ -942,20 +953,18 @@ static void trace_drop(struct trace_chk *c, int b, const char *fmt, ...)
 /* A compute phase at step s against candidate b. */
 static void trace_sim_compute(struct trace_chk *c, int b, int step)
 {
-	const int *held = &c->held[(size_t)b * (size_t)c->n];
+	int *held = &c->held[(size_t)b * (size_t)c->n];
 	for (int r = 0; r < c->n && c->alive[b]; r++) {
-		size_t i = c->compute_of[r] - 1;
+		size_t i = c->compute_of[r] - 1, c0, w;
 		const struct ev *e = &c->t->ev[i];
-		int idx = bug_index(b, c->n, r, step);
-		if (idx < 0) { /* c-mod: the run stops at this phase */
+		char why[8];
+		size_t hw = held[r] < 0 ? 0 : split_size(c->N, c->n, held[r]);
+		if (held[r] < 0 ||
+		    bug_place(b, c->n, c->N, r, step, held[r], hw, &c0, &w, why, sizeof why)) {
+			/* c-mod, py-no-mod: the run stops at this phase */
 			trace_drop(c, b, "event %zu: the run stops before it", i);
 			return;
 		}
-		int dest = b == BUG_NONE ? held[r] : idx;
-		size_t c0 = split_offset(c->N, c->n, dest), w = split_size(c->N, c->n, dest);
-		size_t hw = split_size(c->N, c->n, held[r]);
-		if (w > hw)
-			w = hw;
 		int trunc = (e->flags & EV_FLAG_TRUNCATED) != 0;
 		if (e->shard != held[r] || e->col_begin != c0 || e->col_end != c0 + w ||
 		    trunc != (b == BUG_INT_ACC))
@@ -963,7 +972,47 @@ static void trace_sim_compute(struct trace_chk *c, int b, int step)
 				   "%u:%u%s; the ring has it compute with shard %d into columns "
 				   "%zu:%zu", i, r, e->shard, e->col_begin, e->col_end,
 				   trunc ? ", truncated" : "", held[r], c0, c0 + w);
+		/* a send after the compute: only extra-rotation's, after the last
+		 * (absent where the run stopped in it: a send that never ended) */
+		size_t s = c->send_of[r];
+		if (!s || !c->alive[b])
+			continue;
+		const struct ev *x = &c->t->ev[s - 1];
+		if (!bug_extra_send(b) || step != c->n - 1)
+			trace_drop(c, b, "event %zu: rank %d sends in a compute phase; the ring sends "
+				   "only in transfers and the gather", s - 1, r);
+		else if (x->shard != held[r] || x->peer != bug_send_to(b, c->n, r))
+			trace_drop(c, b, "event %zu: rank %d sends shard %d to rank %d after its last "
+				   "step; it holds shard %d", s - 1, r, x->shard, x->peer, held[r]);
+		else
+			held[r] = -1;
 	}
+}
+
+/* The gather against candidate b: each block where b's rank 0 puts it. */
+static void trace_sim_gather(struct trace_chk *c, int b)
+{
+	for (int r = 0; r < c->n && c->alive[b]; r++) {
+		size_t q = c->gather_of[r];
+		if (!q)
+			continue; /* a run that stopped in the gather */
+		const struct ev *e = &c->t->ev[q - 1];
+		size_t at = bug_gather_row0(b, c->M, c->n, r);
+		if (e->row_begin != at)
+			trace_drop(c, b, "event %zu: rank 0 places rank %d's rows at %u:%u; the ring "
+				   "places them at %zu:%zu", q - 1, r, e->row_begin, e->row_end, at,
+				   at + (e->row_end - e->row_begin));
+	}
+}
+
+/* The shard rank r of candidate b sends in a transfer: the one it holds,
+ * or (a forwarding bug) the one it has just received.  One level is
+ * enough: in bug.h's forwarding bugs no forwarding rank receives from
+ * another one. */
+static int trace_sent_by(const struct trace_chk *c, int b, const int *held, int r)
+{
+	int forwards = bug_forwards(b, c->n, r) && bug_sends(b, c->n, r) && bug_receives(b, r);
+	return forwards ? held[bug_recv_from(b, c->n, r)] : held[r];
 }
 
 /* A transfer phase against candidate b; moves b's shards. */
@@ -980,11 +1029,12 @@ static void trace_sim_transfer(struct trace_chk *c, int b, int phase)
 				   q ? "receives" : "does not receive");
 			return;
 		}
-		if (s && (c->t->ev[s - 1].peer != to || c->t->ev[s - 1].shard != held[r]))
+		int out = trace_sent_by(c, b, held, r);
+		if (s && (c->t->ev[s - 1].peer != to || c->t->ev[s - 1].shard != out))
 			trace_drop(c, b, "event %zu: rank %d sends shard %d to rank %d; in the "
 				   "ring it sends shard %d to rank %d", s - 1, r,
-				   c->t->ev[s - 1].shard, c->t->ev[s - 1].peer, held[r], to);
-		c->next[r] = receives ? held[from] : held[r];
+				   c->t->ev[s - 1].shard, c->t->ev[s - 1].peer, out, to);
+		c->next[r] = receives ? trace_sent_by(c, b, held, from) : held[r];
 	}
 	if (c->alive[b])
 		memcpy(held, c->next, (size_t)c->n * sizeof *held);
@@ -1022,6 +1072,19 @@ static int trace_check_accounts(const struct trace_chk *c, int finished, struct 
 	return 0;
 }
 
+/* Whether a shard was sent after the last compute (extra-rotation): rank
+ * 0's gather then takes it for a block and the run stops inside the gather,
+ * whose phase is then as short as any failed run's last one. */
+static int trace_stray_shard(const struct trace_chk *c)
+{
+	for (size_t i = 0; i < c->t->n_ev; i++) {
+		const struct ev *e = &c->t->ev[i];
+		if (e->op == EV_SEND && e->shard >= 0 && e->phase == c->phases - 2)
+			return 1;
+	}
+	return 0;
+}
+
 static int trace_check_run(struct trace_chk *c, struct dm_err *err)
 {
 	const struct trace *t = c->t;
@@ -1030,7 +1093,7 @@ static int trace_check_run(struct trace_chk *c, struct dm_err *err)
 		if ((rc = trace_check_event(c, i, err)))
 			return rc;
 	for (int b = 0; b < BUG_COUNT; b++) {
-		c->alive[b] = c->mode == DM_FSDP || b == BUG_NONE;
+		c->alive[b] = bug_applies(b, c->mode);
 		for (int r = 0; r < c->n; r++)
 			c->held[(size_t)b * (size_t)c->n + (size_t)r] = r;
 	}
@@ -1044,17 +1107,21 @@ static int trace_check_run(struct trace_chk *c, struct dm_err *err)
 		 * went ahead: those phases are checked event by event above, not
 		 * as whole phases. */
 		if ((rc = trace_check_phase(c, p, lo, hi, err))) {
-			if (last < c->phases - 1)
+			if (last < c->phases - 1 || (p == c->phases - 1 && trace_stray_shard(c)))
 				break;
 			return rc;
 		}
 		int kind = sched_phase_kind(c->mode, c->n, p);
-		for (int b = 0; b < BUG_COUNT && c->mode == DM_FSDP; b++) {
+		for (int b = 0; b < BUG_COUNT; b++) {
 			if (!c->alive[b])
 				continue;
-			if (kind == SCHED_COMPUTE)
+			if (kind == SCHED_GATHER)
+				trace_sim_gather(c, b);
+			else if (c->mode != DM_FSDP)
+				continue;
+			else if (kind == SCHED_COMPUTE)
 				trace_sim_compute(c, b, sched_phase_step(c->mode, c->n, p));
-			else if (kind == SCHED_TRANSFER)
+			else
 				trace_sim_transfer(c, b, p);
 		}
 		int any = 0;
