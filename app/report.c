@@ -39,7 +39,7 @@ static void report_order(int order, int n)
 		return;
 	}
 	for (int r = 0; r < n && r < 6; r++)
-		printf("%srank %d %s", r ? ", " : "", r,
+		printf("%srank %d %s", r ? "; " : "", r,
 		       order_sends_first(order, r) ? "sends, then receives"
 						   : "receives, then sends");
 	printf("%s\n", n > 6 ? ", ..." : "");
@@ -94,7 +94,17 @@ static void report_event(const struct ev *e, int mode, int n, int bug)
 			       ":%" PRIu32 "]  %" PRIu64 " B\n",
 			       e->rank, e->row_begin, e->row_end, e->col_begin, e->col_end, e->bytes);
 		break;
-	default: /* receives and placements mirror the sends above */
+	case EV_GATHER:
+		/* placements mirror the sends, unless rank 0 stacked the blocks
+		 * elsewhere: then where each went is the point */
+		if (bug == BUG_ARRIVAL_ORDER && e->peer != 0)
+			printf("placed  rank 0 stacks rank %d's rows at C[%" PRIu32 ":%" PRIu32 "]\n",
+			       e->peer, e->row_begin, e->row_end);
+		else if (bug == BUG_ARRIVAL_ORDER)
+			printf("placed  rank 0 stacks its own rows last, at C[%" PRIu32 ":%" PRIu32
+			       "]\n", e->row_begin, e->row_end);
+		break;
+	default: /* receives mirror the sends above */
 		break;
 	}
 }
