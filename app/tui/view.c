@@ -480,6 +480,21 @@ void view_caption(const struct view *v, char *buf, size_t size)
 		snprintf(buf, size, "%s", v->fail.msg);
 		return;
 	}
+	if (v->snap.bug != BUG_NONE && (v->kind < 0 || v->finished)) {
+		/* where the mistake cannot show (r-plus-s on two devices...), say so */
+		const char *note = bug_note(v->snap.bug, n);
+		if (note && v->finished)
+			snprintf(buf, size, "The run has the bug %s, but %s.", bug_name(v->snap.bug),
+				 note);
+		else
+			snprintf(buf, size, "%s the run has a bug: spot it from where each rank "
+					    "writes%s",
+				 v->finished ? "Found it?" : "Spot the bug:",
+				 v->finished ? ". The cells marked ! differ from A @ B (--bug list "
+					       "tells)."
+					     : ", before the verification fails.");
+		return;
+	}
 	if (v->snap.mode == DM_DP) {
 		if (v->kind < 0)
 			snprintf(buf, size, "DP: every rank holds its rows of A and its own full copy of "
@@ -489,13 +504,6 @@ void view_caption(const struct view *v, char *buf, size_t size)
 					    "B, filling all the columns of its rows of C at once.");
 		else
 			view_gather_caption(n, buf, size);
-		return;
-	}
-	if (v->snap.bug != BUG_NONE && (v->kind < 0 || v->finished)) {
-		snprintf(buf, size, "%s the ring has a bug: spot it from where each rank writes%s",
-			 v->finished ? "Found it?" : "Spot the bug:",
-			 v->finished ? ". The cells marked ! differ from A @ B (--bug list tells)."
-				     : ", before the verification fails.");
 		return;
 	}
 	if (v->kind < 0 && v->cfg.order != ORDER_PARITY)
@@ -560,14 +568,21 @@ void view_formula(const struct view *v, int r, int shortform, char *buf, size_t 
 	int k = d->shard;
 	if (v->snap.bug != BUG_NONE) {
 		/* what the mistaken code computes, whatever the rank holds */
-		char f[64];
-		int idx = bug_index(v->snap.bug, n, r, s);
+		char f[64], why[8];
+		size_t c0, w, hw = k >= 0 ? split_size(N, n, k) : 0;
+		int stops = bug_place(v->snap.bug, n, N, r, s, k, hw, &c0, &w, why, sizeof why);
 		bug_formula(v->snap.bug, n, r, s, f, sizeof f);
-		if (shortform || idx < 0)
-			snprintf(buf, size, "%s%s", f, idx < 0 && !shortform ? ": a negative index!" : "");
+		if (shortform || stops)
+			snprintf(buf, size, "%s%s", f,
+				 !stops || shortform		  ? ""
+				 : v->snap.bug == BUG_PY_NO_MOD ? ": numpy's shape error!"
+								  : ": a negative index!");
+		else if (w == 0)
+			snprintf(buf, size, "%s -> C[%zu:%zu, %zu:%zu]: an empty slice", f, d->row_begin,
+				 d->row_end, c0, c0);
 		else
 			snprintf(buf, size, "%s -> C[%zu:%zu, %zu:%zu]", f, d->row_begin, d->row_end,
-				 split_offset(N, n, idx), split_offset(N, n, idx + 1));
+				 c0, c0 + w);
 		return;
 	}
 	if (k < 0) {

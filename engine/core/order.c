@@ -15,8 +15,8 @@ static const char *const order_lines[ORDER_COUNT] = {
 	[ORDER_RECV_FIRST] = "every rank receives, then sends",
 	[ORDER_RECV_THREAD] = "every rank starts a receive thread, sends, then joins the thread",
 	[ORDER_SENDRECV] = "every rank sends and receives in one call (like MPI_Sendrecv)",
-	[ORDER_BUFFERED] = "every rank copies its shard into a send buffer and goes on at once "
-			   "(like MPI_Bsend), then receives",
+	[ORDER_BUFFERED] = ("every rank copies its shard into a send buffer and goes on at once "
+			    "(like MPI_Bsend), then receives"),
 };
 
 const char *order_name(int order)
