@@ -59,7 +59,8 @@ struct expr_value expr_eval(const struct expr *e, const int64_t *v);
 
 /* What an answer is checked against.  The variable called "n" is the device
  * count and runs 1..n_max; every other runs 0..n-1 (a rank, a step, a
- * shard).  truth(v, ctx) is the right answer for those values. */
+ * shard; without an n, only 0).  truth(v, ctx) is the right answer for
+ * those values. */
 struct expr_spec {
 	const char *const *names;
 	int count;
