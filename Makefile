@@ -85,6 +85,11 @@ $(BUILD)/tests/check_layout: tests/check_layout.c $(BUILD)/app/tui/layout.o
 	@echo "  CC     $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CHECK)
 
+$(BUILD)/tests/check_keys: tests/check_keys.c $(BUILD)/app/tui/keys.o
+	@mkdir -p $(dir $@)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CHECK)
+
 $(BUILD)/tests/check_lesson: tests/check_lesson.c $(BUILD)/app/lesson.o $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"

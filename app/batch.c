@@ -45,8 +45,8 @@ static int batch_replay(const struct cli_opts *o)
 	report_header("distmm-tui replay", o, t.mode, t.n, o->bug, a.rows, a.cols, b.cols);
 	if (!o->quiet)
 		report_events(t.ev, t.n_ev, t.mode, t.n, o->bug);
-	if (last != sched_phase_count(t.mode, t.n) - 1) {
-		fflush(stdout);
+	if (!replay_finished(t.ev, t.n_ev, t.mode, t.n)) {
+		status_flush_stdout();
 		status_error("%s: the recorded run stops in phase %d of %d: it did not finish",
 			     o->replay_file, last + 1, sched_phase_count(t.mode, t.n));
 		status = STATUS_MISMATCH;
@@ -112,7 +112,7 @@ int batch_main(const struct cli_opts *o)
 	if (!o->quiet)
 		report_events(ev, n_ev, cfg.mode, cfg.devices, cfg.bug);
 	if (run_rc) {
-		fflush(stdout);
+		status_flush_stdout();
 		status_error("%s", err.msg);
 		if (run_rc == DM_EDEADLOCK)
 			report_deadlock(&snap);

@@ -1,5 +1,9 @@
 /* cli: getopt_long over a copy of argv, with strict number parsing: "4x",
- * "-3", " 4" and "" are errors, not 4, -3 or 0 (strtol alone accepts them). */
+ * "-3", " 4" and "" are errors, not 4, -3 or 0 (strtol alone accepts them).
+ * Then one table (cli_rules) of the options that do nothing in the mode the
+ * whole line chose: it is read once every option is known, so the order of
+ * the options never matters.  --naive, --order and --fix are one setting
+ * said three ways: two that disagree are refused as they are read. */
 #include "cli.h"
 
 #include <errno.h>
@@ -15,6 +19,8 @@
 #include <distmm/order.h>
 #include <distmm/run.h>
 #include <distmm/schedule.h>
+
+#include "lesson.h"
 
 enum {
 	OPT_SEED = 256,
@@ -67,13 +73,123 @@ static const struct option cli_longopts[] = {
 
 static const char cli_shortopts[] = ":bqd:m:M:K:N:A:B:o:hV";
 
+/* Each option's given bit and the name messages use for it. */
+static const struct cli_name {
+	int code;
+	unsigned bit;
+	const char *name;
+} cli_names[] = {
+	{ 'b', CLI_GIVEN_BATCH, "-b" },
+	{ 'q', CLI_GIVEN_QUIET, "-q" },
+	{ 'd', CLI_GIVEN_DEVICES, "-d" },
+	{ 'm', CLI_GIVEN_MODE, "-m" },
+	{ 'M', CLI_GIVEN_M, "-M" },
+	{ 'K', CLI_GIVEN_K, "-K" },
+	{ 'N', CLI_GIVEN_N, "-N" },
+	{ OPT_SEED, CLI_GIVEN_SEED, "--seed" },
+	{ OPT_VALUES, CLI_GIVEN_VALUES, "--values" },
+	{ 'A', CLI_GIVEN_A, "-A" },
+	{ 'B', CLI_GIVEN_B, "-B" },
+	{ 'o', CLI_GIVEN_OUT, "-o" },
+	{ OPT_TRACE, CLI_GIVEN_TRACE, "--trace" },
+	{ OPT_TRACE_FORMAT, CLI_GIVEN_TRACE_FORMAT, "--trace-format" },
+	{ OPT_CAPACITY, CLI_GIVEN_CAPACITY, "--capacity" },
+	{ OPT_NAIVE, CLI_GIVEN_NAIVE, "--naive" },
+	{ OPT_BUG, CLI_GIVEN_BUG, "--bug" },
+	{ OPT_PLAY, CLI_GIVEN_PLAY, "--play" },
+	{ OPT_NO_COLOR, CLI_GIVEN_NO_COLOR, "--no-color" },
+	{ OPT_ASCII, CLI_GIVEN_ASCII, "--ascii" },
+	{ OPT_QUIZ, CLI_GIVEN_QUIZ, "--quiz" },
+	{ OPT_LESSON, CLI_GIVEN_LESSON, "--lesson" },
+	{ OPT_REPLAY, CLI_GIVEN_REPLAY, "--replay" },
+	{ OPT_ORDER, CLI_GIVEN_ORDER, "--order" },
+	{ OPT_FIX, CLI_GIVEN_FIX, "--fix" },
+};
+
+/* Where an option can be useless: the mode as the whole command line
+ * chose it, known only once every option is read. */
+enum {
+	CLI_IN_BATCH = 1u << 0,     /* -b */
+	CLI_IN_INTERFACE = 1u << 1, /* no -b */
+	CLI_IN_REPLAY = 1u << 2,    /* --replay: nothing runs */
+	CLI_IN_DP = 1u << 3,        /* -m dp: no ring */
+	CLI_NO_TRACE = 1u << 4,     /* no --trace */
+	CLI_BOTH_FILES = 1u << 5,   /* -A and -B: nothing is generated */
+	CLI_RING_BUG = 1u << 6,     /* a bug that changes only the ring (bug_applies) */
+};
+
+/* The options that do nothing in a mode, refused with the first given one
+ * named and why: a silently ignored option makes a person believe it
+ * worked.  The first rule that applies is the one reported. */
+static const struct cli_rule {
+	unsigned opts;  /* enum cli_given bits */
+	unsigned where; /* CLI_IN_* */
+	const char *why;
+} cli_rules[] = {
+	{ CLI_GIVEN_PLAY, CLI_IN_BATCH, "has no effect with -b (batch mode has no animation)" },
+	{ CLI_GIVEN_QUIZ, CLI_IN_BATCH, "has no effect with -b (the quiz asks in the interface)" },
+	{ CLI_GIVEN_LESSON, CLI_IN_BATCH, "has no effect with -b (a lesson plays in the interface)" },
+	{ CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII, CLI_IN_BATCH,
+	  "has no effect with -b (batch mode prints plain text)" },
+	{ CLI_GIVEN_QUIET, CLI_IN_INTERFACE,
+	  "has no effect without -b (it shortens batch mode's output)" },
+	{ CLI_GIVEN_OUT, CLI_IN_INTERFACE,
+	  "has no effect without -b (it writes the result of a batch run)" },
+	{ CLI_GIVEN_TRACE, CLI_IN_REPLAY,
+	  "has no effect with --replay (the replay reads a trace; it records nothing)" },
+	{ CLI_GIVEN_TRACE, CLI_IN_INTERFACE,
+	  "has no effect without -b (it writes the event log of a batch run)" },
+	{ CLI_GIVEN_TRACE_FORMAT, CLI_NO_TRACE,
+	  "has no effect without --trace (it is the format of the trace written)" },
+	{ CLI_GIVEN_LESSON, CLI_IN_REPLAY,
+	  "has no effect with --replay (the replay shows the recorded run)" },
+	{ CLI_GIVEN_DEVICES | CLI_GIVEN_MODE, CLI_IN_REPLAY,
+	  "has no effect with --replay (the trace says the mode and the devices)" },
+	{ CLI_GIVEN_CAPACITY | CLI_GIVEN_ORDERS, CLI_IN_REPLAY,
+	  "has no effect with --replay (no transport runs: the trace is what happened)" },
+	{ CLI_GIVEN_QUIZ, CLI_IN_REPLAY,
+	  "has no effect with --replay (the quiz asks about a live run)" },
+	/* DP's gather is a star: ranks other than 0 only send, rank 0 only
+	 * receives, so no rank has a send and a receive to put in an order */
+	{ CLI_GIVEN_ORDERS, CLI_IN_DP, "has no effect with -m dp (DP has no ring transfer to order)" },
+	{ CLI_GIVEN_BUG, CLI_IN_DP | CLI_RING_BUG,
+	  "has no effect with -m dp (that bug is a mistake in the FSDP ring; DP's gather has one: "
+	  "arrival-order)" },
+	{ CLI_GIVEN_SEED | CLI_GIVEN_VALUES, CLI_BOTH_FILES,
+	  "has no effect with both -A and -B (it makes generated matrices; none is)" },
+};
+
+const char *cli_option_name(unsigned given_bit)
+{
+	for (size_t i = 0; i < sizeof cli_names / sizeof cli_names[0]; i++)
+		if (cli_names[i].bit == given_bit)
+			return cli_names[i].name;
+	return "";
+}
+
+static unsigned cli_bit_of(int code)
+{
+	for (size_t i = 0; i < sizeof cli_names / sizeof cli_names[0]; i++)
+		if (cli_names[i].code == code)
+			return cli_names[i].bit;
+	return 0;
+}
+
+/* The lowest given bit of mask, by the order of the enum. */
+static unsigned cli_first_bit(unsigned mask)
+{
+	return mask & -mask;
+}
+
 const char *cli_usage(void)
 {
 	return "usage: distmm-tui [options]\n"
 	       "Shows a distributed matrix multiply C = A @ B on simulated devices:\n"
 	       "FSDP passes column shards of B round a ring; DP gives every device all of B.\n"
 	       "\n"
-	       "  -d, --devices N     number of devices (default 4, up to 4096)\n"
+	       "The run:\n"
+	       "  -d, --devices N     number of devices (default 4; up to 4096, 64 in the\n"
+	       "                      interface)\n"
 	       "  -m, --mode MODE     fsdp (default) or dp\n"
 	       "  -M, --rows M        rows of A and C (default 8)\n"
 	       "  -K, --inner K       columns of A, rows of B (default 6)\n"
@@ -82,33 +198,44 @@ const char *cli_usage(void)
 	       "      --seed S        seed for the generated matrices (default 1)\n"
 	       "  -A, --a-file FILE   load A from a .npy or .csv file\n"
 	       "  -B, --b-file FILE   load B from a .npy or .csv file\n"
+	       "      --capacity C    messages an inbox holds before a send blocks:\n"
+	       "                      unbounded (default), a number, or 0 (synchronous)\n"
+	       "      --naive         FSDP: every device sends before it receives\n"
+	       "                      (--order send-first)\n"
+	       "      --order ORDER   FSDP: a transfer's send and receive: parity (the default:\n"
+	       "                      even ranks send first), send-first or recv-first\n"
+	       "      --fix FIX       FSDP: the deadlock's fix: parity, recv-thread (a receive\n"
+	       "                      thread per device), sendrecv (one call) or buffered\n"
+	       "                      (MPI_Bsend)\n"
+	       "      --bug KIND      run the ring with a classic mistake to spot (FSDP; with\n"
+	       "                      -m dp only arrival-order; --bug list names them)\n"
+	       "\n"
+	       "Batch mode:\n"
+	       "  -b, --batch         no interface: print the schedule and the check\n"
+	       "  -q, --quiet         print only the summary and the check\n"
 	       "  -o, --out FILE      write the distributed C (.npy float64 or .csv)\n"
 	       "      --trace FILE    write the event log (JSON Lines, or see --trace-format)\n"
 	       "      --trace-format jsonl|chrome\n"
 	       "                      chrome: the Trace Event Format, for Perfetto\n"
-	       "      --capacity C    messages an inbox holds before a send blocks:\n"
-	       "                      unbounded (default), a number, or 0 (synchronous)\n"
-	       "      --naive         every device sends before it receives (--order send-first)\n"
-	       "      --order ORDER   a transfer's send and receive: parity (the default: even\n"
-	       "                      ranks send first), send-first or recv-first\n"
-	       "      --fix FIX       the deadlock's fix: parity, recv-thread (a receive thread\n"
-	       "                      per device), sendrecv (one call) or buffered (MPI_Bsend)\n"
-	       "      --bug KIND      run the ring with a classic mistake to spot\n"
-	       "                      (--bug list names them)\n"
-	       "  -b, --batch         no interface: print the schedule and the check\n"
-	       "  -q, --quiet         batch: print only the summary and the check\n"
+	       "\n"
+	       "The interface (without -b):\n"
 	       "      --play          start playing instead of paused\n"
 	       "      --quiz[=LEVEL]  predict, then reveal: questions before each phase\n"
-	       "      --lesson FILE   play a lesson (assets/lessons/) part by part\n"
-	       "      --replay TRACE  show a recorded JSON Lines trace (with -A/-B, or the\n"
-	       "                      sizes and seed it was made with); no engine runs\n"
 	       "                      (level 1: one rank a phase; 2: every rank)\n"
+	       "      --lesson FILE   play a lesson (assets/lessons/) part by part\n"
 	       "      --no-color      no colour (also when NO_COLOR is set)\n"
 	       "      --ascii         ASCII line drawing\n"
+	       "\n"
+	       "A recorded run, in the interface or with -b:\n"
+	       "      --replay TRACE  show a JSON Lines trace (with -A/-B, or the sizes and\n"
+	       "                      seed it was made with); no engine runs\n"
+	       "\n"
 	       "  -h, --help          this help\n"
 	       "  -V, --version       the version\n"
 	       "\n"
-	       "Exit status: 0 verified, 1 result differs from A @ B, 2 bad input,\n"
+	       "An option that would do nothing in the mode chosen is refused.\n"
+	       "Exit status: 0 verified, 1 result differs from A @ B (or the run failed),\n"
+	       "2 bad input or a failed write (arguments, files, sizes, memory, output),\n"
 	       "3 deadlock.\n";
 }
 
@@ -192,6 +319,7 @@ static void cli_defaults(struct cli_opts *o)
 static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
 {
 	unsigned long long v;
+	o->given |= cli_bit_of(c);
 	switch (c) {
 	case 'b': o->batch = 1; break;
 	case 'q': o->quiet = 1; break;
@@ -228,7 +356,6 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 			o->values = MAT_VALUES_FLOATS;
 		else
 			return cli_fail(err, size, "unknown values '%s' (use ints or floats)", arg);
-		o->values_given = 1;
 		break;
 	case OPT_QUIZ:
 		if (!arg)
@@ -342,25 +469,57 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 		return cli_fail(err, err_size, "unexpected argument '%s' (see --help)", args[optind]);
 	if (action != CLI_RUN)
 		return action;
-	if (o->replay_file && o->lesson_file)
-		return cli_fail(err, err_size, "--replay and --lesson do not go together");
-	if (o->replay_file && o->trace_file)
-		return cli_fail(err, err_size, "--replay reads a trace: --trace would write one");
-	if (o->lesson_file && o->batch)
-		return cli_fail(err, err_size, "--lesson plays in the interface: leave out -b");
-	if (o->out_file && !o->batch)
-		return cli_fail(err, err_size, "-o writes the result of a batch run: add -b");
-	/* DP's gather is a star: ranks other than 0 only send, rank 0 only
-	 * receives, so no rank has a send and a receive to put in an order */
-	if (o->mode == DM_DP && o->order_opt[0])
-		return cli_fail(err, err_size, "%s: DP has no ring to order (every rank sends its "
-				"rows to rank 0, which receives them in turn); use it with -m fsdp",
-				o->order_opt);
-	if (o->mode == DM_DP && o->bug && !bug_applies(o->bug, DM_DP))
-		return cli_fail(err, err_size, "--bug %s is a mistake of the ring, and DP has no "
-				"ring (with -m dp: --bug arrival-order)", bug_name(o->bug));
+	unsigned where = (o->batch ? CLI_IN_BATCH : CLI_IN_INTERFACE) |
+			 (o->replay_file ? CLI_IN_REPLAY : 0u) | (o->mode == DM_DP ? CLI_IN_DP : 0u) |
+			 (o->trace_file ? 0u : CLI_NO_TRACE) |
+			 (o->a_file && o->b_file ? CLI_BOTH_FILES : 0u) |
+			 (bug_applies(o->bug, DM_DP) ? 0u : CLI_RING_BUG);
+	for (size_t i = 0; i < sizeof cli_rules / sizeof cli_rules[0]; i++) {
+		const struct cli_rule *r = &cli_rules[i];
+		unsigned hit = o->given & r->opts;
+		if (hit && (where & r->where) == r->where) {
+			o->refused = cli_first_bit(hit);
+			return cli_fail(err, err_size, "%s %s", cli_option_name(o->refused), r->why);
+		}
+	}
 	/* cut-off fractions only show when there are fractions */
-	if (o->bug == BUG_INT_ACC && !o->values_given)
+	if (o->bug == BUG_INT_ACC && !(o->given & CLI_GIVEN_VALUES))
 		o->values = MAT_VALUES_FLOATS;
 	return CLI_RUN;
+}
+
+/* A lesson's set: keys and the options they override. */
+static const struct cli_lesson_key {
+	unsigned set_bit; /* LESSON_SET_* */
+	unsigned given;   /* CLI_GIVEN_* */
+	const char *key;
+} cli_lesson_keys[] = {
+	{ LESSON_SET_MODE, CLI_GIVEN_MODE, "fsdp or dp" },
+	{ LESSON_SET_DEVICES, CLI_GIVEN_DEVICES, "devices=" },
+	{ LESSON_SET_M, CLI_GIVEN_M, "M=" },
+	{ LESSON_SET_K, CLI_GIVEN_K, "K=" },
+	{ LESSON_SET_N, CLI_GIVEN_N, "N=" },
+	{ LESSON_SET_VALUES, CLI_GIVEN_VALUES, "values=" },
+	{ LESSON_SET_SEED, CLI_GIVEN_SEED, "seed=" },
+	{ LESSON_SET_CAPACITY, CLI_GIVEN_CAPACITY, "capacity=" },
+	{ LESSON_SET_ORDER, CLI_GIVEN_ORDERS, "naive, ordered, order= or fix=" },
+	{ LESSON_SET_BUG, CLI_GIVEN_BUG, "bug=" },
+	{ LESSON_SET_QUIZ, CLI_GIVEN_QUIZ, "quiz=" },
+};
+
+int cli_lesson_check(const struct cli_opts *o, unsigned lesson_set_has, char *err,
+		     size_t err_size)
+{
+	for (size_t i = 0; i < sizeof cli_lesson_keys / sizeof cli_lesson_keys[0]; i++) {
+		const struct cli_lesson_key *k = &cli_lesson_keys[i];
+		if ((lesson_set_has & k->set_bit) && (o->given & k->given)) {
+			snprintf(err, err_size,
+				 "%s has no effect with --lesson %s: the lesson's first part sets it (%s)",
+				 cli_option_name(cli_first_bit(o->given & k->given)),
+				 o->lesson_file ? o->lesson_file : "",
+				 k->key);
+			return -1;
+		}
+	}
+	return 0;
 }

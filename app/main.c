@@ -1,5 +1,7 @@
 /* main: parse the command line and hand over to batch mode or the UI.
- * Only app/ prints or exits; the engine returns errors to it. */
+ * Only app/ prints or exits; the engine returns errors to it.  Every way
+ * out goes through status_close_stdout, so output that could not be
+ * written is an error, not a silent exit 0. */
 #include <stdio.h>
 
 #include "batch.h"
@@ -9,8 +11,7 @@
 #include "tui/tui.h"
 #include "version.h"
 
-
-int main(int argc, char **argv)
+static int main_run(int argc, char **argv)
 {
 	struct cli_opts o;
 	char err[256];
@@ -32,4 +33,9 @@ int main(int argc, char **argv)
 		return STATUS_USAGE;
 	}
 	return o.batch ? batch_main(&o) : tui_main(&o);
+}
+
+int main(int argc, char **argv)
+{
+	return status_close_stdout(main_run(argc, argv));
 }

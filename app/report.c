@@ -228,6 +228,8 @@ int report_check_output(const char *path, int need_kind, struct dm_err *err)
 		return dm_err_set(err, DM_EINVAL, "%s: unknown file type (use .npy or .csv)", path);
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return dm_err_set(err, DM_EIO, "cannot write %s: it is a directory", path);
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return 0; /* a device, FIFO or link, written in place (afile.h): nothing made beside it */
 	const char *slash = strrchr(path, '/');
 	size_t len = slash ? (size_t)(slash - path) : 1;
 	if (len >= sizeof dir)
@@ -250,7 +252,7 @@ int report_write_outputs(const struct cli_opts *o, const struct ev *ev, size_t n
 		if (o->trace_format == CLI_TRACE_CHROME)
 			rc = trace_write_chrome(o->trace_file, ev, n_ev, n, mode, &err);
 		else
-			rc = evlog_write_jsonl(o->trace_file, ev, n_ev, sum, (size_t)n, &err);
+			rc = trace_write_jsonl(o->trace_file, ev, n_ev, sum, (size_t)n, &err);
 	}
 	if (!rc && o->out_file && c)
 		rc = matio_write(o->out_file, c, &err);

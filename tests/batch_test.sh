@@ -120,9 +120,11 @@ expect_msg 2 "both say how a transfer is made" -- -b --naive --fix sendrecv
 expect_msg 2 "both say how a transfer is made" -- -b --order recv-first --order parity
 expect_msg 2 "unknown order 'sendrecv'" -- -b --order sendrecv
 expect_msg 2 "unknown fix 'send-first'" -- -b --fix send-first
-expect_msg 2 "DP has no ring to order" -- -b -m dp --naive
-expect_msg 2 "DP has no ring to order" -- -b -m dp --fix recv-thread
-expect_msg 2 "--bug r-plus-s is a mistake of the ring" -- -b -m dp --bug r-plus-s
+expect_msg 2 "^distmm-tui: --order has no effect with -m dp (DP has no ring transfer to order)" -- -b -m dp --order recv-first
+expect_msg 2 "^distmm-tui: --fix has no effect with -m dp (DP has no ring transfer to order)" -- -b -m dp --fix recv-thread
+expect_msg 2 "^distmm-tui: --bug has no effect with -m dp (that bug is a mistake in the FSDP ring" -- -b -m dp --bug r-plus-s
+expect_msg 2 "^distmm-tui: --fix has no effect with --replay" -- --replay "$T/none.jsonl" --fix sendrecv
+expect_msg 2 "^distmm-tui: --order has no effect with --lesson" -- --lesson "$(dirname "$0")/../assets/lessons/deadlock.lesson" --order recv-first
 
 # --- the Python candidate's mistakes: each fails (1) or deadlocks (3) -------
 expect 0 "bug list" -- --bug list
@@ -225,6 +227,105 @@ expect_msg 2 "unknown file type" -- -b -o "$T/c.txt"
 expect_msg 2 "cannot write" -- -b --trace "$T/nodir/t.jsonl"
 [ -z "$(ls "$T" | grep -E 'tmp|^c\.' )" ] || bad "a failed write left files: $(ls "$T")"
 expect 0 "csv A and generated B" -- -b -q -A "$T/ok.csv" -N 2
+
+"$BIN" -b -q -d 3 --trace "$T/r.jsonl" >/dev/null || bad "recording a trace to replay"
+# --- options that would do nothing in the mode chosen: refused, named ------
+L=$(cd "$(dirname "$0")/.." && pwd)/assets/lessons
+expect_msg 2 "^distmm-tui: --quiz has no effect with -b" -- -b --quiz
+expect_msg 2 "^distmm-tui: --quiz has no effect with -b" -- --quiz=2 -b
+expect_msg 2 "^distmm-tui: --play has no effect with -b" -- -b --play
+expect_msg 2 "^distmm-tui: --lesson has no effect with -b" -- -b --lesson "$L/deadlock.lesson"
+expect_msg 2 "^distmm-tui: --no-color has no effect with -b" -- -b --no-color
+expect_msg 2 "^distmm-tui: --ascii has no effect with -b" -- --ascii -b -d 2
+expect_msg 2 "^distmm-tui: -q has no effect without -b" -- -q
+expect_msg 2 "^distmm-tui: -o has no effect without -b" -- -o "$T/c.npy"
+expect_msg 2 "^distmm-tui: --trace has no effect without -b" -- --trace "$T/t.jsonl"
+expect_msg 2 "^distmm-tui: --trace-format has no effect without --trace" -- --trace-format chrome
+expect_msg 2 "^distmm-tui: --trace-format has no effect without --trace" -- -b --trace-format jsonl
+expect_msg 2 "^distmm-tui: -d has no effect with --replay" -- -b --replay "$T/r.jsonl" -d 4
+expect_msg 2 "^distmm-tui: -m has no effect with --replay" -- --replay "$T/r.jsonl" -m dp
+expect_msg 2 "^distmm-tui: --capacity has no effect with --replay" -- -b --replay "$T/r.jsonl" --capacity 0
+expect_msg 2 "^distmm-tui: --naive has no effect with --replay" -- --replay "$T/r.jsonl" --naive
+expect_msg 2 "^distmm-tui: --quiz has no effect with --replay" -- --replay "$T/r.jsonl" --quiz
+expect_msg 2 "^distmm-tui: --lesson has no effect with --replay" -- --replay "$T/r.jsonl" --lesson "$L/deadlock.lesson"
+expect_msg 2 "^distmm-tui: --trace has no effect with --replay" -- -b --replay "$T/r.jsonl" --trace "$T/t.jsonl"
+expect_msg 2 "^distmm-tui: --naive has no effect with -m dp (DP has no ring transfer to order)" -- -b -m dp --naive
+expect_msg 2 "^distmm-tui: --naive has no effect with -m dp" -- --naive --capacity 0 -m DP
+expect_msg 2 "^distmm-tui: --bug has no effect with -m dp" -- -b -m dp --bug c-mod
+expect_msg 2 "^distmm-tui: --seed has no effect with both -A and -B" -- -b -A "$T/a.npy" -B "$T/b.npy" --seed 2
+expect_msg 2 "^distmm-tui: --values has no effect with both -A and -B" -- -b --values floats -A "$T/a.npy" -B "$T/b.npy"
+# a lesson's first part sets these itself (checked before any terminal is needed)
+expect_msg 2 "^distmm-tui: -d has no effect with --lesson .*deadlock.lesson: the lesson's first part sets it (devices=)" -- --lesson "$L/deadlock.lesson" -d 3
+expect_msg 2 "^distmm-tui: --naive has no effect with --lesson" -- --lesson "$L/deadlock.lesson" --naive
+expect_msg 2 "^distmm-tui: --seed has no effect with --lesson" -- --lesson "$L/the-exercise.lesson" --seed 3
+expect_msg 2 "^distmm-tui: -m has no effect with --lesson" -- --lesson "$L/memory.lesson" -m fsdp
+# what the mode uses stays accepted (a lesson's part 0 that leaves the seed
+# alone takes it from the command line; the rest needs a terminal)
+expect_msg 2 "needs a terminal" -- --lesson "$L/deadlock.lesson" --seed 3 --quiz --play </dev/null
+expect_msg 2 "needs a terminal" -- --replay "$T/r.jsonl" --play --ascii --no-color </dev/null
+expect 0 "-q, -o, --trace, --trace-format with -b" -- -b -q -o "$T/ok.npy" --trace "$T/ok.json" --trace-format chrome
+expect 0 "--capacity with -m dp" -- -b -q -m dp --capacity 0
+expect 0 "--seed with one file" -- -b -q -A "$T/ok.csv" --seed 9 -N 2
+
+
+# --- output that cannot be written: one line, exit 2, never exit 0 -----------
+# expect_full DESCRIPTION -- ARGS: stdout on /dev/full.
+expect_full() {
+	local what=$1; shift 2
+	"$BIN" "$@" >/dev/full 2>"$T/err"; local st=$?
+	if [ "$st" = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] &&
+		grep -q '^distmm-tui: write error: No space left on device$' "$T/err"; then ok
+	else bad "$what >/dev/full: exit $st, want 2 and one write error line"; sed 's/^/    /' "$T/err" | head -3; fi
+}
+expect_full "batch run" -- -b -d 2
+expect_full "batch run, -q" -- -b -q
+expect_full "batch run, output past stdio's buffer" -- -b -d 64 -M 256
+expect_full "--help" -- --help
+expect_full "-V" -- -V
+expect_full "--bug list" -- --bug list
+expect_full "replay" -- -b --replay "$T/r.jsonl"
+"$BIN" -b -q >&- 2>"$T/err"; st=$?
+[ "$st" = 2 ] && grep -q '^distmm-tui: write error: Bad file descriptor$' "$T/err" && ok \
+	|| bad "closed stdout: exit $st, $(cat "$T/err")"
+# a run that fails keeps its own status, and says both
+"$BIN" -b -d 4 --naive --capacity 0 >/dev/full 2>"$T/err"; st=$?
+[ "$st" = 3 ] && grep -q 'write error' "$T/err" && ok || bad "deadlock on /dev/full: exit $st, $(cat "$T/err")"
+# -o and --trace onto a device, a FIFO or a symbolic link: written in place
+# (never replaced by a file), a failed write reported.  Nodes and links of
+# our own, never the system's: as root, a rename over /dev/null would
+# replace it.  The run has printed its account when the output fails: exit
+# 2 and one line on stderr.
+# expect_late PATTERN -- ARGS
+expect_late() {
+	local pat=$1; shift 2
+	"$BIN" "$@" >/dev/null 2>"$T/err"; local st=$?
+	[ "$st" = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q -- "^distmm-tui: $pat" "$T/err" && ok \
+		|| { bad "($*): exit $st, want 2 and one line '$pat'"; sed 's/^/    /' "$T/err" | head -3; }
+}
+if mknod "$T/full.npy" c 1 7 2>/dev/null && mknod "$T/null.jsonl" c 1 3 2>/dev/null; then
+	expect_late "cannot write .*full.npy: No space left on device" -- -b -q -o "$T/full.npy"
+	expect_late "cannot write .*full.npy: No space left on device" -- -b -q --trace "$T/full.npy"
+	[ -c "$T/full.npy" ] || bad "-o onto a device replaced it: $(ls -l "$T/full.npy")"
+	expect 0 "--trace onto a null device" -- -b -q --trace "$T/null.jsonl" --trace-format chrome
+	[ -c "$T/null.jsonl" ] || bad "--trace onto a null device replaced it: $(ls -l "$T/null.jsonl")"
+elif [ "$(id -u)" != 0 ]; then # nobody but root could replace these
+	expect_late "cannot write /dev/full: No space left on device" -- -b -q --trace /dev/full
+	expect 0 "--trace onto /dev/null" -- -b -q --trace /dev/null
+else
+	bad "root, and mknod failed: the device cases cannot run without risking /dev"
+fi
+mkfifo "$T/fifo.jsonl" && { timeout 60 cat "$T/fifo.jsonl" >"$T/from_fifo" & } # a deadline: cat waits for a writer
+expect 0 "--trace into a FIFO" -- -b -q -d 2 --trace "$T/fifo.jsonl"
+wait
+[ -p "$T/fifo.jsonl" ] && [ "$(grep -c '"op":"compute"' "$T/from_fifo")" = 4 ] && ok \
+	|| bad "--trace into a FIFO: $(ls -l "$T/fifo.jsonl"), $(wc -l <"$T/from_fifo") lines read"
+: >"$T/linked.jsonl"; ln -s "$T/linked.jsonl" "$T/link.jsonl"
+expect 0 "--trace through a symbolic link" -- -b -q -d 2 --trace "$T/link.jsonl"
+[ -L "$T/link.jsonl" ] && [ "$(grep -c '"op":"compute"' "$T/linked.jsonl")" = 4 ] && ok \
+	|| bad "--trace through a link: $(ls -l "$T/link.jsonl")"
+rm -f "$T/fifo.jsonl" "$T/from_fifo" "$T/link.jsonl" "$T/linked.jsonl" "$T/full.npy" "$T/null.jsonl"
+expect_late "cannot write /proc/c.npy" -- -b -q -o /proc/c.npy
+[ -z "$(ls "$T" | grep -E 'tmp' )" ] || bad "a failed write left files: $(ls "$T")"
 
 # --- the Chrome trace loads as JSON with one track per device -----------------
 for d in 1 3 4 9; do

@@ -1,5 +1,6 @@
 /* check_fsdp: the ring.  Results against an independent loop for the
- * exercise's cases, uneven and empty splits and hundreds of random shapes;
+ * exercise's cases, uneven and empty splits, every capacity and hundreds of
+ * random shapes (testutil's cases, which check_dp runs too);
  * the schedule against (r - s) mod n on every event; the accounting against
  * its closed form. */
 #include <check.h>
@@ -10,83 +11,24 @@
 #include <distmm/split.h>
 #include "testutil.h"
 
-START_TEST(exercise_cases)
+/* The shared table: the exercise, one device, uneven and empty splits. */
+START_TEST(product_cases)
 {
-	static const int ns[] = { 1, 2, 4 };
-	struct mat a, b;
-	tu_matrix(&a, 8, 6, 0, 1, 0);
-	tu_matrix(&b, 6, 4, 0, 1, 1);
-	for (size_t i = 0; i < 3; i++) {
-		tu_check_product(DM_FSDP, ns[i], RUN_UNBOUNDED, &a, &b, 1);
-		tu_check_product(DM_FSDP, ns[i], RUN_UNBOUNDED, &a, &b, 0);
-	}
-	mat_free(&a);
-	mat_free(&b);
-}
-END_TEST
-
-START_TEST(one_device_is_plain_matmul)
-{
-	struct mat a, b, c;
-	struct dm_err err;
-	tu_matrix(&a, 13, 7, 1, 5, 0);
-	tu_matrix(&b, 7, 11, 1, 5, 1);
-	ck_assert_int_eq(mat_matmul(&c, &a, &b, &err), 0);
-	struct run *r = tu_run_new(DM_FSDP, 1, RUN_UNBOUNDED, &a, &b);
-	tu_run_all(r, 1);
-	ck_assert_int_eq(memcmp(run_result(r)->data, c.data, 13 * 11 * sizeof(double)), 0);
-	run_free(r);
-	mat_free(&a);
-	mat_free(&b);
-	mat_free(&c);
-}
-END_TEST
-
-START_TEST(uneven_and_empty_splits)
-{
-	static const size_t shapes[][4] = {
-		{ 7, 5, 3, 3 }, { 5, 3, 2, 4 }, { 2, 3, 1, 5 }, { 1, 1, 1, 8 },
-		{ 10, 4, 7, 4 }, { 3, 9, 17, 16 }, { 64, 2, 1, 64 }, { 1, 30, 64, 64 },
-	};
-	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-		struct mat a, b;
-		tu_matrix(&a, shapes[i][0], shapes[i][1], 1, i, 0);
-		tu_matrix(&b, shapes[i][1], shapes[i][2], 1, i, 1);
-		tu_check_product(DM_FSDP, (int)shapes[i][3], RUN_UNBOUNDED, &a, &b, 1);
-		tu_check_product(DM_FSDP, (int)shapes[i][3], 0, &a, &b, 0);
-		mat_free(&a);
-		mat_free(&b);
-	}
-}
-END_TEST
-
-START_TEST(random_shapes)
-{
-	uint64_t seed = 0x5eed0001;
-	for (int t = 0; t < 300; t++) {
-		struct mat a, b;
-		size_t M = tu_range(&seed, 1, 40), K = tu_range(&seed, 1, 24), N = tu_range(&seed, 1, 40);
-		int n = (int)tu_range(&seed, 1, 64);
-		tu_matrix(&a, M, K, t % 2, (uint64_t)t, 0);
-		tu_matrix(&b, K, N, t % 2, (uint64_t)t, 1);
-		tu_check_product(DM_FSDP, n, t % 3 == 0 ? 0 : RUN_UNBOUNDED, &a, &b, t % 2);
-		mat_free(&a);
-		mat_free(&b);
-	}
+	size_t count;
+	const struct tu_case *c = &tu_product_cases(&count)[_i];
+	tu_check_case(DM_FSDP, c, "product case");
 }
 END_TEST
 
 START_TEST(every_capacity_completes)
 {
-	static const size_t caps[] = { 0, 1, 2, RUN_UNBOUNDED };
-	struct mat a, b;
-	tu_matrix(&a, 9, 4, 0, 3, 0);
-	tu_matrix(&b, 4, 11, 0, 3, 1);
-	for (int n = 1; n <= 16; n++)
-		for (size_t i = 0; i < 4; i++)
-			tu_check_product(DM_FSDP, n, caps[i], &a, &b, (n + (int)i) % 2);
-	mat_free(&a);
-	mat_free(&b);
+	tu_check_capacities(DM_FSDP);
+}
+END_TEST
+
+START_TEST(random_shapes)
+{
+	tu_check_random(DM_FSDP, 0x5eed0001, 300);
 }
 END_TEST
 
@@ -417,11 +359,9 @@ static Suite *fsdp_suite(void)
 	Suite *s = suite_create("fsdp");
 	TCase *tc = tcase_create("results");
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, exercise_cases);
-	tcase_add_test(tc, one_device_is_plain_matmul);
-	tcase_add_test(tc, uneven_and_empty_splits);
-	tcase_add_test(tc, random_shapes);
+	tcase_add_loop_test(tc, product_cases, 0, (int)tu_product_count());
 	tcase_add_test(tc, every_capacity_completes);
+	tcase_add_test(tc, random_shapes);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("schedule and accounting");
 	tcase_set_timeout(tc, 60);

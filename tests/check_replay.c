@@ -454,13 +454,13 @@ START_TEST(events_that_do_not_fit_are_refused)
 	MUTATE(EV_COMPUTE, 1, 0, m->rank = 7, DM_EFORMAT, "rank 7, but the run has 4 devices");
 	MUTATE(EV_COMPUTE, 1, 0, m->rank = -1, DM_EFORMAT, "rank -1, but");
 	MUTATE(EV_COMPUTE, 2, 2, m->row_end = 60, DM_EFORMAT, "computes rows 4:60");
-	MUTATE(EV_COMPUTE, 2, 2, m->row_begin = 0, DM_EFORMAT, "rank 2's rows are 4:5");
-	MUTATE(EV_COMPUTE, 0, 0, m->col_end = 6, DM_EFORMAT, "not a range inside B's 5 columns");
+	MUTATE(EV_COMPUTE, 2, 2, m->row_begin = 0, DM_EFORMAT, "numpy.array_split gives rank 2 rows 4:5");
+	MUTATE(EV_COMPUTE, 0, 0, m->col_end = 6, DM_EFORMAT, "columns 0:6 are not a range inside B's 5 columns");
 	MUTATE(EV_COMPUTE, 0, 0, (m->col_begin = 2, m->col_end = 1), DM_EFORMAT, "not a range");
 	MUTATE(EV_COMPUTE, 0, 0, m->col_end = UINT32_MAX, DM_EFORMAT, "not a range");
 	MUTATE(EV_COMPUTE, 1, 0, m->col_end = m->col_begin + 2, DM_EFORMAT,
-	       "2 columns, more than shard 1's 1");
-	MUTATE(EV_COMPUTE, 3, 4, m->shard = 9, DM_EFORMAT, "shard 9, but the run has 4 devices");
+	       "2 columns from shard 1, which has 1");
+	MUTATE(EV_COMPUTE, 3, 4, m->shard = 9, DM_EFORMAT, "shard 9, but a run on 4 devices has shards 0 to 3");
 	MUTATE(EV_COMPUTE, 3, 4, m->shard = -1, DM_EFORMAT, "shard -1, but");
 	MUTATE(EV_COMPUTE, 3, 4, m->shard = 0, DM_EFORMAT, "computes with shard 0 but holds shard 1");
 	MUTATE(EV_COMPUTE, 3, 4, m->phase = -3, DM_EFORMAT, "phase -3");
@@ -478,15 +478,20 @@ START_TEST(events_that_do_not_fit_are_refused)
 	MUTATE(EV_SEND, 2, 1, m->phase = 2, DM_EFORMAT, "phase 2 belongs to step 1, not 0");
 	MUTATE(EV_SEND, 2, last, m->peer = 1, DM_EFORMAT, "rank 2 sends to rank 1");
 	MUTATE(EV_SEND, 2, last, m->row_end = 6, DM_EFORMAT, "sends rows 4:6");
-	MUTATE(EV_SEND, 2, last, m->shard = 2, DM_EFORMAT, "a block of C has shard -1, not 2");
-	MUTATE(EV_SEND, 2, last, m->col_end = 4, DM_EFORMAT, "a block of C has columns 0:5");
+	MUTATE(EV_SEND, 2, last, m->shard = 2, DM_EFORMAT, "a block of C is shard -1, columns 0:5, not shard 2");
+	MUTATE(EV_SEND, 2, last, m->col_end = 4, DM_EFORMAT, "a block of C is shard -1, columns 0:5, not shard -1, columns 0:4");
 	MUTATE(EV_GATHER, 0, last, m->rank = 1, DM_EFORMAT, "rank 1 gathers; only rank 0");
-	MUTATE(EV_GATHER, 0, last, m->peer = 2, DM_EFORMAT, "gathers rows 0:2, but rank 2's rows");
+	MUTATE(EV_GATHER, 0, last, m->peer = 2, DM_EFORMAT, "gathers rows 0:2, but numpy.array_split gives rank 2 rows");
 	MUTATE(EV_GATHER, 0, last, m->peer = 5, DM_EFORMAT, "peer 5");
 	MUTATE(EV_GATHER, 0, last, m->op = EV_RECV, DM_EFORMAT, "a recv in phase 7, a gather phase");
-	/* an even rank's receive lost: it sent its shard and holds none */
-	MUTATE(EV_RECV, 2, 1, m->op = EV_SEND, DM_EFORMAT,
-	       "rank 2 computes with shard 1 but holds none");
+	/* a receive made a second send: one op of a kind per rank and phase */
+	MUTATE(EV_RECV, 2, 1, m->op = EV_SEND, DM_EFORMAT, "rank 2 sends twice in phase 1");
+	/* an even rank's receive lost: it sent its shard and holds none (a
+	 * replay does not hold phases whole: a failed run stops mid-phase); the
+	 * slot freed at the end gets a phase past the replay, so it is not used */
+	MUTATE(EV_RECV, 2, 1, (memmove(m, m + 1, (size_t)(e + l.n_ev - m - 1) * sizeof *m),
+			       e[l.n_ev - 1] = e[l.n_ev - 2], e[l.n_ev - 1].phase = 99),
+	       DM_EFORMAT, "rank 2 computes with shard 1 but holds none");
 	/* a phase beyond the schedule comes after the events used */
 	MUTATE(EV_COMPUTE, 0, 0, m->phase = 8, DM_EFORMAT, "not in phase order");
 #undef MUTATE

@@ -12,6 +12,9 @@ NAME=ui
 test_name="panels and stepping"
 start 120x40 -d 4
 wait_for 'ready  paused' && pass
+# the footer's words come from the key table; "f" only after a deadlock
+wait_for '^ n next  b back  p play  m DP/FSDP  r restart  x quiz  c memory  \+/- speed  \[ \] devices  \? help  q quit *$' && pass
+screen | grep -q 'f fix it' && bad "the footer offers f without a deadlock"
 for r in 0 1 2 3; do screen | grep -q "rank $r " || bad "no panel for rank $r"; done
 keys n
 wait_for 'step s=0 \(1 of 4\)  compute' && pass
@@ -76,6 +79,12 @@ start 100x30 -d 4
 wait_for 'ready'
 keys '?'
 wait_for 'one device fewer / more' && pass
+# every binding of keys.c's table, in its order: the key column of the box
+screen | grep -q '─ keys ─' || bad "the help has no title"
+help_keys=$(screen | sed -n 's/.*│  \([^ │].\{13\}\) [a-z].*/\1/p' | grep -v '^any key' | sed 's/ *$//' | tr '\n' ,)
+[ "$help_keys" = "space n Right,b Left,p,m,r,+ -,[ ],x,c,f,Enter,? h F1,Ctrl-L,q Esc," ] && pass ||
+	bad "the help lists the keys '$help_keys'"
+screen | grep -Eq 'Ctrl-L +redraw' && pass || bad "the help lacks Ctrl-L"
 keys x
 wait_gone 'one device fewer / more' && pass
 keys F1

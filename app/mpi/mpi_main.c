@@ -1,5 +1,5 @@
 /* mpi_main: distmm-mpi, the batch run of distmm-tui over MPI: one device per
- * rank, the same per-rank algorithms (engine/mpi/mpi_rank.h), and rank 0
+ * rank, the same per-rank algorithms (<distmm/mpi_rank.h>), and rank 0
  * printing exactly what `distmm-tui -b -d N` prints for the same inputs.
  *
  * Who does what: every rank parses the same command line (cli_parse is
@@ -10,7 +10,8 @@
  * rank with that status and one message instead of a hang.  After the run
  * rank 0 reports and writes the outputs, and broadcasts the exit status,
  * which every rank returns (mpirun then reports nothing of its own for a
- * successful run).
+ * successful run).  Each rank then checks its own stdout (status.h): a
+ * write that failed is an error there too.
  *
  * --step (distmm-mpi's own option, taken out before cli_parse sees the
  * line): the ranks meet at a barrier before every phase, each printing what
@@ -39,30 +40,26 @@ struct mm_step {
 
 static int mm_rank, mm_size;
 
-/* The command line as batch mode sees it: -b and -d <ranks> in front, so a
- * -d of the user's comes later and wins (and can be checked against the
- * job's size), and -o needs no -b; --step taken out.  Returns cli_parse's
- * action. */
+/* The command line as batch mode sees it: -b in front, --step taken out.
+ * The device count is the job's size: a -d of the user's is only checked
+ * against it (mm_refuse), so cli_parse sees -d exactly when it was given
+ * (--replay refuses one).  Returns cli_parse's action. */
 static int mm_parse(int argc, char **argv, struct cli_opts *o, int *step, char *err,
 		    size_t size)
 {
-	static char name[] = "distmm-mpi", opt_b[] = "-b", opt_d[] = "-d";
-	char ranks[16];
+	static char name[] = "distmm-mpi", opt_b[] = "-b";
 	enum { MM_MAX_ARGS = 256 };
-	char *args[MM_MAX_ARGS + 4];
+	char *args[MM_MAX_ARGS + 2];
 	int n = 0;
 
 	*step = 0;
-	memset(o, 0, sizeof *o); /* read after an error too (o->lesson_file) */
+	memset(o, 0, sizeof *o); /* read after an error too (o->refused) */
 	if (argc > MM_MAX_ARGS) {
 		snprintf(err, size, "too many arguments (%d)", argc);
 		return CLI_ERROR;
 	}
-	snprintf(ranks, sizeof ranks, "%d", mm_size);
 	args[n++] = argc > 0 ? argv[0] : name;
 	args[n++] = opt_b;
-	args[n++] = opt_d;
-	args[n++] = ranks;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0) { /* what follows is no option */
 			while (i < argc)
@@ -85,18 +82,19 @@ static void mm_usage(void)
 	       "Only rank 0 reads -A/-B and writes -o/--trace; -d, when given, must be N.\n"
 	       "  --step  before every phase the ranks meet at a barrier, each prints what it\n"
 	       "          holds, and rank 0 waits for Enter\n"
-	       "--naive, --order, --fix and --capacity belong to the in-process transport\n"
-	       "(distmm-tui), which detects deadlocks.\n\n");
+	       "--naive, --order, --fix and --capacity (the in-process transport's, which\n"
+	       "detects deadlocks) and the interface's options belong to distmm-tui.\n\n");
 	fputs(cli_usage(), stdout);
 }
 
-/* Options distmm-mpi cannot honour, refused the same way on every rank.
- * Returns 0 or STATUS_USAGE (rank 0 printed why). */
-static int mm_refuse(const struct cli_opts *o)
+/* Options distmm-mpi cannot honour, refused the same way on every rank;
+ * then the device count becomes the job's size.  Returns 0 or STATUS_USAGE
+ * (rank 0 printed why). */
+static int mm_refuse(struct cli_opts *o, int step)
 {
 	const char *why = NULL;
 	char buf[256];
-	if (o->devices != mm_size) {
+	if ((o->given & CLI_GIVEN_DEVICES) && o->devices != mm_size) {
 		snprintf(buf, sizeof buf,
 			 "-d %d, but the job has %d rank%s: distmm-mpi runs one device per rank "
 			 "(leave out -d, or run mpirun -np %d)",
@@ -111,7 +109,10 @@ static int mm_refuse(const struct cli_opts *o)
 	} else if (o->capacity != RUN_UNBOUNDED) {
 		why = "--capacity sets the inboxes of the in-process transport; over MPI the "
 		      "channel is MPI's: leave it out (or use ./distmm-tui)";
+	} else if (step && o->replay_file) {
+		why = "--step has no effect with --replay (the ranks run nothing to step through)";
 	}
+	o->devices = mm_size;
 	if (!why)
 		return 0;
 	if (mm_rank == 0)
@@ -151,7 +152,7 @@ static void mm_show(void *ctx, const struct mpi_rank_view *v)
 			 v->recv_shard, v->recv_from);
 	printf("rank %d %s: A rows %zu:%zu, %s, %s%s, holds %llu B\n", v->rank, where,
 	       v->row_begin, v->row_end, b, c, moved, (unsigned long long)v->held_bytes);
-	fflush(stdout);
+	status_flush_stdout();
 }
 
 /* --step, rank 0, once every rank has arrived: Enter starts the phase. */
@@ -162,7 +163,7 @@ static int mm_pause(void *ctx, int phase)
 	if (s->eof)
 		return 0;
 	printf("-- every rank is before phase %d: press Enter to run it\n", phase + 1);
-	fflush(stdout);
+	status_flush_stdout();
 	do {
 		if (!fgets(line, sizeof line, stdin)) {
 			s->eof = 1; /* no more input: run on */
@@ -203,14 +204,14 @@ static int mm_report(const struct cli_opts *o, const struct mat *a, const struct
 	struct run_config cfg;
 	int status;
 	if (!res->ran) { /* refused before it started, like run_new */
-		fflush(stdout);
+		status_flush_stdout();
 		status_error("%s", err->msg);
 		return status_of(rc);
 	}
 	if (!o->quiet)
 		report_events(res->ev, res->n_ev, o->mode, mm_size, o->bug);
 	if (rc) {
-		fflush(stdout);
+		status_flush_stdout();
 		status_error("%s", err->msg);
 		/* the trace of what happened, which is whole; never a result */
 		report_write_outputs(o, res->ev, res->n_ev, res->sum, mm_size, o->mode, NULL);
@@ -259,15 +260,15 @@ static int mm_main(int argc, char **argv)
 		return STATUS_OK;
 	case CLI_ERROR:
 		if (mm_rank == 0) {
-			if (o.lesson_file) /* cli's words would say "leave out -b": not given here */
-				status_error("--lesson plays in the interface of ./distmm-tui; distmm-mpi "
-					     "has no interface");
+			if (o.refused & CLI_GIVEN_INTERFACE) /* cli's words say "with -b": not given here */
+				status_error("%s belongs to the interface of ./distmm-tui; distmm-mpi "
+					     "has no interface", cli_option_name(o.refused));
 			else
 				status_error("%s", msg);
 		}
 		return STATUS_USAGE;
 	}
-	if ((status = mm_refuse(&o)))
+	if ((status = mm_refuse(&o, step)))
 		return status;
 	if (o.replay_file) { /* a recorded run: nothing to distribute */
 		if (mm_rank == 0)
@@ -279,7 +280,7 @@ static int mm_main(int argc, char **argv)
 	if (mm_rank == 0 && (status = mm_prepare(&o, &a, &b, &ref)) == STATUS_OK) {
 		/* before the go: with --step the ranks' lines come after it */
 		report_header("distmm-tui batch", &o, o.mode, mm_size, o.bug, a.rows, a.cols, b.cols);
-		fflush(stdout);
+		status_flush_stdout();
 	}
 	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD); /* go, or every rank ends with it */
 	if (status != STATUS_OK)
@@ -296,7 +297,7 @@ static int mm_main(int argc, char **argv)
 	if (mm_rank == 0)
 		status = mm_report(&o, &a, &b, &ref, &res, rc, &err);
 	mpi_rank_result_free(&res);
-	fflush(stdout);
+	status_flush_stdout();
 	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
 out:
 	mat_free(&ref);
@@ -309,11 +310,19 @@ int main(int argc, char **argv)
 {
 	/* funneled: only this thread calls MPI, but there are others (OpenBLAS's,
 	 * and report_compare's in-process devices on rank 0) */
-	int provided;
+	int provided = MPI_THREAD_SINGLE, status;
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
 	MPI_Comm_rank(MPI_COMM_WORLD, &mm_rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &mm_size);
-	int status = mm_main(argc, argv);
+	if (provided < MPI_THREAD_FUNNELED) { /* the same answer on every rank */
+		if (mm_rank == 0)
+			status_error("this MPI library does not allow threads beside the one calling "
+				     "MPI (MPI_THREAD_FUNNELED), and distmm-mpi has them");
+		status = STATUS_USAGE;
+	} else {
+		status = mm_main(argc, argv);
+	}
 	MPI_Finalize();
-	return status;
+	/* every rank's own stdout: rank 0's report, any rank's --step lines */
+	return status_close_stdout(status);
 }

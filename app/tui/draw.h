@@ -1,5 +1,7 @@
 /* draw: the whole screen from the view and the layout, on stdscr.  Only the
- * UI thread calls it; it reads the view's snapshot, never the engine. */
+ * UI thread calls it; it reads the view's snapshot, never the engine.  The
+ * frame is draw.c; a panel, the links and the overlays are draw_panel.c,
+ * draw_links.c and draw_overlay.c, which share draw_int.h. */
 #ifndef TUI_DRAW_H
 #define TUI_DRAW_H
 

@@ -336,6 +336,12 @@ int tui_main(const struct cli_opts *o)
 			free(lesson);
 			return STATUS_USAGE;
 		}
+		/* what its first part sets, the command line cannot */
+		if (cli_lesson_check(o, lesson->part[0].set.has, msg, sizeof msg)) {
+			status_error("%s", msg);
+			free(lesson);
+			return STATUS_USAGE;
+		}
 		t.lesson = lesson;
 		tui_apply_set(&t.opts, &lesson->part[0].set);
 	}

@@ -305,7 +305,7 @@ int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
 		return rc ? rc : dm_err_set(err, DM_ENOMEM, "out of memory for the trace");
 	}
 	v->live_phase = n_ev ? ev[n_ev - 1].phase : -1;
-	if (v->live_phase == v->phase_count - 1) {
+	if (replay_finished(ev, n_ev, mode, n)) {
 		/* a whole run: its C, rebuilt, checked against A @ B */
 		if ((rc = replay_snapshot(&v->snap, a, b, mode, n, bug, v->ev, v->n_ev,
 					  v->live_phase, err))) {

@@ -26,6 +26,7 @@
 #include "comm/comm_mpi.h"
 
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -81,15 +82,18 @@ static struct cmpi *cmpi_of(struct comm *c)
 	return (struct cmpi *)c;
 }
 
-/* An MPI error as DM_EIO, with MPI's own words. */
-static int cmpi_mpi_error(int rc, const char *what, int rank, struct dm_err *err)
+/* An MPI error as DM_EIO, with MPI's own words: "rank R: CALL failed: ..."
+ * (rank < 0: not known yet).  MPI's string names the error class too. */
+static int cmpi_mpi_error(int rc, const char *call, int rank, struct dm_err *err)
 {
 	char msg[MPI_MAX_ERROR_STRING];
 	int len = 0;
-	if (MPI_Error_string(rc, msg, &len) != MPI_SUCCESS)
-		len = 0;
+	if (MPI_Error_string(rc, msg, &len) != MPI_SUCCESS || len <= 0)
+		len = snprintf(msg, sizeof msg, "MPI error %d", rc);
 	msg[len < MPI_MAX_ERROR_STRING ? len : MPI_MAX_ERROR_STRING - 1] = '\0';
-	return dm_err_set(err, DM_EIO, "rank %d: %s failed: %s", rank, what, msg);
+	if (rank < 0)
+		return dm_err_set(err, DM_EIO, "%s failed: %s", call, msg);
+	return dm_err_set(err, DM_EIO, "rank %d: %s failed: %s", rank, call, msg);
 }
 
 static int cmpi_stopped(const struct cmpi *cm, struct dm_err *err)
@@ -125,7 +129,8 @@ static int cmpi_wait(struct cmpi *cm, MPI_Request *req, MPI_Status *st, int pati
 			flag = 1;
 		}
 		if (rc != MPI_SUCCESS)
-			return cmpi_mpi_error(rc, "waiting for a message", cm->rank, err);
+			return cmpi_mpi_error(rc, patient ? "MPI_Testany" : "MPI_Waitany", cm->rank,
+					      err);
 		*req = rq[0];
 		cm->abort_req = rq[1];
 	}
@@ -309,7 +314,9 @@ static int cmpi_recv(struct comm *c, int rank, int src, int step, int kind,
 			rc = cmpi_mpi_error(rc, "MPI_Irecv", cm->rank, err);
 		else if ((rc = cmpi_wait(cm, &rq, &st, 0, err)))
 			cmpi_cancel(&rq);
-		else if (MPI_Get_count(&st, MPI_DOUBLE, &got) != MPI_SUCCESS || (size_t)got != len)
+		else if ((rc = MPI_Get_count(&st, MPI_DOUBLE, &got)) != MPI_SUCCESS)
+			rc = cmpi_mpi_error(rc, "MPI_Get_count", cm->rank, err);
+		else if ((size_t)got != len)
 			rc = dm_err_set(err, DM_EPROTO,
 					"rank %d: the payload from rank %d has %d values, not %zu",
 					rank, from, got, len);
@@ -516,30 +523,59 @@ static const struct comm_ops cmpi_ops = {
 	.destroy = cmpi_destroy,
 };
 
+/* This rank's half of comm_mpi_new after the duplicate: its memory, the
+ * duplicate's error handler and the standing abort receive.  Returns 0, or
+ * an error in err (MPI's words for an MPI call, with its name). */
+static int cmpi_prepare(struct cmpi **cmp, MPI_Request **abort_out, MPI_Request **release_req,
+			MPI_Request *abort_req, MPI_Comm dup, int rank, int n, struct dm_err *err)
+{
+	int rc;
+	*cmp = xcalloc(1, sizeof **cmp);
+	*abort_out = xmalloc((size_t)n * sizeof **abort_out);
+	*release_req = xmalloc((size_t)n * sizeof **release_req);
+	if (!*cmp || !*abort_out || !*release_req)
+		return dm_err_set(err, DM_ENOMEM, "rank %d: out of memory for the transport", rank);
+	if ((rc = MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN)) != MPI_SUCCESS)
+		return cmpi_mpi_error(rc, "MPI_Comm_set_errhandler", rank, err);
+	if ((rc = MPI_Irecv(&(*cmp)->abort_in, 1, MPI_INT, MPI_ANY_SOURCE, CMPI_TAG_ABORT, dup,
+			    abort_req)) != MPI_SUCCESS)
+		return cmpi_mpi_error(rc, "MPI_Irecv", rank, err);
+	return 0;
+}
+
+/* Calls on mc follow mc's own error handler: the caller decides whether a
+ * failed call on its communicator ends the job (mpi_rank.c's does, since a
+ * collective failing on one rank would leave the others waiting).  When
+ * they return instead, the error is MPI's, named after the call.  The
+ * transport's own duplicate returns errors (MPI_ERRORS_RETURN), always. */
 int comm_mpi_new(struct comm **out, MPI_Comm mc, struct dm_err *err)
 {
 	int rank = -1, n = 0, rc;
 	*out = NULL;
-	if ((rc = MPI_Comm_rank(mc, &rank)) != MPI_SUCCESS || (rc = MPI_Comm_size(mc, &n)) != MPI_SUCCESS)
-		return cmpi_mpi_error(rc, "MPI_Comm_rank", rank, err);
+	/* local calls, which fail alike on every rank (a bad communicator):
+	 * every rank returns before the collectives below */
+	if ((rc = MPI_Comm_rank(mc, &rank)) != MPI_SUCCESS)
+		return cmpi_mpi_error(rc, "MPI_Comm_rank", -1, err);
+	if ((rc = MPI_Comm_size(mc, &n)) != MPI_SUCCESS)
+		return cmpi_mpi_error(rc, "MPI_Comm_size", rank, err);
 	/* collective: every rank duplicates, and all of them keep the result or
 	 * none does (a transport on some ranks only would leave the others'
 	 * comm_destroy() waiting for ranks that have none) */
 	MPI_Comm dup = MPI_COMM_NULL;
-	int dup_rc = MPI_Comm_dup(mc, &dup);
-	struct cmpi *cm = xcalloc(1, sizeof *cm);
-	MPI_Request *abort_out = xmalloc((size_t)n * sizeof *abort_out);
-	MPI_Request *release_req = xmalloc((size_t)n * sizeof *release_req);
+	struct cmpi *cm = NULL;
+	MPI_Request *abort_out = NULL, *release_req = NULL;
 	MPI_Request abort_req = MPI_REQUEST_NULL;
-	int ok = dup_rc == MPI_SUCCESS && cm && abort_out && release_req, all_ok = 0;
-	if (ok) {
-		MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
-		rc = MPI_Irecv(&cm->abort_in, 1, MPI_INT, MPI_ANY_SOURCE, CMPI_TAG_ABORT, dup,
-			       &abort_req);
-		ok = rc == MPI_SUCCESS;
+	struct dm_err mine = { DM_OK, "" };
+	int ok = 0, all_ok = 0;
+	if ((rc = MPI_Comm_dup(mc, &dup)) != MPI_SUCCESS)
+		cmpi_mpi_error(rc, "MPI_Comm_dup", rank, &mine);
+	else
+		ok = cmpi_prepare(&cm, &abort_out, &release_req, &abort_req, dup, rank, n, &mine) == 0;
+	if ((rc = MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, mc)) != MPI_SUCCESS) {
+		if (ok)
+			cmpi_mpi_error(rc, "MPI_Allreduce", rank, &mine);
+		ok = all_ok = 0;
 	}
-	if ((rc = MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, mc)) != MPI_SUCCESS)
-		all_ok = 0;
 	if (!all_ok) {
 		cmpi_cancel(&abort_req); /* nothing was sent: nothing else to drain */
 		if (dup != MPI_COMM_NULL)
@@ -547,12 +583,13 @@ int comm_mpi_new(struct comm **out, MPI_Comm mc, struct dm_err *err)
 		free(cm);
 		free(abort_out);
 		free(release_req);
-		if (dup_rc != MPI_SUCCESS)
-			return cmpi_mpi_error(dup_rc, "MPI_Comm_dup", rank, err);
-		if (ok)
-			return dm_err_set(err, DM_ESTOPPED, "rank %d: another rank could not start its transport",
-					  rank);
-		return dm_err_set(err, DM_ENOMEM, "rank %d: out of memory for the transport", rank);
+		if (!ok) {
+			if (err)
+				*err = mine;
+			return mine.code;
+		}
+		return dm_err_set(err, DM_ESTOPPED, "rank %d: another rank could not start its transport",
+				  rank);
 	}
 	for (int r = 0; r < n; r++)
 		abort_out[r] = release_req[r] = MPI_REQUEST_NULL;

@@ -30,8 +30,9 @@
 #include <distmm/dm_err.h>
 
 /* Collective over mc: every rank of mc calls it.  The transport for this
- * process's rank of mc (comm_size() is mc's size).  Returns 0, DM_ENOMEM or
- * DM_EINVAL with err filled. */
+ * process's rank of mc (comm_size() is mc's size).  Returns 0, or with err
+ * filled DM_ENOMEM, DM_EIO (an MPI call failed: its name and MPI's own
+ * words) or DM_ESTOPPED (this rank is fine, another could not start). */
 int comm_mpi_new(struct comm **out, MPI_Comm mc, struct dm_err *err);
 
 /* This process's rank. */

@@ -84,8 +84,11 @@ void device_release(struct device *d)
 int device_enter(struct device *d, int phase)
 {
 	int rc = d->enter(d, phase);
-	/* after the wait: until then the controller may be reading these */
-	d->sent_shard = d->sent_to = d->recv_shard = d->recv_from = -1;
+	/* after the wait, and only when the phase starts: until then the
+	 * controller may be reading these, and a refused enter (the run
+	 * stopped) leaves what the last phase moved for the failure screen */
+	if (rc == 0)
+		d->sent_shard = d->sent_to = d->recv_shard = d->recv_from = -1;
 	return rc;
 }
 
@@ -181,11 +184,11 @@ int device_gather(struct device *d, int phase, int step)
 	d->c.rows = 0;
 	d->c.cols = 0;
 	int rc = comm_send(d->comm, &m, &d->err);
+	device_drop(d, bytes); /* gone either way: a failed send does not give it back */
 	if (rc)
 		return rc;
 	d->sent += bytes;
 	d->sent_to = 0;
-	device_drop(d, bytes);
 	struct ev e = { .phase = phase, .step = step, .op = EV_SEND, .rank = d->rank, .peer = 0,
 			.shard = -1, .row_begin = (uint32_t)d->row_begin,
 			.row_end = (uint32_t)d->row_end, .col_begin = 0, .col_end = (uint32_t)d->N,

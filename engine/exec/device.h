@@ -6,7 +6,9 @@
  * Ownership: a device owns its A rows, the B it holds and its C rows.  A
  * send moves a buffer to the transport; the accounting still counts what a
  * real device must hold: a receive buffer from the start of a transfer, and
- * the shard it sends until the transfer ends (the double buffer of a ring). */
+ * the shard it sends until the transfer ends (the double buffer of a ring).
+ * A transfer that fails counts neither afterwards, nor the peak it raised:
+ * the device holds no shard then, and got none. */
 #ifndef DM_DEVICE_H
 #define DM_DEVICE_H
 
@@ -90,8 +92,8 @@ int dp_device_run(struct device *d);
 /* Shared by both: every rank's C rows to rank 0, placed by row offset. */
 int device_gather(struct device *d, int phase, int step);
 
-/* Starts a phase: forgets what the last one moved, then meets the
- * controller through d->enter.  Returns what d->enter returns. */
+/* Starts a phase: meets the controller through d->enter, then (if the phase
+ * may start) forgets what the last one moved.  Returns what d->enter returns. */
 int device_enter(struct device *d, int phase);
 
 /* Appends an event, stamped with the bytes the device holds now and its

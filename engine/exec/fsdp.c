@@ -266,7 +266,7 @@ static int fsdp_transfer(struct device *d, int phase, int step)
 	int forwards = sends && receives && bug_forwards(d->bug, d->n, d->rank);
 	struct mat out = { 0, 0, NULL };
 	int out_shard = d->shard, rc = 0, logged = 0;
-	uint64_t out_bytes = mat_bytes(d->b.rows, d->b.cols);
+	uint64_t out_bytes = mat_bytes(d->b.rows, d->b.cols), peak_before = d->peak;
 	int incoming = sched_shard(d->n, d->rank, step + 1);
 	uint64_t in_bytes = receives ? mat_bytes(d->K, split_size(d->N, d->n, incoming)) : 0;
 	/* the buffered fix's send buffer: a copy of the shard, held for the transfer */
@@ -287,12 +287,25 @@ static int fsdp_transfer(struct device *d, int phase, int step)
 	else
 		rc = fsdp_calls(d, phase, step, &out, out_shard, sends, receives, ev, &logged);
 	mat_free(&out); /* still ours only if the receive failed before the send */
-	if (rc)
-		return rc;
+	/* the shard it held is gone whatever happened (sent, moved into a send
+	 * that failed, or let go), and the receive buffer's count ends: the
+	 * shard that came takes its place, and it may differ in size from the
+	 * one the schedule named */
 	if (receives)
 		device_drop(d, out_bytes);
-	/* the shard that came may differ in size from the one the schedule named */
 	device_drop(d, in_bytes + buf_bytes);
+	if (rc) {
+		/* nothing came: the buffers it never got (and the buffered fix's
+		 * send buffer) leave the peak too, so the failure shows what the
+		 * device held, and the peak is the one its logged events last said
+		 * (no event records this transfer); a receive that went before the
+		 * send failed (receive first, a forwarding bug) left a shard that
+		 * is held */
+		d->peak = peak_before;
+		if (receives && d->shard >= 0)
+			device_hold(d, mat_bytes(d->b.rows, d->b.cols));
+		return rc;
+	}
 	if (receives)
 		device_hold(d, mat_bytes(d->b.rows, d->b.cols));
 	for (int i = 0; i < logged; i++)
@@ -312,9 +325,9 @@ static int fsdp_extra_send(struct device *d, int phase, int step)
 	d->b = (struct mat){ 0, 0, NULL };
 	d->shard = -1;
 	int rc = fsdp_send(d, phase, step, &out, shard, &e);
+	device_drop(d, bytes); /* gone either way: a failed send does not give it back */
 	if (rc)
 		return rc;
-	device_drop(d, bytes);
 	return device_log(d, &e);
 }
 

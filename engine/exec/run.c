@@ -352,6 +352,16 @@ static int run_check_leftovers(struct run *r)
 	return 0;
 }
 
+/* A run that failed while stepping: ends every wait and returns once every
+ * device has left.  Until then a woken device still writes (its error, its
+ * exit), and the caller's next snapshot would read those fields meanwhile.
+ * The transport is closed first so that no device can be waiting there. */
+static void run_stop_devices(struct run *r)
+{
+	comm_close(r->comm);
+	stepb_stop_and_wait(r->bar);
+}
+
 static int run_fail(struct run *r, struct dm_err *err)
 {
 	if (err)
@@ -371,17 +381,18 @@ int run_step(struct run *r, struct dm_err *err)
 		/* keep what the failed phase did: its trace is whole up to there */
 		run_merge_events(r, p);
 		r->failed = 1;
-		stepb_stop(r->bar);
+		run_stop_devices(r);
 		return run_fail(r, err);
 	}
 	if (run_merge_events(r, p)) {
 		r->failed = 1;
-		stepb_stop(r->bar);
+		run_stop_devices(r);
 		return run_fail(r, err);
 	}
 	if (rc) {
 		dm_err_set(&r->err, rc, "the run was stopped");
 		r->failed = 1;
+		run_stop_devices(r);
 		return run_fail(r, err);
 	}
 	r->phase = p;
@@ -400,6 +411,9 @@ int run_finish(struct run *r, struct dm_err *err)
 		return run_fail(r, err);
 	if (r->finished)
 		return 0;
+	/* this wait is for every device to leave, failed or not (a failure
+	 * closes the transport, which ends every other wait): nothing writes
+	 * a device's state once it returns, so no stop is needed here */
 	int rc = stepb_run_free(r->bar);
 	if (run_collect_error(r)) {
 		/* keep every event the devices logged before they stopped */

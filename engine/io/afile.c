@@ -17,11 +17,22 @@ int afile_open(struct afile *af, const char *path, struct dm_err *err)
 	af->tmp = NULL;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return dm_err_set(err, DM_EIO, "cannot write %s: it is a directory", path);
+	/* lstat: a symbolic link is written through, not renamed over */
+	int in_place = lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
 	size_t len = strlen(path);
 	af->path = xmalloc(len + 1);
-	af->tmp = xmalloc(len + 16);
+	af->tmp = in_place ? NULL : xmalloc(len + 16);
 	if (af->path)
 		memcpy(af->path, path, len + 1);
+	if (in_place && af->path) {
+		af->fp = fopen(path, "wb");
+		if (!af->fp) {
+			int e = errno;
+			afile_abort(af);
+			return dm_err_set(err, DM_EIO, "cannot write %s: %s", path, strerror(e));
+		}
+		return 0;
+	}
 	if (!af->path || !af->tmp) {
 		/* no temporary file yet: nothing to remove (tmp holds no name) */
 		free(af->path);
@@ -59,7 +70,8 @@ int afile_commit(struct afile *af, struct dm_err *err)
 		e = errno;
 	}
 	af->fp = NULL;
-	if (!bad && rename(af->tmp, af->path) != 0) {
+	/* written in place (af->tmp NULL): nothing to rename, nor to remove */
+	if (!bad && af->tmp && rename(af->tmp, af->path) != 0) {
 		bad = 1;
 		e = errno;
 	}

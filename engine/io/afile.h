@@ -1,6 +1,9 @@
 /* afile: write a file all or nothing.  Output goes to a temporary file in the
  * same directory, renamed over the target only once every byte is written,
- * so an error (or a kill) never leaves a half-written result behind. */
+ * so an error (or a kill) never leaves a half-written result behind.  A
+ * target that exists and is not a regular file (/dev/null, a FIFO) or is a
+ * symbolic link (/dev/stdout) is written in place: renaming over it would
+ * replace the device node or the link (as root, /dev/null itself). */
 #ifndef DM_AFILE_H
 #define DM_AFILE_H
 
@@ -15,7 +18,7 @@
 struct afile {
 	FILE *fp;
 	char *path;
-	char *tmp;
+	char *tmp; /* NULL when writing in place */
 };
 
 /* Opens a temporary file beside path.  Returns 0 or DM_EIO (err names path). */

@@ -7,7 +7,15 @@
  *
  * Checks (cli.h): the result is one of the CLI_* values; on CLI_ERROR the
  * error is a non-empty terminated line; on CLI_RUN every option is in range
- * and every file name points into one of our argument strings; a second
+ * (a table of the fields and their ranges), every file name points into one
+ * of our argument strings, what differs from the defaults was given (the
+ * given bits), and no option is left that does nothing in the mode chosen
+ * (a table of the README's rules, stated here on the parsed fields, not
+ * taken from cli.c: DP refuses --naive, --order, --fix and every bug but
+ * arrival-order); the order is the one --naive, --order or --fix named (two
+ * that disagree are refused); a refusal names an option the line gave; a lesson
+ * that sets nothing refuses nothing, and one that sets everything refuses
+ * exactly the lines that gave one of its options; a second
  * call on the same arguments gives the same answer (cli_parse resets
  * getopt); argv is not modified, neither the strings nor the array ("argv
  * is not modified"); and the error line has no control character that is
@@ -20,6 +28,7 @@
  *
  * FUZZ_CLI_SKIP (environment) turns the last three checks off while a known
  * finding waits for its fix: a list of "argv", "ctrl" and/or "msg". */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +37,7 @@
 
 #include <distmm/bug.h>
 #include "cli.h"
+#include "lesson.h"
 #include <distmm/mat.h>
 #include <distmm/order.h>
 #include <distmm/run.h>
@@ -64,6 +74,12 @@ struct args {
 	do {                                                          \
 		if (!(cond))                                          \
 			fail(#cond, __LINE__);                        \
+	} while (0)
+/* For a table's row: the row's name says which check failed. */
+#define CHECK_ROW(cond, name)                                         \
+	do {                                                          \
+		if (!(cond))                                          \
+			fail(name, __LINE__);                         \
 	} while (0)
 
 /* The call being checked, for the report when a check fails. */
@@ -227,33 +243,191 @@ static void check_msg(const char *e)
 	}
 }
 
+/* The int fields and their ranges. */
+static const struct int_field {
+	const char *name;
+	size_t off;
+	int lo, hi;
+} int_fields[] = {
+	{ "batch", offsetof(struct cli_opts, batch), 0, 1 },
+	{ "quiet", offsetof(struct cli_opts, quiet), 0, 1 },
+	{ "play", offsetof(struct cli_opts, play), 0, 1 },
+	{ "no_color", offsetof(struct cli_opts, no_color), 0, 1 },
+	{ "ascii", offsetof(struct cli_opts, ascii), 0, 1 },
+	{ "order", offsetof(struct cli_opts, order), ORDER_PARITY, ORDER_COUNT - 1 },
+	{ "devices", offsetof(struct cli_opts, devices), 1, RUN_MAX_DEVICES },
+	{ "mode", offsetof(struct cli_opts, mode), DM_FSDP, DM_DP },
+	{ "values", offsetof(struct cli_opts, values), MAT_VALUES_INTS, MAT_VALUES_FLOATS },
+	{ "bug", offsetof(struct cli_opts, bug), BUG_NONE, BUG_COUNT - 1 },
+	{ "quiz", offsetof(struct cli_opts, quiz), 0, 2 },
+	{ "trace_format", offsetof(struct cli_opts, trace_format), CLI_TRACE_JSONL, CLI_TRACE_CHROME },
+};
+
+/* The sizes: 0 (not given) or 1 to RUN_MAX_DIM. */
+static const struct size_field {
+	const char *name;
+	size_t off;
+} size_fields[] = {
+	{ "M", offsetof(struct cli_opts, M) },
+	{ "K", offsetof(struct cli_opts, K) },
+	{ "N", offsetof(struct cli_opts, N) },
+};
+
+/* The file names: NULL or inside one of our arguments. */
+static const struct file_field {
+	const char *name;
+	size_t off;
+} file_fields[] = {
+	{ "a_file", offsetof(struct cli_opts, a_file) },
+	{ "b_file", offsetof(struct cli_opts, b_file) },
+	{ "out_file", offsetof(struct cli_opts, out_file) },
+	{ "trace_file", offsetof(struct cli_opts, trace_file) },
+	{ "lesson_file", offsetof(struct cli_opts, lesson_file) },
+	{ "replay_file", offsetof(struct cli_opts, replay_file) },
+};
+
+static int field_int(const struct cli_opts *o, size_t off)
+{
+	int v;
+	memcpy(&v, (const char *)o + off, sizeof v);
+	return v;
+}
+
+/* What the parsed options say about the mode, for the rules below. */
+enum {
+	IN_BATCH = 1 << 0, IN_INTERFACE = 1 << 1, IN_REPLAY = 1 << 2, IN_DP = 1 << 3,
+	NO_TRACE = 1 << 4, BOTH_FILES = 1 << 5, RING_BUG = 1 << 6,
+};
+
+static unsigned mode_of(const struct cli_opts *o)
+{
+	return (o->batch ? IN_BATCH : IN_INTERFACE) | (o->replay_file ? IN_REPLAY : 0) |
+	       (o->mode == DM_DP ? IN_DP : 0) | (o->trace_file ? 0 : NO_TRACE) |
+	       (o->a_file && o->b_file ? BOTH_FILES : 0) |
+	       /* DP's one bug is arrival-order, the gather's; the others are the ring's */
+	       (o->bug != BUG_NONE && o->bug != BUG_ARRIVAL_ORDER ? RING_BUG : 0);
+}
+
+/* The README's options that do nothing in a mode: on CLI_RUN, none of
+ * `forbidden` was given where `where` holds. */
+static const struct mode_rule {
+	const char *name;
+	unsigned where, forbidden;
+} mode_rules[] = {
+	{ "the interface's options with -b", IN_BATCH,
+	  CLI_GIVEN_PLAY | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII },
+	{ "batch's options without -b", IN_INTERFACE,
+	  CLI_GIVEN_QUIET | CLI_GIVEN_OUT | CLI_GIVEN_TRACE },
+	{ "--trace-format without --trace", NO_TRACE, CLI_GIVEN_TRACE_FORMAT },
+	{ "what the trace says, with --replay", IN_REPLAY,
+	  CLI_GIVEN_DEVICES | CLI_GIVEN_MODE | CLI_GIVEN_CAPACITY | CLI_GIVEN_NAIVE |
+		  CLI_GIVEN_ORDER | CLI_GIVEN_FIX | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON |
+		  CLI_GIVEN_TRACE },
+	{ "the ring's orders with -m dp", IN_DP,
+	  CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX },
+	{ "a ring's bug with -m dp", IN_DP | RING_BUG, CLI_GIVEN_BUG },
+	{ "the generator's options with both files", BOTH_FILES,
+	  CLI_GIVEN_SEED | CLI_GIVEN_VALUES },
+};
+
+#define COUNT(t) (sizeof(t) / sizeof((t)[0]))
+
+/* A refusal names one option the line gave, and says it does nothing. */
+static void check_refusal(const struct cli_opts *o, const char *e)
+{
+	const char *name = cli_option_name(o->refused);
+	size_t len = strlen(name);
+	CHECK((o->refused & (o->refused - 1)) == 0); /* one option */
+	CHECK((o->given & o->refused) != 0);
+	CHECK(len > 0 && strncmp(e, name, len) == 0 && starts(e + len, " has no effect with"));
+}
+
 static void check_opts(const struct args *a, const struct cli_opts *o)
 {
-	CHECK(o->batch == 0 || o->batch == 1);
-	CHECK(o->quiet == 0 || o->quiet == 1);
-	CHECK(o->play == 0 || o->play == 1);
-	CHECK(o->no_color == 0 || o->no_color == 1);
-	CHECK(o->ascii == 0 || o->ascii == 1);
-	CHECK(o->order >= 0 && o->order < ORDER_COUNT);
-	CHECK((o->order == ORDER_PARITY) || o->order_opt[0]);
-	CHECK(o->devices >= 1 && o->devices <= RUN_MAX_DEVICES);
-	CHECK(o->mode == DM_FSDP || o->mode == DM_DP);
-	CHECK(o->M == 0 || (o->M >= 1 && o->M <= RUN_MAX_DIM));
-	CHECK(o->K == 0 || (o->K >= 1 && o->K <= RUN_MAX_DIM));
-	CHECK(o->N == 0 || (o->N >= 1 && o->N <= RUN_MAX_DIM));
-	CHECK(o->values == MAT_VALUES_INTS || o->values == MAT_VALUES_FLOATS);
-	CHECK(o->values_given == 0 || o->values_given == 1);
-	CHECK(o->bug >= BUG_NONE && o->bug < BUG_COUNT);
-	CHECK(o->quiz >= 0 && o->quiz <= 2);
+	for (size_t i = 0; i < COUNT(int_fields); i++) {
+		int v = field_int(o, int_fields[i].off);
+		CHECK_ROW(v >= int_fields[i].lo && v <= int_fields[i].hi, int_fields[i].name);
+	}
+	for (size_t i = 0; i < COUNT(size_fields); i++) {
+		size_t v;
+		memcpy(&v, (const char *)o + size_fields[i].off, sizeof v);
+		CHECK_ROW(v == 0 || (v >= 1 && v <= RUN_MAX_DIM), size_fields[i].name);
+	}
+	/* the order as the line set it: --naive is send-first, any other than
+	 * the default was set by one of the three options, which named it */
+	CHECK((o->order_opt[0] != '\0') == ((o->given & CLI_GIVEN_ORDERS) != 0));
+	CHECK(o->order == ORDER_PARITY || o->order_opt[0]);
+	CHECK(!(o->given & CLI_GIVEN_NAIVE) || o->order == ORDER_SEND_FIRST);
+	CHECK(!(o->given & CLI_GIVEN_FIX) || order_is_fix(o->order));
+	CHECK(!(o->given & CLI_GIVEN_ORDER) || !order_is_fix(o->order) ||
+	      o->order == ORDER_PARITY);
 	CHECK(o->capacity == RUN_UNBOUNDED || o->capacity <= 1000000);
-	CHECK(in_args(a, o->a_file));
-	CHECK(in_args(a, o->b_file));
-	CHECK(in_args(a, o->out_file));
-	CHECK(in_args(a, o->trace_file));
-	CHECK(in_args(a, o->lesson_file));
-	CHECK(in_args(a, o->replay_file));
-	/* -o needs -b (cli.c refuses it otherwise). */
-	CHECK(!o->out_file || o->batch);
+	for (size_t i = 0; i < COUNT(file_fields); i++) {
+		const char *p;
+		memcpy(&p, (const char *)o + file_fields[i].off, sizeof p);
+		CHECK_ROW(in_args(a, p), file_fields[i].name);
+	}
+
+	/* what differs from the defaults was on the line: a value other than
+	 * the default was given (the converse need not hold: "-d 4") */
+	CHECK((o->given & ~(unsigned)CLI_GIVEN_ALL) == 0);
+	const struct {
+		const char *name;
+		unsigned bit;
+		bool differs;
+	} given[] = {
+		{ "-b", CLI_GIVEN_BATCH, o->batch != 0 },
+		{ "-q", CLI_GIVEN_QUIET, o->quiet != 0 },
+		{ "-d", CLI_GIVEN_DEVICES, o->devices != 4 },
+		{ "-m", CLI_GIVEN_MODE, o->mode != DM_FSDP },
+		{ "-M", CLI_GIVEN_M, o->M != 0 },
+		{ "-K", CLI_GIVEN_K, o->K != 0 },
+		{ "-N", CLI_GIVEN_N, o->N != 0 },
+		{ "--seed", CLI_GIVEN_SEED, o->seed != CLI_DEFAULT_SEED },
+		/* --bug int-accumulator makes floats of its own */
+		{ "--values", CLI_GIVEN_VALUES, o->values != MAT_VALUES_INTS && o->bug != BUG_INT_ACC },
+		{ "-A", CLI_GIVEN_A, o->a_file != NULL },
+		{ "-B", CLI_GIVEN_B, o->b_file != NULL },
+		{ "-o", CLI_GIVEN_OUT, o->out_file != NULL },
+		{ "--trace", CLI_GIVEN_TRACE, o->trace_file != NULL },
+		{ "--trace-format", CLI_GIVEN_TRACE_FORMAT, o->trace_format != CLI_TRACE_JSONL },
+		{ "--capacity", CLI_GIVEN_CAPACITY, o->capacity != RUN_UNBOUNDED },
+		{ "--naive, --order or --fix", CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX,
+		  o->order != ORDER_PARITY },
+		{ "--bug", CLI_GIVEN_BUG, o->bug != BUG_NONE },
+		{ "--play", CLI_GIVEN_PLAY, o->play != 0 },
+		{ "--no-color", CLI_GIVEN_NO_COLOR, o->no_color != 0 },
+		{ "--ascii", CLI_GIVEN_ASCII, o->ascii != 0 },
+		{ "--quiz", CLI_GIVEN_QUIZ, o->quiz != 0 },
+		{ "--lesson", CLI_GIVEN_LESSON, o->lesson_file != NULL },
+		{ "--replay", CLI_GIVEN_REPLAY, o->replay_file != NULL },
+	};
+	for (size_t i = 0; i < COUNT(given); i++)
+		CHECK_ROW(!given[i].differs || (o->given & given[i].bit), given[i].name);
+
+	/* nothing left that does nothing */
+	unsigned m = mode_of(o);
+	for (size_t i = 0; i < COUNT(mode_rules); i++)
+		if ((m & mode_rules[i].where) == mode_rules[i].where)
+			CHECK_ROW((o->given & mode_rules[i].forbidden) == 0, mode_rules[i].name);
+	CHECK(o->refused == 0);
+
+	/* a lesson that sets nothing refuses nothing; one that sets every key
+	 * refuses exactly a line that gave one of them, and names it */
+	char e[FUZZ_ERR_SIZE];
+	const unsigned keys = CLI_GIVEN_MODE | CLI_GIVEN_DEVICES | CLI_GIVEN_M | CLI_GIVEN_K |
+			      CLI_GIVEN_N | CLI_GIVEN_VALUES | CLI_GIVEN_SEED | CLI_GIVEN_CAPACITY |
+			      CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX | CLI_GIVEN_BUG |
+			      CLI_GIVEN_QUIZ;
+	const unsigned every = LESSON_SET_MODE | LESSON_SET_DEVICES | LESSON_SET_M | LESSON_SET_K |
+			       LESSON_SET_N | LESSON_SET_VALUES | LESSON_SET_SEED |
+			       LESSON_SET_CAPACITY | LESSON_SET_ORDER | LESSON_SET_BUG |
+			       LESSON_SET_QUIZ;
+	CHECK(cli_lesson_check(o, 0, e, sizeof e) == 0);
+	int rc = cli_lesson_check(o, every, e, sizeof e);
+	CHECK((rc != 0) == ((o->given & keys) != 0));
+	if (rc)
+		CHECK(strstr(e, " has no effect with --lesson ") != NULL && e[0] == '-');
 }
 
 /* Two parses of the same arguments agree on every field.  The whole struct
@@ -301,6 +475,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (rc == CLI_RUN)
 		check_opts(&a, &o);
+	if (rc == CLI_ERROR && o.refused)
+		check_refusal(&o, err);
 	if (rc == CLI_ERROR && !skip_msg_check)
 		check_msg(err);
 

@@ -52,8 +52,10 @@ uint64_t run_estimate_bytes(const struct run_config *cfg, size_t M, size_t K, si
 
 /* The checks every run makes of its configuration and matrices, memory
  * aside: a known mode and bug, 1..RUN_MAX_DEVICES devices, A's columns B's
- * rows, no empty matrix, sizes BLAS (and MPI) can count.  Returns 0 or
- * DM_EINVAL with err filled.  run_new() makes them; so does the MPI run. */
+ * rows, no empty matrix, sizes BLAS (and MPI) can count.  Only the shapes
+ * are read, never the values (a and b may have data NULL).  Returns 0 or
+ * DM_EINVAL with err filled.  run_new() makes them; so do the MPI run, the
+ * replay and trace_check. */
 int run_check_shapes(int mode, int bug, int n, const struct mat *a, const struct mat *b,
 		     struct dm_err *err);
 
@@ -69,7 +71,7 @@ int run_new(struct run **out, const struct run_config *cfg, const struct mat *a,
 
 /* Runs the next phase and waits until every device has finished it.
  * Returns 1 if that was the last phase, 0 if more remain, or an error: the
- * first device's failure (DM_EDEADLOCK, DM_ETIMEOUT, DM_EPROTO, DM_ENOMEM...)
+ * lowest-ranked real failure, never the DM_ESTOPPED it caused (DM_EDEADLOCK, DM_EPROTO...)
  * with err filled.  After an error the run is over. */
 int run_step(struct run *r, struct dm_err *err);
 

@@ -1,0 +1,54 @@
+/* draw_text: the primitives every drawer uses (see draw_int.h).  Text is
+ * plain ASCII clipped to a width, so a long word never spills into the next
+ * panel; lines go through theme_put so that UTF-8, ACS and --ascii all work. */
+#include "draw_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "theme.h"
+
+void draw_text(int y, int x, int maxw, attr_t a, const char *s)
+{
+	if (maxw <= 0 || y < 0 || x < 0)
+		return;
+	attr_on(a, NULL);
+	mvaddnstr(y, x, s, maxw);
+	attr_off(a, NULL);
+}
+
+int draw_textf(int y, int x, int maxw, attr_t a, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	draw_text(y, x, maxw, a, buf);
+	int len = (int)strlen(buf);
+	return len < maxw ? len : (maxw > 0 ? maxw : 0);
+}
+
+void draw_box(const struct rect *r, attr_t a)
+{
+	int x1 = r->x + r->w - 1, y1 = r->y + r->h - 1;
+	for (int x = r->x + 1; x < x1; x++) {
+		theme_put(stdscr, r->y, x, GLYPH_HLINE, a);
+		theme_put(stdscr, y1, x, GLYPH_HLINE, a);
+	}
+	for (int y = r->y + 1; y < y1; y++) {
+		theme_put(stdscr, y, r->x, GLYPH_VLINE, a);
+		theme_put(stdscr, y, x1, GLYPH_VLINE, a);
+	}
+	theme_put(stdscr, r->y, r->x, GLYPH_ULCORNER, a);
+	theme_put(stdscr, r->y, x1, GLYPH_URCORNER, a);
+	theme_put(stdscr, y1, r->x, GLYPH_LLCORNER, a);
+	theme_put(stdscr, y1, x1, GLYPH_LRCORNER, a);
+}
+
+void draw_clear(const struct rect *r)
+{
+	for (int y = r->y; y < r->y + r->h; y++)
+		mvhline(y, r->x, ' ', r->w);
+}
