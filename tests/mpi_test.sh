@@ -5,8 +5,9 @@
 # the same stdout, and the merged trace the in-process trace but for times,
 # each compute's shard (r - s) mod n.  Then the Chrome trace, a run that
 # fails half-way (every rank ends), bad input on rank 0 (every rank ends
-# with exit 2 and one message), --step fed by a pipe, and the recorded trace
-# replayed in the interface in a private tmux.
+# with exit 2 and one message), options that would do nothing, MPI calls
+# made to fail (tests/mpi_fail.c), stdout on /dev/full, --step fed by a
+# pipe, and the recorded trace replayed in the interface in a private tmux.
 #
 # Every mpirun runs under a deadline, so a hang fails instead of hanging.
 # Without Open MPI (mpirun or mpicc missing) the script says so and passes:
@@ -183,8 +184,20 @@ expect2 "cannot write" 4 --trace "$TMPD/nodir/t.jsonl"
 expect2 "unknown file type" 2 -o "$TMPD/c.txt"
 expect2 "unknown option '--bogus'" 3 --bogus
 expect2 "--naive" 4 --naive
+expect2 "--order recv-first is the deadlock lab of the in-process transport" 4 --order recv-first
+expect2 "--fix sendrecv is the deadlock lab of the in-process transport" 3 --fix sendrecv
 expect2 "--capacity" 4 --capacity 0
 expect2 "more than the" 4 -M 1000000 -K 1000000 -N 1000000
+# options that would do nothing: the interface's, in distmm-mpi's words
+expect2 "--play belongs to the interface of ./distmm-tui" 2 --play
+expect2 "--quiz belongs to the interface" 2 --quiz=2
+expect2 "--lesson belongs to the interface" 2 --lesson "$TMPD/x.lesson"
+expect2 "--ascii belongs to the interface" 2 --ascii
+expect2 "--trace-format has no effect without --trace" 2 --trace-format chrome
+expect2 "-d has no effect with --replay" 2 --replay "$TMPD/x.jsonl" -d 2
+expect2 "--step has no effect with --replay" 2 --step --replay "$TMPD/x.jsonl"
+expect2 "--naive has no effect with -m dp" 2 -m dp --naive
+expect2 "--fix has no effect with -m dp" 2 -m dp --fix buffered
 # without mpirun -q: the program's message once, whatever mpirun adds
 mpi 4 -A "$TMPD/missing.npy"; st=$?
 [ "$st" = 2 ] && [ "$(grep -c '^distmm-tui: ' "$TMPD/err")" = 1 ] && ok \
@@ -192,6 +205,40 @@ mpi 4 -A "$TMPD/missing.npy"; st=$?
 mpi 4 --help; st=$?
 [ "$st" = 0 ] && grep -q -- '--step' "$TMPD/out" && [ "$(grep -c '^usage: distmm-tui' "$TMPD/out")" = 1 ] && ok \
 	|| bad "--help: exit $st, or printed by more than rank 0"
+
+# --- an MPI call that fails: its name and MPI's own words, every rank ends ----
+# tests/mpi_fail.c, preloaded, makes one call return MPI_ERR_INTERN as it
+# would under MPI_ERRORS_RETURN (the standing abort receive was reported as
+# "out of memory", a failed MPI_Comm_size as MPI_Comm_rank)
+if mpicc -std=c11 -Wall -Wextra -Werror -shared -fPIC -o "$TMPD/mpi_fail.so" \
+	"$(dirname "$0")/mpi_fail.c" 2>"$TMPD/err"; then
+	# mpifail CALL RANK NP WANT: CALL failed (on RANK, or every rank when
+	# empty): exit 2 and one line from rank 0 matching WANT
+	mpifail() {
+		local call=$1 rank=$2 np=$3 want=$4
+		timeout -k 5 "$LIMIT" mpirun -q --oversubscribe --allow-run-as-root \
+			-x LD_PRELOAD="$TMPD/mpi_fail.so" -x MPI_FAIL="$call" -x MPI_FAIL_RANK="$rank" \
+			-np "$np" "$MPI_BIN" -q >"$TMPD/out" 2>"$TMPD/err"; local st=$?
+		if [ "$st" = 2 ] && [ "$(wc -l <"$TMPD/err")" = 1 ] && grep -q -- "^distmm-tui: $want\$" "$TMPD/err"; then ok
+		else bad "MPI failure $call (rank '${rank:-every}', $np ranks): exit $st (want 2 and '$want'):"
+			sed 's/^/    /' "$TMPD/err" | head -5; fi
+	}
+	mpifail irecv-abort "" 3 "rank 0: MPI_Irecv failed: MPI_ERR_INTERN: internal error"
+	mpifail irecv-abort 2 3 "rank 2: MPI_Irecv failed: MPI_ERR_INTERN: internal error"
+	mpifail comm-size "" 2 "rank 0: MPI_Comm_size failed: MPI_ERR_INTERN: internal error"
+else
+	bad "cannot build tests/mpi_fail.c: $(head -3 "$TMPD/err")"
+fi
+
+# --- stdout that cannot be written: one line, exit 2 (a singleton, no mpirun,
+# so that the program's own stdout is /dev/full, not mpirun's pipe) ----------
+for args in "-q" "" "--help" "-V"; do
+	# shellcheck disable=SC2086
+	timeout -k 5 "$LIMIT" "$MPI_BIN" $args >/dev/full 2>"$TMPD/err"; st=$?
+	[ "$st" = 2 ] && [ "$(wc -l <"$TMPD/err")" = 1 ] \
+		&& grep -q '^distmm-tui: write error: No space left on device$' "$TMPD/err" && ok \
+		|| bad "distmm-mpi $args >/dev/full: exit $st (want 2 and one write error line): $(head -3 "$TMPD/err")"
+done
 
 # --- --step: a barrier before every phase, Enter from the pipe -----------------
 # FSDP on 3 ranks has 6 phases: 6 lines before them and one at the end from
