@@ -100,6 +100,11 @@ $(BUILD)/tests/check_quiz: tests/check_quiz.c $(BUILD)/app/tui/quiz.o $(LIB) tes
 	@echo "  CC     $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(BUILD)/app/tui/quiz.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
+$(BUILD)/tests/check_expr: tests/check_expr.c $(BUILD)/app/expr.o $(LIB) tests/testutil.h
+	@mkdir -p $(dir $@)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(BUILD)/app/expr.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
+
 deps:
 	@missing=""; for p in $(DEPS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \

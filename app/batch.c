@@ -122,6 +122,7 @@ int batch_main(const struct cli_opts *o)
 		goto out;
 	}
 	report_summary(sum, cfg.devices, cfg.mode, a.rows, a.cols, b.cols);
+	report_threads(&snap);
 	report_compare(&a, &b, &cfg, sum);
 	status = report_write_outputs(o, ev, n_ev, sum, cfg.devices, cfg.mode, run_result(r));
 	if (status == STATUS_OK)

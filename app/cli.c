@@ -2,7 +2,8 @@
  * "-3", " 4" and "" are errors, not 4, -3 or 0 (strtol alone accepts them).
  * Then one table (cli_rules) of the options that do nothing in the mode the
  * whole line chose: it is read once every option is known, so the order of
- * the options never matters. */
+ * the options never matters.  --naive, --order and --fix are one setting
+ * said three ways: two that disagree are refused as they are read. */
 #include "cli.h"
 
 #include <errno.h>
@@ -15,6 +16,7 @@
 
 #include <distmm/bug.h>
 #include <distmm/mat.h>
+#include <distmm/order.h>
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 
@@ -38,6 +40,8 @@ enum {
 	OPT_SIZE,
 	OPT_SPEED,
 	OPT_RECORD,
+	OPT_ORDER,
+	OPT_FIX,
 };
 
 static const struct option cli_longopts[] = {
@@ -59,6 +63,8 @@ static const struct option cli_longopts[] = {
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "capacity", required_argument, NULL, OPT_CAPACITY },
 	{ "naive", no_argument, NULL, OPT_NAIVE },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "fix", required_argument, NULL, OPT_FIX },
 	{ "bug", required_argument, NULL, OPT_BUG },
 	{ "quiz", optional_argument, NULL, OPT_QUIZ },
 	{ "lesson", required_argument, NULL, OPT_LESSON },
@@ -108,6 +114,8 @@ static const struct cli_name {
 	{ OPT_SIZE, CLI_GIVEN_SIZE, "--size" },
 	{ OPT_SPEED, CLI_GIVEN_SPEED, "--speed" },
 	{ OPT_RECORD, CLI_GIVEN_RECORD, "--record" },
+	{ OPT_ORDER, CLI_GIVEN_ORDER, "--order" },
+	{ OPT_FIX, CLI_GIVEN_FIX, "--fix" },
 };
 
 /* Where an option can be useless: the mode as the whole command line
@@ -121,6 +129,7 @@ enum {
 	CLI_BOTH_FILES = 1u << 5,   /* -A and -B: nothing is generated */
 	CLI_IN_EXPORT = 1u << 6,    /* --export: headless, no keys */
 	CLI_NO_EXPORT = 1u << 7,    /* no --export */
+	CLI_RING_BUG = 1u << 8,     /* a bug that changes only the ring (bug_applies) */
 };
 
 /* The options that do nothing in a mode, refused with the first given one
@@ -153,13 +162,16 @@ static const struct cli_rule {
 	  "has no effect with --replay (the replay shows the recorded run)" },
 	{ CLI_GIVEN_DEVICES | CLI_GIVEN_MODE, CLI_IN_REPLAY,
 	  "has no effect with --replay (the trace says the mode and the devices)" },
-	{ CLI_GIVEN_CAPACITY | CLI_GIVEN_NAIVE, CLI_IN_REPLAY,
+	{ CLI_GIVEN_CAPACITY | CLI_GIVEN_ORDERS, CLI_IN_REPLAY,
 	  "has no effect with --replay (no transport runs: the trace is what happened)" },
 	{ CLI_GIVEN_QUIZ, CLI_IN_REPLAY,
 	  "has no effect with --replay (the quiz asks about a live run)" },
-	{ CLI_GIVEN_NAIVE, CLI_IN_DP, "has no effect with -m dp (DP has no ring transfer to order)" },
-	{ CLI_GIVEN_BUG, CLI_IN_DP,
-	  "has no effect with -m dp (every bug is a mistake in the FSDP ring)" },
+	/* DP's gather is a star: ranks other than 0 only send, rank 0 only
+	 * receives, so no rank has a send and a receive to put in an order */
+	{ CLI_GIVEN_ORDERS, CLI_IN_DP, "has no effect with -m dp (DP has no ring transfer to order)" },
+	{ CLI_GIVEN_BUG, CLI_IN_DP | CLI_RING_BUG,
+	  "has no effect with -m dp (that bug is a mistake in the FSDP ring; DP's gather has one: "
+	  "arrival-order)" },
 	{ CLI_GIVEN_SEED | CLI_GIVEN_VALUES, CLI_BOTH_FILES,
 	  "has no effect with both -A and -B (it makes generated matrices; none is)" },
 	{ CLI_GIVEN_SIZE, CLI_NO_EXPORT,
@@ -213,8 +225,14 @@ const char *cli_usage(void)
 	       "      --capacity C    messages an inbox holds before a send blocks:\n"
 	       "                      unbounded (default), a number, or 0 (synchronous)\n"
 	       "      --naive         FSDP: every device sends before it receives\n"
-	       "      --bug KIND      FSDP: run the ring with a classic mistake to spot\n"
-	       "                      (--bug list names them)\n"
+	       "                      (--order send-first)\n"
+	       "      --order ORDER   FSDP: a transfer's send and receive: parity (the default:\n"
+	       "                      even ranks send first), send-first or recv-first\n"
+	       "      --fix FIX       FSDP: the deadlock's fix: parity, recv-thread (a receive\n"
+	       "                      thread per device), sendrecv (one call) or buffered\n"
+	       "                      (MPI_Bsend)\n"
+	       "      --bug KIND      run the ring with a classic mistake to spot (FSDP; with\n"
+	       "                      -m dp only arrival-order; --bug list names them)\n"
 	       "\n"
 	       "Batch mode:\n"
 	       "  -b, --batch         no interface: print the schedule and the check\n"
@@ -330,6 +348,35 @@ static int cli_speed(const char *arg, struct cli_opts *o, char *err, size_t size
 			arg);
 }
 
+/* --naive, --order and --fix: the deadlock lab, one setting said three
+ * ways.  Saying it twice is fine if both agree; two different answers are
+ * refused rather than one silently winning. */
+static int cli_order_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
+{
+	char now[sizeof o->order_opt];
+	int order;
+	if (c == OPT_NAIVE) {
+		order = ORDER_SEND_FIRST;
+	} else if (c == OPT_ORDER) {
+		if ((order = order_parse_order(arg)) < 0)
+			return cli_fail(err, size, "unknown order '%s' (use send-first, recv-first or "
+					"parity)", arg);
+	} else if ((order = order_parse_fix(arg)) < 0) {
+		return cli_fail(err, size, "unknown fix '%s' (use parity, recv-thread, sendrecv or "
+				"buffered)", arg);
+	}
+	if (c == OPT_NAIVE)
+		snprintf(now, sizeof now, "--naive");
+	else
+		snprintf(now, sizeof now, "%s %.30s", c == OPT_ORDER ? "--order" : "--fix", arg);
+	if (o->order_opt[0] && order != o->order)
+		return cli_fail(err, size, "%s and %s both say how a transfer is made: give one",
+				o->order_opt, now);
+	o->order = order;
+	memcpy(o->order_opt, now, sizeof now);
+	return 0;
+}
+
 static void cli_defaults(struct cli_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -340,6 +387,7 @@ static void cli_defaults(struct cli_opts *o)
 	o->capacity = RUN_UNBOUNDED;
 	o->cols = CLI_DEFAULT_COLS;
 	o->rows = CLI_DEFAULT_ROWS;
+	o->order = ORDER_PARITY;
 }
 
 static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
@@ -352,7 +400,6 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_PLAY: o->play = 1; break;
 	case OPT_NO_COLOR: o->no_color = 1; break;
 	case OPT_ASCII: o->ascii = 1; break;
-	case OPT_NAIVE: o->naive = 1; break;
 	case 'd':
 		if (cli_number(arg, 1, RUN_MAX_DEVICES, &v))
 			return cli_fail(err, size,
@@ -411,6 +458,10 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 		else
 			o->capacity = (size_t)v;
 		break;
+	case OPT_NAIVE:
+	case OPT_ORDER:
+	case OPT_FIX:
+		return cli_order_option(c, arg, o, err, size);
 	case 'A': o->a_file = arg; break;
 	case 'B': o->b_file = arg; break;
 	case 'o': o->out_file = arg; break;
@@ -500,7 +551,8 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 			 (o->replay_file ? CLI_IN_REPLAY : 0u) | (o->mode == DM_DP ? CLI_IN_DP : 0u) |
 			 (o->trace_file ? 0u : CLI_NO_TRACE) |
 			 (o->a_file && o->b_file ? CLI_BOTH_FILES : 0u) |
-			 (o->export_file ? CLI_IN_EXPORT : CLI_NO_EXPORT);
+			 (o->export_file ? CLI_IN_EXPORT : CLI_NO_EXPORT) |
+			 (bug_applies(o->bug, DM_DP) ? 0u : CLI_RING_BUG);
 	for (size_t i = 0; i < sizeof cli_rules / sizeof cli_rules[0]; i++) {
 		const struct cli_rule *r = &cli_rules[i];
 		unsigned hit = o->given & r->opts;
@@ -529,7 +581,7 @@ static const struct cli_lesson_key {
 	{ LESSON_SET_VALUES, CLI_GIVEN_VALUES, "values=" },
 	{ LESSON_SET_SEED, CLI_GIVEN_SEED, "seed=" },
 	{ LESSON_SET_CAPACITY, CLI_GIVEN_CAPACITY, "capacity=" },
-	{ LESSON_SET_NAIVE, CLI_GIVEN_NAIVE, "naive or ordered" },
+	{ LESSON_SET_ORDER, CLI_GIVEN_ORDERS, "naive, ordered, order= or fix=" },
 	{ LESSON_SET_BUG, CLI_GIVEN_BUG, "bug=" },
 	{ LESSON_SET_QUIZ, CLI_GIVEN_QUIZ, "quiz=" },
 };
@@ -542,7 +594,8 @@ int cli_lesson_check(const struct cli_opts *o, unsigned lesson_set_has, char *er
 		if ((lesson_set_has & k->set_bit) && (o->given & k->given)) {
 			snprintf(err, err_size,
 				 "%s has no effect with --lesson %s: the lesson's first part sets it (%s)",
-				 cli_option_name(k->given), o->lesson_file ? o->lesson_file : "",
+				 cli_option_name(cli_first_bit(o->given & k->given)),
+				 o->lesson_file ? o->lesson_file : "",
 				 k->key);
 			return -1;
 		}

@@ -32,9 +32,11 @@ enum cli_given {
 	CLI_GIVEN_PLAY = 1u << 17, CLI_GIVEN_NO_COLOR = 1u << 18, CLI_GIVEN_ASCII = 1u << 19,
 	CLI_GIVEN_QUIZ = 1u << 20, CLI_GIVEN_LESSON = 1u << 21, CLI_GIVEN_REPLAY = 1u << 22,
 	CLI_GIVEN_EXPORT = 1u << 23, CLI_GIVEN_SIZE = 1u << 24, CLI_GIVEN_SPEED = 1u << 25,
-	CLI_GIVEN_RECORD = 1u << 26,
+	CLI_GIVEN_RECORD = 1u << 26, CLI_GIVEN_ORDER = 1u << 27, CLI_GIVEN_FIX = 1u << 28,
 };
-#define CLI_GIVEN_ALL ((CLI_GIVEN_RECORD << 1) - 1u)
+#define CLI_GIVEN_ALL ((CLI_GIVEN_FIX << 1) - 1u)
+/* The three ways to say how a transfer is made (--naive is --order send-first). */
+#define CLI_GIVEN_ORDERS (CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX)
 /* The options only the interface uses (distmm-mpi words their refusal itself). */
 #define CLI_GIVEN_INTERFACE                                                                     \
 	(CLI_GIVEN_PLAY | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON | \
@@ -49,7 +51,8 @@ struct cli_opts {
 	int values;           /* MAT_VALUES_INTS or MAT_VALUES_FLOATS */
 	const char *a_file, *b_file, *out_file, *trace_file, *lesson_file, *replay_file;
 	size_t capacity;      /* RUN_UNBOUNDED by default */
-	int naive;
+	int order;            /* enum dm_order: --naive, --order, --fix (parity by default) */
+	char order_opt[48];   /* the option that set it ("--fix sendrecv"), "" if none did */
 	int bug;              /* enum dm_bug */
 	int quiz;             /* 0 off, 1 or 2: the quiz's level */
 	int trace_format;     /* enum cli_trace_format */

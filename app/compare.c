@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <distmm/order.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 
@@ -28,7 +29,7 @@ static void compare_measure(struct compare *c, int mode, const struct mat *a,
 	struct run *r = NULL;
 	struct dm_err err;
 	cfg.mode = mode;
-	cfg.naive = 0;
+	cfg.order = ORDER_PARITY;
 	cfg.bug = 0;
 	if (cfg.capacity == 0)
 		cfg.capacity = 1; /* measurements, not a lesson in deadlocks */

@@ -15,6 +15,7 @@
 #include "compare.h"
 #include "deadlock.h"
 #include <distmm/matio.h>
+#include <distmm/order.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "status.h"
@@ -23,6 +24,26 @@
 /* The DP-vs-FSDP table runs the other mode too: only when that is cheap. */
 #define REPORT_COMPARE_MAX (256ull << 20)
 #define REPORT_COMPARE_DEVICES 64
+
+/* How each rank makes its transfer: the order of its two calls, or the fix,
+ * and for recv-thread the thread it adds. */
+static void report_order(int order, int n)
+{
+	printf("transfers (%s): ", order_name(order));
+	if (order == ORDER_RECV_THREAD) {
+		printf("%s: %d threads for %d devices\n", order_describe(order), 2 * n, n);
+		return;
+	}
+	if (order == ORDER_SENDRECV || order == ORDER_BUFFERED) {
+		printf("%s\n", order_describe(order));
+		return;
+	}
+	for (int r = 0; r < n && r < 6; r++)
+		printf("%srank %d %s", r ? "; " : "", r,
+		       order_sends_first(order, r) ? "sends, then receives"
+						   : "receives, then sends");
+	printf("%s\n", n > 6 ? ", ..." : "");
+}
 
 void report_header(const char *who, const struct cli_opts *o, int mode, int n, int bug,
 		   size_t M, size_t K, size_t N)
@@ -34,6 +55,10 @@ void report_header(const char *who, const struct cli_opts *o, int mode, int n, i
 	       o->seed, bug ? ", bug " : "", bug ? bug_name(bug) : "");
 	if (bug)
 		printf("the bug: %s\n", bug_describe(bug));
+	if (bug && bug_note(bug, n))
+		printf("  (%s)\n", bug_note(bug, n));
+	if (mode == DM_FSDP && n > 1)
+		report_order(o->order, n);
 }
 
 static void report_event(const struct ev *e, int mode, int n, int bug)
@@ -69,7 +94,17 @@ static void report_event(const struct ev *e, int mode, int n, int bug)
 			       ":%" PRIu32 "]  %" PRIu64 " B\n",
 			       e->rank, e->row_begin, e->row_end, e->col_begin, e->col_end, e->bytes);
 		break;
-	default: /* receives and placements mirror the sends above */
+	case EV_GATHER:
+		/* placements mirror the sends, unless rank 0 stacked the blocks
+		 * elsewhere: then where each went is the point */
+		if (bug == BUG_ARRIVAL_ORDER && e->peer != 0)
+			printf("placed  rank 0 stacks rank %d's rows at C[%" PRIu32 ":%" PRIu32 "]\n",
+			       e->peer, e->row_begin, e->row_end);
+		else if (bug == BUG_ARRIVAL_ORDER)
+			printf("placed  rank 0 stacks its own rows last, at C[%" PRIu32 ":%" PRIu32
+			       "]\n", e->row_begin, e->row_end);
+		break;
+	default: /* receives mirror the sends above */
 		break;
 	}
 }
@@ -145,17 +180,30 @@ void report_summary(const struct ev_summary *sum, int n, int mode, size_t M, siz
 
 void report_deadlock(const struct run_snapshot *s)
 {
-	char cycle[512];
+	char cycle[512], what[128];
 	deadlock_cycle(s, cycle, sizeof cycle);
 	printf("deadlock, the cycle of waits: %s\n", cycle);
 	for (int i = 0; i < s->n; i++) {
 		const struct run_dev_view *v = &s->dev[i];
-		if (v->wait_state == RUN_WAIT_SEND)
-			printf("  rank %d waits to send to rank %d\n", i, v->wait_peer);
-		else if (v->wait_state == RUN_WAIT_RECV)
-			printf("  rank %d waits to receive from rank %d\n", i, v->wait_peer);
+		if (deadlock_wait_text(s, i, what, sizeof what))
+			printf("  rank %d %s\n", i, what);
+		if (v->rx_state == RUN_WAIT_RECV)
+			printf("  rank %d's receive thread waits to receive from rank %d\n", i,
+			       v->rx_peer);
 	}
-	printf("%s\n%s\n", deadlock_why(), deadlock_fix());
+	printf("%s\n%s\n", deadlock_why(s), deadlock_fix(s));
+}
+
+void report_threads(const struct run_snapshot *s)
+{
+	int all = 0, extra = 0;
+	for (int i = 0; i < s->n; i++) {
+		all += s->dev[i].threads;
+		extra += s->dev[i].threads > 1;
+	}
+	if (extra)
+		printf("threads: %d for %d devices (%d with a receive thread beside the device's "
+		       "own)\n", all, s->n, extra);
 }
 
 int report_verify(const struct mat *c, const struct mat *ref)

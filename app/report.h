@@ -12,7 +12,8 @@
 #include <distmm/mat.h>
 #include <distmm/run.h>
 
-/* "distmm-tui batch: FSDP, 4 devices, A 8x6, B 6x4, ..." (and the bug's line). */
+/* "distmm-tui batch: FSDP, 4 devices, A 8x6, B 6x4, ..." (and the bug's
+ * lines, and how each rank makes its transfers). */
 void report_header(const char *who, const struct cli_opts *o, int mode, int n, int bug,
 		   size_t M, size_t K, size_t N);
 
@@ -30,6 +31,9 @@ void report_compare(const struct mat *a, const struct mat *b, const struct run_c
 
 /* The cycle of waits of a deadlocked run, read off its snapshot. */
 void report_deadlock(const struct run_snapshot *s);
+
+/* "threads: 8 for 4 devices ..." when the recv-thread fix added threads. */
+void report_threads(const struct run_snapshot *s);
 
 /* The last line, "verify: allclose ok, max |err| = 0" or "verify: MISMATCH
  * ...".  Returns STATUS_OK or STATUS_MISMATCH. */

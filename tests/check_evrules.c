@@ -226,6 +226,31 @@ START_TEST(bug_runs_held_by_both)
 	both_refuse(&l, "(nor does it fit", "rank 0 receives; in the ring with bug no-wrap it does "
 		    "not", "no-wrap, rank 0 receives");
 	log_free(&l);
+
+	/* rank 1 forwards shard 0, which it has just received from rank 0 */
+	log_make(&l, DM_FSDP, 4, BUG_RECV_OVERWRITE, 8, 6, 5);
+	m = log_find(&l, EV_RECV, 2, 1);
+	ck_assert_int_eq(m->shard, 0);
+	m->shard = 1;
+	m->col_begin = 2;
+	m->col_end = 3;
+	m->bytes = 48;
+	both_refuse(&l, "(nor does it fit",
+		    "rank 2 receives shard 1 from rank 1; in the ring with bug recv-overwrite it "
+		    "receives shard 0 from rank 1", "recv-overwrite, the shard not forwarded");
+	log_free(&l);
+
+	/* rank 0 stacks the blocks last rank first: rank 3's rows at 0:2 */
+	log_make(&l, DM_FSDP, 4, BUG_ARRIVAL_ORDER, 8, 6, 5);
+	m = log_find(&l, EV_GATHER, 0, 7);
+	while (m->peer != 3)
+		m++;
+	ck_assert_int_eq(m->row_begin, 0);
+	m->row_begin = 6;
+	m->row_end = 8;
+	both_refuse(&l, "(nor does it fit", "rank 0 places rank 3's rows at 6:8; the ring with bug "
+		    "arrival-order places them at 0:2", "arrival-order, one block by rank");
+	log_free(&l);
 }
 END_TEST
 
@@ -242,6 +267,20 @@ START_TEST(replay_knows_the_bug)
 		{ BUG_SEND_LEFT, "rank 0 sends shard 0 to rank 1; in the ring with bug send-left it "
 				 "sends shard 0 to rank 3" },
 		{ BUG_NO_WRAP, "event 5: rank 0 receives; in the ring with bug no-wrap it does not" },
+		/* out[:, (r - s) * w:(r - s + 1) * w] with the width of the shard
+		 * held (1): rank 1 at step 0 writes column 1 */
+		{ BUG_PY_NO_MOD, "event 1: rank 1 computes with shard 1 into columns 2:3; the ring "
+				 "with bug py-no-mod has it compute with shard 1 into columns 1:2" },
+		/* rank 3 forwards the shard it has just received from rank 2 */
+		{ BUG_RECV_OVERWRITE, "event 5: rank 0 receives shard 3 from rank 3; in the ring "
+				      "with bug recv-overwrite it receives shard 2 from rank 3" },
+		{ BUG_REUSE_BUFFER, "event 5: rank 0 receives shard 3 from rank 3; in the ring with "
+				    "bug reuse-buffer it receives shard 2 from rank 3" },
+		{ BUG_EXTRA_ROTATION, "event 40: rank 0 is in the gather without its send after the "
+				      "last step, which in the ring with bug extra-rotation comes "
+				      "first" },
+		{ BUG_ARRIVAL_ORDER, "event 40: rank 0 places rank 0's rows at 0:2; the ring with "
+				     "bug arrival-order places them at 6:8" },
 	};
 	struct log l;
 	struct dm_err err;
@@ -254,11 +293,17 @@ START_TEST(replay_knows_the_bug)
 			   bug_name(cs[k].bug));
 	}
 	log_free(&l);
-	/* and in DP the bugs are the ring's: any is ignored */
+	/* and in DP the ring's bugs are ignored; arrival-order, the gather's,
+	 * is not */
 	log_make(&l, DM_DP, 3, BUG_NONE, 7, 4, 5);
 	memcpy(l.copy, l.ev, l.n_ev * sizeof *l.ev);
 	for (int b = 0; b < BUG_COUNT; b++)
-		ck_assert_msg(log_replay(&l, b, &err) == 0, "DP, bug %s: %s", bug_name(b), err.msg);
+		if (b != BUG_ARRIVAL_ORDER)
+			ck_assert_msg(log_replay(&l, b, &err) == 0, "DP, bug %s: %s", bug_name(b),
+				      err.msg);
+	refused_as(log_replay(&l, BUG_ARRIVAL_ORDER, &err), &err, "replay",
+		   "rank 0 places rank 0's rows at 0:3; the run with bug arrival-order places them "
+		   "at 4:7", "DP arrival-order");
 	log_free(&l);
 }
 END_TEST

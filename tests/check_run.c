@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <distmm/bug.h>
+#include <distmm/order.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "comm/comm.h"
@@ -280,7 +281,7 @@ END_TEST
 /* A failure in a transfer, made on purpose: the run, stepped, and the
  * message the transport loses (kind FAULT_NONE: none). */
 struct xfer_fail {
-	int mode, n, naive;
+	int mode, n, order; /* enum dm_order */
 	size_t capacity;
 	struct fault_msg drop;
 	const char *what;
@@ -323,7 +324,7 @@ static void check_transfer_failure(const struct xfer_fail *c)
 	cfg.mode = c->mode;
 	cfg.devices = c->n;
 	cfg.capacity = c->capacity;
-	cfg.naive = c->naive;
+	cfg.order = c->order;
 	fault_reset();
 	fault_set_message(&c->drop);
 	ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
@@ -368,21 +369,29 @@ static void check_transfer_failure(const struct xfer_fail *c)
 START_TEST(failed_transfer_holds_what_it_has)
 {
 	static const struct xfer_fail cases[] = {
-		{ DM_FSDP, 4, 0, RUN_UNBOUNDED, { FAULT_DROP, 1, 2, 0, COMM_SHARD, 0 },
+		{ DM_FSDP, 4, ORDER_PARITY, RUN_UNBOUNDED, { FAULT_DROP, 1, 2, 0, COMM_SHARD, 0 },
 		  "FSDP 4: the shard to rank 2 (sent first) is lost" },
-		{ DM_FSDP, 4, 0, RUN_UNBOUNDED, { FAULT_DROP, 0, 1, 1, COMM_SHARD, 0 },
+		{ DM_FSDP, 4, ORDER_PARITY, RUN_UNBOUNDED, { FAULT_DROP, 0, 1, 1, COMM_SHARD, 0 },
 		  "FSDP 4: the shard to rank 1 (receives first) is lost" },
-		{ DM_FSDP, 5, 0, RUN_UNBOUNDED, { FAULT_DROP, 4, 0, 2, COMM_SHARD, 0 },
+		{ DM_FSDP, 5, ORDER_PARITY, RUN_UNBOUNDED, { FAULT_DROP, 4, 0, 2, COMM_SHARD, 0 },
 		  "FSDP 5: the shard round the wrap is lost" },
-		{ DM_FSDP, 3, 1, 0, { FAULT_NONE, -1, -1, -1, -1, 0 },
+		{ DM_FSDP, 3, ORDER_SEND_FIRST, 0, { FAULT_NONE, -1, -1, -1, -1, 0 },
 		  "FSDP 3: naive and synchronous, every send fails" },
-		{ DM_FSDP, 6, 1, 0, { FAULT_NONE, -1, -1, -1, -1, 0 },
+		{ DM_FSDP, 6, ORDER_SEND_FIRST, 0, { FAULT_NONE, -1, -1, -1, -1, 0 },
 		  "FSDP 6: naive and synchronous, every send fails" },
-		{ DM_DP, 4, 0, 0, { FAULT_DROP, 2, 0, -1, COMM_BLOCK, 0 },
+		{ DM_FSDP, 4, ORDER_RECV_FIRST, 0, { FAULT_NONE, -1, -1, -1, -1, 0 },
+		  "FSDP 4: receive first and synchronous, every receive fails" },
+		{ DM_FSDP, 4, ORDER_SENDRECV, RUN_UNBOUNDED, { FAULT_DROP, 1, 2, 0, COMM_SHARD, 0 },
+		  "FSDP 4, sendrecv: the shard to rank 2 is lost" },
+		{ DM_FSDP, 4, ORDER_RECV_THREAD, RUN_UNBOUNDED, { FAULT_DROP, 2, 3, 1, COMM_SHARD, 0 },
+		  "FSDP 4, recv-thread: the shard to rank 3 is lost" },
+		{ DM_FSDP, 5, ORDER_BUFFERED, 0, { FAULT_DROP, 3, 4, 0, COMM_SHARD, 0 },
+		  "FSDP 5, buffered: the shard to rank 4 is lost (the send buffer too)" },
+		{ DM_DP, 4, ORDER_PARITY, 0, { FAULT_DROP, 2, 0, -1, COMM_BLOCK, 0 },
 		  "DP 4, synchronous: rows 2 are lost, rank 3's send fails" },
-		{ DM_FSDP, 4, 0, 0, { FAULT_DROP, 1, 0, -1, COMM_BLOCK, 0 },
+		{ DM_FSDP, 4, ORDER_PARITY, 0, { FAULT_DROP, 1, 0, -1, COMM_BLOCK, 0 },
 		  "FSDP 4, synchronous: rows 1 are lost in the gather" },
-		{ DM_DP, 3, 0, RUN_UNBOUNDED, { FAULT_DROP, 1, 0, -1, COMM_BLOCK, 0 },
+		{ DM_DP, 3, ORDER_PARITY, RUN_UNBOUNDED, { FAULT_DROP, 1, 0, -1, COMM_BLOCK, 0 },
 		  "DP 3: rows 1 are lost, rank 0's receive fails" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)

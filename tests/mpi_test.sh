@@ -184,6 +184,8 @@ expect2 "cannot write" 4 --trace "$TMPD/nodir/t.jsonl"
 expect2 "unknown file type" 2 -o "$TMPD/c.txt"
 expect2 "unknown option '--bogus'" 3 --bogus
 expect2 "--naive" 4 --naive
+expect2 "--order recv-first is the deadlock lab of the in-process transport" 4 --order recv-first
+expect2 "--fix sendrecv is the deadlock lab of the in-process transport" 3 --fix sendrecv
 expect2 "--capacity" 4 --capacity 0
 expect2 "more than the" 4 -M 1000000 -K 1000000 -N 1000000
 # options that would do nothing: the interface's, in distmm-mpi's words
@@ -195,6 +197,7 @@ expect2 "--trace-format has no effect without --trace" 2 --trace-format chrome
 expect2 "-d has no effect with --replay" 2 --replay "$TMPD/x.jsonl" -d 2
 expect2 "--step has no effect with --replay" 2 --step --replay "$TMPD/x.jsonl"
 expect2 "--naive has no effect with -m dp" 2 -m dp --naive
+expect2 "--fix has no effect with -m dp" 2 -m dp --fix buffered
 # without mpirun -q: the program's message once, whatever mpirun adds
 mpi 4 -A "$TMPD/missing.npy"; st=$?
 [ "$st" = 2 ] && [ "$(grep -c '^distmm-tui: ' "$TMPD/err")" = 1 ] && ok \

@@ -82,8 +82,8 @@ static void mm_usage(void)
 	       "Only rank 0 reads -A/-B and writes -o/--trace; -d, when given, must be N.\n"
 	       "  --step  before every phase the ranks meet at a barrier, each prints what it\n"
 	       "          holds, and rank 0 waits for Enter\n"
-	       "--naive and --capacity (the in-process transport's) and the interface's\n"
-	       "options belong to distmm-tui.\n\n");
+	       "--naive, --order, --fix and --capacity (the in-process transport's, which\n"
+	       "detects deadlocks) and the interface's options belong to distmm-tui.\n\n");
 	fputs(cli_usage(), stdout);
 }
 
@@ -100,9 +100,12 @@ static int mm_refuse(struct cli_opts *o, int step)
 			 "(leave out -d, or run mpirun -np %d)",
 			 o->devices, mm_size, mm_size == 1 ? "" : "s", o->devices);
 		why = buf;
-	} else if (o->naive) {
-		why = "--naive shows a deadlock, and MPI cannot detect one (the job would hang): "
-		      "see it with ./distmm-tui --naive --capacity 0";
+	} else if (o->order_opt[0]) {
+		snprintf(buf, sizeof buf,
+			 "%s is the deadlock lab of the in-process transport, which detects a "
+			 "deadlock; MPI cannot (the job would hang): see it with ./distmm-tui",
+			 o->order_opt);
+		why = buf;
 	} else if (o->capacity != RUN_UNBOUNDED) {
 		why = "--capacity sets the inboxes of the in-process transport; over MPI the "
 		      "channel is MPI's: leave it out (or use ./distmm-tui)";

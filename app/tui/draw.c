@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "deadlock.h"
+#include <distmm/order.h>
 #include "draw_int.h"
 #include "keys.h"
 #include "quiz.h"
@@ -84,7 +85,8 @@ static void draw_footer(const struct view *v, const struct layout *l)
 	enum { NHINTS = sizeof hints / sizeof hints[0] };
 	const struct keys_binding *k[NHINTS];
 	int show[NHINTS], width = 1;
-	int deadlock = v->failed && v->fail.code == DM_EDEADLOCK && v->cfg.naive;
+	int deadlock = v->failed && v->fail.code == DM_EDEADLOCK &&
+		       (v->cfg.order == ORDER_SEND_FIRST || v->cfg.order == ORDER_RECV_FIRST);
 	for (int i = 0; i < NHINTS; i++) {
 		k[i] = keys_find(hints[i].action);
 		/* "f" only where it does something: after a deadlock */
@@ -190,7 +192,7 @@ static void draw_info(const struct view *v, const struct layout *l)
 		return;
 	}
 	if (v->failed && v->fail.code == DM_EDEADLOCK) {
-		draw_wrapped(y, x, w, r->y + r->h - y, theme_attr(ROLE_NORMAL), deadlock_fix());
+		draw_wrapped(y, x, w, r->y + r->h - y, theme_attr(ROLE_NORMAL), deadlock_fix(s));
 		return;
 	}
 	if (v->failed || s->mode == DM_DP || !s->dev)

@@ -21,7 +21,7 @@ static void session_apply_set(struct cli_opts *o, const struct lesson_set *st)
 	if (st->has & LESSON_SET_VALUES) o->values = st->values;
 	if (st->has & LESSON_SET_SEED) o->seed = st->seed;
 	if (st->has & LESSON_SET_CAPACITY) o->capacity = st->capacity;
-	if (st->has & LESSON_SET_NAIVE) o->naive = st->naive;
+	if (st->has & LESSON_SET_ORDER) o->order = st->order;
 	if (st->has & LESSON_SET_BUG) o->bug = st->bug;
 	if (st->has & LESSON_SET_QUIZ) o->quiz = st->quiz;
 }
@@ -98,7 +98,7 @@ int session_start(struct session *t, uint64_t now, struct dm_err *err)
 		}
 		t->v.playing = o->play;
 	} else {
-		struct view_config cfg = { o->mode, o->devices, o->capacity, o->naive, o->bug };
+		struct view_config cfg = { o->mode, o->devices, o->capacity, o->order, o->bug };
 		if ((rc = view_init(&t->v, &t->a, &t->b, &cfg, o->play, now, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);

@@ -22,6 +22,7 @@
 #include "export/record.h"
 #include "keys.h"
 #include "layout.h"
+#include <distmm/order.h>
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 #include "session.h"
@@ -180,8 +181,8 @@ static int tui_apply(struct view *v, int action, int ch, uint64_t now)
 		v->memory = 0;
 		break;
 	case ACT_FIX:
-		if (v->cfg.naive) {
-			v->cfg.naive = 0; /* even ranks send first, odd ranks receive first */
+		if (v->cfg.order == ORDER_SEND_FIRST || v->cfg.order == ORDER_RECV_FIRST) {
+			v->cfg.order = ORDER_PARITY; /* even ranks send first, odd receive first */
 			view_restart(v, now, &err);
 			view_toggle_play(v, now);
 		}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <distmm/bug.h>
+#include <distmm/order.h>
 #include "deadlock.h"
 #include <distmm/replay.h>
 #include <distmm/schedule.h>
@@ -149,7 +150,7 @@ int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 	cfg.mode = v->cfg.mode;
 	cfg.devices = v->cfg.devices;
 	cfg.capacity = v->cfg.capacity;
-	cfg.naive = v->cfg.naive;
+	cfg.order = v->cfg.order;
 	cfg.bug = v->cfg.bug;
 	v->phase_count = sched_phase_count(cfg.mode, cfg.devices);
 	if ((rc = run_snapshot_init(&v->snap, cfg.devices, v->a->rows, v->b->cols, 1, err)) ||
@@ -288,7 +289,7 @@ int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
 {
 	int rc;
 	memset(v, 0, sizeof *v);
-	v->cfg = (struct view_config){ mode, n, RUN_UNBOUNDED, 0, bug };
+	v->cfg = (struct view_config){ mode, n, RUN_UNBOUNDED, ORDER_PARITY, bug };
 	v->a = a;
 	v->b = b;
 	v->replaying = 1;
@@ -472,11 +473,26 @@ void view_caption(const struct view *v, char *buf, size_t size)
 	if (v->failed && v->fail.code == DM_EDEADLOCK) {
 		char cycle[256];
 		deadlock_cycle(&v->snap, cycle, sizeof cycle);
-		snprintf(buf, size, "deadlock: %s. %s", cycle, deadlock_why());
+		snprintf(buf, size, "deadlock: %s. %s", cycle, deadlock_why(&v->snap));
 		return;
 	}
 	if (v->failed) {
 		snprintf(buf, size, "%s", v->fail.msg);
+		return;
+	}
+	if (v->snap.bug != BUG_NONE && (v->kind < 0 || v->finished)) {
+		/* where the mistake cannot show (r-plus-s on two devices...), say so */
+		const char *note = bug_note(v->snap.bug, n);
+		if (note && v->finished)
+			snprintf(buf, size, "The run has the bug %s, but %s.", bug_name(v->snap.bug),
+				 note);
+		else
+			snprintf(buf, size, "%s the run has a bug: spot it from where each rank "
+					    "writes%s",
+				 v->finished ? "Found it?" : "Spot the bug:",
+				 v->finished ? ". The cells marked ! differ from A @ B (--bug list "
+					       "tells)."
+					     : ", before the verification fails.");
 		return;
 	}
 	if (v->snap.mode == DM_DP) {
@@ -490,16 +506,10 @@ void view_caption(const struct view *v, char *buf, size_t size)
 			view_gather_caption(n, buf, size);
 		return;
 	}
-	if (v->snap.bug != BUG_NONE && (v->kind < 0 || v->finished)) {
-		snprintf(buf, size, "%s the ring has a bug: spot it from where each rank writes%s",
-			 v->finished ? "Found it?" : "Spot the bug:",
-			 v->finished ? ". The cells marked ! differ from A @ B (--bug list tells)."
-				     : ", before the verification fails.");
-		return;
-	}
-	if (v->kind < 0 && v->cfg.naive)
-		snprintf(buf, size, "Ready: every rank will send before it receives (--naive), on "
-				    "channels of capacity %s. Will the ring complete? Press n.",
+	if (v->kind < 0 && v->cfg.order != ORDER_PARITY)
+		snprintf(buf, size, "Ready: %s (%s), on channels of capacity %s. Will the ring "
+				    "complete? Press n.", order_describe(v->cfg.order),
+			 order_name(v->cfg.order),
 			 v->cfg.capacity == RUN_UNBOUNDED ? "unbounded"
 			 : v->cfg.capacity == 0		   ? "0 (synchronous sends)"
 							   : "bounded");
@@ -558,14 +568,21 @@ void view_formula(const struct view *v, int r, int shortform, char *buf, size_t 
 	int k = d->shard;
 	if (v->snap.bug != BUG_NONE) {
 		/* what the mistaken code computes, whatever the rank holds */
-		char f[64];
-		int idx = bug_index(v->snap.bug, n, r, s);
+		char f[64], why[8];
+		size_t c0, w, hw = k >= 0 ? split_size(N, n, k) : 0;
+		int stops = bug_place(v->snap.bug, n, N, r, s, k, hw, &c0, &w, why, sizeof why);
 		bug_formula(v->snap.bug, n, r, s, f, sizeof f);
-		if (shortform || idx < 0)
-			snprintf(buf, size, "%s%s", f, idx < 0 && !shortform ? ": a negative index!" : "");
+		if (shortform || stops)
+			snprintf(buf, size, "%s%s", f,
+				 !stops || shortform		  ? ""
+				 : v->snap.bug == BUG_PY_NO_MOD ? ": numpy's shape error!"
+								  : ": a negative index!");
+		else if (w == 0)
+			snprintf(buf, size, "%s -> C[%zu:%zu, %zu:%zu]: an empty slice", f, d->row_begin,
+				 d->row_end, c0, c0);
 		else
 			snprintf(buf, size, "%s -> C[%zu:%zu, %zu:%zu]", f, d->row_begin, d->row_end,
-				 split_offset(N, n, idx), split_offset(N, n, idx + 1));
+				 c0, c0 + w);
 		return;
 	}
 	if (k < 0) {

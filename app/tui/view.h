@@ -21,7 +21,7 @@
 struct view_config {
 	int mode, devices;
 	size_t capacity;
-	int naive, bug;
+	int order, bug; /* enum dm_order, enum dm_bug */
 };
 
 struct view {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <distmm/bug.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "core/xalloc.h"
@@ -59,7 +60,7 @@ int device_setup(struct device *d, int rank, int n, int mode, int bug, size_t M,
 	d->N = N;
 	d->row_begin = split_offset(M, n, rank);
 	d->row_end = d->row_begin + split_size(M, n, rank);
-	d->bug = mode == DM_FSDP ? bug : 0; /* the bugs are the ring's */
+	d->bug = bug_applies(bug, mode) ? bug : 0; /* most are the ring's */
 	if ((rc = device_init(d, err)) ||
 	    (rc = mat_alloc(&d->a, d->row_end - d->row_begin, K, err)) ||
 	    (rc = mat_alloc(&d->b, K, mode == DM_DP ? N : split_size(N, n, rank), err)))
@@ -109,25 +110,37 @@ static void device_place(struct device *d, size_t r0, const struct mat *m)
 		memcpy(&MAT_AT(&d->gathered, r0, 0), m->data, m->rows * d->N * sizeof(double));
 }
 
-static int device_gather_root(struct device *d, int phase, int step)
+/* Rank 0 places its own rows (no message, no bytes moved). */
+static int device_gather_own(struct device *d, int phase, int step, size_t r0)
 {
 	uint64_t t = device_now_ns();
+	device_place(d, r0, &d->c);
+	struct ev e = { .phase = phase, .step = step, .op = EV_GATHER, .rank = 0, .peer = 0,
+			.shard = -1, .row_begin = (uint32_t)r0,
+			.row_end = (uint32_t)(r0 + d->c.rows), .col_begin = 0, .col_end = (uint32_t)d->N,
+			.bytes = 0, .t_begin_ns = t - d->t0_ns, .t_end_ns = device_now_ns() - d->t0_ns };
+	return device_log(d, &e);
+}
+
+/* The blocks are placed in bug_gather_source's order, each where
+ * bug_gather_row0 says: by rank, or (arrival-order) stacked as they come. */
+static int device_gather_root(struct device *d, int phase, int step)
+{
 	int rc = mat_alloc(&d->gathered, d->M, d->N, &d->err);
 	if (rc)
 		return rc;
 	device_hold(d, mat_bytes(d->M, d->N));
-	device_place(d, d->row_begin, &d->c);
-	struct ev e = { .phase = phase, .step = step, .op = EV_GATHER, .rank = 0, .peer = 0,
-			.shard = -1, .row_begin = (uint32_t)d->row_begin,
-			.row_end = (uint32_t)d->row_end, .col_begin = 0, .col_end = (uint32_t)d->N,
-			.bytes = 0, .t_begin_ns = t - d->t0_ns, .t_end_ns = device_now_ns() - d->t0_ns };
-	if ((rc = device_log(d, &e)))
-		return rc;
-
-	for (int src = 1; src < d->n; src++) {
+	for (int i = 0; i < d->n; i++) {
+		int src = bug_gather_source(d->bug, d->n, i);
+		size_t at = bug_gather_row0(d->bug, d->M, d->n, src);
+		if (src == 0) {
+			if ((rc = device_gather_own(d, phase, step, at)))
+				return rc;
+			continue;
+		}
 		struct comm_msg m;
 		size_t r0 = split_offset(d->M, d->n, src), rows = split_size(d->M, d->n, src);
-		t = device_now_ns();
+		uint64_t t = device_now_ns();
 		rc = comm_recv(d->comm, 0, src, step, COMM_BLOCK, &m, &d->err);
 		if (rc)
 			return rc;
@@ -136,19 +149,21 @@ static int device_gather_root(struct device *d, int phase, int step)
 			free(m.data);
 			return dm_err_set(&d->err, DM_EPROTO,
 					  "rank 0 expected rows %zu:%zu from rank %d (step %d) but got "
-					  "a %zux%zu message for index %d (step %d)",
-					  r0, r0 + rows, src, step, m.rows, m.cols, m.index, m.step);
+					  "%s %zux%zu message for index %d (step %d)",
+					  r0, r0 + rows, src, step,
+					  m.kind == COMM_SHARD ? "a shard of B, a" : "a", m.rows, m.cols,
+					  m.index, m.step);
 		}
 		struct mat block = { m.rows, m.cols, m.data };
-		device_place(d, r0, &block);
+		device_place(d, at, &block);
 		free(m.data);
 		uint64_t bytes = mat_bytes(rows, d->N);
 		d->recvd += bytes;
-		e = (struct ev){ .phase = phase, .step = step, .op = EV_GATHER, .rank = 0,
-				 .peer = src, .shard = -1, .row_begin = (uint32_t)r0,
-				 .row_end = (uint32_t)(r0 + rows), .col_begin = 0,
-				 .col_end = (uint32_t)d->N, .bytes = bytes,
-				 .t_begin_ns = t - d->t0_ns, .t_end_ns = device_now_ns() - d->t0_ns };
+		struct ev e = { .phase = phase, .step = step, .op = EV_GATHER, .rank = 0,
+				.peer = src, .shard = -1, .row_begin = (uint32_t)at,
+				.row_end = (uint32_t)(at + rows), .col_begin = 0,
+				.col_end = (uint32_t)d->N, .bytes = bytes,
+				.t_begin_ns = t - d->t0_ns, .t_end_ns = device_now_ns() - d->t0_ns };
 		if ((rc = device_log(d, &e)))
 			return rc;
 	}

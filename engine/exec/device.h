@@ -42,7 +42,8 @@ struct device {
 	device_enter_fn enter;
 	void *ctx;                /* the owner's */
 	uint64_t t0_ns;           /* run start, for event times */
-	int naive;                /* every rank sends before it receives */
+	int order;                /* enum dm_order: the transfer's order or fix */
+	struct rxthread *rx;      /* its receive thread (recv-thread), or NULL */
 	int bug;                  /* enum dm_bug: a deliberate mistake in the ring */
 
 	struct mat a;      /* its rows of A: rows x K */

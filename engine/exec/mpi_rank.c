@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include <distmm/bug.h>
+#include <distmm/order.h>
 #include "comm/comm.h"
 #include "comm/comm_mpi.h"
 #include "exec/device.h"
@@ -103,7 +104,7 @@ static int mr_setup_device(struct device *d, int rank, int n, const long long *h
 			      (size_t)head[MR_K], (size_t)head[MR_N], err);
 	d->enter = mr_enter;
 	d->ctx = x;
-	d->naive = 0;
+	d->order = ORDER_PARITY;
 	return rc;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <distmm/bug.h>
+#include <distmm/order.h>
 #include "comm/comm.h"
 #include "exec/device.h"
 #include "core/fault.h"
@@ -61,7 +62,7 @@ void run_config_default(struct run_config *cfg)
 	cfg->mode = DM_FSDP;
 	cfg->devices = 4;
 	cfg->capacity = RUN_UNBOUNDED;
-	cfg->naive = 0;
+	cfg->order = ORDER_PARITY;
 	cfg->bug = 0;
 	cfg->wait_timeout_ms = 120000;
 	cfg->mem_limit = 0;
@@ -177,7 +178,7 @@ static int run_setup_device(struct run *r, int i, const struct mat *a, const str
 	d->comm = r->comm;
 	d->enter = run_enter;
 	d->ctx = r;
-	d->naive = r->cfg.naive;
+	d->order = r->cfg.mode == DM_FSDP ? r->cfg.order : ORDER_PARITY; /* DP: no ring */
 	run_copy_block(&d->a, a, d->row_begin, 0);
 	run_copy_block(&d->b, b, 0, r->cfg.mode == DM_DP ? 0 : split_offset(r->N, r->n, i));
 	return 0;
@@ -215,6 +216,8 @@ static int run_check(const struct run_config *cfg, const struct mat *a, const st
 	int rc = run_check_shapes(cfg->mode, cfg->bug, cfg->devices, a, b, err);
 	if (rc)
 		return rc;
+	if (cfg->order < 0 || cfg->order >= ORDER_COUNT)
+		return dm_err_set(err, DM_EINVAL, "unknown transfer order %d", cfg->order);
 	uint64_t need = run_estimate_bytes(cfg, a->rows, a->cols, b->cols);
 	if (cfg->mem_limit && need > cfg->mem_limit)
 		return dm_err_set(err, DM_ENOMEM,
@@ -492,7 +495,8 @@ void run_snapshot_free(struct run_snapshot *s)
 void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 {
 	s->mode = r->cfg.mode;
-	s->bug = r->cfg.mode == DM_FSDP ? r->cfg.bug : 0;
+	s->bug = bug_applies(r->cfg.bug, r->cfg.mode) ? r->cfg.bug : 0;
+	s->order = r->cfg.mode == DM_FSDP ? r->cfg.order : ORDER_PARITY;
 	s->n = r->n;
 	s->M = r->M;
 	s->K = r->K;
@@ -505,9 +509,10 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 	for (int i = 0; i < r->n; i++) {
 		const struct device *d = &r->dev[i];
 		struct run_dev_view *v = &s->dev[i];
-		struct comm_wait w;
+		struct comm_wait w, rx;
 		size_t rows = d->row_end - d->row_begin;
 		comm_get_wait(r->comm, i, &w);
+		comm_get_rx_wait(r->comm, i, &rx);
 		v->row_begin = d->row_begin;
 		v->row_end = d->row_end;
 		v->shard = r->cfg.mode == DM_FSDP ? d->shard : -1;
@@ -526,6 +531,11 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 		v->wait_state = run_wait_state_of(w.state);
 		v->wait_peer = w.peer;
 		v->wait_shard = w.state == COMM_WAIT_SEND && w.kind == COMM_SHARD ? w.index : -1;
+		v->wait_via_rx = w.state == COMM_WAIT_RECV && w.via_rx;
+		/* the recv-thread fix's second thread lives as long as the ring */
+		v->threads = s->order == ORDER_RECV_THREAD && r->n > 1 ? 2 : 1;
+		v->rx_state = run_wait_state_of(rx.state);
+		v->rx_peer = rx.peer;
 		v->failed = d->err.code != DM_OK && d->err.code != DM_ESTOPPED;
 		memcpy(&s->col_fill[(size_t)i * r->N], d->col_fill, r->N * sizeof(int));
 		if (s->c && d->c.data)

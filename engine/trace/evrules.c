@@ -6,7 +6,13 @@
  * phase began and receives the one its sender held then; since ranks log in
  * their own order (odd ranks receive first), what a rank held at the start
  * of the phase is kept beside what it holds now (before[] and moved[]),
- * which costs O(1) an event instead of a copy of every rank a phase. */
+ * which costs O(1) an event instead of a copy of every rank a phase.
+ *
+ * What a bug changes comes from bug.h's rules (bug_place, bug_forwards,
+ * bug_extra_send, bug_gather_row0...), the ones the devices follow, so no
+ * copy of them lives here.  The orders and fixes (order.h) change when a
+ * rank makes its calls, never what an event says, so no rule here knows
+ * them. */
 #include "trace/evrules.h"
 
 #include <inttypes.h>
@@ -83,11 +89,28 @@ static int evr_shard(const struct evr_run *run, size_t i, const struct ev *e, st
 	return 0;
 }
 
-/* A block of C in the gather, owner's rows: shard -1, all columns. */
+/* Whether rank 0 may have placed owner's block at e's rows: where some
+ * candidate's rank 0 stacks it (bug_gather_row0; arrival-order stacks the
+ * blocks as they come).  Which candidate did is evr_follow_gather's. */
+static int evr_placed(const struct evr_run *run, const struct ev *e, int owner)
+{
+	size_t rows = split_size(run->M, run->n, owner);
+	for (int b = 0; b < BUG_COUNT; b++) {
+		size_t at = bug_gather_row0(b, run->M, run->n, owner);
+		if (bug_applies(b, run->mode) && e->row_begin == at && e->row_end == at + rows)
+			return 1;
+	}
+	return 0;
+}
+
+/* A block of C in the gather, owner's rows (where rank 0 places them): shard
+ * -1, all columns. */
 static int evr_block(const struct evr_run *run, size_t i, const struct ev *e, int owner,
 		     struct dm_err *err)
 {
-	int rc = evr_rows(run, i, e, owner, e->op == EV_SEND ? "sends" : "gathers", err);
+	int placed = e->op == EV_GATHER && evr_placed(run, e, owner);
+	int rc = placed ? 0 : evr_rows(run, i, e, owner, e->op == EV_SEND ? "sends" : "gathers",
+				       err);
 	if (rc)
 		return rc;
 	if (e->shard != -1 || e->col_begin != 0 || e->col_end != run->N)
@@ -135,7 +158,9 @@ static int evr_shape_transfer(const struct evr_run *run, size_t i, const struct 
 	int rc;
 	if ((rc = evr_peer(run, i, e, err)) || (rc = evr_shard(run, i, e, err)))
 		return rc;
-	if (e->peer == e->rank)
+	/* on one device the ring's right neighbour is rank 0 itself (where
+	 * extra-rotation's send too many goes) */
+	if (e->peer == e->rank && run->n > 1)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: rank %d %s itself", i, e->rank,
 				  e->op == EV_SEND ? "sends to" : "receives from");
 	if (e->row_begin != 0 || e->row_end != run->K)
@@ -170,11 +195,14 @@ static int evr_shape_gather(const struct evr_run *run, size_t i, const struct ev
 
 /* ---- the shards a candidate holds --------------------------------------- */
 
-static const char *evr_ring_name(int bug, char *buf, size_t size)
+/* The candidate, as a message names it: the ring (FSDP) or the run (DP),
+ * with its bug. */
+static const char *evr_cand_name(const struct evr *x, int bug, char *buf, size_t size)
 {
+	const char *run = x->run.mode == DM_FSDP ? "the ring" : "the run";
 	if (bug == BUG_NONE)
-		return "the ring";
-	snprintf(buf, size, "the ring with bug %s", bug_name(bug));
+		return run;
+	snprintf(buf, size, "%s with bug %s", run, bug_name(bug));
 	return buf;
 }
 
@@ -208,15 +236,41 @@ static void evr_set(struct evr_ring *g, int rank, int phase, int shard)
 	g->held[rank] = shard;
 }
 
+/* A send in a compute phase: extra-rotation's one too many, after the last
+ * compute, of the shard it holds, to where its transfers go; nobody
+ * receives it (whether it ever ended is the run's: a send that waits
+ * forever is not logged). */
+static void evr_follow_extra(struct evr *x, int b, size_t i, const struct ev *e)
+{
+	struct evr_ring *g = &x->ring[b];
+	int n = x->run.n, r = e->rank, to = bug_send_to(b, n, r);
+	char name[48];
+	if (!bug_extra_send(b))
+		evr_drop(x, b, "event %zu: rank %d sends in a compute phase; %s sends only in "
+			 "transfers and the gather", i, r, evr_cand_name(x, b, name, sizeof name));
+	else if (e->shard != g->held[r] || e->peer != to)
+		evr_drop(x, b, "event %zu: rank %d sends shard %d to rank %d after its last step; in "
+			 "%s it sends shard %d to rank %d", i, r, e->shard, e->peer,
+			 evr_cand_name(x, b, name, sizeof name), g->held[r], to);
+	else
+		evr_set(g, r, e->phase, -1);
+}
+
 /* A compute: with the shard held, into the columns the candidate's code
- * picks (the held shard's, or the buggy index's, cut to the narrower). */
+ * picks (bug_place: the held shard's, or the buggy index's, cut to the
+ * narrower); where that code stops (c-mod, py-no-mod), the run does. */
 static void evr_follow_compute(struct evr *x, int b, size_t i, const struct ev *e)
 {
 	const struct evr_run *run = &x->run;
 	int r = e->rank, held = x->ring[b].held[r];
-	int idx = bug_index(b, run->n, r, e->step);
-	char name[48];
-	if (idx < 0) { /* c-mod: the run stops here, before the compute */
+	size_t hw = held < 0 ? 0 : split_size(run->N, run->n, held), c0, w;
+	char name[48], why[160];
+	if (e->op == EV_SEND) {
+		evr_follow_extra(x, b, i, e);
+		return;
+	}
+	if (held >= 0 && bug_place(b, run->n, run->N, r, e->step, held, hw, &c0, &w, why,
+				   sizeof why)) {
 		evr_drop(x, b, "event %zu: with bug %s rank %d stops at step %d, before it computes",
 			 i, bug_name(b), r, e->step);
 		return;
@@ -230,52 +284,91 @@ static void evr_follow_compute(struct evr *x, int b, size_t i, const struct ev *
 				 i, r, e->shard, held);
 		return;
 	}
-	int dest = b == BUG_NONE ? held : idx;
-	size_t c0 = split_offset(run->N, run->n, dest), w = split_size(run->N, run->n, dest);
-	size_t hw = split_size(run->N, run->n, held);
-	if (w > hw)
-		w = hw;
 	int trunc = (e->flags & EV_FLAG_TRUNCATED) != 0;
 	if (e->col_begin != c0 || e->col_end != c0 + w || trunc != (b == BUG_INT_ACC))
 		evr_drop(x, b, "event %zu: rank %d computes with shard %d into columns %u:%u%s; %s "
 			 "has it compute with shard %d into columns %zu:%zu%s", i, r, e->shard,
 			 e->col_begin, e->col_end, trunc ? ", truncated" : "",
-			 evr_ring_name(b, name, sizeof name), held, c0, c0 + w,
+			 evr_cand_name(x, b, name, sizeof name), held, c0, c0 + w,
 			 b == BUG_INT_ACC ? ", truncated" : "");
 }
 
+/* Whether rank forwards in candidate b's transfers (bug_forwards, as
+ * fsdp.c asks it: a rank that both sends and receives). */
+static int evr_forwards(int b, int n, int rank)
+{
+	return bug_sends(b, n, rank) && bug_receives(b, rank) && bug_forwards(b, n, rank);
+}
+
+/* The shard rank sends in phase p: the one it held when the phase began,
+ * or (forwarding) the one its sender held then, which it receives first.
+ * One level is enough: in bug.h's forwarding bugs no forwarding rank
+ * receives from another one. */
+static int evr_sent_by(const struct evr *x, int b, int rank, int p)
+{
+	const struct evr_ring *g = &x->ring[b];
+	int n = x->run.n;
+	return evr_start(g, evr_forwards(b, n, rank) ? bug_recv_from(b, n, rank) : rank, p);
+}
+
 /* A send moves the shard out, unless the rank keeps a copy (it does not
- * receive: no-wrap's rank 0) or a receive already replaced it this phase. */
+ * receive: no-wrap's rank 0; it forwards what it received) or a receive
+ * already replaced it this phase. */
 static void evr_follow_transfer(struct evr *x, int b, size_t i, const struct ev *e)
 {
 	struct evr_ring *g = &x->ring[b];
 	int n = x->run.n, r = e->rank, p = e->phase;
 	char name[48];
 	if (e->op == EV_SEND) {
-		int to = bug_send_to(b, n, r), have = evr_start(g, r, p);
+		int to = bug_send_to(b, n, r), have = evr_sent_by(x, b, r, p);
 		if (!bug_sends(b, n, r))
 			evr_drop(x, b, "event %zu: rank %d sends; in %s it does not", i, r,
-				 evr_ring_name(b, name, sizeof name));
+				 evr_cand_name(x, b, name, sizeof name));
 		else if (e->peer != to || e->shard != have)
 			evr_drop(x, b, "event %zu: rank %d sends shard %d to rank %d; in %s it sends "
 				 "shard %d to rank %d", i, r, e->shard, e->peer,
-				 evr_ring_name(b, name, sizeof name), have, to);
-		else if (bug_receives(b, r) && g->got[r] != p)
+				 evr_cand_name(x, b, name, sizeof name), have, to);
+		else if (bug_receives(b, r) && g->got[r] != p && !evr_forwards(b, n, r))
 			evr_set(g, r, p, -1);
 		return;
 	}
-	int from = bug_recv_from(b, n, r), want = evr_start(g, from, p);
+	int from = bug_recv_from(b, n, r), want = evr_sent_by(x, b, from, p);
 	if (!bug_receives(b, r)) {
 		evr_drop(x, b, "event %zu: rank %d receives; in %s it does not", i, r,
-			 evr_ring_name(b, name, sizeof name));
+			 evr_cand_name(x, b, name, sizeof name));
 	} else if (e->peer != from || e->shard != want) {
 		evr_drop(x, b, "event %zu: rank %d receives shard %d from rank %d; in %s it receives "
 			 "shard %d from rank %d", i, r, e->shard, e->peer,
-			 evr_ring_name(b, name, sizeof name), want, from);
+			 evr_cand_name(x, b, name, sizeof name), want, from);
 	} else {
 		evr_set(g, r, p, e->shard);
 		g->got[r] = p;
 	}
+}
+
+/* The gather: a rank takes part only after its send too many, if the
+ * candidate makes one (extra-rotation's code sends it before the gather);
+ * rank 0 places a block where the candidate's rank 0 stacks it. */
+static void evr_follow_gather(struct evr *x, int b, size_t i, const struct ev *e)
+{
+	const struct evr_run *run = &x->run;
+	char name[48];
+	/* that send is the only move in the last compute phase */
+	if (run->mode == DM_FSDP && bug_extra_send(b) &&
+	    x->ring[b].moved[e->rank] != run->phases - 2) {
+		evr_drop(x, b, "event %zu: rank %d is in the gather without its send after the last "
+			 "step, which in %s comes first", i, e->rank,
+			 evr_cand_name(x, b, name, sizeof name));
+		return;
+	}
+	if (e->op != EV_GATHER)
+		return;
+	size_t at = bug_gather_row0(b, run->M, run->n, e->peer);
+	size_t end = at + split_size(run->M, run->n, e->peer);
+	if (e->row_begin != at || e->row_end != end)
+		evr_drop(x, b, "event %zu: rank 0 places rank %d's rows at %u:%u; %s places them at "
+			 "%zu:%zu", i, e->peer, e->row_begin, e->row_end,
+			 evr_cand_name(x, b, name, sizeof name), at, end);
 }
 
 /* ---- whole phases ------------------------------------------------------- */
@@ -326,7 +419,7 @@ static int evr_end_transfer(struct evr *x, int phase, struct dm_err *err)
 				evr_drop(x, b, "phase %d: rank %d %s and %s; in %s it %s and %s", phase,
 					 r, s ? "sends" : "does not send",
 					 q ? "receives" : "does not receive",
-					 evr_ring_name(b, name, sizeof name),
+					 evr_cand_name(x, b, name, sizeof name),
 					 ws ? "sends" : "does not send",
 					 wq ? "receives" : "does not receive");
 		}
@@ -349,23 +442,32 @@ static int evr_end_gather(struct evr *x, int phase, struct dm_err *err)
 /* ---- the kinds of phase --------------------------------------------------- */
 
 /* One row per enum sched_kind: the ops it allows, the shape of one of its
- * events, how a candidate's shards follow one (NULL: they do not move), and
- * what the whole phase must hold. */
+ * events, how a candidate follows one (ring: only in FSDP, where shards
+ * move), and what the whole phase must hold. */
 struct evr_kind {
 	unsigned ops;
 	int (*shape)(const struct evr_run *run, size_t i, const struct ev *e, struct dm_err *err);
 	void (*follow)(struct evr *x, int b, size_t i, const struct ev *e);
+	int ring;
 	int (*end)(struct evr *x, int phase, struct dm_err *err);
 };
 
 static const struct evr_kind evr_kinds[] = {
-	[SCHED_COMPUTE] = { EVR_OP(EV_COMPUTE), evr_shape_compute, evr_follow_compute,
+	[SCHED_COMPUTE] = { EVR_OP(EV_COMPUTE), evr_shape_compute, evr_follow_compute, 1,
 			    evr_end_compute },
 	[SCHED_TRANSFER] = { EVR_OP(EV_SEND) | EVR_OP(EV_RECV), evr_shape_transfer,
-			     evr_follow_transfer, evr_end_transfer },
-	[SCHED_GATHER] = { EVR_OP(EV_SEND) | EVR_OP(EV_GATHER), evr_shape_gather, NULL,
-			   evr_end_gather },
+			     evr_follow_transfer, 1, evr_end_transfer },
+	[SCHED_GATHER] = { EVR_OP(EV_SEND) | EVR_OP(EV_GATHER), evr_shape_gather,
+			   evr_follow_gather, 0, evr_end_gather },
 };
+
+/* A send in FSDP's last compute phase: extra-rotation's one too many (the
+ * only op a phase's row does not list); a shard on the move, shaped as in a
+ * transfer.  Whether a candidate sends it is the candidate's. */
+static int evr_extra_send(const struct evr_run *run, const struct ev *e)
+{
+	return e->op == EV_SEND && run->mode == DM_FSDP && e->phase == run->phases - 2;
+}
 
 int evr_check_event(const struct evr_run *run, size_t i, const struct ev *e, struct dm_err *err)
 {
@@ -384,7 +486,8 @@ int evr_check_event(const struct evr_run *run, size_t i, const struct ev *e, str
 				  i, e->phase, step, e->step);
 	int kind = sched_phase_kind(run->mode, run->n, e->phase);
 	const struct evr_kind *k = &evr_kinds[kind];
-	if (!(k->ops & EVR_OP(e->op)))
+	int extra = evr_extra_send(run, e);
+	if (!(k->ops & EVR_OP(e->op)) && !extra)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: a %s in phase %d, a %s phase", i,
 				  ev_op_name(e->op), e->phase, sched_kind_name(kind));
 	if (e->flags & ~EV_FLAG_TRUNCATED)
@@ -402,7 +505,7 @@ int evr_check_event(const struct evr_run *run, size_t i, const struct ev *e, str
 	if (e->held > e->peak)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: %" PRIu64 " bytes held, more than "
 				  "the peak %" PRIu64, i, e->held, e->peak);
-	return k->shape(run, i, e, err);
+	return extra ? evr_shape_transfer(run, i, e, err) : k->shape(run, i, e, err);
 }
 
 static int evr_order(size_t i, const struct ev *e, int phase, struct dm_err *err)
@@ -493,7 +596,7 @@ int evr_event(struct evr *x, size_t i, struct dm_err *err)
 	else if (e->op == EV_RECV || (e->op == EV_GATHER && e->peer != r))
 		x->recvd[r] += e->bytes;
 	const struct evr_kind *k = &evr_kinds[sched_phase_kind(x->run.mode, x->run.n, e->phase)];
-	if (x->run.mode == DM_FSDP && k->follow)
+	if (k->follow && (x->run.mode == DM_FSDP || !k->ring))
 		for (int b = 0; b < BUG_COUNT; b++)
 			if (x->alive & (1u << b))
 				k->follow(x, b, i, e);
@@ -566,9 +669,10 @@ int evr_init(struct evr *x, const struct ev *ev, int mode, int n, size_t M, size
 	x->policy = policy;
 	x->whole = policy != EVR_PHASES_NONE;
 	x->phase = -1;
-	x->cands = bugs & ((1u << BUG_COUNT) - 1);
-	if (mode != DM_FSDP)
-		x->cands &= 1u << BUG_NONE; /* the bugs are the ring's */
+	x->cands = 0;
+	for (int b = 0; b < BUG_COUNT; b++) /* most bugs are the ring's (bug_applies) */
+		if ((bugs & (1u << b)) && bug_applies(b, mode))
+			x->cands |= 1u << b;
 	if (!x->cands)
 		return dm_err_set(err, DM_EINVAL, "no run to check the events against");
 	x->alive = x->cands;

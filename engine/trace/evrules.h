@@ -8,9 +8,10 @@
  *    numpy.array_split, a shard's columns, a block's bytes, held <= peak;
  *  - the events so far (evr_event): phase order, one op of a kind per rank
  *    and phase, a peak that never falls, the per-rank sums, and which shard
- *    each rank holds after every send and receive, followed at once for
- *    every candidate run (the correct ring, a deliberate bug): a candidate
- *    the log disagrees with drops out, and the log fits while one is left;
+ *    each rank holds after every send and receive, and where rank 0 places
+ *    each block, followed at once for every candidate run (the correct
+ *    ring, a deliberate bug, each with bug.h's rules): a candidate the log
+ *    disagrees with drops out, and the log fits while one is left;
  *  - a whole phase (EVR_PHASES_*): every rank did its part, every message
  *    sent was received.  Only a log that claims the phase is over can be
  *    held to that, so the replay (which also replays a run that failed
@@ -94,8 +95,9 @@ struct evr {
 };
 
 /* Starts checking the log ev of a run of mode on n devices, A M x K, B
- * K x N, against the candidates in `bugs` (bit b: BUG_b; in DP only
- * BUG_NONE counts).  The primary candidate, whose disagreement the message
+ * K x N, against the candidates in `bugs` (bit b: BUG_b; only those that
+ * change a run of this mode count, bug_applies: in DP BUG_NONE and
+ * arrival-order's gather).  The primary candidate, whose disagreement the message
  * gives, is BUG_NONE when it is one, else the lowest.  Returns 0,
  * DM_EINVAL (no candidate) or DM_ENOMEM; free with evr_free either way. */
 int evr_init(struct evr *x, const struct ev *ev, int mode, int n, size_t M, size_t K, size_t N,

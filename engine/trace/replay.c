@@ -20,7 +20,8 @@
  * (EV_FLAG_TRUNCATED) goes through a rows x w block with ldc w and adds the
  * values bug_truncate cuts (saturated beyond int64_t, NaN as 0), as fsdp.c
  * does.  The gather only copies rows, so the gathered C holds the same
- * values. */
+ * values: each block where bug_gather_row0 puts it (arrival-order stacks
+ * them in the order they came, which evrules checks). */
 #include <distmm/replay.h>
 
 #include <stdint.h>
@@ -28,6 +29,7 @@
 #include <string.h>
 
 #include <distmm/bug.h>
+#include <distmm/order.h>
 #include "core/gemm.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
@@ -45,6 +47,7 @@ struct replay_ctx {
 /* The blocks a device multiplies, as heap copies (see the top). */
 struct replay_scratch {
 	double *a, *b, *c, *t;
+	double *g; /* M x N, the gathered C, when blocks move (arrival-order) */
 };
 
 /* The engine's own shape check (run_check_shapes), then what a replay needs
@@ -79,6 +82,7 @@ static void replay_scratch_free(struct replay_scratch *sc)
 	free(sc->b);
 	free(sc->c);
 	free(sc->t);
+	free(sc->g);
 	memset(sc, 0, sizeof *sc);
 }
 
@@ -100,7 +104,8 @@ static int replay_scratch_alloc(struct replay_scratch *sc, const struct replay_c
 	sc->b = replay_buf(x->K, width);
 	sc->c = replay_buf(rows, x->N);
 	sc->t = replay_buf(rows, width);
-	if (!sc->a || !sc->b || !sc->c || !sc->t) {
+	sc->g = x->bug == BUG_ARRIVAL_ORDER ? replay_buf(x->M, x->N) : NULL;
+	if (!sc->a || !sc->b || !sc->c || !sc->t || (x->bug == BUG_ARRIVAL_ORDER && !sc->g)) {
 		replay_scratch_free(sc);
 		return dm_err_set(err, DM_ENOMEM, "replay: out of memory");
 	}
@@ -141,6 +146,7 @@ static void replay_initial(struct run_snapshot *s, const struct replay_ctx *x)
 	uint64_t b_bytes = mat_bytes(x->K, x->N);
 	s->mode = x->mode;
 	s->bug = x->bug;
+	s->order = ORDER_PARITY; /* not in the trace: the replay shows parity's words */
 	s->n = x->n;
 	s->M = x->M;
 	s->K = x->K;
@@ -165,6 +171,9 @@ static void replay_initial(struct run_snapshot *s, const struct replay_ctx *x)
 		v->sent_shard = v->sent_to = v->recv_shard = v->recv_from = -1;
 		v->wait_state = s->finished ? RUN_EXITED : RUN_IDLE;
 		v->wait_peer = -1;
+		v->threads = 1; /* the trace does not say which order ran */
+		v->rx_state = RUN_IDLE;
+		v->rx_peer = -1;
 		for (size_t j = 0; j < x->N; j++)
 			s->col_fill[(size_t)r * x->N + j] = RUN_FILL_NONE;
 	}
@@ -221,26 +230,38 @@ static void replay_build(struct run_snapshot *s, const struct replay_ctx *x,
 		}
 	}
 	/* After the gather the snapshot shows rank 0's gathered C: the rows it
-	 * placed, zeros where it placed none. */
-	if (gathered && s->c)
+	 * placed, zeros where it placed none.  Blocks placed elsewhere than their
+	 * own rows (arrival-order) are moved through sc->g. */
+	if (gathered && s->c && sc->g) {
+		memset(sc->g, 0, x->M * x->N * sizeof(double));
+		for (size_t i = 0; i < x->used; i++) {
+			const struct ev *e = &x->ev[i];
+			if (e->op == EV_GATHER)
+				memcpy(&sc->g[(size_t)e->row_begin * x->N],
+				       &s->c[evr_row_begin(&x->chk.run, e->peer) * x->N],
+				       ((size_t)e->row_end - e->row_begin) * x->N * sizeof(double));
+		}
+		memcpy(s->c, sc->g, x->M * x->N * sizeof(double));
+	} else if (gathered && s->c) {
 		for (int r = 0; r < x->n; r++)
 			if (!evr_gathered(&x->chk, r))
 				memset(&s->c[evr_row_begin(&x->chk.run, r) * x->N], 0,
 				       split_size(x->M, x->n, r) * x->N * sizeof(double));
+	}
 }
 
 int replay_snapshot(struct run_snapshot *s, const struct mat *a, const struct mat *b, int mode,
 		    int n, int bug, const struct ev *ev, size_t n_ev, int upto, struct dm_err *err)
 {
 	struct replay_ctx x;
-	struct replay_scratch sc = { NULL, NULL, NULL, NULL };
+	struct replay_scratch sc = { NULL, NULL, NULL, NULL, NULL };
 	int rc = replay_check_args(s, a, b, mode, n, bug, ev, n_ev, upto, err);
 	if (rc)
 		return rc;
 	memset(&x, 0, sizeof x);
 	x.mode = mode;
 	x.n = n;
-	x.bug = mode == DM_FSDP ? bug : 0; /* the bugs are the ring's */
+	x.bug = bug_applies(bug, mode) ? bug : 0; /* most bugs are the ring's */
 	x.upto = upto;
 	x.phase_count = sched_phase_count(mode, n);
 	x.M = a->rows;

@@ -35,7 +35,8 @@ struct run_config {
 	int devices;              /* 1 .. RUN_MAX_DEVICES, default 4 */
 	size_t capacity;          /* messages an inbox holds before a send blocks:
 				     RUN_UNBOUNDED (default), a bound, or 0 (rendezvous) */
-	int naive;                /* every rank sends before it receives */
+	int order;                /* enum dm_order (order.h): how a transfer orders its send
+				     and receive, or the fix it uses; FSDP only (DP has no ring) */
 	int bug;                  /* enum dm_bug (bug.h): a deliberate mistake in the ring */
 	unsigned wait_timeout_ms; /* deadline of each message wait, 0 for none */
 	uint64_t mem_limit;       /* refuse a run whose estimate exceeds it, 0 for none */
@@ -107,6 +108,9 @@ struct run_dev_view {
 	int recv_shard, recv_from;
 	int wait_state, wait_peer; /* enum run_wait_state, and who it waits on */
 	int wait_shard;            /* the shard a blocked send holds, -1 otherwise */
+	int wait_via_rx;           /* RUN_WAIT_RECV: through its receive thread (recv-thread) */
+	int threads;               /* its threads: 1, or 2 with the recv-thread fix */
+	int rx_state, rx_peer;     /* its receive thread's wait (RUN_IDLE when none) */
 	int failed;                /* it stopped with an error */
 };
 
@@ -114,7 +118,7 @@ struct run_dev_view {
 #define RUN_FILL_FULL_B (-2) /* col_fill: computed from all of B (DP) */
 
 struct run_snapshot {
-	int mode, n, bug;
+	int mode, n, bug, order;
 	size_t M, K, N;
 	int phase;       /* the last phase done, -1 before the first */
 	int phase_count;
