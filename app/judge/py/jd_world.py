@@ -1,0 +1,619 @@
+# jd_world: the instrumented world a candidate's run lives in: one lock and
+# condition for every queue, thread start, join and wait, so that the state of
+# every candidate thread (running, blocked in a send, a receive or a join) is
+# known at once and a deadlock is a fact, not a timeout guess.
+#
+# Design: a run is one forked process (jd_main), so the world is a module
+# global.  Each thread carries a vector clock (start, join and every message
+# carry it along) so that a perturbed schedule only reorders messages that
+# were sent concurrently: a reordering is always one a real run could make.
+import collections
+import queue
+import random
+import sys
+import threading
+import time
+
+OrigThread = threading.Thread
+OrigQueue = queue.Queue
+OrigSimpleQueue = getattr(queue, "SimpleQueue", None)
+
+# how long a settling receiver waits for the others to block, at most: only
+# locks, barriers and sleeps the world cannot see make it run out
+SETTLE_CAP = 0.25
+
+BLOCKED = ("recv", "send", "join")
+
+
+class JudgeAbort(BaseException):
+    """Raised inside a blocked call to end a run that deadlocked or failed.
+    A BaseException, so that a candidate's `except Exception` lets it by."""
+
+
+class TInfo:
+    """What the world knows about one thread of the candidate."""
+
+    def __init__(self, seq, name, caller=False):
+        self.seq = seq            # the order threads were started in
+        self.name = name
+        self.caller = caller      # the thread that called dp_mat_mul/fsdp_mat_mul
+        self.ident = None
+        self.state = "run"        # run, poll, settle, recv, send, join, done
+        self.woken = False        # something it waits for happened: runnable
+        self.wait = None          # the queue, message or thread it waits on
+        self.wait_what = ""       # words for the wait
+        self.rank = None          # the rank its calls act for (last one seen)
+        self.rank_hint = None     # from the thread's arguments
+        self.clock = {seq: 0}
+        self.prio = None          # settle priority
+        self.steps = 0            # transfers it has made, for the words
+
+
+class Msg:
+    __slots__ = ("item", "src", "dst", "sender", "clock", "seq", "csum", "label",
+                 "owner", "send_ev", "taken", "queued", "q", "nbytes", "shape")
+
+
+class World:
+    def __init__(self):
+        self.cond = threading.Condition(threading.Lock())
+        self.active = False
+        self.threads = {}         # ident -> TInfo
+        self.infos = []           # every TInfo, in start order
+        self.by_thread = {}       # Thread object -> TInfo
+        self.harness = set()      # idents of the harness's own threads
+        self.events = []          # send/recv records (dicts), in order
+        self.queues = []
+        self.msg_seq = 0
+        self.aborted = False
+        self.deadlock = None      # the waits, when it deadlocked
+        self.exceptions = []      # (TInfo, exception, traceback)
+        self.capacity = None      # None unbounded, 0 rendezvous, N
+        self.settle = False
+        self.policy = "fifo"      # fifo, reverse, random
+        self.rng = random.Random(0)
+        self.delay = 0.0          # the longest delay injected before a send or recv
+        self.unsettled = 0
+        self.t0 = time.monotonic_ns()
+        self.identify = None      # payload -> (label, owner); set by jd_run
+        self.checksum = None
+        self.local = threading.local()
+        self.on_end = None        # called (under the lock) when the run may be over
+
+    # ---- threads -----------------------------------------------------------
+
+    def now(self):
+        return time.monotonic_ns() - self.t0
+
+    def me(self):
+        ident = threading.get_ident()
+        t = self.threads.get(ident)
+        if t is None:
+            # a thread the world did not start (made before the patch): known
+            # from now on, but see unknown_threads()
+            t = TInfo(len(self.infos), threading.current_thread().name)
+            t.ident = ident
+            self.threads[ident] = t
+            self.infos.append(t)
+        return t
+
+    def register_caller(self):
+        with self.cond:
+            t = TInfo(len(self.infos), "the caller", caller=True)
+            t.ident = threading.get_ident()
+            self.threads[t.ident] = t
+            self.infos.append(t)
+            return t
+
+    def thread_started(self, th, rank_hint):
+        with self.cond:
+            parent = self.me()
+            t = TInfo(len(self.infos), th.name)
+            t.rank_hint = rank_hint
+            parent.clock[parent.seq] += 1
+            t.clock.update({k: v for k, v in parent.clock.items()})
+            t.clock[t.seq] = 0
+            self.infos.append(t)
+            self.by_thread[th] = t
+            self.changed()
+            return t
+
+    def thread_body(self, t, run):
+        with self.cond:
+            t.ident = threading.get_ident()
+            self.threads[t.ident] = t
+        try:
+            run()
+        except JudgeAbort:
+            pass
+        except BaseException as e:  # the candidate's exception: the case's result
+            with self.cond:
+                self.exceptions.append((t, e, e.__traceback__))
+                self.changed()
+        finally:
+            with self.cond:
+                t.state = "done"
+                for o in self.infos:
+                    if o.state == "join" and o.wait is t:
+                        o.woken = True
+                self.changed()
+                self.check()
+
+    def unknown_threads(self):
+        """Live threads the world neither started nor owns: while there is one,
+        no deadlock can be claimed (it could still send)."""
+        for th in threading.enumerate():
+            if th.ident in self.harness or not th.is_alive():
+                continue
+            t = self.threads.get(th.ident)
+            if t is None and th not in self.by_thread:
+                return True
+        return False
+
+    def live(self):
+        return [t for t in self.infos if t.state != "done"]
+
+    # ---- state changes -------------------------------------------------------
+
+    def changed(self):
+        self.cond.notify_all()
+
+    def runnable(self, t):
+        """Whether t can go on without another thread's help."""
+        if t.woken or t.state not in BLOCKED:
+            return True
+        if t.state == "recv":
+            return t.wait.j_deliverable() is not None
+        if t.state == "send":
+            m = t.wait
+            return m.taken or m.queued
+        if t.state == "join":
+            return t.wait.state == "done"
+        return True
+
+    def check(self):
+        """Called under the lock whenever a thread blocks or ends: every live
+        thread blocked in a visible wait and none runnable is a deadlock."""
+        if not self.active or self.aborted:
+            return
+        live = self.live()
+        if not live:
+            if self.on_end:
+                self.on_end()
+            return
+        for t in live:
+            if self.runnable(t):
+                return
+        if self.unknown_threads():
+            return
+        self.deadlock = [(t, t.state, t.wait_what, t.rank) for t in live]
+        self.abort()
+
+    def abort(self):
+        self.aborted = True
+        self.changed()
+        if self.on_end:
+            self.on_end()
+
+    def raise_if_aborted(self):
+        if self.active and self.aborted:
+            raise JudgeAbort()
+
+    # ---- settling: a perturbed receive waits until the others are blocked --
+
+    def quiet(self, me):
+        for t in self.live():
+            if t is me or t.state == "settle":
+                continue
+            if self.runnable(t):
+                return False
+        return True
+
+    def settle_wait(self, me, q):
+        me.state = "settle"
+        me.wait = q
+        me.wait_what = "receives"
+        if self.policy == "reverse":
+            me.prio = (-(me.rank if me.rank is not None else -1), me.seq)
+        elif self.policy == "random":
+            me.prio = (self.rng.random(), me.seq)
+        else:
+            me.prio = (me.rank if me.rank is not None else -1, me.seq)
+        self.changed()
+        deadline = time.monotonic() + SETTLE_CAP
+        while not self.aborted:
+            if self.quiet(me):
+                settlers = [t for t in self.live() if t.state == "settle"]
+                if min(settlers, key=lambda t: t.prio) is me:
+                    break
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.unsettled += 1
+                break
+            self.cond.wait(left)
+        me.state = "run"
+        me.woken = False
+        self.changed()
+        self.raise_if_aborted()
+
+    def perturb(self):
+        """A small seeded delay before a send or a receive (outside the lock)."""
+        if self.active and self.delay > 0:
+            with self.cond:
+                d = self.rng.uniform(0, self.delay)
+            time.sleep(d)
+
+    # ---- the record --------------------------------------------------------
+
+    def record(self, op, t, rank, peer, msg, t_begin):
+        ev = {"op": op, "tid": t.seq, "thread": t.name, "rank": rank, "peer": peer,
+              "msg": msg.seq, "t0": t_begin, "t1": None, "label": msg.label,
+              "owner": msg.owner, "nbytes": msg.nbytes, "shape": msg.shape,
+              "q": msg.q.j_id, "qindex": msg.q.j_index, "mutated": None}
+        self.events.append(ev)
+        return ev
+
+    def ctx(self):
+        return getattr(self.local, "ctx", None)
+
+
+WORLD = World()
+
+
+def is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool) or type(x).__name__ in (
+        "int64", "int32", "intc", "int_", "int16", "int8", "uint64", "uint32")
+
+
+def split_item(item, ctx):
+    """(src, dst) of a message put on a queue: from the Communicator call when
+    there was one, else from the exercise's convention (src, data)."""
+    src = dst = None
+    if ctx is not None and ctx[0] == "send":
+        src, dst = ctx[1], ctx[2]
+    elif isinstance(item, tuple) and len(item) >= 2 and is_int(item[0]):
+        src = int(item[0])
+    return src, dst
+
+
+class JQueue(OrigQueue):
+    """queue.Queue, seen by the world.  The module's Queue, queue.Queue and
+    queue.SimpleQueue are this class during a run.  An inbox (a queue found in
+    a Communicator) takes the judge's capacity: None unbounded (the exercise's
+    Queue()), N, or 0, where a put waits until its item is taken."""
+
+    def __init__(self, maxsize=0):
+        OrigQueue.__init__(self, maxsize)
+        w = WORLD
+        self.j_items = collections.deque()   # Msgs, in the order put
+        self.j_putters = collections.deque() # Msgs waiting for room (bounded)
+        self.j_index = None                  # the rank whose inbox it is
+        self.j_cap = maxsize if maxsize > 0 else None
+        with w.cond:
+            self.j_id = len(w.queues)
+            w.queues.append(self)
+
+    def j_inbox(self, index, capacity):
+        self.j_index = index
+        self.j_cap = capacity
+
+    # the messages a get may take: the oldest, or under a perturbed schedule
+    # any one that no other message here happened before
+    def j_candidates(self):
+        items = self.j_items
+        if not items:
+            return []
+        w = WORLD
+        if not (w.active and w.settle) or len(items) == 1:
+            return [items[0]]
+        out = []
+        for m in items:
+            first = True
+            for o in items:
+                if o is not m and _before(o.clock, m.clock):
+                    first = False
+                    break
+            if first:
+                out.append(m)
+        return out
+
+    def j_deliverable(self):
+        c = self.j_candidates()
+        if not c:
+            return None
+        w = WORLD
+        if len(c) == 1 or w.policy == "fifo":
+            return c[0]
+        if w.policy == "reverse":
+            return max(c, key=lambda m: (m.src if m.src is not None else -1, -m.seq))
+        return c[w.rng.randrange(len(c))]
+
+    # ---- put ---------------------------------------------------------------
+
+    def put(self, item, block=True, timeout=None):
+        w = WORLD
+        w.perturb()
+        ctx = w.ctx()
+        src, dst = split_item(item, ctx)
+        label, owner, csum, nbytes, shape = (None, None, None, 0, None)
+        if w.active and w.identify is not None:
+            label, owner, nbytes, shape = w.identify(item)
+            csum = w.checksum(item)
+        with w.cond:
+            w.raise_if_aborted()
+            me = w.me()
+            if dst is None:
+                dst = self.j_index
+            if src is None:
+                src = me.rank if me.rank is not None else me.rank_hint
+            if src is not None and me.rank is None:
+                me.rank = src
+            m = Msg()
+            m.item, m.src, m.dst, m.sender, m.q = item, src, dst, me, self
+            m.seq = w.msg_seq
+            w.msg_seq += 1
+            m.label, m.owner, m.csum, m.nbytes, m.shape = label, owner, csum, nbytes, shape
+            m.taken = m.queued = False
+            me.clock[me.seq] += 1
+            m.clock = dict(me.clock)
+            m.send_ev = w.record("send", me, src, dst, m, w.now()) if w.active else None
+            cap = self.j_cap
+            if cap is None or (cap > 0 and len(self.j_items) < cap and not self.j_putters):
+                self.j_items.append(m)
+                m.queued = True
+                self._j_wake_getters()
+                self._j_done(m.send_ev)
+                return
+            if not block:
+                raise queue.Full
+            if cap == 0:
+                self.j_items.append(m)       # offered: a get takes it
+                self._j_wake_getters()
+                done = lambda: m.taken
+            else:
+                self.j_putters.append(m)
+                done = lambda: m.queued
+            self._j_block(me, "send", m, "sends to rank %s" % _r(dst), done, timeout,
+                          lambda: self._j_withdraw(m))
+            self._j_done(m.send_ev)
+
+    def put_nowait(self, item):
+        self.put(item, block=False)
+
+    # ---- get ---------------------------------------------------------------
+
+    def get(self, block=True, timeout=None):
+        w = WORLD
+        w.perturb()
+        with w.cond:
+            w.raise_if_aborted()
+            me = w.me()
+            if self.j_index is not None:
+                me.rank = self.j_index
+            t_begin = w.now()
+            if w.active and w.settle and block and timeout is None:
+                w.settle_wait(me, self)
+            m = self.j_deliverable()
+            if m is None:
+                if not block:
+                    raise queue.Empty
+                self._j_block(me, "recv", self, "receives", lambda: self.j_deliverable()
+                              is not None, timeout, None)
+                m = self.j_deliverable()
+            return self._j_take(me, m, t_begin)
+
+    def get_nowait(self):
+        return self.get(block=False)
+
+    def _j_take(self, me, m, t_begin):
+        w = WORLD
+        self.j_items.remove(m)
+        m.taken = True
+        if m.sender.state == "send" and m.sender.wait is m:
+            m.sender.woken = True
+        if self.j_putters and (self.j_cap is None or len(self.j_items) < self.j_cap):
+            p = self.j_putters.popleft()
+            self.j_items.append(p)
+            p.queued = True
+            if p.sender.state == "send":
+                p.sender.woken = True
+            self._j_wake_getters()
+        for k, v in m.clock.items():
+            if me.clock.get(k, 0) < v:
+                me.clock[k] = v
+        me.clock[me.seq] += 1
+        if w.active and m.send_ev is not None:
+            rank = self.j_index if self.j_index is not None else (
+                me.rank if me.rank is not None else me.rank_hint)
+            ev = w.record("recv", me, rank, m.src, m, t_begin)
+            if w.checksum is not None and m.csum is not None and w.checksum(m.item) != m.csum:
+                label, owner, _, _ = w.identify(m.item)
+                ev["mutated"] = label
+            self._j_done(ev)
+        w.changed()
+        return m.item
+
+    # ---- waiting -----------------------------------------------------------
+
+    def _j_wake_getters(self):
+        w = WORLD
+        for t in w.infos:
+            if t.state in ("recv", "settle") and t.wait is self:
+                t.woken = True
+        w.changed()
+
+    def _j_withdraw(self, m):
+        if m in self.j_items:
+            self.j_items.remove(m)
+        if m in self.j_putters:
+            self.j_putters.remove(m)
+
+    def _j_block(self, me, state, what, words, done, timeout, withdraw):
+        """Waits (under the lock) until done(); a wait without a timeout is a
+        visible block, one with a timeout is polling, which only a timeout
+        ends."""
+        w = WORLD
+        deadline = None if timeout is None else time.monotonic() + max(0.0, timeout)
+        me.state = state if timeout is None else "poll"
+        me.wait = what
+        me.wait_what = words
+        me.woken = False
+        w.changed()
+        if timeout is None:
+            w.check()
+        try:
+            while not done():
+                if w.active and w.aborted:
+                    raise JudgeAbort()
+                if deadline is None:
+                    w.cond.wait()
+                else:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        if withdraw:
+                            withdraw()
+                        raise queue.Full if state == "send" else queue.Empty
+                    w.cond.wait(left)
+                me.woken = False
+        finally:
+            me.state = "run"
+            me.wait = None
+            me.woken = False
+            w.changed()
+
+    def _j_done(self, ev):
+        if ev is not None:
+            ev["t1"] = WORLD.now()
+
+    # ---- the rest of Queue's interface -----------------------------------
+
+    def qsize(self):
+        with WORLD.cond:
+            return len(self.j_items)
+
+    def empty(self):
+        return self.qsize() == 0
+
+    def full(self):
+        with WORLD.cond:
+            return self.j_cap is not None and len(self.j_items) >= max(self.j_cap, 1)
+
+    def task_done(self):
+        pass
+
+    def join(self):
+        pass
+
+    def j_left(self):
+        """The messages never taken."""
+        with WORLD.cond:
+            return list(self.j_items) + list(self.j_putters)
+
+
+def _before(a, b):
+    """Vector clock a happened before b."""
+    le = True
+    for k, v in a.items():
+        if v > b.get(k, 0):
+            le = False
+            break
+    return le and a != b
+
+
+def _r(x):
+    return "?" if x is None else str(x)
+
+
+def _rank_hint(args, kwargs, n):
+    for v in list(args) + list(kwargs.values()):
+        if is_int(v) and 0 <= int(v) < n:
+            return int(v)
+    for k in ("rank", "r", "device", "dev", "idx", "i"):
+        if k in kwargs and is_int(kwargs[k]):
+            return int(kwargs[k])
+    return None
+
+
+class JThread(OrigThread):
+    """threading.Thread, seen by the world: its start, end, exception and join."""
+
+    def start(self):
+        w = WORLD
+        if not w.active:
+            return OrigThread.start(self)
+        args = getattr(self, "_args", ()) or ()
+        kwargs = getattr(self, "_kwargs", {}) or {}
+        t = w.thread_started(self, _rank_hint(args, kwargs, w.n))
+        run = self.run
+        self.run = lambda: w.thread_body(t, run)
+        try:
+            OrigThread.start(self)
+        except BaseException:
+            with w.cond:
+                t.state = "done"
+                w.changed()
+            raise
+
+    def join(self, timeout=None):
+        w = WORLD
+        t = w.by_thread.get(self)
+        if not w.active or t is None:
+            return OrigThread.join(self, timeout)
+        with w.cond:
+            me = w.me()
+            if timeout is None:
+                me.state, me.wait = "join", t
+                me.wait_what = "waits in join for %s" % _thread_words(t)
+                me.woken = False
+                w.changed()
+                w.check()
+                try:
+                    while t.state != "done":
+                        if w.aborted:
+                            raise JudgeAbort()
+                        w.cond.wait()
+                finally:
+                    me.state, me.wait, me.woken = "run", None, False
+                    w.changed()
+                for k, v in t.clock.items():
+                    if me.clock.get(k, 0) < v:
+                        me.clock[k] = v
+            else:
+                me.state = "poll"
+                end = time.monotonic() + max(0.0, timeout)
+                while t.state != "done" and time.monotonic() < end and not w.aborted:
+                    w.cond.wait(end - time.monotonic())
+                me.state = "run"
+                w.changed()
+                if t.state != "done":
+                    return None
+        return OrigThread.join(self)
+
+
+def _thread_words(t):
+    if t.rank is not None:
+        return "rank %d's thread" % t.rank
+    if t.rank_hint is not None:
+        return "rank %d's thread" % t.rank_hint
+    return "thread %s" % t.name
+
+
+def thread_words(t):
+    return "the caller" if t.caller else _thread_words(t)
+
+
+def patch_modules():
+    """Every Queue and Thread made from now on is the world's."""
+    queue.Queue = JQueue
+    if OrigSimpleQueue is not None:
+        queue.SimpleQueue = JQueue
+    threading.Thread = JThread
+
+
+def patch_module_globals(mod):
+    """A module that took the originals by name before the patch gets ours."""
+    for k, v in list(vars(mod).items()):
+        if v is OrigQueue or (OrigSimpleQueue is not None and v is OrigSimpleQueue):
+            setattr(mod, k, JQueue)
+        elif v is OrigThread:
+            setattr(mod, k, JThread)
