@@ -143,7 +143,7 @@ class Catalogue:
 
     # ---- the result, column by column and row by row ----------------------
 
-    def col_map(self, R, r):
+    def col_map(self, R, r, prefer_cut=False):
         """For rank r's rows of the result: what each column holds, as
         ("P", j) (column j of the product), ("T", j) (it cut to whole numbers),
         ("zero",) or ("unknown",)."""
@@ -151,6 +151,7 @@ class Catalogue:
         if e == b:
             return None
         Rr = np.asarray(R[b:e], dtype=np.float64)
+        # (the docstring's "column j" is of A @ B; c indexes the result)
         Pr = self.P[b:e]
         Tr = np.trunc(Pr)
         scale = 1e-7 * (1.0 + np.max(np.abs(Pr), axis=0))
@@ -162,11 +163,14 @@ class Catalogue:
             if d[j] <= scale[j]:
                 out.append(("P", j))
                 continue
-            if np.all(col == 0):
-                out.append(("zero",))
-                continue
+            # an integer result's zeros are more likely fractions cut off
             dt = np.max(np.abs(Tr - col), axis=0)
             j = int(np.argmin(dt))
+            if np.all(col == 0) and not (prefer_cut and dt[c] == 0):
+                out.append(("zero",))
+                continue
+            if prefer_cut and dt[c] == 0:
+                j = c
             if dt[j] == 0:
                 out.append(("T", j))
                 continue

@@ -91,7 +91,7 @@ class Facts:
         self.writes = [dict() for _ in range(n)]
         if self.R is not None and not big:
             self.rmap = cat.row_map(self.R)
-            self.cmap = [cat.col_map(self.R, r) for r in range(n)]
+            self.cmap = [cat.col_map(self.R, r, self.int_result) for r in range(n)]
             for r in range(n):
                 for c, what in enumerate(self.cmap[r] or ()):
                     if what[0] in ("P", "T"):
@@ -109,7 +109,7 @@ class Facts:
                 q0 is None or s0["send"]["t0"] <= q0["recv"]["t0"]):
             out[0] = s0["label"][1]
         for m in self.recvs[r]:
-            lab = m["label"]
+            lab = m["recv"]["mutated"] or m["label"]   # what it got, not what was sent
             out.append(lab[1] if lab[0] == "B" else (-2 if lab[0] == "B*" else None))
         return out
 
@@ -121,6 +121,9 @@ class Facts:
     def held_at(self, r, s):
         h = self.held[r]
         return h[s] if s < len(h) else None
+
+    def steps_of(self, r, k):
+        return [s for s, h in enumerate(self.held[r][:self.n]) if h == k]
 
     def step_of(self, r, k):
         for s, h in enumerate(self.held[r]):

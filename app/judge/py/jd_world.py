@@ -74,6 +74,7 @@ class World:
         self.rng = random.Random(0)
         self.delay = 0.0          # the longest delay injected before a send or recv
         self.unsettled = 0
+        self.n = 0
         self.t0 = time.monotonic_ns()
         self.identify = None      # payload -> (label, owner); set by jd_run
         self.checksum = None
@@ -186,7 +187,8 @@ class World:
                 return
         if self.unknown_threads():
             return
-        self.deadlock = [(t, t.state, t.wait_what, t.rank) for t in live]
+        self.deadlock = [{"t": t, "state": t.state, "wait": t.wait, "rank": t.rank}
+                         for t in live]
         self.abort()
 
     def abort(self):
@@ -289,6 +291,8 @@ class JQueue(OrigQueue):
         self.j_putters = collections.deque() # Msgs waiting for room (bounded)
         self.j_index = None                  # the rank whose inbox it is
         self.j_cap = maxsize if maxsize > 0 else None
+        if w.active and maxsize <= 0:
+            self.j_cap = w.capacity      # a channel made during the run: the judge's
         with w.cond:
             self.j_id = len(w.queues)
             w.queues.append(self)
@@ -423,8 +427,14 @@ class JQueue(OrigQueue):
                 me.clock[k] = v
         me.clock[me.seq] += 1
         if w.active and m.send_ev is not None:
-            rank = self.j_index if self.j_index is not None else (
-                me.rank if me.rank is not None else me.rank_hint)
+            ctx = w.ctx()
+            rank = self.j_index
+            if rank is None and ctx is not None and ctx[0] == "recv" and is_int(ctx[2]):
+                rank = int(ctx[2])
+            if rank is None:
+                rank = me.rank if me.rank is not None else me.rank_hint
+            if me.rank is None:
+                me.rank = rank
             ev = w.record("recv", me, rank, m.src, m, t_begin)
             if w.checksum is not None and m.csum is not None and w.checksum(m.item) != m.csum:
                 label, owner, _, _ = w.identify(m.item)
