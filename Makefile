@@ -35,6 +35,13 @@ ENGINE_SRC = $(filter-out $(ENGINE_MPI_SRC),$(wildcard engine/*/*.c))
 ENGINE_OBJ = $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 APP_SRC    = $(filter-out app/mpi/%,$(wildcard app/*.c app/*/*.c))
 APP_OBJ    = $(APP_SRC:%.c=$(BUILD)/%.o)
+# The judge's harness (app/judge/py/, Python) is built into distmm-tui as C
+# arrays by app/judge/embed.sh (od and sed: no Python needed to build), so the
+# program finds it from any directory.  The list's order is its load order.
+JUDGE_PY   = $(addprefix app/judge/py/,jd_world.py jd_content.py jd_facts.py jd_verdict.py \
+	jd_trace.py jd_run.py jd_main.py)
+JUDGE_GEN  = $(BUILD)/gen/judge_harness.c
+APP_OBJ   += $(BUILD)/gen/judge_harness.o
 CHECK_SRC  = $(wildcard tests/check_*.c)
 CHECK_BIN  = $(CHECK_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB        = $(BUILD)/libdistmm.a
@@ -64,6 +71,15 @@ $(BUILD)/app/%.o: app/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC     $<"
 	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) -MMD -MP -c $< -o $@
+
+$(JUDGE_GEN): $(JUDGE_PY) app/judge/embed.sh
+	@mkdir -p $(dir $@)
+	@echo "  EMBED  $@"
+	$(Q)sh app/judge/embed.sh $@ $(JUDGE_PY)
+
+$(BUILD)/gen/judge_harness.o: $(JUDGE_GEN) app/judge/harness.h
+	@echo "  CC     $<"
+	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) -c $< -o $@
 
 $(LIB): $(ENGINE_OBJ)
 	@rm -f $@
@@ -141,6 +157,7 @@ test: check
 check: WERROR = -Werror
 check: $(BIN) mpi check-boundary check-suites
 	tests/batch_test.sh ./$(BIN)
+	tests/judge_test.sh ./$(BIN)
 	tests/ui_test.sh ./$(BIN)
 	tests/storm_test.sh ./$(BIN)
 	tests/mpi_test.sh ./$(MPI_BIN) ./$(BIN)

@@ -29,6 +29,8 @@ enum {
 	OPT_LESSON,
 	OPT_TRACE_FORMAT,
 	OPT_REPLAY,
+	OPT_JUDGE,
+	OPT_JUDGE_TIMEOUT,
 };
 
 static const struct option cli_longopts[] = {
@@ -55,6 +57,8 @@ static const struct option cli_longopts[] = {
 	{ "lesson", required_argument, NULL, OPT_LESSON },
 	{ "trace-format", required_argument, NULL, OPT_TRACE_FORMAT },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "judge", required_argument, NULL, OPT_JUDGE },
+	{ "judge-timeout", required_argument, NULL, OPT_JUDGE_TIMEOUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -94,6 +98,10 @@ const char *cli_usage(void)
 	       "      --replay TRACE  show a recorded JSON Lines trace (with -A/-B, or the\n"
 	       "                      sizes and seed it was made with); no engine runs\n"
 	       "                      (level 1: one rank a phase; 2: every rank)\n"
+	       "      --judge FILE.py with -b: run your dp_mat_mul / fsdp_mat_mul on a\n"
+	       "                      battery of cases and say what is wrong (-d, -M/-K/-N,\n"
+	       "                      -m, --values, --seed, --capacity pick one case)\n"
+	       "      --judge-timeout S  --judge: each case's time limit (default 3 s)\n"
 	       "      --no-color      no colour (also when NO_COLOR is set)\n"
 	       "      --ascii         ASCII line drawing\n"
 	       "  -h, --help          this help\n"
@@ -148,6 +156,37 @@ static void cli_defaults(struct cli_opts *o)
 	o->seed = CLI_DEFAULT_SEED;
 	o->values = MAT_VALUES_INTS;
 	o->capacity = RUN_UNBOUNDED;
+	o->judge_ms = CLI_JUDGE_MS;
+}
+
+/* --judge-timeout: seconds, a fraction allowed, from 0.1 to 600. */
+static int cli_seconds(const char *s, unsigned *ms)
+{
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	char *end;
+	double v = strtod(s, &end);
+	if (errno || *end != '\0' || !(v >= 0.1 && v <= 600.0))
+		return -1;
+	*ms = (unsigned)(v * 1000.0 + 0.5);
+	return 0;
+}
+
+/* What the options that pick --judge's one case set (cli_parse's loop). */
+static unsigned cli_given(int c)
+{
+	switch (c) {
+	case 'd': return CLI_GIVEN_DEVICES;
+	case 'M': return CLI_GIVEN_M;
+	case 'K': return CLI_GIVEN_K;
+	case 'N': return CLI_GIVEN_N;
+	case 'm': return CLI_GIVEN_MODE;
+	case OPT_VALUES: return CLI_GIVEN_VALUES;
+	case OPT_SEED: return CLI_GIVEN_SEED;
+	case OPT_CAPACITY: return CLI_GIVEN_CAPACITY;
+	}
+	return 0;
 }
 
 static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
@@ -225,6 +264,12 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_TRACE: o->trace_file = arg; break;
 	case OPT_LESSON: o->lesson_file = arg; break;
 	case OPT_REPLAY: o->replay_file = arg; break;
+	case OPT_JUDGE: o->judge_file = arg; break;
+	case OPT_JUDGE_TIMEOUT:
+		if (cli_seconds(arg, &o->judge_ms))
+			return cli_fail(err, size, "--judge-timeout must be seconds from 0.1 to 600, "
+					"not '%s'", arg);
+		break;
 	case OPT_TRACE_FORMAT:
 		if (strcmp(arg, "jsonl") == 0)
 			o->trace_format = CLI_TRACE_JSONL;
@@ -288,6 +333,7 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 		case '?':
 			return cli_unknown(opt, optopt, err, err_size);
 		default: {
+			o->judge_given |= cli_given(c);
 			int r = cli_option(c, optarg, o, err, err_size);
 			if (r == CLI_ERROR)
 				return CLI_ERROR;
@@ -308,6 +354,19 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 		return cli_fail(err, err_size, "--lesson plays in the interface: leave out -b");
 	if (o->out_file && !o->batch)
 		return cli_fail(err, err_size, "-o writes the result of a batch run: add -b");
+	if (o->judge_file) {
+		const char *with = o->replay_file ? "--replay" : o->lesson_file ? "--lesson"
+				   : o->a_file ? "-A" : o->b_file ? "-B" : o->out_file ? "-o"
+				   : o->naive ? "--naive" : o->bug ? "--bug" : o->quiz ? "--quiz" : NULL;
+		if (with)
+			return cli_fail(err, err_size, "--judge runs your file on its own matrices: "
+					"leave out %s", with);
+		if (!o->batch)
+			return cli_fail(err, err_size, "--judge: use -b (the panel replay is not "
+					"built yet)");
+	} else if (o->judge_ms != CLI_JUDGE_MS) {
+		return cli_fail(err, err_size, "--judge-timeout goes with --judge");
+	}
 	/* cut-off fractions only show when there are fractions */
 	if (o->bug == BUG_INT_ACC && !o->values_given)
 		o->values = MAT_VALUES_FLOATS;

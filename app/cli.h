@@ -33,7 +33,21 @@ struct cli_opts {
 	int bug;              /* enum dm_bug */
 	int quiz;             /* 0 off, 1 or 2: the quiz's level */
 	int trace_format;     /* enum cli_trace_format */
+	/* --judge FILE: run a candidate's Python solution (app/judge/) */
+	const char *judge_file;
+	unsigned judge_ms;    /* --judge-timeout: each case's time limit, ms */
+	unsigned judge_given; /* CLI_GIVEN_*: the options that pick --judge's one case */
 };
+
+#define CLI_GIVEN_DEVICES 1u
+#define CLI_GIVEN_M 2u
+#define CLI_GIVEN_K 4u
+#define CLI_GIVEN_N 8u
+#define CLI_GIVEN_MODE 16u
+#define CLI_GIVEN_VALUES 32u
+#define CLI_GIVEN_SEED 64u
+#define CLI_GIVEN_CAPACITY 128u
+#define CLI_JUDGE_MS 3000u
 
 #define CLI_DEFAULT_SEED 1
 #define CLI_DEFAULT_M 8

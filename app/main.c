@@ -5,6 +5,7 @@
 #include "batch.h"
 #include <distmm/bug.h>
 #include "cli.h"
+#include "judge/jbatch.h"
 #include "status.h"
 #include "tui/tui.h"
 #include "version.h"
@@ -31,5 +32,7 @@ int main(int argc, char **argv)
 		status_error("%s", err);
 		return STATUS_USAGE;
 	}
+	if (o.judge_file) /* --judge needs -b (cli refuses it without) */
+		return jbatch_main(&o);
 	return o.batch ? batch_main(&o) : tui_main(&o);
 }
