@@ -160,6 +160,7 @@ class Run:
         self.stacks = []
         self.a_mut = self.b_mut = None
         self.leftovers = []
+        self.late = []            # messages whose arrays changed after they were sent
         self.reported = False
 
 
@@ -281,6 +282,11 @@ def child_main(job, case, sched_name, sched, code, wfd):
     else:
         for q in w.queues:
             run.leftovers.extend(m for m in q.j_left() if m.send_ev is not None)
+        # a payload that changed after its receive: the sender reused the array
+        # the receiver still holds (a queue passes a reference)
+        for m in w.msgs:
+            if m.taken and m.csum is not None and checksum(m.item) != m.csum:
+                run.late.append(m)
     run.a_mut = _changed_region(A, a_in)
     run.b_mut = _changed_region(B, b_in)
     _report(run, wfd, sched_name)

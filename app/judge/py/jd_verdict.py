@@ -193,6 +193,23 @@ def mutation_verdicts(run, f):
                 _r(m["src"]), f.cat.words(m["label"], m["owner"]), _r(m["dst"]), step,
                 _r(m["dst"]), f.cat.words(q["mutated"])),
             key=("send-msg", m["id"])))
+    by_id = {m["id"]: m for m in f.msgs}
+    for lm in run.late:
+        m = by_id.get(lm.seq)
+        if m is None or (m["recv"] is not None and m["recv"]["mutated"] is not None):
+            continue
+        step = ""
+        if m["kind"] == TRANSFER and m["src"] is not None and 0 <= m["src"] < f.n and \
+                m in f.sends[m["src"]]:
+            step = " at the transfer after step %d" % f.sends[m["src"]].index(m)
+        label, owner, _, _ = run.world.identify(lm.item)
+        out.append(Verdict(
+            "mutated-payload",
+            "rank %s sent %s to rank %s%s, and that array changed after it was sent (it ended "
+            "as %s): the receiver holds the very array the sender went on to reuse (a queue "
+            "passes a reference); send a copy or a new array" % (
+                _r(m["src"]), f.cat.words(m["label"], m["owner"]), _r(m["dst"]), step,
+                f.cat.words(label)), key=("send-msg", m["id"])))
     for name, what in (("A", run.a_mut), ("B", run.b_mut)):
         if what:
             out.append(Verdict("mutated-input", "%s was changed in place (%s): np.array_split "

@@ -64,6 +64,7 @@ class World:
         self.harness = set()      # idents of the harness's own threads
         self.events = []          # send/recv records (dicts), in order
         self.queues = []
+        self.msgs = []            # every message sent during the run
         self.msg_seq = 0
         self.aborted = False
         self.deadlock = None      # the waits, when it deadlocked
@@ -361,6 +362,8 @@ class JQueue(OrigQueue):
             me.clock[me.seq] += 1
             m.clock = dict(me.clock)
             m.send_ev = w.record("send", me, src, dst, m, w.now()) if w.active else None
+            if w.active:
+                w.msgs.append(m)
             cap = self.j_cap
             if cap is None or (cap > 0 and len(self.j_items) < cap and not self.j_putters):
                 self.j_items.append(m)
