@@ -17,6 +17,10 @@ import time
 OrigThread = threading.Thread
 OrigQueue = queue.Queue
 OrigSimpleQueue = getattr(queue, "SimpleQueue", None)
+OrigCondition = threading.Condition
+OrigLock = threading.Lock
+OrigRLock = threading.RLock
+orig_sleep = time.sleep
 
 # how long a settling receiver waits for the others to block, at most: only
 # locks, barriers and sleeps the world cannot see make it run out
@@ -38,7 +42,7 @@ class TInfo:
         self.name = name
         self.caller = caller      # the thread that called dp_mat_mul/fsdp_mat_mul
         self.ident = None
-        self.state = "run"        # run, poll, settle, recv, send, join, done
+        self.state = "run"        # run, poll, settle, recv, send, join, xwait, done
         self.woken = False        # something it waits for happened: runnable
         self.wait = None          # the queue, message or thread it waits on
         self.wait_what = ""       # words for the wait
@@ -206,7 +210,9 @@ class World:
 
     def quiet(self, me):
         for t in self.live():
-            if t is me or t.state == "settle":
+            # a wait the world cannot see (a lock, a barrier, a sleep) is quiet
+            # enough to settle on, though never proof of a deadlock
+            if t is me or t.state in ("settle", "xwait"):
                 continue
             if self.runnable(t):
                 return False
@@ -244,7 +250,7 @@ class World:
         if self.active and self.delay > 0:
             with self.cond:
                 d = self.rng.uniform(0, self.delay)
-            time.sleep(d)
+            orig_sleep(d)
 
     # ---- the record --------------------------------------------------------
 
@@ -559,6 +565,9 @@ class JThread(OrigThread):
         t = w.thread_started(self, _rank_hint(args, kwargs, w.n))
         run = self.run
         self.run = lambda: w.thread_body(t, run)
+        # start() waits for the thread to begin: that wait is the world's own,
+        # and the starter runs on right after, so it must not look quiet
+        w.local.no_xwait = True
         try:
             OrigThread.start(self)
         except BaseException:
@@ -566,6 +575,8 @@ class JThread(OrigThread):
                 t.state = "done"
                 w.changed()
             raise
+        finally:
+            w.local.no_xwait = False
 
     def join(self, timeout=None):
         w = WORLD
@@ -615,12 +626,96 @@ def thread_words(t):
     return "the caller" if t.caller else _thread_words(t)
 
 
+def xwaiting(fn, *a, **k):
+    """Runs a wait the world cannot see through (a lock, a condition, and so
+    an event, a barrier or a semaphore, a sleep), marked as such."""
+    w = WORLD
+    t = None
+    if w.active and not getattr(w.local, "no_xwait", False):
+        with w.cond:
+            t = w.threads.get(threading.get_ident())   # never a thread not known yet
+            if t is not None and t.state == "run":
+                t.state = "xwait"
+                w.changed()
+            else:
+                t = None
+    try:
+        return fn(*a, **k)
+    finally:
+        if t is not None:
+            with w.cond:
+                if t.state == "xwait":
+                    t.state = "run"
+                w.changed()
+
+
+class JCondition(OrigCondition):
+    def wait(self, timeout=None):
+        return xwaiting(OrigCondition.wait, self, timeout)
+
+    def wait_for(self, predicate, timeout=None):
+        return xwaiting(OrigCondition.wait_for, self, predicate, timeout)
+
+
+class JLock:
+    """threading.Lock(), its blocking acquire marked (see xwaiting)."""
+
+    def __init__(self, inner=None):
+        self._j = inner if inner is not None else OrigLock()
+
+    def acquire(self, blocking=True, timeout=-1):
+        if self._j.acquire(False):
+            return True
+        if not blocking:
+            return False
+        return xwaiting(self._j.acquire, True, timeout)
+
+    def release(self):
+        self._j.release()
+
+    def locked(self):
+        return self._j.locked()
+
+    def __enter__(self):
+        return self.acquire()
+
+    def __exit__(self, *exc):
+        self._j.release()
+
+
+class JRLock(JLock):
+    def __init__(self):
+        JLock.__init__(self, OrigRLock())
+
+    def locked(self):
+        return self._j._is_owned()
+
+    # what Condition uses with a reentrant lock
+    def _is_owned(self):
+        return self._j._is_owned()
+
+    def _release_save(self):
+        return self._j._release_save()
+
+    def _acquire_restore(self, state):
+        xwaiting(self._j._acquire_restore, state)
+
+
+def _sleep(secs):
+    xwaiting(orig_sleep, secs)
+
+
 def patch_modules():
-    """Every Queue and Thread made from now on is the world's."""
+    """Every Queue and Thread made from now on is the world's; locks,
+    conditions (events, barriers, semaphores) and sleeps say they wait."""
     queue.Queue = JQueue
     if OrigSimpleQueue is not None:
         queue.SimpleQueue = JQueue
     threading.Thread = JThread
+    threading.Condition = JCondition
+    threading.Lock = JLock
+    threading.RLock = JRLock
+    time.sleep = _sleep
 
 
 def patch_module_globals(mod):
@@ -630,3 +725,11 @@ def patch_module_globals(mod):
             setattr(mod, k, JQueue)
         elif v is OrigThread:
             setattr(mod, k, JThread)
+        elif v is OrigCondition:
+            setattr(mod, k, JCondition)
+        elif v is OrigLock:
+            setattr(mod, k, JLock)
+        elif v is OrigRLock:
+            setattr(mod, k, JRLock)
+        elif v is orig_sleep:
+            setattr(mod, k, _sleep)
