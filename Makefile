@@ -38,7 +38,7 @@ APP_OBJ    = $(APP_SRC:%.c=$(BUILD)/%.o)
 # The judge's harness (app/judge/py/, Python) is built into distmm-tui as C
 # arrays by app/judge/embed.sh (od and sed: no Python needed to build), so the
 # program finds it from any directory.  The list's order is its load order.
-JUDGE_PY   = $(addprefix app/judge/py/,jd_world.py jd_content.py jd_facts.py jd_verdict.py \
+JUDGE_PY   = $(addprefix app/judge/py/,jd_world.py jd_queue.py jd_patch.py jd_content.py jd_facts.py jd_verdict.py \
 	jd_trace.py jd_run.py jd_main.py)
 JUDGE_GEN  = $(BUILD)/gen/judge_harness.c
 APP_OBJ   += $(BUILD)/gen/judge_harness.o

@@ -132,12 +132,12 @@ def fork_and_read(work, limit):
 def probe(job, code, out):
     """Loads the module once, in a process of its own: what it defines."""
     import traceback
+    import jd_patch
     import jd_run
-    import jd_world
 
     def work(wfd):
         jd_run.set_pdeathsig()
-        jd_world.patch_modules()
+        jd_patch.patch_modules()
         try:
             mod = jd_run.load_module(job["path"], code)
             ans = {"dp": callable(getattr(mod, "dp_mat_mul", None)),
@@ -207,7 +207,7 @@ def main():
     proto = os.dup(1)
     out = Out(proto)
     try:
-        import numpy
+        import numpy  # noqa: F401 (whether it is there)
     except ImportError as e:
         out.rec("nonumpy", e)
         return

@@ -19,6 +19,8 @@ import types
 import numpy as np
 
 import jd_world as W
+from jd_patch import patch_module_globals, patch_modules
+from jd_queue import JQueue
 import jd_trace
 import jd_verdict
 from jd_content import Catalogue, checksum, identify_item
@@ -87,19 +89,19 @@ def tag_inboxes(obj, cap):
     """The queues a Communicator holds are inboxes: index = the rank whose
     inbox it is, and the judge's capacity."""
     for v in list(getattr(obj, "__dict__", {}).values()):
-        if isinstance(v, W.JQueue):
+        if isinstance(v, JQueue):
             v.j_inbox(v.j_index, cap)
         elif isinstance(v, (list, tuple)):
             for i, q in enumerate(v):
-                if isinstance(q, W.JQueue):
+                if isinstance(q, JQueue):
                     q.j_inbox(i, cap)
                 elif isinstance(q, (list, tuple)):
                     for q2 in q:
-                        if isinstance(q2, W.JQueue):
+                        if isinstance(q2, JQueue):
                             q2.j_inbox(q2.j_index, cap)
         elif isinstance(v, dict):
             for key, q in v.items():
-                if isinstance(q, W.JQueue):
+                if isinstance(q, JQueue):
                     q.j_inbox(int(key) if W.is_int(key) else q.j_index, cap)
 
 
@@ -205,7 +207,7 @@ def child_main(job, case, sched_name, sched, code, wfd):
     set_pdeathsig()
     w = W.WORLD
     n = case["n"]
-    W.patch_modules()
+    patch_modules()
     limit = job["timeout"]
     run = Run(case, w, job["path"], job["display"], limit)
     A, B = case["A"], case["B"]
@@ -217,7 +219,7 @@ def child_main(job, case, sched_name, sched, code, wfd):
         w.exceptions.append((W.TInfo(0, "loading", caller=True), e, e.__traceback__))
         run.cat = Catalogue(A, B, n)
         _report(run, wfd, sched_name)
-    W.patch_module_globals(mod)
+    patch_module_globals(mod)
     wrap_communicator(mod, case["cap"])
     fn = getattr(mod, case["fn"])
     run.cat = cat = Catalogue(A, B, n)

@@ -8,7 +8,7 @@ import traceback
 
 import numpy as np
 
-from jd_facts import Facts, TRANSFER, GATHER
+from jd_facts import Facts, TRANSFER
 from jd_world import thread_words
 
 
@@ -394,7 +394,7 @@ def result_verdict(run, f):
 # ---- the ring, when the numbers are right -----------------------------------
 
 def ring_verdict(f):
-    n, cat = f.n, f.cat
+    n = f.n
     transfers = [m for m in f.msgs if m["kind"] == TRANSFER and m["send"] is not None]
     if not transfers:
         return Verdict("not-a-ring", "not a ring: no rank sent a shard of B, so every rank used "
