@@ -65,12 +65,12 @@ verdict() {
 
 # --- correct solutions: every case passes ---------------------------------
 judge 0 correct.py
-has "summary: 20 of 20 cases pass"
+has "summary: 14 of 14 cases within the exercise's contract pass (and 6 of 6 beyond it, not counted)"
 for n in $(seq 1 20); do verdict "$n" pass; done
 for f in correct_index.py correct_parity.py correct_inboxes.py correct_recvthread.py \
 	correct_barrier.py dp_self_send.py send_first.py; do
 	judge 0 "$f"
-	tail -n 1 "$T/out" | grep -qE '^summary: .* cases pass( \(([0-9]+) of the \2 within|$)' ||
+	tail -n 1 "$T/out" | grep -qE '^summary: ([0-9]+) of \1 cases (within the exercise.s contract )?pass' ||
 		bad "$f: not every case within the contract passes: $(tail -n 1 "$T/out")"
 done
 # the index formula with N / n columns a shard is beyond its depth on uneven splits

@@ -135,7 +135,7 @@ static int jbatch_trace(const struct cli_opts *o, const struct judge *j)
 
 static int jbatch_report(const struct cli_opts *o, const struct judge *j)
 {
-	size_t n = 0, pass = 0, counted = 0, counted_pass = 0, beyond_fail = 0;
+	size_t n = 0, pass = 0, counted = 0, counted_pass = 0;
 	size_t by[JUDGE_VERDICTS] = { 0 };
 	int deadlock = 0;
 	char cap[24];
@@ -159,8 +159,6 @@ static int jbatch_report(const struct cli_opts *o, const struct judge *j)
 			counted_pass += c->verdict == JUDGE_PASS;
 			by[c->verdict]++;
 			deadlock |= c->verdict == JUDGE_DEADLOCK;
-		} else if (c->verdict != JUDGE_PASS) {
-			beyond_fail++;
 		}
 		if (c->verdict != JUDGE_PASS && c->verdict != JUDGE_NOT_RUN)
 			jbatch_details(j, c);
@@ -177,10 +175,12 @@ static int jbatch_report(const struct cli_opts *o, const struct judge *j)
 		if (st != STATUS_OK)
 			return st;
 	}
-	printf("%ssummary: %zu of %zu cases pass", o->trace_file ? "" : "\n", pass, n);
-	if (counted != n)
-		printf(" (%zu of the %zu within the exercise's contract%s)", counted_pass, counted,
-		       beyond_fail ? "; the others are beyond it" : "");
+	if (counted == n)
+		printf("%ssummary: %zu of %zu cases pass", o->trace_file ? "" : "\n", pass, n);
+	else
+		printf("%ssummary: %zu of %zu cases within the exercise's contract pass (and %zu of "
+		       "%zu beyond it, not counted)", o->trace_file ? "" : "\n", counted_pass, counted,
+		       pass - counted_pass, n - counted);
 	const char *sep = "; ";
 	for (int v = 1; v < JUDGE_VERDICTS; v++)
 		if (by[v]) {
