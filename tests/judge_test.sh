@@ -16,7 +16,9 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 PY=/usr/bin/python3
 T=$(mktemp -d /tmp/distmm-judge.XXXXXX)
 trap 'pkill -KILL -f "distmm-judge $T" 2>/dev/null; rm -rf "$T"' EXIT
-cp "$HERE"/tests/judge/*.py "$HERE"/assets/solutions/*.py "$T"/
+mkdir "$T/assets"
+cp "$HERE"/tests/judge/*.py "$T"/
+cp "$HERE"/assets/solutions/*.py "$T/assets/"
 cd "$T" || exit 1
 fails=0 passes=0
 
@@ -64,7 +66,7 @@ verdict() {
 }
 
 # --- correct solutions: every case passes ---------------------------------
-judge 0 correct.py
+judge 0 assets/correct.py
 has "summary: 14 of 14 cases within the exercise's contract pass (and 6 of 6 beyond it, not counted)"
 for n in $(seq 1 20); do verdict "$n" pass; done
 for f in correct_index.py correct_parity.py correct_inboxes.py correct_recvthread.py \
@@ -80,8 +82,20 @@ has "could not broadcast"
 # with synchronous sends only an order that alternates (or receives aside) survives
 judge 0 correct_parity.py --capacity 0
 judge 0 correct_recvthread.py --capacity 0 -d 5
-judge 0 correct.py -m fsdp -d 4 --capacity 1
-judge 0 correct.py -d 1 --values floats
+judge 0 assets/correct.py -m fsdp -d 4 --capacity 1
+judge 0 assets/correct.py -d 1 --values floats
+
+# the shipped solutions do what their headers say
+judge 0 assets/send_first.py
+judge 3 assets/send_first.py --capacity 0
+judge 3 assets/receive_first.py
+judge 0 assets/r_plus_s.py -d 2
+judge 1 assets/r_plus_s.py -d 4
+judge 1 assets/wrong_neighbour.py -d 4
+has "wrong neighbour"
+judge 1 assets/dp_arrival_order.py -d 4
+judge 0 assets/int_accumulator.py -d 4 --values ints
+judge 1 assets/int_accumulator.py -d 4 --values floats
 
 # --- deadlocks: exit 3 and the cycle of waits ------------------------------
 judge 3 send_first.py --capacity 0 -d 3 -M 9 -K 5 -N 6
@@ -89,7 +103,7 @@ verdict 2 deadlock
 has "rank 0 waits to send shard 0 (B[:, 0:2]) to rank 1 (capacity 0: until rank 1 receives it)"
 has "the cycle of waits: 0 -> 1 -> 2 -> 0"
 has "alternate by rank parity"
-judge 3 correct.py -m fsdp --capacity 0
+judge 3 assets/correct.py -m fsdp --capacity 0
 judge 3 recv_first.py
 has "deadlock: rank 0 waits to receive from anyone (the shard for step 1); rank 1 waits to receive from anyone"
 has "nobody sends first"
@@ -156,30 +170,30 @@ judge 2 correct_recvthread.py -m dp
 one_line "correct_recvthread.py defines no dp_mat_mul (-m dp)"
 
 # --- options ------------------------------------------------------------------
-"$BIN" --judge "$T/correct.py" >"$T/out" 2>"$T/err"
+"$BIN" --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
 [ $? = 2 ] && one_line "--judge: use -b (the panel replay is not built yet)" || bad "--judge without -b"
 for extra in "-A a.npy" "--bug r-plus-s" "--naive" "--replay t.jsonl" "-o c.npy"; do
 	# shellcheck disable=SC2086
-	judge 2 correct.py $extra
+	judge 2 assets/correct.py $extra
 	one_line "--judge runs your file on its own matrices"
 done
-judge 2 correct.py --judge-timeout 0
+judge 2 assets/correct.py --judge-timeout 0
 one_line "--judge-timeout must be seconds from 0.1 to 600"
-judge 2 correct.py -d 200
+judge 2 assets/correct.py -d 200
 one_line "-d must be at most 128"
 "$BIN" -b --judge-timeout 2 >"$T/out" 2>"$T/err"
 [ $? = 2 ] && one_line "--judge-timeout goes with --judge" || bad "--judge-timeout alone"
 
 # --- no python with numpy: one line, exit 2; the rest still works ------------
 NO_PY="--judge needs python3 with numpy (make deps installs python3-numpy; or set DISTMM_PYTHON)"
-DISTMM_PYTHON=/nonexistent "$BIN" -b --judge "$T/correct.py" >"$T/out" 2>"$T/err"
+DISTMM_PYTHON=/nonexistent "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
 [ $? = 2 ] && one_line "$NO_PY" || bad "DISTMM_PYTHON=/nonexistent"
 nonumpy=""
 for p in $(which -a python3 python3.11 python3.12 python3.10 2>/dev/null) /root/.pyenv/versions/*/bin/python3; do
 	[ -x "$p" ] && ! "$p" -c "import numpy" 2>/dev/null && "$p" -c "import sys" 2>/dev/null && { nonumpy=$p; break; }
 done
 if [ -n "$nonumpy" ]; then
-	DISTMM_PYTHON=$nonumpy "$BIN" -b --judge "$T/correct.py" >"$T/out" 2>"$T/err"
+	DISTMM_PYTHON=$nonumpy "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
 	[ $? = 2 ] && one_line "$NO_PY" || bad "a python without numpy ($nonumpy)"
 else
 	echo "judge_test: no python3 without numpy here: made one that lacks it"
@@ -188,7 +202,7 @@ else
 exec $PY -c 'import sys; sys.modules["numpy"] = None; exec(sys.argv[1])' "\$2" "\$3" "\$4"
 WRAP
 	chmod +x "$T/py-no-numpy"
-	DISTMM_PYTHON=$T/py-no-numpy "$BIN" -b --judge "$T/correct.py" >"$T/out" 2>"$T/err"
+	DISTMM_PYTHON=$T/py-no-numpy "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
 	[ $? = 2 ] && one_line "$NO_PY" || bad "a python without numpy (made)"
 fi
 DISTMM_PYTHON=/nonexistent "$BIN" -b -q >/dev/null 2>&1 && ok || bad "batch mode without python"
@@ -198,16 +212,16 @@ none_left "the python searches"
 for args in "-m fsdp -d 3 -M 9 -K 5 -N 6" "-m dp -d 4" "-m fsdp -d 4 -M 10 -K 5 -N 7 --values floats" \
 	"-m fsdp -d 1" "-m fsdp -d 5 -M 6 -K 4 -N 3"; do
 	# shellcheck disable=SC2086
-	judge 0 correct.py $args --trace "$T/t.jsonl"
+	judge 0 assets/correct.py $args --trace "$T/t.jsonl"
 	replay=$(grep -o 'replay it: distmm-tui -b --replay .*' "$T/out" | sed 's/^replay it: distmm-tui //')
 	# shellcheck disable=SC2086
 	if [ -z "$replay" ] || ! "$BIN" $replay >"$T/rep" 2>&1 || ! tail -n 1 "$T/rep" | grep -q '^verify: allclose ok'; then
 		bad "replay of the judged run ($args): $replay: $(tail -n 2 "$T/rep")"
 	else ok; fi
 done
-judge 0 correct.py --trace "$T/t.jsonl"
+judge 0 assets/correct.py --trace "$T/t.jsonl"
 has "trace of case 11 written to"
-judge 0 correct.py -m fsdp -d 3 --trace "$T/t.json" --trace-format chrome
+judge 0 assets/correct.py -m fsdp -d 3 --trace "$T/t.json" --trace-format chrome
 $PY -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['traceEvents']) > 10" "$T/t.json" && ok || bad "chrome trace"
 # a wrong run's trace holds its wrong write, and the report points at it
 judge 1 r_plus_s.py -d 3 -M 9 -K 5 -N 6 --trace "$T/w.jsonl"

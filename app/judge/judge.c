@@ -195,8 +195,10 @@ static int judge_lines(struct judge *j, struct judge_io *io)
 		default: break;
 		}
 	}
-	memmove(io->line, io->line + start, io->len - start);
-	io->len -= start;
+	if (start > 0) {
+		memmove(io->line, io->line + start, io->len - start);
+		io->len -= start;
+	}
 	if (io->len >= JUDGE_LINE_MAX) {
 		io->bad = 1;
 		dm_err_set(&io->err, DM_EFORMAT, "the judge's harness sent a line that never ends");

@@ -4,7 +4,7 @@
 # shard's columns; the judge names the first such step with the numbers:
 # "step 1, rank 0 wrote C[0:3, 2:4] (shard 1) but holds shard 2 = (0 - 1) mod 3".
 #   distmm-tui -b --judge assets/solutions/r_plus_s.py -d 2      passes
-#   distmm-tui -b --judge assets/solutions/r_plus_s.py -d 3      wrong result
+#   distmm-tui -b --judge assets/solutions/r_plus_s.py -d 4      wrong result
 import threading
 import numpy as np
 from queue import Queue

@@ -2,7 +2,7 @@
 # the index (r - s) mod n assumes they travel right.  At n = 2 left is right;
 # from n = 3 the judge says "step 0: rank 0 sent shard 0 to rank 2; the ring
 # passes it right, to (0 + 1) mod 3 = 1".
-#   distmm-tui -b --judge assets/solutions/wrong_neighbour.py -d 3
+#   distmm-tui -b --judge assets/solutions/wrong_neighbour.py -d 4
 import threading
 import numpy as np
 from queue import Queue
