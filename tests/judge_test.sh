@@ -70,7 +70,7 @@ judge 0 assets/correct.py
 has "summary: 14 of 14 cases within the exercise's contract pass (and 6 of 6 beyond it, not counted)"
 for n in $(seq 1 20); do verdict "$n" pass; done
 for f in correct_index.py correct_parity.py correct_inboxes.py correct_recvthread.py \
-	correct_barrier.py dp_self_send.py send_first.py; do
+	correct_barrier.py correct_subclass.py correct_sequential.py dp_self_send.py send_first.py; do
 	judge 0 "$f"
 	tail -n 1 "$T/out" | grep -qE '^summary: ([0-9]+) of \1 cases (within the exercise.s contract )?pass' ||
 		bad "$f: not every case within the contract passes: $(tail -n 1 "$T/out")"
@@ -135,11 +135,24 @@ has "returned only rank 0's rows (4x4 = C[0:4]); C = A @ B is 8x4: the gather to
 judge 0 dp_arrival.py -d 2
 for i in 1 2 3 4 5; do
 	judge 1 dp_arrival.py -d 4
-	has "the gather: rank 0 put rank 3's rows (C[6:8]) at C[2:4]; the blocks were stacked in the order they arrived"
+	has "the gather: rank 3's rows (C[6:8]) ended up at C[2:4]; the blocks were stacked in the order they arrived at rank 0"
 done
 has "the reversed schedule (run 1 of 3)"
 
+# a gather through a shared list in the order threads finish, or a results
+# queue read in arrival order: the reversed schedule reorders both
+judge 1 dp_shared_list.py -d 4
+has "the gather: rank 3's rows (C[6:8]) ended up at C[0:2]; the rows were put together in the order the threads finished"
+judge 1 fsdp_queue_unsorted.py -d 4
+has "the gather: rank 3's rows (C[6:8]) ended up at C[0:2]; the blocks were stacked in the order they arrived"
+judge 3 correct_sequential.py -m fsdp --capacity 0
+
 # --- payloads, rings, exceptions, timeouts ----------------------------------
+judge 1 extra_rotation.py -d 4
+has "messages left: the result is right, but 4 messages were sent never received: rank 0's inbox still holds shard 0 (B[:, 0:1]) from rank 3"
+judge 1 inplace_b.py -d 4
+has "mutated input: B was changed in place"
+
 judge 1 buffer_reuse.py -d 2
 has "mutated payload: rank"
 has "a queue passes a reference"

@@ -218,6 +218,9 @@ int jbatch_main(const struct cli_opts *o)
 	if (rc) {
 		status_error("%s", err.msg);
 		status = status_of(rc);
+	} else if (j.failure[0] && !j.has_dp && !j.has_fsdp) {
+		status_error("--judge: %s", j.failure);  /* before the file was loaded */
+		status = STATUS_USAGE;
 	} else if (j.load_error[0]) {
 		status_error("%s", j.load_error);
 		status = STATUS_USAGE;

@@ -126,7 +126,7 @@ struct judge_io {
 	size_t len, cap;
 	char tail[JUDGE_ERR_TAIL]; /* the end of its stderr */
 	size_t tail_len;
-	int hello, loaded, done, bad;
+	int booted, hello, loaded, done, bad;
 	size_t current;       /* the case running */
 	int in_case;
 	uint64_t deadline;
@@ -175,6 +175,7 @@ static int judge_lines(struct judge *j, struct judge_io *io)
 		int r = proto_record(j, io->line + start, i - start, &idx, &io->err);
 		start = i + 1;
 		switch (r) {
+		case PROTO_BOOT: io->booted = 1; break;
 		case PROTO_HELLO: io->hello = 1; break;
 		case PROTO_NONUMPY: return JS_NEXT_PYTHON;
 		case PROTO_LOADED:
@@ -320,8 +321,8 @@ static int judge_session(struct judge *j, const char *python, const struct proto
 	if (!out_open) {
 		if (io.done || (io.loaded && j->load_error[0]))
 			rc = JS_DONE;
-		else if (!io.hello)
-			rc = JS_NEXT_PYTHON;  /* not a python 3 that runs the harness */
+		else if (!io.booted)
+			rc = JS_NEXT_PYTHON;  /* not a python 3 */
 		else
 			judge_lost(j, &io, "the judge's harness ended before it was done");
 	}

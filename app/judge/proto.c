@@ -8,6 +8,7 @@
  *   then A (M*K) and B (K*N), row-major, as little-endian IEEE doubles.
  * From the harness (its standard output), one record a line, fields split by
  * tabs, the last one free text:
+ *   boot (from HARNESS_BOOT, before it reads the modules)
  *   nonumpy <TAB> why          | hello <TAB> 1 <TAB> python version
  *   load <TAB> ok <TAB> dp 0|1 <TAB> fsdp 0|1 | load <TAB> error <TAB> line
  *   begin <TAB> id             | ev <TAB> id <TAB> one JSON Lines trace line
@@ -223,6 +224,8 @@ int proto_record(struct judge *j, char *line, size_t len, size_t *index, struct 
 		snprintf(j->version, sizeof j->version, "%s", f[2]);
 		return PROTO_HELLO;
 	}
+	if (strcmp(rec, "boot") == 0)
+		return PROTO_BOOT;
 	if (strcmp(rec, "nonumpy") == 0)
 		return PROTO_NONUMPY;
 	if (strcmp(rec, "done") == 0)

@@ -20,6 +20,7 @@ void proto_buf_free(struct proto_buf *b);
 
 enum proto_rec {
 	PROTO_OTHER = 0, /* a record that changes nothing of the session's state */
+	PROTO_BOOT,      /* a Python 3 runs the bootstrap */
 	PROTO_HELLO,     /* the harness runs, with numpy */
 	PROTO_NONUMPY,   /* this python has no numpy */
 	PROTO_LOADED,    /* the file loaded (or j->load_error says why not) */

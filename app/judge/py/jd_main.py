@@ -10,6 +10,7 @@
 #        <TAB> capacity (u or a number) <TAB> ints|floats
 #   then A (M*K) and B (K*N) as little-endian float64, row-major.
 # Out, one record a line, fields split by tabs, the last one free text:
+#   boot                           (the bootstrap, before the modules)
 #   nonumpy <TAB> why              this python has no numpy (and nothing else)
 #   hello <TAB> 1 <TAB> version
 #   load <TAB> ok <TAB> dp 0|1 <TAB> fsdp 0|1

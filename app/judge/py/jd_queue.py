@@ -34,6 +34,7 @@ class JQueue(OrigQueue):
         self.j_items = collections.deque()   # Msgs, in the order put
         self.j_putters = collections.deque() # Msgs waiting for room (bounded)
         self.j_index = None                  # the rank whose inbox it is
+        self.j_seen = None                   # the rank seen receiving from it
         self.j_cap = maxsize if maxsize > 0 else None
         if w.active and maxsize <= 0:
             self.j_cap = w.capacity      # a channel made during the run: the judge's
@@ -91,7 +92,7 @@ class JQueue(OrigQueue):
             w.raise_if_aborted()
             me = w.me()
             if dst is None:
-                dst = self.j_index
+                dst = self.j_index if self.j_index is not None else self.j_seen
             if src is None:
                 src = me.rank if me.rank is not None else me.rank_hint
             if src is not None and me.rank is None:
@@ -181,6 +182,8 @@ class JQueue(OrigQueue):
                 rank = me.rank if me.rank is not None else me.rank_hint
             if me.rank is None:
                 me.rank = rank
+            if self.j_seen is None:
+                self.j_seen = rank
             ev = w.record("recv", me, rank, m.src, m, t_begin)
             if w.checksum is not None and m.csum is not None and w.checksum(m.item) != m.csum:
                 label, owner, _, _ = w.identify(m.item)

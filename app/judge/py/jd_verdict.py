@@ -231,18 +231,13 @@ def _gather_discs(f, out, phase):
     seq_ranks = [cat.rank_of_row(q) if q >= 0 else -1 for (_, _, q) in blocks]
     arrival = seq_ranks == order or seq_ranks == [0] + [r for r in order if r != 0]
     bad_ranks = set()
+    moved = []
     for (p0, p1, q0) in blocks:
         if q0 >= 0 and q0 != p0:
             j = cat.rank_of_row(q0)
             bad_ranks.add(cat.rank_of_row(p0))
-            t = order.index(j) if j in order else len(order)
-            text = "the gather: rank 0 put rank %d's rows (C[%d:%d]) at C[%d:%d]" % (
-                j, q0, q0 + p1 - p0, p0, p1)
-            if arrival and len(order) > 1:
-                text += ("; the blocks were stacked in the order they arrived (rank %d's came "
-                         "first), not by rank: place each at its sender's rows (the src that "
-                         "recv returns)" % order[0])
-            _disc(out, phase, t, 0, "wrong-result", text, ("gather", j))
+            t = order.index(j) if j in order else len(order) + p0
+            moved.append((t, j, p0, p1, q0))
         elif q0 < 0:
             j = cat.rank_of_row(p0)
             if f.zero_rows(j) and cat.rows[j] == (p0, p1):
@@ -250,6 +245,17 @@ def _gather_discs(f, out, phase):
                 _disc(out, phase, 100 + j, 0, "wrong-result",
                       "C[%d:%d] is zero: rank %d's rows never reached the result (the gather "
                       "to rank 0 is missing them)" % (p0, p1, j), ("gather", j))
+    for i, (t, j, p0, p1, q0) in enumerate(sorted(moved)):
+        text = "the gather: rank %d's rows (C[%d:%d]) ended up at C[%d:%d]" % (
+            j, q0, q0 + p1 - p0, p0, p1)
+        if i == 0 and arrival and len(order) > 1:
+            text += ("; the blocks were stacked in the order they arrived at rank 0 (rank "
+                     "%d's came first), not by rank: place each at its sender's rows (the src "
+                     "that recv returns)" % order[0])
+        elif i == 0 and not order:
+            text += ("; the rows were put together in the order the threads finished, not "
+                     "by rank: place each rank's rows at its own offset")
+        _disc(out, phase, t, 0, "wrong-result", text, ("gather", j))
     return bad_ranks
 
 
@@ -469,8 +475,10 @@ def judge(run):
     if run.leftovers:
         det = []
         for m in run.leftovers[:4]:
+            owner = m.q.j_index if m.q.j_index is not None else (
+                m.dst if m.dst is not None else m.q.j_seen)
             det.append("rank %s's inbox still holds %s from rank %s" % (
-                _r(m.q.j_index if m.q.j_index is not None else m.dst),
+                _r(owner),
                 f.cat.words(m.label, m.owner) if m.label else "a message", _r(m.src)))
         return Verdict("left-messages", "the result is right, but %d message%s sent never "
                        "received: %s (an extra send at the end?)" % (

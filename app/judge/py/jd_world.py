@@ -127,6 +127,16 @@ class World:
             t.ident = threading.get_ident()
             self.threads[t.ident] = t
         try:
+            if self.settle:
+                # a perturbed schedule also orders the threads' starts: each
+                # waits until the others are blocked and goes in the
+                # schedule's order (reversed: the highest rank first), so
+                # that results gathered through shared memory in the order
+                # threads finish are reordered too
+                with self.cond:
+                    if t.rank is None:
+                        t.rank = t.rank_hint
+                    self.settle_wait(t, None, "starts")
             run()
         except JudgeAbort:
             pass
@@ -216,10 +226,10 @@ class World:
                 return False
         return True
 
-    def settle_wait(self, me, q):
+    def settle_wait(self, me, q, what="receives"):
         me.state = "settle"
         me.wait = q
-        me.wait_what = "receives"
+        me.wait_what = what
         if self.policy == "reverse":
             me.prio = (-(me.rank if me.rank is not None else -1), me.seq)
         elif self.policy == "random":
