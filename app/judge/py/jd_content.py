@@ -145,45 +145,59 @@ class Catalogue:
 
     def col_map(self, R, r, prefer_cut=False):
         """For rank r's rows of the result: what each column holds, as
-        ("P", j) (column j of the product), ("T", j) (it cut to whole numbers),
-        ("zero",) or ("unknown",)."""
+        ("P", j) (column j of A @ B), ("T", j) (it cut to whole numbers),
+        ("zero",) or ("unknown",).  Each column is first checked against its
+        own column of the product (one pass for all); only the others are
+        searched for."""
         b, e = self.rows[r]
         if e == b:
             return None
         Rr = np.asarray(R[b:e], dtype=np.float64)
-        # (the docstring's "column j" is of A @ B; c indexes the result)
         Pr = self.P[b:e]
-        Tr = np.trunc(Pr)
         scale = 1e-7 * (1.0 + np.max(np.abs(Pr), axis=0))
-        out = []
+        own = np.max(np.abs(Rr - Pr), axis=0) <= scale
+        out = [("P", c) if own[c] else None for c in range(self.N)]
+        if all(own):
+            return out
+        Tr = np.trunc(Pr)
+        cut_own = np.max(np.abs(Rr - Tr), axis=0) == 0
         for c in range(self.N):
+            if out[c] is not None:
+                continue
             col = Rr[:, c:c + 1]
+            zero = bool(np.all(col == 0))
+            # an integer result's zeros are more likely fractions cut off
+            if prefer_cut and cut_own[c]:
+                out[c] = ("T", c)
+                continue
             d = np.max(np.abs(Pr - col), axis=0)
             j = int(np.argmin(d))
             if d[j] <= scale[j]:
-                out.append(("P", j))
-                continue
-            # an integer result's zeros are more likely fractions cut off
-            dt = np.max(np.abs(Tr - col), axis=0)
-            j = int(np.argmin(dt))
-            if np.all(col == 0) and not (prefer_cut and dt[c] == 0):
-                out.append(("zero",))
-                continue
-            if prefer_cut and dt[c] == 0:
-                j = c
-            if dt[j] == 0:
-                out.append(("T", j))
-                continue
-            out.append(("unknown",))
+                out[c] = ("P", j)
+            elif zero:
+                out[c] = ("zero",)
+            elif cut_own[c]:
+                out[c] = ("T", c)
+            else:
+                dt = np.max(np.abs(Tr - col), axis=0)
+                j = int(np.argmin(dt))
+                out[c] = ("T", j) if dt[j] == 0 else ("unknown",)
         return out
 
     def row_map(self, R):
-        """For each row of the result: the row of A @ B it equals, or -1."""
+        """For each row of the result: the row of A @ B it equals, or -1
+        (its own row checked first, the others searched only when needed)."""
         R = np.asarray(R, dtype=np.float64)
+        if self.N == 0:
+            return list(range(self.M))
         scale = 1e-7 * (1.0 + np.max(np.abs(self.P), axis=1))
+        own = np.max(np.abs(R - self.P), axis=1) <= scale
         out = []
         for p in range(self.M):
-            d = np.max(np.abs(self.P - R[p:p + 1]), axis=1) if self.N else np.zeros(self.M)
+            if own[p]:
+                out.append(p)
+                continue
+            d = np.max(np.abs(self.P - R[p:p + 1]), axis=1)
             q = int(np.argmin(d))
             out.append(q if d[q] <= scale[q] else -1)
         return out

@@ -12,14 +12,15 @@ from jd_world import _before_clock as _before
 
 
 def split_item(item, ctx):
-    """(src, dst) of a message put on a queue: from the Communicator call when
-    there was one, else from the exercise's convention (src, data)."""
-    src = dst = None
+    """(src, dst, first) of a message put on a queue: src and dst from the
+    Communicator call when there was one; first, the int an item tuple starts
+    with (the exercise's (src, data), or an (owner, shard) put directly)."""
+    src = dst = first = None
     if ctx is not None and ctx[0] == "send":
         src, dst = ctx[1], ctx[2]
-    elif isinstance(item, tuple) and len(item) >= 2 and is_int(item[0]):
-        src = int(item[0])
-    return src, dst
+    if isinstance(item, tuple) and len(item) >= 2 and is_int(item[0]):
+        first = int(item[0])
+    return src, dst, first
 
 
 class JQueue(OrigQueue):
@@ -41,6 +42,16 @@ class JQueue(OrigQueue):
         with w.cond:
             self.j_id = len(w.queues)
             w.queues.append(self)
+
+    # Queue's own storage is not used; `q.queue` (which some candidates peek
+    # at) is a copy of what the queue holds
+    def _init(self, maxsize):
+        pass
+
+    @property
+    def queue(self):
+        with WORLD.cond:
+            return collections.deque(m.item for m in self.j_items)
 
     def j_inbox(self, index, capacity):
         self.j_index = index
@@ -83,7 +94,7 @@ class JQueue(OrigQueue):
         w = WORLD
         w.perturb()
         ctx = w.ctx()
-        src, dst = split_item(item, ctx)
+        src, dst, first = split_item(item, ctx)
         label, owner, csum, nbytes, shape = (None, None, None, 0, None)
         if w.active and w.identify is not None:
             label, owner, nbytes, shape = w.identify(item)
@@ -94,7 +105,15 @@ class JQueue(OrigQueue):
             if dst is None:
                 dst = self.j_index if self.j_index is not None else self.j_seen
             if src is None:
-                src = me.rank if me.rank is not None else me.rank_hint
+                # a worker thread sends as its own rank (an (owner, shard) put
+                # directly starts with the owner); the caller, by the item
+                mine = me.rank_hint if me.rank_hint is not None else me.rank
+                if mine is not None and not me.caller:
+                    src = mine
+                    if first is not None and owner is None:
+                        owner = first
+                else:
+                    src = first if first is not None else mine
             if src is not None and me.rank is None:
                 me.rank = src
             m = Msg()
