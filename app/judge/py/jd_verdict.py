@@ -106,6 +106,7 @@ def deadlock_verdict(run, f):
     sends = [d for d in blocked if d["state"] == "send"]
     det = list(waits)
     cycle = ""
+    selfs = []
     if sends and len(sends) == len(blocked):
         nxt = {d["rank"]: d["wait"].dst for d in sends}
         r = min(k for k in nxt if k is not None) if any(k is not None for k in nxt) else None
@@ -117,6 +118,13 @@ def deadlock_verdict(run, f):
         if r is not None:
             path.append(str(r))
             cycle = "the cycle of waits: " + " -> ".join(path)
+        cap0 = all(d["wait"].q.j_cap == 0 for d in sends)
+        selfs = [d["rank"] for d in sends if d["rank"] is not None and d["wait"].dst == d["rank"]]
+        if selfs:
+            det.append("rank %d sends to itself and waits for that send to be received, which "
+                       "only it could do%s: keep its own block instead of sending it" % (
+                           selfs[0], " (capacity 0)" if cap0 else " (its inbox is full)"))
+    if sends and len(sends) == len(blocked) and not selfs:
         cap0 = all(d["wait"].q.j_cap == 0 for d in sends)
         det.append(("every rank sends first and a send with capacity 0 ends only when it "
                     "is received, so none is receiving" if cap0 else
