@@ -42,6 +42,8 @@ enum {
 	OPT_RECORD,
 	OPT_ORDER,
 	OPT_FIX,
+	OPT_JUDGE,
+	OPT_JUDGE_TIMEOUT,
 };
 
 static const struct option cli_longopts[] = {
@@ -74,6 +76,8 @@ static const struct option cli_longopts[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "speed", required_argument, NULL, OPT_SPEED },
 	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "judge", required_argument, NULL, OPT_JUDGE },
+	{ "judge-timeout", required_argument, NULL, OPT_JUDGE_TIMEOUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -116,6 +120,8 @@ static const struct cli_name {
 	{ OPT_RECORD, CLI_GIVEN_RECORD, "--record" },
 	{ OPT_ORDER, CLI_GIVEN_ORDER, "--order" },
 	{ OPT_FIX, CLI_GIVEN_FIX, "--fix" },
+	{ OPT_JUDGE, CLI_GIVEN_JUDGE, "--judge" },
+	{ OPT_JUDGE_TIMEOUT, CLI_GIVEN_JUDGE_TIMEOUT, "--judge-timeout" },
 };
 
 /* Where an option can be useless: the mode as the whole command line
@@ -130,6 +136,8 @@ enum {
 	CLI_IN_EXPORT = 1u << 6,    /* --export: headless, no keys */
 	CLI_NO_EXPORT = 1u << 7,    /* no --export */
 	CLI_RING_BUG = 1u << 8,     /* a bug that changes only the ring (bug_applies) */
+	CLI_IN_JUDGE = 1u << 9,     /* --judge: the candidate's Python runs, not the engine */
+	CLI_NO_JUDGE = 1u << 10,    /* no --judge */
 };
 
 /* The options that do nothing in a mode, refused with the first given one
@@ -140,6 +148,15 @@ static const struct cli_rule {
 	unsigned where; /* CLI_IN_* */
 	const char *why;
 } cli_rules[] = {
+	{ CLI_GIVEN_JUDGE_TIMEOUT, CLI_NO_JUDGE,
+	  "has no effect without --judge (it is the time limit of each judged case)" },
+	{ CLI_GIVEN_A | CLI_GIVEN_B | CLI_GIVEN_OUT | CLI_GIVEN_ORDERS | CLI_GIVEN_BUG |
+		  CLI_GIVEN_REPLAY | CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ | CLI_GIVEN_EXPORT |
+		  CLI_GIVEN_RECORD,
+	  CLI_IN_JUDGE,
+	  "has no effect with --judge (your file runs on the judge's own matrices, "
+	  "with its own communicator)" },
+	{ CLI_GIVEN_JUDGE, CLI_IN_INTERFACE, "needs -b (the judge prints its verdicts in batch mode)" },
 	{ CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD, CLI_IN_BATCH,
 	  "has no effect with -b (it records the interface's screens; batch mode draws none)" },
 	{ CLI_GIVEN_PLAY | CLI_GIVEN_SPEED, CLI_IN_BATCH,
@@ -247,6 +264,10 @@ const char *cli_usage(void)
 	       "      --quiz[=LEVEL]  predict, then reveal: questions before each phase\n"
 	       "                      (level 1: one rank a phase; 2: every rank)\n"
 	       "      --lesson FILE   play a lesson (assets/lessons/) part by part\n"
+	       "      --judge FILE.py with -b: run your dp_mat_mul / fsdp_mat_mul on a\n"
+	       "                      battery of cases and say what is wrong (-d, -M/-K/-N,\n"
+	       "                      -m, --values, --seed, --capacity pick one case)\n"
+	       "      --judge-timeout S  --judge: each case's time limit (default 3 s)\n"
 	       "      --no-color      no colour (also when NO_COLOR is set)\n"
 	       "      --ascii         ASCII line drawing\n"
 	       "      --speed X       start at speed X: 1/4, 1/2, 1 (default), 2, 4, 8 or 16\n"
@@ -388,6 +409,21 @@ static void cli_defaults(struct cli_opts *o)
 	o->cols = CLI_DEFAULT_COLS;
 	o->rows = CLI_DEFAULT_ROWS;
 	o->order = ORDER_PARITY;
+	o->judge_ms = CLI_JUDGE_MS;
+}
+
+/* --judge-timeout: seconds, a fraction allowed, from 0.1 to 600. */
+static int cli_seconds(const char *s, unsigned *ms)
+{
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	char *end;
+	double v = strtod(s, &end);
+	if (errno || *end != '\0' || !(v >= 0.1 && v <= 600.0))
+		return -1;
+	*ms = (unsigned)(v * 1000.0 + 0.5);
+	return 0;
 }
 
 static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
@@ -472,6 +508,12 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_RECORD: o->record_file = arg; break;
 	case OPT_SIZE: return cli_screen_size(arg, o, err, size);
 	case OPT_SPEED: return cli_speed(arg, o, err, size);
+	case OPT_JUDGE: o->judge_file = arg; break;
+	case OPT_JUDGE_TIMEOUT:
+		if (cli_seconds(arg, &o->judge_ms))
+			return cli_fail(err, size, "--judge-timeout must be seconds from 0.1 to 600, "
+					"not '%s'", arg);
+		break;
 	case OPT_TRACE_FORMAT:
 		if (strcmp(arg, "jsonl") == 0)
 			o->trace_format = CLI_TRACE_JSONL;
@@ -552,7 +594,8 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 			 (o->trace_file ? 0u : CLI_NO_TRACE) |
 			 (o->a_file && o->b_file ? CLI_BOTH_FILES : 0u) |
 			 (o->export_file ? CLI_IN_EXPORT : CLI_NO_EXPORT) |
-			 (bug_applies(o->bug, DM_DP) ? 0u : CLI_RING_BUG);
+			 (bug_applies(o->bug, DM_DP) ? 0u : CLI_RING_BUG) |
+			 (o->judge_file ? CLI_IN_JUDGE : CLI_NO_JUDGE);
 	for (size_t i = 0; i < sizeof cli_rules / sizeof cli_rules[0]; i++) {
 		const struct cli_rule *r = &cli_rules[i];
 		unsigned hit = o->given & r->opts;

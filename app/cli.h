@@ -33,8 +33,9 @@ enum cli_given {
 	CLI_GIVEN_QUIZ = 1u << 20, CLI_GIVEN_LESSON = 1u << 21, CLI_GIVEN_REPLAY = 1u << 22,
 	CLI_GIVEN_EXPORT = 1u << 23, CLI_GIVEN_SIZE = 1u << 24, CLI_GIVEN_SPEED = 1u << 25,
 	CLI_GIVEN_RECORD = 1u << 26, CLI_GIVEN_ORDER = 1u << 27, CLI_GIVEN_FIX = 1u << 28,
+	CLI_GIVEN_JUDGE = 1u << 29, CLI_GIVEN_JUDGE_TIMEOUT = 1u << 30,
 };
-#define CLI_GIVEN_ALL ((CLI_GIVEN_FIX << 1) - 1u)
+#define CLI_GIVEN_ALL ((CLI_GIVEN_JUDGE_TIMEOUT << 1) - 1u)
 /* The three ways to say how a transfer is made (--naive is --order send-first). */
 #define CLI_GIVEN_ORDERS (CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX)
 /* The options only the interface uses (distmm-mpi words their refusal itself). */
@@ -61,7 +62,12 @@ struct cli_opts {
 	int speed_step;       /* --speed: 2^speed_step times 1x, from -2 (1/4x) to 4 (16x) */
 	unsigned given;       /* enum cli_given: what the command line set */
 	unsigned refused;     /* on CLI_ERROR: the option refused as useless, else 0 */
+	/* --judge FILE: run a candidate's Python solution (app/judge/) */
+	const char *judge_file;
+	unsigned judge_ms;    /* --judge-timeout: each case's time limit, ms */
 };
+
+#define CLI_JUDGE_MS 3000u /* --judge-timeout's default */
 
 #define CLI_DEFAULT_SEED 1
 #define CLI_DEFAULT_M 8

@@ -8,6 +8,7 @@
 #include <distmm/bug.h>
 #include "cli.h"
 #include "export/export.h"
+#include "judge/jbatch.h"
 #include "status.h"
 #include "tui/tui.h"
 #include "version.h"
@@ -33,6 +34,8 @@ static int main_run(int argc, char **argv)
 		status_error("%s", err);
 		return STATUS_USAGE;
 	}
+	if (o.judge_file) /* cli refuses --judge without -b */
+		return jbatch_main(&o);
 	if (o.batch)
 		return batch_main(&o);
 	return o.export_file ? export_main(&o, argc, argv) : tui_main(&o, argc, argv);

@@ -229,6 +229,19 @@ def main():
             d, statistics.median(v) * 1e3, len(v)))
     p()
 
+    # 7. the judge
+    jr = by.get("judge", [])
+    if jr:
+        p("7. the judge (-b --judge assets/solutions/correct.py: 20 cases, 3 schedules each)")
+        ok = [r["wall_s"] for r in jr if r["status"] == 0]
+        if ok:
+            med = statistics.median(ok)
+            p("   a correct solution's whole battery: %.2f s (median of %d)" % (med, len(ok)))
+            target("judge: a correct solution's battery", round(med, 2), 10, med < 10, "s")
+        else:
+            p("   not run: status %d (no python3 with numpy?)" % jr[0]["status"])
+        p()
+
     if targets and not quick:
         held = sum(1 for t in targets if t["holds"])
         p("targets: %d of %d hold%s" % (held, len(targets), "" if held == len(targets) else

@@ -156,6 +156,18 @@ for d in 4 64; do
 	done
 done
 
+echo "judge..." >&2
+# The judge: a correct solution's whole battery, its Python child included
+# (status 2 when there is no python with numpy: reported as such).
+judge_reps=3
+[ "$quick" = 1 ] && judge_reps=1
+i=0
+while [ $i -lt $judge_reps ]; do
+	"$engine" exec --quiet ./distmm-tui -b -q --judge assets/solutions/correct.py |
+		sed 's/"bench":"exec"/"bench":"judge"/' | emit
+	i=$((i + 1))
+done
+
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 others_end=$(others)
 python3 tests/bench/report.py --lines "$lines" --json "$json" --quick "$quick" \
