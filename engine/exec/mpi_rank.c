@@ -319,7 +319,7 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 	res->ran = 1;
 	MPI_Barrier(cc); /* the common start of every rank's clock */
 	d.t0_ns = device_now_ns();
-	rc = d.mode == DM_DP ? dp_device_run(&d) : fsdp_device_run(&d);
+	rc = device_run(&d);
 	if (!rc && cfg->show) {
 		/* the state at the end, and the ranks together once more */
 		mr_show(&x, &d, x.phase_count);
