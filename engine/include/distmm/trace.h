@@ -124,5 +124,12 @@ int trace_check(const struct trace *t, size_t M, size_t K, size_t N, struct dm_e
  * DM_ENOMEM. */
 int trace_write_chrome(const char *path, const struct ev *ev, size_t n_ev, int n, int mode,
 		       struct dm_err *err);
+/* The same for a training step: process_name "distmm-tui <MODE> training
+ * step", and its events named by tensor: "compute dA with B[2]", "compute
+ * dB partial", "send dB[1] -> 2", "add into dB[0]" ("store over dB[0]"
+ * with --bug no-sum), "free B[3]", "keep dB[1], free the partial", "gather
+ * dA rows 2:4 <- 1"; args add "tensor" and "overwrite". */
+int trace_write_train_chrome(const char *path, const struct ev *ev, size_t n_ev, int n,
+			     int mode, struct dm_err *err);
 
 #endif
