@@ -212,7 +212,8 @@ MPICC      ?= mpicc
 MPI_BIN    ?= distmm-mpi
 ENGINE_MPI_OBJ = $(ENGINE_MPI_SRC:%.c=$(BUILD)/%.o)
 MPI_OBJ     = $(ENGINE_MPI_OBJ) $(patsubst %.c,$(BUILD)/%.o,$(wildcard app/mpi/*.c))
-MPI_APP_OBJ = $(addprefix $(BUILD)/app/,batch.o cli.o compare.o deadlock.o inputs.o report.o status.o)
+MPI_APP_OBJ = $(addprefix $(BUILD)/app/,batch.o batch_train.o cli.o compare.o deadlock.o inputs.o \
+	report.o report_train.o status.o train_model.o)
 
 # mpicc is looked for when the recipe runs, not when make reads this file:
 # `make deps run` installs it after the reading.  The objects shared with

@@ -44,6 +44,10 @@ enum {
 	OPT_FIX,
 	OPT_JUDGE,
 	OPT_JUDGE_TIMEOUT,
+	OPT_TRAIN,
+	OPT_DC,
+	OPT_DA_OUT,
+	OPT_DB_OUT,
 };
 
 static const struct option cli_longopts[] = {
@@ -78,6 +82,10 @@ static const struct option cli_longopts[] = {
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "judge", required_argument, NULL, OPT_JUDGE },
 	{ "judge-timeout", required_argument, NULL, OPT_JUDGE_TIMEOUT },
+	{ "train", no_argument, NULL, OPT_TRAIN },
+	{ "dC", required_argument, NULL, OPT_DC },
+	{ "dA-out", required_argument, NULL, OPT_DA_OUT },
+	{ "dB-out", required_argument, NULL, OPT_DB_OUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -88,7 +96,7 @@ static const char cli_shortopts[] = ":bqd:m:M:K:N:A:B:o:hV";
 /* Each option's given bit and the name messages use for it. */
 static const struct cli_name {
 	int code;
-	unsigned bit;
+	uint64_t bit;
 	const char *name;
 } cli_names[] = {
 	{ 'b', CLI_GIVEN_BATCH, "-b" },
@@ -122,6 +130,10 @@ static const struct cli_name {
 	{ OPT_FIX, CLI_GIVEN_FIX, "--fix" },
 	{ OPT_JUDGE, CLI_GIVEN_JUDGE, "--judge" },
 	{ OPT_JUDGE_TIMEOUT, CLI_GIVEN_JUDGE_TIMEOUT, "--judge-timeout" },
+	{ OPT_TRAIN, CLI_GIVEN_TRAIN, "--train" },
+	{ OPT_DC, CLI_GIVEN_DC, "--dC" },
+	{ OPT_DA_OUT, CLI_GIVEN_DA_OUT, "--dA-out" },
+	{ OPT_DB_OUT, CLI_GIVEN_DB_OUT, "--dB-out" },
 };
 
 /* Where an option can be useless: the mode as the whole command line
@@ -138,13 +150,18 @@ enum {
 	CLI_RING_BUG = 1u << 8,     /* a bug that changes only the ring (bug_applies) */
 	CLI_IN_JUDGE = 1u << 9,     /* --judge: the candidate's Python runs, not the engine */
 	CLI_NO_JUDGE = 1u << 10,    /* no --judge */
+	CLI_IN_TRAIN = 1u << 11,    /* --train: the training step */
+	CLI_NO_GRADS = 1u << 12,    /* no --train and no --replay (of a training step's trace) */
+	CLI_FWD_BUG = 1u << 13,     /* a bug of the forward's (bug_is_backward: not) */
+	CLI_BWD_BUG = 1u << 14,     /* a bug of the backward's */
+	CLI_NO_TRAIN = 1u << 15,    /* no --train */
 };
 
 /* The options that do nothing in a mode, refused with the first given one
  * named and why: a silently ignored option makes a person believe it
  * worked.  The first rule that applies is the one reported. */
 static const struct cli_rule {
-	unsigned opts;  /* enum cli_given bits */
+	uint64_t opts;  /* enum cli_given bits */
 	unsigned where; /* CLI_IN_* */
 	const char *why;
 } cli_rules[] = {
@@ -152,7 +169,7 @@ static const struct cli_rule {
 	  "has no effect without --judge (it is the time limit of each judged case)" },
 	{ CLI_GIVEN_A | CLI_GIVEN_B | CLI_GIVEN_OUT | CLI_GIVEN_ORDERS | CLI_GIVEN_BUG |
 		  CLI_GIVEN_REPLAY | CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ | CLI_GIVEN_EXPORT |
-		  CLI_GIVEN_RECORD,
+		  CLI_GIVEN_RECORD | CLI_GIVEN_TRAIN | CLI_GIVEN_GRAD_FILES,
 	  CLI_IN_JUDGE,
 	  "has no effect with --judge (your file runs on the judge's own matrices, "
 	  "with its own communicator)" },
@@ -167,6 +184,27 @@ static const struct cli_rule {
 	  "has no effect with -b (batch mode prints plain text)" },
 	{ CLI_GIVEN_QUIET, CLI_IN_INTERFACE,
 	  "has no effect without -b (it shortens batch mode's output)" },
+	/* the training step: its own rows, together */
+	{ CLI_GIVEN_TRAIN, CLI_IN_INTERFACE,
+	  "has no effect without -b yet (the interface shows the forward alone; -b --train "
+	  "prints the training step)" },
+	{ CLI_GIVEN_TRAIN, CLI_IN_REPLAY,
+	  "has no effect with --replay (the trace says whether it was a training step)" },
+	{ CLI_GIVEN_DC, CLI_NO_GRADS,
+	  "has no effect without --train (it is dC, the gradient the backward starts from)" },
+	{ CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT, CLI_NO_GRADS,
+	  "has no effect without --train (it writes a gradient of the training step)" },
+	{ CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT, CLI_IN_INTERFACE,
+	  "has no effect without -b (the interface runs the forward alone)" },
+	{ CLI_GIVEN_ORDERS, CLI_IN_TRAIN,
+	  "has no effect with --train (the deadlock lab is the forward ring's; the training "
+	  "step's rings use the parity order)" },
+	{ CLI_GIVEN_BUG, CLI_IN_TRAIN | CLI_FWD_BUG,
+	  "has no effect with --train (that bug is a mistake of the forward, which a training "
+	  "step runs correctly; its own: rs-off-by-one, no-sum)" },
+	{ CLI_GIVEN_BUG, CLI_NO_TRAIN | CLI_BWD_BUG,
+	  "has no effect without --train (that bug is a mistake of the backward's "
+	  "reduce-scatter)" },
 	{ CLI_GIVEN_OUT, CLI_IN_INTERFACE,
 	  "has no effect without -b (it writes the result of a batch run)" },
 	{ CLI_GIVEN_TRACE, CLI_IN_REPLAY,
@@ -191,6 +229,8 @@ static const struct cli_rule {
 	  "arrival-order)" },
 	{ CLI_GIVEN_SEED | CLI_GIVEN_VALUES, CLI_BOTH_FILES,
 	  "has no effect with both -A and -B (it makes generated matrices; none is)" },
+	/* (with --train or --replay but no --dC, dC may come from the seed: not
+	 * refused) */
 	{ CLI_GIVEN_SIZE, CLI_NO_EXPORT,
 	  "has no effect without --export (the interface takes the terminal's size)" },
 	{ CLI_GIVEN_RECORD, CLI_IN_EXPORT,
@@ -200,7 +240,7 @@ static const struct cli_rule {
 	  "has no effect with --export (a question waits for an answer; an export takes none)" },
 };
 
-const char *cli_option_name(unsigned given_bit)
+const char *cli_option_name(uint64_t given_bit)
 {
 	for (size_t i = 0; i < sizeof cli_names / sizeof cli_names[0]; i++)
 		if (cli_names[i].bit == given_bit)
@@ -208,7 +248,7 @@ const char *cli_option_name(unsigned given_bit)
 	return "";
 }
 
-static unsigned cli_bit_of(int code)
+static uint64_t cli_bit_of(int code)
 {
 	for (size_t i = 0; i < sizeof cli_names / sizeof cli_names[0]; i++)
 		if (cli_names[i].code == code)
@@ -217,7 +257,7 @@ static unsigned cli_bit_of(int code)
 }
 
 /* The lowest given bit of mask, by the order of the enum. */
-static unsigned cli_first_bit(unsigned mask)
+static uint64_t cli_first_bit(uint64_t mask)
 {
 	return mask & -mask;
 }
@@ -250,6 +290,12 @@ const char *cli_usage(void)
 	       "                      (MPI_Bsend)\n"
 	       "      --bug KIND      run the ring with a classic mistake to spot (FSDP; with\n"
 	       "                      -m dp only arrival-order; --bug list names them)\n"
+	       "\n"
+	       "The training step (forward, then backward: dA = dC @ B^T, dB = A^T @ dC):\n"
+	       "      --train         FSDP: a second all-gather of B, then dB's reduce-scatter;\n"
+	       "                      DP: dB's ring all-reduce (batch mode, -b, for now)\n"
+	       "      --dC FILE       load dC (M x N, .npy or .csv; default: from the seed)\n"
+	       "      --dA-out FILE   write dA (M x K), --dB-out FILE dB (K x N): .npy or .csv\n"
 	       "\n"
 	       "Batch mode:\n"
 	       "  -b, --batch         no interface: print the schedule and the check\n"
@@ -509,6 +555,11 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_SIZE: return cli_screen_size(arg, o, err, size);
 	case OPT_SPEED: return cli_speed(arg, o, err, size);
 	case OPT_JUDGE: o->judge_file = arg; break;
+	/* the training step */
+	case OPT_TRAIN: o->train = 1; break;
+	case OPT_DC: o->dc_file = arg; break;
+	case OPT_DA_OUT: o->da_out_file = arg; break;
+	case OPT_DB_OUT: o->db_out_file = arg; break;
 	case OPT_JUDGE_TIMEOUT:
 		if (cli_seconds(arg, &o->judge_ms))
 			return cli_fail(err, size, "--judge-timeout must be seconds from 0.1 to 600, "
@@ -592,13 +643,17 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 	unsigned where = (o->batch ? CLI_IN_BATCH : CLI_IN_INTERFACE) |
 			 (o->replay_file ? CLI_IN_REPLAY : 0u) | (o->mode == DM_DP ? CLI_IN_DP : 0u) |
 			 (o->trace_file ? 0u : CLI_NO_TRACE) |
-			 (o->a_file && o->b_file ? CLI_BOTH_FILES : 0u) |
+			 (o->a_file && o->b_file && (o->dc_file || (!o->train && !o->replay_file))
+				  ? CLI_BOTH_FILES : 0u) |
 			 (o->export_file ? CLI_IN_EXPORT : CLI_NO_EXPORT) |
-			 (bug_applies(o->bug, DM_DP) ? 0u : CLI_RING_BUG) |
-			 (o->judge_file ? CLI_IN_JUDGE : CLI_NO_JUDGE);
+			 (bug_applies(o->bug, DM_DP) || bug_is_backward(o->bug) ? 0u : CLI_RING_BUG) |
+			 (o->judge_file ? CLI_IN_JUDGE : CLI_NO_JUDGE) |
+			 (o->train ? CLI_IN_TRAIN : CLI_NO_TRAIN) |
+			 (o->train || o->replay_file ? 0u : CLI_NO_GRADS) |
+			 (o->bug == BUG_NONE ? 0u : bug_is_backward(o->bug) ? CLI_BWD_BUG : CLI_FWD_BUG);
 	for (size_t i = 0; i < sizeof cli_rules / sizeof cli_rules[0]; i++) {
 		const struct cli_rule *r = &cli_rules[i];
-		unsigned hit = o->given & r->opts;
+		uint64_t hit = o->given & r->opts;
 		if (hit && (where & r->where) == r->where) {
 			o->refused = cli_first_bit(hit);
 			return cli_fail(err, err_size, "%s %s", cli_option_name(o->refused), r->why);
@@ -613,7 +668,7 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 /* A lesson's set: keys and the options they override. */
 static const struct cli_lesson_key {
 	unsigned set_bit; /* LESSON_SET_* */
-	unsigned given;   /* CLI_GIVEN_* */
+	uint64_t given;   /* CLI_GIVEN_* */
 	const char *key;
 } cli_lesson_keys[] = {
 	{ LESSON_SET_MODE, CLI_GIVEN_MODE, "fsdp or dp" },

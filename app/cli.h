@@ -35,7 +35,14 @@ enum cli_given {
 	CLI_GIVEN_RECORD = 1u << 26, CLI_GIVEN_ORDER = 1u << 27, CLI_GIVEN_FIX = 1u << 28,
 	CLI_GIVEN_JUDGE = 1u << 29, CLI_GIVEN_JUDGE_TIMEOUT = 1u << 30,
 };
-#define CLI_GIVEN_ALL ((CLI_GIVEN_JUDGE_TIMEOUT << 1) - 1u)
+/* The training step's options: beyond an enum's int, so 64-bit masks. */
+#define CLI_GIVEN_TRAIN (UINT64_C(1) << 31)
+#define CLI_GIVEN_DC (UINT64_C(1) << 32)
+#define CLI_GIVEN_DA_OUT (UINT64_C(1) << 33)
+#define CLI_GIVEN_DB_OUT (UINT64_C(1) << 34)
+#define CLI_GIVEN_ALL ((CLI_GIVEN_DB_OUT << 1) - 1u)
+/* The files only a training step reads or writes. */
+#define CLI_GIVEN_GRAD_FILES (CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT)
 /* The three ways to say how a transfer is made (--naive is --order send-first). */
 #define CLI_GIVEN_ORDERS (CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX)
 /* The options only the interface uses (distmm-mpi words their refusal itself). */
@@ -60,11 +67,15 @@ struct cli_opts {
 	const char *export_file, *record_file; /* --export (headless), --record (live) */
 	int cols, rows;       /* --size of the export (default CLI_DEFAULT_COLS x _ROWS) */
 	int speed_step;       /* --speed: 2^speed_step times 1x, from -2 (1/4x) to 4 (16x) */
-	unsigned given;       /* enum cli_given: what the command line set */
-	unsigned refused;     /* on CLI_ERROR: the option refused as useless, else 0 */
+	uint64_t given;       /* enum cli_given and CLI_GIVEN_*: what the command line set */
+	uint64_t refused;     /* on CLI_ERROR: the option refused as useless, else 0 */
 	/* --judge FILE: run a candidate's Python solution (app/judge/) */
 	const char *judge_file;
 	unsigned judge_ms;    /* --judge-timeout: each case's time limit, ms */
+	/* --train: the training step (forward and backward); its gradients'
+	 * files: dC read (else generated from the seed), dA and dB written */
+	int train;
+	const char *dc_file, *da_out_file, *db_out_file;
 };
 
 #define CLI_JUDGE_MS 3000u /* --judge-timeout's default */
@@ -82,7 +93,7 @@ struct cli_opts {
 int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_t err_size);
 
 /* The option a cli_given bit stands for ("--play"), "" for none. */
-const char *cli_option_name(unsigned given_bit);
+const char *cli_option_name(uint64_t given_bit);
 
 /* A lesson's first part sets what its `set:` line names (lesson_set_has:
  * LESSON_SET_* bits), before anything runs, so an option it names never
