@@ -42,11 +42,11 @@ static const char *const bug_lines[BUG_COUNT] = {
 	[BUG_ARRIVAL_ORDER] = "rank 0 stacks the blocks of C in the order they arrive "
 			      "(np.concatenate of what comm.recv returns), not by rank; here they "
 			      "arrive last rank first, as they may in Python",
-	[BUG_RS_OFF_BY_ONE] = "--train: the reduce-scatter sends chunk (r - s) mod n, the "
+	[BUG_RS_OFF_BY_ONE] = "the reduce-scatter sends chunk (r - s) mod n, the "
 			      "all-gather's index, instead of (r - s - 1) mod n: each chunk's sum "
 			      "ends on the rank to its left, and rank r keeps only its own part of "
 			      "chunk r",
-	[BUG_NO_SUM] = "--train: the reduce-scatter stores the running sum it receives over its "
+	[BUG_NO_SUM] = "the reduce-scatter stores the running sum it receives over its "
 		       "own part (grad[:, c] = recv) instead of adding to it: every chunk of dB "
 		       "ends as one rank's partial, never summed",
 };
