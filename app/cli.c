@@ -682,6 +682,7 @@ static const struct cli_lesson_key {
 	{ LESSON_SET_ORDER, CLI_GIVEN_ORDERS, "naive, ordered, order= or fix=" },
 	{ LESSON_SET_BUG, CLI_GIVEN_BUG, "bug=" },
 	{ LESSON_SET_QUIZ, CLI_GIVEN_QUIZ, "quiz=" },
+	{ LESSON_SET_TRAIN, CLI_GIVEN_TRAIN, "train or forward" },
 };
 
 int cli_lesson_check(const struct cli_opts *o, unsigned lesson_set_has, char *err,
