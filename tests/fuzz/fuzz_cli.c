@@ -261,6 +261,7 @@ static const struct int_field {
 	{ "bug", offsetof(struct cli_opts, bug), BUG_NONE, BUG_COUNT - 1 },
 	{ "quiz", offsetof(struct cli_opts, quiz), 0, 2 },
 	{ "trace_format", offsetof(struct cli_opts, trace_format), CLI_TRACE_JSONL, CLI_TRACE_CHROME },
+	{ "train", offsetof(struct cli_opts, train), 0, 1 },
 };
 
 /* The sizes: 0 (not given) or 1 to RUN_MAX_DIM. */
@@ -284,6 +285,9 @@ static const struct file_field {
 	{ "trace_file", offsetof(struct cli_opts, trace_file) },
 	{ "lesson_file", offsetof(struct cli_opts, lesson_file) },
 	{ "replay_file", offsetof(struct cli_opts, replay_file) },
+	{ "dc_file", offsetof(struct cli_opts, dc_file) },
+	{ "da_out_file", offsetof(struct cli_opts, da_out_file) },
+	{ "db_out_file", offsetof(struct cli_opts, db_out_file) },
 };
 
 static int field_int(const struct cli_opts *o, size_t off)
@@ -296,23 +300,38 @@ static int field_int(const struct cli_opts *o, size_t off)
 /* What the parsed options say about the mode, for the rules below. */
 enum {
 	IN_BATCH = 1 << 0, IN_INTERFACE = 1 << 1, IN_REPLAY = 1 << 2, IN_DP = 1 << 3,
-	NO_TRACE = 1 << 4, BOTH_FILES = 1 << 5, RING_BUG = 1 << 6,
+	NO_TRACE = 1 << 4, BOTH_FILES = 1 << 5, RING_BUG = 1 << 6, IN_TRAIN = 1 << 7,
+	NO_TRAIN = 1 << 8, NO_GRADS = 1 << 9, FWD_BUG = 1 << 10, BWD_BUG = 1 << 11,
 };
+
+static int is_backward_bug(int bug)
+{
+	return bug == BUG_RS_OFF_BY_ONE || bug == BUG_NO_SUM;
+}
 
 static unsigned mode_of(const struct cli_opts *o)
 {
+	/* with --train (or a replay, which may be of one) and no --dC, dC comes
+	 * from the seed */
+	int generates = !(o->a_file && o->b_file) ||
+			((o->train || o->replay_file) && !o->dc_file);
 	return (o->batch ? IN_BATCH : IN_INTERFACE) | (o->replay_file ? IN_REPLAY : 0) |
 	       (o->mode == DM_DP ? IN_DP : 0) | (o->trace_file ? 0 : NO_TRACE) |
-	       (o->a_file && o->b_file ? BOTH_FILES : 0) |
-	       /* DP's one bug is arrival-order, the gather's; the others are the ring's */
-	       (o->bug != BUG_NONE && o->bug != BUG_ARRIVAL_ORDER ? RING_BUG : 0);
+	       (generates ? 0 : BOTH_FILES) |
+	       /* DP's one bug of the forward is arrival-order, the gather's; the
+		* others are the ring's; the backward's are DP's too */
+	       (o->bug != BUG_NONE && o->bug != BUG_ARRIVAL_ORDER && !is_backward_bug(o->bug)
+			? RING_BUG : 0) |
+	       (o->train ? IN_TRAIN : NO_TRAIN) | (o->train || o->replay_file ? 0 : NO_GRADS) |
+	       (o->bug == BUG_NONE ? 0 : is_backward_bug(o->bug) ? BWD_BUG : FWD_BUG);
 }
 
 /* The README's options that do nothing in a mode: on CLI_RUN, none of
  * `forbidden` was given where `where` holds. */
 static const struct mode_rule {
 	const char *name;
-	unsigned where, forbidden;
+	unsigned where;
+	uint64_t forbidden;
 } mode_rules[] = {
 	{ "the interface's options with -b", IN_BATCH,
 	  CLI_GIVEN_PLAY | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII },
@@ -328,6 +347,16 @@ static const struct mode_rule {
 	{ "a ring's bug with -m dp", IN_DP | RING_BUG, CLI_GIVEN_BUG },
 	{ "the generator's options with both files", BOTH_FILES,
 	  CLI_GIVEN_SEED | CLI_GIVEN_VALUES },
+	{ "--train without -b (for now)", IN_INTERFACE, CLI_GIVEN_TRAIN },
+	{ "--train with --replay", IN_REPLAY, CLI_GIVEN_TRAIN },
+	{ "the gradients' files without --train or --replay", NO_GRADS,
+	  CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT },
+	{ "the gradients' files without -b", IN_INTERFACE,
+	  CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT },
+	{ "the ring's orders with --train", IN_TRAIN,
+	  CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX },
+	{ "a forward's bug with --train", IN_TRAIN | FWD_BUG, CLI_GIVEN_BUG },
+	{ "a backward's bug without --train", NO_TRAIN | BWD_BUG, CLI_GIVEN_BUG },
 };
 
 #define COUNT(t) (sizeof(t) / sizeof((t)[0]))
@@ -370,10 +399,10 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 
 	/* what differs from the defaults was on the line: a value other than
 	 * the default was given (the converse need not hold: "-d 4") */
-	CHECK((o->given & ~(unsigned)CLI_GIVEN_ALL) == 0);
+	CHECK((o->given & ~(uint64_t)CLI_GIVEN_ALL) == 0);
 	const struct {
 		const char *name;
-		unsigned bit;
+		uint64_t bit;
 		bool differs;
 	} given[] = {
 		{ "-b", CLI_GIVEN_BATCH, o->batch != 0 },
@@ -401,6 +430,10 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		{ "--quiz", CLI_GIVEN_QUIZ, o->quiz != 0 },
 		{ "--lesson", CLI_GIVEN_LESSON, o->lesson_file != NULL },
 		{ "--replay", CLI_GIVEN_REPLAY, o->replay_file != NULL },
+		{ "--train", CLI_GIVEN_TRAIN, o->train != 0 },
+		{ "--dC", CLI_GIVEN_DC, o->dc_file != NULL },
+		{ "--dA-out", CLI_GIVEN_DA_OUT, o->da_out_file != NULL },
+		{ "--dB-out", CLI_GIVEN_DB_OUT, o->db_out_file != NULL },
 	};
 	for (size_t i = 0; i < COUNT(given); i++)
 		CHECK_ROW(!given[i].differs || (o->given & given[i].bit), given[i].name);
@@ -415,14 +448,14 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 	/* a lesson that sets nothing refuses nothing; one that sets every key
 	 * refuses exactly a line that gave one of them, and names it */
 	char e[FUZZ_ERR_SIZE];
-	const unsigned keys = CLI_GIVEN_MODE | CLI_GIVEN_DEVICES | CLI_GIVEN_M | CLI_GIVEN_K |
+	const uint64_t keys = CLI_GIVEN_MODE | CLI_GIVEN_DEVICES | CLI_GIVEN_M | CLI_GIVEN_K |
 			      CLI_GIVEN_N | CLI_GIVEN_VALUES | CLI_GIVEN_SEED | CLI_GIVEN_CAPACITY |
 			      CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX | CLI_GIVEN_BUG |
-			      CLI_GIVEN_QUIZ;
+			      CLI_GIVEN_QUIZ | CLI_GIVEN_TRAIN;
 	const unsigned every = LESSON_SET_MODE | LESSON_SET_DEVICES | LESSON_SET_M | LESSON_SET_K |
 			       LESSON_SET_N | LESSON_SET_VALUES | LESSON_SET_SEED |
 			       LESSON_SET_CAPACITY | LESSON_SET_ORDER | LESSON_SET_BUG |
-			       LESSON_SET_QUIZ;
+			       LESSON_SET_QUIZ | LESSON_SET_TRAIN;
 	CHECK(cli_lesson_check(o, 0, e, sizeof e) == 0);
 	int rc = cli_lesson_check(o, every, e, sizeof e);
 	CHECK((rc != 0) == ((o->given & keys) != 0));
