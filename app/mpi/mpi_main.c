@@ -85,6 +85,9 @@ static void mm_usage(void)
 	       "          holds, and rank 0 waits for Enter\n"
 	       "--naive, --order, --fix and --capacity (the in-process transport's, which\n"
 	       "detects deadlocks) and the interface's options belong to distmm-tui.\n\n");
+	/* together they pass stdio's buffer: a write that fails mid-way would
+	 * lose its reason, which a flush keeps (status.h) */
+	status_flush_stdout();
 	fputs(cli_usage(), stdout);
 }
 
