@@ -1,10 +1,12 @@
 /* train_model: the training step's model (see train_model.h).  The held
- * bytes are walked through the run's moments in order, each one a sum of
- * the buffers resident then, so that the peaks are a maximum over stated
- * states rather than a formula to trust. */
+ * bytes are walked through the schedule's phases in order (the same
+ * sched_run_phase_kind the devices follow), each phase's most and what is
+ * left at its end a sum of the buffers resident then, so that the peaks are
+ * a maximum over stated states rather than a formula to trust. */
 #include "train_model.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <distmm/schedule.h>
@@ -22,72 +24,98 @@ static uint64_t tm_w(const struct tm_ctx *x, long k)
 	return 8 * (uint64_t)x->K * split_size(x->N, x->n, c);
 }
 
-static void tm_see(uint64_t *peak, uint64_t held)
+/* Rank x->r in phase p of kind at step s: its bytes held grow from *held
+ * to at most *most during the phase, and *held is what is left at its end.
+ * The buffers, FSDP: its own shard always, the one the ring brought from
+ * step 1 of a pass on, the incoming one during a transfer; DP all of B; dA
+ * from the backward's first compute, the K x N partial from the partial on
+ * (FSDP: until its chunk is kept, the rest let go), a chunk out and one in
+ * during a ring step over dB; rank 0's gathered results. */
+static void tm_phase(const struct tm_ctx *x, int kind, int s, uint64_t *held, uint64_t *most)
 {
-	if (held > *peak)
-		*peak = held;
-}
-
-/* FSDP: every moment of rank r's run, as train.c and fsdp.c hold it. */
-static void tm_fsdp(const struct tm_ctx *x, struct train_model_rank *o)
-{
-	int n = x->n, r = x->r;
+	int n = x->n, r = x->r, fsdp = x->mode == DM_FSDP;
 	uint64_t m = split_size(x->M, n, r), K = x->K, N = x->N, own = tm_w(x, r);
-	uint64_t base = 8 * (m * K + 2 * m * N) + own; /* A_r, C_r, dC_r and its own shard */
-	uint64_t da = 8 * m * K, g = 8 * K * N, peak = base;
-	for (int s = 0; s + 1 < n; s++) /* the forward's transfers */
-		tm_see(&peak, base + (s ? tm_w(x, (long)r - s) : 0) + tm_w(x, (long)r - s - 1));
-	o->fwd_peak = peak;
-	uint64_t held = base + da; /* the gathered shard let go; dA from the first compute */
-	peak = held;
-	for (int t = 0; t + 1 < n; t++) /* the backward's all-gather */
-		tm_see(&peak, held + (t ? tm_w(x, (long)r - t) : 0) + tm_w(x, (long)r - t - 1));
-	held += g; /* the partial */
-	tm_see(&peak, held);
-	for (int s = 0; s + 1 < n; s++) /* the reduce-scatter: a chunk out, one in */
-		tm_see(&peak, held + tm_w(x, (long)r - s - 1) + tm_w(x, (long)r - s - 2));
-	if (n > 1) { /* its chunk kept, then the partial let go */
-		tm_see(&peak, held + own);
-		held = held - g + own;
+	uint64_t g = 8 * K * N, da = 8 * m * K;
+	*most = *held;
+	switch (kind) {
+	case SCHED_COMPUTE:
+	case SCHED_BWD_COMPUTE:
+		if (kind == SCHED_BWD_COMPUTE && s == 0) /* dA, zeroed, from the first */
+			*most = *held += da;
+		if (fsdp && n > 1 && s == n - 1) /* the pass is over: the gathered shard goes */
+			*held -= tm_w(x, (long)r + 1);
+		break;
+	case SCHED_TRANSFER:
+	case SCHED_BWD_TRANSFER: /* step 0 sends its own in place, then the one it got */
+		*most = *held + tm_w(x, (long)r - s - 1);
+		*held = *most - (s ? tm_w(x, (long)r - s) : 0);
+		break;
+	case SCHED_DB_PARTIAL:
+		*most = *held += g;
+		break;
+	case SCHED_REDUCE_SCATTER:
+		*most = *held + tm_w(x, (long)r - s - 1) + tm_w(x, (long)r - s - 2);
+		if (fsdp && s == n - 2) { /* its chunk kept beside the partial, then the rest */
+			if (*held + own > *most)
+				*most = *held + own;
+			*held = *held - g + own;
+		}
+		break;
+	case SCHED_ALL_GATHER:
+		*most = *held + tm_w(x, (long)r - s) + tm_w(x, (long)r - s - 1);
+		break;
+	default: /* the gather: rank 0 makes the results, the others send theirs */
+		if (r == 0)
+			*most = *held += 8 * ((uint64_t)x->M * N + (uint64_t)x->M * K) +
+					 (fsdp ? 8 * K * N : 0);
+		else
+			*held -= 8 * m * N + da + (fsdp ? own : 0);
+		break;
 	}
-	if (r == 0) /* the gathered C, dA and dB */
-		tm_see(&peak, held += 8 * ((uint64_t)x->M * N + (uint64_t)x->M * K + K * N));
-	else /* C_r, dA_r and its chunk have gone to rank 0 */
-		held -= 8 * m * N + da + own;
-	o->bwd_peak = peak;
-	o->end_held = held;
 }
 
-/* DP: every moment, as dp.c, train.c and collective.c hold it. */
-static void tm_dp(const struct tm_ctx *x, struct train_model_rank *o)
+/* What rank r holds before the first phase: A_r, C_r, dC_r and B's part. */
+static uint64_t tm_start(const struct tm_ctx *x)
 {
-	int n = x->n, r = x->r;
-	uint64_t m = split_size(x->M, n, r), K = x->K, N = x->N;
-	uint64_t base = 8 * (m * K + 2 * m * N + K * N); /* A_r, C_r, dC_r, all of B */
-	uint64_t held = base + 8 * m * K + 8 * K * N, peak = held; /* dA_r, then the partial */
-	o->fwd_peak = base;
-	for (int s = 0; s + 1 < n; s++) { /* the reduce-scatter, then the all-gather */
-		tm_see(&peak, held + tm_w(x, (long)r - s - 1) + tm_w(x, (long)r - s - 2));
-		tm_see(&peak, held + tm_w(x, (long)r - s) + tm_w(x, (long)r - s - 1));
+	uint64_t m = split_size(x->M, x->n, x->r);
+	return 8 * (m * x->K + 2 * m * x->N) +
+	       (x->mode == DM_FSDP ? tm_w(x, x->r) : 8 * (uint64_t)x->K * x->N);
+}
+
+int train_model_phases(int mode, int n, size_t M, size_t K, size_t N, int rank, uint64_t *most,
+		       uint64_t *held)
+{
+	struct tm_ctx x = { mode, n, rank, M, K, N };
+	int count = sched_run_phase_count(mode, 1, n);
+	uint64_t h = tm_start(&x), m;
+	for (int p = 0; p < count; p++) {
+		tm_phase(&x, sched_run_phase_kind(mode, 1, n, p), sched_run_phase_step(mode, 1, n, p),
+			 &h, &m);
+		if (most)
+			most[p] = m;
+		if (held)
+			held[p] = h;
 	}
-	if (r == 0)
-		tm_see(&peak, held += 8 * ((uint64_t)x->M * N + (uint64_t)x->M * K));
-	else /* C_r and dA_r sent; all of dB stays */
-		held -= 8 * m * N + 8 * m * K;
-	o->bwd_peak = peak;
-	o->end_held = held;
+	return count;
 }
 
 void train_model_rank(int mode, int n, size_t M, size_t K, size_t N, int rank,
 		      struct train_model_rank *out)
 {
 	struct tm_ctx x = { mode, n, rank, M, K, N };
-	uint64_t B = 8 * (uint64_t)K * N;
+	int count = sched_run_phase_count(mode, 1, n);
+	uint64_t B = 8 * (uint64_t)K * N, h = tm_start(&x), m;
 	memset(out, 0, sizeof *out);
-	if (mode == DM_FSDP)
-		tm_fsdp(&x, out);
-	else
-		tm_dp(&x, out);
+	out->fwd_peak = h;
+	for (int p = 0; p < count; p++) {
+		int kind = sched_run_phase_kind(mode, 1, n, p);
+		tm_phase(&x, kind, sched_run_phase_step(mode, 1, n, p), &h, &m);
+		uint64_t *peak = kind == SCHED_COMPUTE || kind == SCHED_TRANSFER ? &out->fwd_peak
+										 : &out->bwd_peak;
+		if (m > *peak)
+			*peak = m;
+	}
+	out->end_held = h;
 	out->peak = out->fwd_peak > out->bwd_peak ? out->fwd_peak : out->bwd_peak;
 	if (n > 1 && mode == DM_FSDP) {
 		out->ring_sent = 2 * (B - tm_w(&x, (long)rank + 1)) + (B - tm_w(&x, rank));
@@ -98,8 +126,8 @@ void train_model_rank(int mode, int n, size_t M, size_t K, size_t N, int rank,
 	}
 	/* the gather: C's rows, dA's rows and, in FSDP, its chunk of dB */
 	for (int s = 1; s < n; s++) {
-		uint64_t m = split_size(M, n, s);
-		uint64_t piece = 8 * (m * N + m * K) + (mode == DM_FSDP ? tm_w(&x, s) : 0);
+		uint64_t rows = split_size(M, n, s);
+		uint64_t piece = 8 * (rows * N + rows * K) + (mode == DM_FSDP ? tm_w(&x, s) : 0);
 		if (s == rank)
 			out->gather_sent = piece;
 		if (rank == 0)
@@ -123,6 +151,28 @@ void train_model_total(int mode, int n, size_t M, size_t K, size_t N,
 		out->gather_recv += one.gather_recv;
 		out->end_held += one.end_held;
 	}
+}
+
+uint64_t train_model_together(int mode, int n, size_t M, size_t K, size_t N)
+{
+	int count = sched_run_phase_count(mode, 1, n);
+	uint64_t *sum = calloc((size_t)count, sizeof *sum), *most = calloc((size_t)count, sizeof *most);
+	uint64_t best = 0;
+	if (!sum || !most) {
+		free(sum);
+		free(most);
+		return 0;
+	}
+	for (int r = 0; r < n; r++) {
+		train_model_phases(mode, n, M, K, N, r, most, NULL);
+		for (int p = 0; p < count; p++)
+			sum[p] += most[p];
+	}
+	for (int p = 0; p < count; p++)
+		best = sum[p] > best ? sum[p] : best;
+	free(sum);
+	free(most);
+	return best;
 }
 
 void train_model_ring_formula(int mode, int n, size_t K, size_t N, int rank, char *buf,

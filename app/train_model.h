@@ -41,6 +41,17 @@ struct train_model_rank {
 void train_model_rank(int mode, int n, size_t M, size_t K, size_t N, int rank,
 		      struct train_model_rank *out);
 
+/* Rank `rank`'s bytes phase by phase: most[p] the most it holds during
+ * phase p, held[p] what it holds at its end (either may be NULL; each has
+ * sched_run_phase_count entries).  Returns that count. */
+int train_model_phases(int mode, int n, size_t M, size_t K, size_t N, int rank, uint64_t *most,
+		       uint64_t *held);
+
+/* Every rank's bytes held together: the largest over the phases of the sum
+ * of each rank's most in the phase (an upper bound: within a phase the
+ * ranks need not peak at the same moment).  0 when out of memory. */
+uint64_t train_model_together(int mode, int n, size_t M, size_t K, size_t N);
+
 /* The same summed over every rank (peaks summed, as the tables' totals). */
 void train_model_total(int mode, int n, size_t M, size_t K, size_t N,
 		       struct train_model_rank *out);

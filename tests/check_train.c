@@ -271,15 +271,29 @@ static void check_memory(int mode, int n, size_t M, size_t K, size_t N)
 	in_make(&in, M, K, N, 1, 3);
 	struct run *r = train_new(&in, mode, n, RUN_UNBOUNDED, 0);
 	ck_assert_int_eq(run_snapshot_init_train(&s, n, M, K, N, 0, &err), 0);
-	int last_fwd = mode == DM_FSDP ? 2 * n - 2 : 0, rc;
-	uint64_t after_fwd[8] = { 0 }, bwd_max[8] = { 0 };
+	int last_fwd = mode == DM_FSDP ? 2 * n - 2 : 0, rc, count = run_phase_count(r);
+	uint64_t after_fwd[8] = { 0 }, bwd_max[8] = { 0 }, most[8][64], held[8][64];
+	for (int rk = 0; rk < n; rk++)
+		ck_assert_int_eq(train_model_phases(mode, n, M, K, N, rk, most[rk], held[rk]), count);
+	uint64_t peak[8] = { 0 };
 	while ((rc = run_step(r, &err)) >= 0) {
 		run_snapshot_take(r, &s);
 		for (int rk = 0; rk < n; rk++) {
+			const struct run_dev_view *v = &s.dev[rk];
 			if (s.phase == last_fwd)
-				after_fwd[rk] = s.dev[rk].held_bytes;
-			if (s.kind == SCHED_BWD_TRANSFER && s.dev[rk].held_bytes > bwd_max[rk])
-				bwd_max[rk] = s.dev[rk].held_bytes;
+				after_fwd[rk] = v->held_bytes;
+			if (s.kind == SCHED_BWD_TRANSFER && v->held_bytes > bwd_max[rk])
+				bwd_max[rk] = v->held_bytes;
+			/* phase by phase: what is left, and the peak so far */
+			peak[rk] = most[rk][s.phase] > peak[rk] ? most[rk][s.phase] : peak[rk];
+			ck_assert_msg(v->held_bytes == held[rk][s.phase] &&
+					      v->peak_bytes == peak[rk],
+				      "%s n=%d rank %d after phase %d (%s): held %llu peak %llu, the "
+				      "model %llu and %llu", sched_mode_name(mode), n, rk, s.phase,
+				      sched_kind_name(s.kind), (unsigned long long)v->held_bytes,
+				      (unsigned long long)v->peak_bytes,
+				      (unsigned long long)held[rk][s.phase],
+				      (unsigned long long)peak[rk]);
 		}
 		if (rc == 1)
 			break;
