@@ -259,6 +259,12 @@ $(BUILD)/bench/bench_engine: tests/bench/bench_engine.c $(LIB)
 	@echo "  CC     $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ENGINE)
 
+# The training step against its three dgemms, and its RSS against the model.
+$(BUILD)/bench/bench_train: tests/bench/bench_train.c $(BUILD)/app/train_model.o $(LIB)
+	@mkdir -p $(dir $@)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) -Iapp $(LDFLAGS) -o $@ $< $(BUILD)/app/train_model.o $(LIB) $(LDLIBS_ENGINE)
+
 # The interface's frame time, from app/'s own objects drawing to /dev/null.
 $(BUILD)/bench/bench_tui: tests/bench/bench_tui.c $(BENCH_APP_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
