@@ -123,7 +123,7 @@ static void report_train_event(const struct ev *e, int mode, int n, int bug)
 		if (e->tensor == EV_TENSOR_DB) {
 			size_t c0 = split_offset(e->col_end, n, e->shard);
 			printf("keep  rank %d  keeps chunk %d of dB, dB[:, %zu:%zu], summed over %d "
-			       "ranks, and lets the rest of the partial go (%" PRIu64 " B)\n",
+			       "ranks, and lets the partial go (%" PRIu64 " B)\n",
 			       e->rank, e->shard, c0, c0 + split_size(e->col_end, n, e->shard), n,
 			       e->bytes);
 		} else

@@ -30,7 +30,8 @@ static uint64_t tm_w(const struct tm_ctx *x, long k)
  * step 1 of a pass on, the incoming one during a transfer; DP all of B; dA
  * from the backward's first compute, the K x N partial from the partial on
  * (FSDP: until its chunk is kept, the rest let go), a chunk out and one in
- * during a ring step over dB; rank 0's gathered results. */
+ * during a ring step over dB, the one in kept for the next step's send
+ * (collective.c); rank 0's gathered results. */
 static void tm_phase(const struct tm_ctx *x, int kind, int s, uint64_t *held, uint64_t *most)
 {
 	int n = x->n, r = x->r, fsdp = x->mode == DM_FSDP;
@@ -54,16 +55,22 @@ static void tm_phase(const struct tm_ctx *x, int kind, int s, uint64_t *held, ui
 		*most = *held += g;
 		break;
 	case SCHED_REDUCE_SCATTER:
-		*most = *held + tm_w(x, (long)r - s - 1) + tm_w(x, (long)r - s - 2);
-		if (fsdp && s == n - 2) { /* its chunk kept beside the partial, then the rest */
-			if (*held + own > *most)
-				*most = *held + own;
-			*held = *held - g + own;
-		}
+	case SCHED_ALL_GATHER: {
+		/* the chunk sent, in a new buffer at the first step and after in
+		 * the one the last chunk came in (kept, counted); the one coming
+		 * in, kept for the next step */
+		int rs = kind == SCHED_REDUCE_SCATTER;
+		uint64_t out = tm_w(x, (long)r - s - (rs ? 1 : 0));
+		uint64_t in = tm_w(x, (long)r - s - (rs ? 2 : 1));
+		int fresh = rs && s == 0;
+		*most = *held + (fresh ? out : 0) + in;
+		*held = *most - out;
+		if (!rs && s == n - 2) /* DP's last step: nothing left to send */
+			*held -= in;
+		if (rs && fsdp && s == n - 2) /* its chunk kept (in that buffer), the partial let go */
+			*held -= g;
 		break;
-	case SCHED_ALL_GATHER:
-		*most = *held + tm_w(x, (long)r - s) + tm_w(x, (long)r - s - 1);
-		break;
+	}
 	default: /* the gather: rank 0 makes the results, the others send theirs */
 		if (r == 0)
 			*most = *held += 8 * ((uint64_t)x->M * N + (uint64_t)x->M * K) +

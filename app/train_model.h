@@ -12,10 +12,13 @@
  *     step 0 sends its own in place) and the one coming in; after each pass
  *     the gathered shard is let go; from the backward's first compute dA_r;
  *     from the partial the K x N partial dB (8·K·N), plus a chunk out and
- *     one in at each reduce-scatter step; then its summed chunk w_r instead
- *     of the partial; rank 0 the gathered C, dA and dB at the end.
+ *     one in at each reduce-scatter step, the one in kept as the next
+ *     step's send buffer (the same chunk); then its summed chunk w_r (in
+ *     that buffer) instead of the partial; rank 0 the gathered C, dA and dB
+ *     at the end.
  *   held, DP: A_r + C_r + dC_r + B, then dA_r, the partial, two chunks a
- *     ring step (reduce-scatter and all-gather); rank 0 the gathered C, dA.
+ *     ring step (reduce-scatter and all-gather, the one in kept for the
+ *     next send until the last); rank 0 the gathered C, dA.
  *   ring bytes sent: FSDP 2·(B - w_{r+1}) + (B - w_r) (two all-gathers of
  *     B's shards, n - 1 each, and n - 1 chunks of the reduce-scatter); DP
  *     (B - w_r) + (B - w_{r+1}) (n - 1 chunks each way of the all-reduce).

@@ -14,11 +14,18 @@
  *
  * Even ranks send first, odd ranks receive first (the parity order): the
  * ring completes at any channel capacity, synchronous sends included.  The
- * send and receive buffers are counted for the step, as a transfer's are. */
+ * send and receive buffers are counted for the step, as a transfer's are.
+ * What came in is kept (d->spare, counted) as the next step's send buffer:
+ * the chunk a rank receives at step s is the one it sends at step s + 1, so
+ * the two are the same size, and no step after the first allocates (fresh
+ * pages, zeroed by the kernel, cost as much as the adds).  The last step
+ * leaves it for FSDP's chunk (train.c) or, in DP, for the all-gather, whose
+ * last step lets it go. */
 #include "exec/device.h"
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <distmm/bug.h>
 #include <distmm/order.h>
@@ -53,15 +60,24 @@ static struct ev coll_event(const struct device *d, const struct coll_step *st, 
 			    .t_begin_ns = t - d->t0_ns };
 }
 
-/* Sends a copy of chunk st->send_chunk of g right; *e is its event. */
-static int coll_send(struct device *d, const struct coll_step *st, struct ev *e)
+/* Sends a copy of chunk st->send_chunk of g right, in d->spare when it fits
+ * (*fresh = 0), else in a new buffer (*fresh = 1); *e is its event. */
+static int coll_send(struct device *d, const struct coll_step *st, struct ev *e, int *fresh)
 {
 	int c = st->send_chunk, to = sched_right(d->n, d->rank), rc;
-	size_t w = coll_w(d, c);
+	size_t w = coll_w(d, c), c0 = coll_c0(d, c);
 	struct mat out;
 	uint64_t t = device_now_ns();
-	if ((rc = device_copy_cols(d, d->g.data, d->K, d->N, coll_c0(d, c), w, &out)))
-		return rc;
+	*fresh = !(d->spare.rows == d->K && d->spare.cols == w);
+	if (*fresh) {
+		if ((rc = device_copy_cols(d, d->g.data, d->K, d->N, c0, w, &out)))
+			return rc;
+	} else {
+		out = d->spare;
+		d->spare = (struct mat){ 0, 0, NULL };
+		for (size_t i = 0; i < d->K && w > 0; i++)
+			memcpy(&out.data[i * w], &d->g.data[i * d->N + c0], w * sizeof(double));
+	}
 	struct comm_msg m = { .src = d->rank, .dst = to, .step = st->step, .kind = COMM_DB_CHUNK,
 			      .index = c, .parts = w ? d->db_fill[coll_c0(d, c)] : 0,
 			      .rows = out.rows, .cols = out.cols, .data = out.data };
@@ -76,9 +92,10 @@ static int coll_send(struct device *d, const struct coll_step *st, struct ev *e)
 }
 
 /* Receives chunk st->recv_chunk from the left and adds it into g (or stores
- * it there); *e gets the receive and e[1] the add.  Returns the events
- * logged through *logged. */
-static int coll_recv(struct device *d, const struct coll_step *st, struct ev *e, int *logged)
+ * it there); *e gets the receive and e[1] the add, their number *logged; the
+ * buffer that came goes to *keep. */
+static int coll_recv(struct device *d, const struct coll_step *st, struct ev *e, int *logged,
+		     struct mat *keep)
 {
 	int c = st->recv_chunk, from = sched_left(d->n, d->rank), rc;
 	size_t c0 = coll_c0(d, c), w = coll_w(d, c);
@@ -111,7 +128,7 @@ static int coll_recv(struct device *d, const struct coll_step *st, struct ev *e,
 		for (size_t j = 0; j < w; j++)
 			row[j] = st->adds == 1 ? row[j] + in[j] : in[j];
 	}
-	free(m.data);
+	*keep = (struct mat){ m.rows, m.cols, m.data };
 	for (size_t j = c0; j < c0 + w; j++)
 		d->db_fill[j] = st->adds == 1 ? m.parts + d->db_fill[j] : m.parts;
 	if (st->adds >= 0) {
@@ -129,22 +146,37 @@ static int coll_recv(struct device *d, const struct coll_step *st, struct ev *e,
  * then, as a transfer's are). */
 static int coll_ring_step(struct device *d, const struct coll_step *st)
 {
-	uint64_t bufs = mat_bytes(d->K, coll_w(d, st->send_chunk)) +
-			mat_bytes(d->K, coll_w(d, st->recv_chunk));
+	uint64_t out = mat_bytes(d->K, coll_w(d, st->send_chunk));
+	uint64_t in = mat_bytes(d->K, coll_w(d, st->recv_chunk));
 	uint64_t peak_before = d->peak;
+	int fits = d->spare.rows == d->K && d->spare.cols == coll_w(d, st->send_chunk);
+	struct mat came = { 0, 0, NULL };
 	struct ev ev[3];
-	int rc, got = 0;
-	device_hold(d, bufs);
+	int rc, got = 0, fresh = 1;
+	device_hold(d, (fits ? 0 : out) + in); /* the spare is counted already */
 	if (order_sends_first(ORDER_PARITY, d->rank)) {
-		if (!(rc = coll_send(d, st, &ev[0])))
-			rc = coll_recv(d, st, &ev[1], &got);
-	} else if (!(rc = coll_recv(d, st, &ev[0], &got))) {
-		rc = coll_send(d, st, &ev[got]);
+		if (!(rc = coll_send(d, st, &ev[0], &fresh)))
+			rc = coll_recv(d, st, &ev[1], &got, &came);
+	} else if (!(rc = coll_recv(d, st, &ev[0], &got, &came))) {
+		rc = coll_send(d, st, &ev[got], &fresh);
 	}
-	device_drop(d, bufs);
+	/* the buffer sent has gone, whichever it was; what came is the spare,
+	 * but after DP's last all-gather step, which has nothing left to send */
+	device_drop(d, out);
 	if (rc) {
+		mat_free(&came);
+		device_drop(d, in);
 		d->peak = peak_before; /* as a failed transfer: no event records it */
 		return rc;
+	}
+	if (d->spare.rows) { /* a spare the send could not use: let go */
+		device_drop(d, mat_bytes(d->spare.rows, d->spare.cols));
+		mat_free(&d->spare);
+	}
+	d->spare = came;
+	if (st->adds < 0 && st->step == d->n - 2) {
+		mat_free(&d->spare);
+		device_drop(d, in);
 	}
 	for (int i = 0; i < 1 + got; i++)
 		if ((rc = device_log(d, &ev[i])))

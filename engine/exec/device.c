@@ -99,6 +99,7 @@ void device_release(struct device *d)
 	mat_free(&d->da);
 	mat_free(&d->g);
 	mat_free(&d->db);
+	mat_free(&d->spare);
 	mat_free(&d->gathered_da);
 	mat_free(&d->gathered_db);
 	free(d->col_fill);

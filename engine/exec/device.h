@@ -72,6 +72,8 @@ struct device {
 	struct mat g;        /* its dB: the K x N partial, summed in place by the reduce-scatter
 				(in DP filled by the all-gather); empty once db keeps its chunk */
 	struct mat db;       /* FSDP: its summed chunk of dB, K x width of shard rank */
+	struct mat spare;    /* the chunk last received in a ring step over dB: the next
+				step's send buffer (collective.c), counted as held */
 	int *db_fill;        /* N entries: how many ranks' partials column j of its dB holds
 				(0: none held) */
 	int da_parts;        /* B shards accumulated into da (n for all of B in DP) */

@@ -13,6 +13,7 @@
 #include "exec/device.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #include <distmm/bug.h>
 #include "core/gemm.h"
@@ -97,22 +98,33 @@ static int train_partial(struct device *d, int phase)
 }
 
 /* FSDP once the reduce-scatter is over: the rank keeps its chunk of dB
- * (its shard's columns, as B is sharded) and lets the rest of the partial
- * go.  On one device the partial is the whole dB: it is kept as it is. */
+ * (its shard's columns, as B is sharded) and lets the partial go.  The
+ * chunk goes into the buffer the last step's chunk came in (collective.c's
+ * spare: chunk r, of the same size, in the correct ring).  On one device
+ * the partial is the whole dB: it is kept as it is. */
 static int train_keep_chunk(struct device *d, int phase, int step)
 {
 	size_t c0 = split_offset(d->N, d->n, d->rank), w = split_size(d->N, d->n, d->rank);
+	uint64_t kept = mat_bytes(d->K, w), all = mat_bytes(d->K, d->N);
 	if (d->n == 1) {
 		d->db = d->g;
 		d->g = (struct mat){ 0, 0, NULL };
 		return 0;
 	}
 	uint64_t t = device_now_ns();
-	int rc = device_copy_cols(d, d->g.data, d->K, d->N, c0, w, &d->db);
-	if (rc)
-		return rc;
-	uint64_t kept = mat_bytes(d->K, w), all = mat_bytes(d->K, d->N);
-	device_hold(d, kept);
+	if (d->spare.rows == d->K && d->spare.cols == w) {
+		d->db = d->spare;
+		d->spare = (struct mat){ 0, 0, NULL };
+		for (size_t i = 0; i < d->K && w > 0; i++)
+			memcpy(&d->db.data[i * w], &d->g.data[i * d->N + c0], w * sizeof(double));
+	} else { /* a bug's last chunk was another one: a buffer of the right size */
+		int rc = device_copy_cols(d, d->g.data, d->K, d->N, c0, w, &d->db);
+		if (rc)
+			return rc;
+		device_hold(d, kept);
+		device_drop(d, mat_bytes(d->spare.rows, d->spare.cols));
+		mat_free(&d->spare);
+	}
 	mat_free(&d->g);
 	device_drop(d, all);
 	for (size_t j = 0; j < d->N; j++)
@@ -121,7 +133,7 @@ static int train_keep_chunk(struct device *d, int phase, int step)
 	struct ev e = { .phase = phase, .step = step, .op = EV_FREE, .rank = d->rank, .peer = -1,
 			.shard = d->rank, .tensor = EV_TENSOR_DB, .row_begin = 0,
 			.row_end = (uint32_t)d->K, .col_begin = 0, .col_end = (uint32_t)d->N,
-			.bytes = all - kept, .t_begin_ns = t - d->t0_ns,
+			.bytes = all, .t_begin_ns = t - d->t0_ns,
 			.t_end_ns = device_now_ns() - d->t0_ns };
 	return device_log(d, &e);
 }

@@ -170,7 +170,7 @@ static int evr_tshape_rs(const struct evr_run *run, size_t i, const struct ev *e
 				  "0:%zu, columns 0:%zu, not chunk %d, %u:%u, %u:%u", i, e->rank,
 				  e->rank, run->K, run->N, e->shard, e->row_begin, e->row_end,
 				  e->col_begin, e->col_end);
-	return evr_bytes(i, e, evr_block_bytes(run->K, run->N - evr_tw(run, e->rank)), err);
+	return evr_bytes(i, e, evr_block_bytes(run->K, run->N), err); /* the whole partial */
 }
 
 /* DP's all-gather: no bug changes its chunks, so they are the schedule's. */

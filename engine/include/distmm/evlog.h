@@ -72,7 +72,7 @@ struct ev {
  *  - send and gather, dA: a block of dA, rows and 0:K, shard -1;
  *  - free, B: the shard's columns and rows 0:K, bytes its size; free, dB
  *    (FSDP, once its chunk is summed): rows 0:K, cols 0:N, shard the chunk
- *    kept, bytes the rest of the partial let go. */
+ *    kept (in a buffer of its own), bytes the partial's, let go. */
 
 /* A growable array of events. */
 struct evlog {
