@@ -135,7 +135,7 @@ struct run_dev_view {
 				      the sum received over it (0, no-sum), -1 neither */
 	int db_chunk;              /* the chunk of dB it keeps: FSDP its own once summed,
 				      -2 all of dB (DP after the all-gather, or one device),
-				      -1 not yet */
+				      -1 none (not yet, or sent to rank 0 in the gather) */
 };
 
 #define RUN_FILL_NONE (-1)   /* col_fill: not computed yet */

@@ -105,6 +105,11 @@ void trace_free(struct trace *t);
  *    gather every block, though ranks that went on may have sent theirs):
  *    there phases are held whole until the first that is not, and the
  *    summaries are not compared.
+ * A training step's trace (t->train) is held to its own schedule and rules
+ * (evrules_train.c: the backward's computes and all-gather, every chunk of
+ * the reduce-scatter and DP's all-gather as the correct run or one with a
+ * backward bug moves it, the frees, the gather's C, dA and dB); there K
+ * also shows in dB's chunks and dA's blocks.
  * K shows only in the shards moved, so a DP trace and a one-device trace fit
  * any K.  Held bytes and times are not recomputed.  Returns 0, DM_EINVAL for
  * bad shapes, or DM_EFORMAT with a message ("the trace is for 8 rows, A has
