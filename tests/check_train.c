@@ -459,13 +459,19 @@ START_TEST(what_a_training_step_refuses)
 	cfg.order = ORDER_SEND_FIRST;
 	ck_assert_int_eq(run_new(&r, &cfg, &in.a, &in.b, &err), DM_EINVAL);
 	ck_assert_ptr_null(r);
-	/* a forward run ignores a backward bug, as DP ignores the ring's */
+	/* a forward run ignores a backward bug, as DP ignores the ring's; a
+	 * training step's snapshot takes it, its gradients empty */
 	cfg.order = ORDER_PARITY;
 	cfg.train = 0;
 	cfg.bug = BUG_NO_SUM;
 	ck_assert_int_eq(run_new(&r, &cfg, &in.a, &in.b, &err), 0);
 	ck_assert_int_eq(run_finish(r, &err), 0);
 	ck_assert_ptr_null(run_result_da(r));
+	struct run_snapshot s;
+	ck_assert_int_eq(run_snapshot_init_train(&s, 4, 8, 6, 4, 1, &err), 0);
+	run_snapshot_take(r, &s);
+	ck_assert(!s.train && s.kind == SCHED_GATHER && s.db_result[0] == 0.0);
+	run_snapshot_free(&s);
 	run_free(r);
 	mat_free(&wrong);
 	in_free(&in);

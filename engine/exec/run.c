@@ -600,6 +600,15 @@ static void run_train_snapshot(const struct run *r, struct run_snapshot *s)
 	size_t K = r->K, N = r->N;
 	if (!s->db_fill)
 		return;
+	if (!r->cfg.train) { /* a forward run: no gradients */
+		memset(s->db_fill, 0, (size_t)r->n * N * sizeof *s->db_fill);
+		if (s->db) {
+			memset(s->da, 0, r->M * K * sizeof(double));
+			memset(s->db, 0, (size_t)r->n * K * N * sizeof(double));
+			memset(s->db_result, 0, K * N * sizeof(double));
+		}
+		return;
+	}
 	for (int i = 0; i < r->n; i++) {
 		const struct device *d = &r->dev[i];
 		if (d->db_fill)
