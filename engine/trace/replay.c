@@ -61,7 +61,7 @@ static int replay_check_args(const struct run_snapshot *s, const struct mat *a,
 	if (!a->data || !b->data)
 		return dm_err_set(err, DM_EINVAL, "replay: matrices without values: A is %zux%zu, B "
 				  "is %zux%zu", a->rows, a->cols, b->rows, b->cols);
-	if (train && (!s->db_fill || s->K != a->cols || (s->c && !s->db)))
+	if ((train && (!s->db_fill || (s->c && !s->db))) || (s->db_fill && s->K != a->cols))
 		return dm_err_set(err, DM_EINVAL, "replay: a training step's snapshot is made by "
 				  "run_snapshot_init_train for K = %zu", a->cols);
 	int phases = sched_run_phase_count(mode, train, n);
@@ -190,8 +190,16 @@ static void replay_build(struct run_snapshot *s, const struct replay_ctx *x,
 {
 	int gathered = 0;
 	replay_initial(s, x);
-	if (x->train)
+	if (x->train) {
 		replay_train_initial(s, x, gr);
+	} else if (s->db_fill) { /* a training step's snapshot of a forward run */
+		memset(s->db_fill, 0, (size_t)x->n * x->N * sizeof *s->db_fill);
+		if (s->db) {
+			memset(s->da, 0, x->M * x->K * sizeof(double));
+			memset(s->db, 0, (size_t)x->n * x->K * x->N * sizeof(double));
+			memset(s->db_result, 0, x->K * x->N * sizeof(double));
+		}
+	}
 	if (s->c)
 		memset(s->c, 0, x->M * x->N * sizeof(double));
 	for (size_t i = 0; i < x->used; i++) {
