@@ -80,7 +80,8 @@ $(BUILD)/tests/check_%: tests/check_%.c $(LIB) tests/testutil.h
 	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
 # The UI's pure parts are unit-tested without a terminal.
-$(BUILD)/tests/check_layout: tests/check_layout.c $(BUILD)/app/tui/layout.o
+LAYOUT_OBJ = $(addprefix $(BUILD)/app/tui/,layout.o layout_plan.o layout_path.o layout_text.o)
+$(BUILD)/tests/check_layout: tests/check_layout.c $(LAYOUT_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CHECK)

@@ -34,6 +34,8 @@ enum {
 	OPT_LESSON,
 	OPT_TRACE_FORMAT,
 	OPT_REPLAY,
+	OPT_START_AT,
+	OPT_THEME,
 };
 
 static const struct option cli_longopts[] = {
@@ -60,6 +62,8 @@ static const struct option cli_longopts[] = {
 	{ "lesson", required_argument, NULL, OPT_LESSON },
 	{ "trace-format", required_argument, NULL, OPT_TRACE_FORMAT },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "start-at", required_argument, NULL, OPT_START_AT },
+	{ "theme", required_argument, NULL, OPT_THEME },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -96,6 +100,8 @@ static const struct cli_name {
 	{ OPT_QUIZ, CLI_GIVEN_QUIZ, "--quiz" },
 	{ OPT_LESSON, CLI_GIVEN_LESSON, "--lesson" },
 	{ OPT_REPLAY, CLI_GIVEN_REPLAY, "--replay" },
+	{ OPT_START_AT, CLI_GIVEN_START_AT, "--start-at" },
+	{ OPT_THEME, CLI_GIVEN_THEME, "--theme" },
 };
 
 /* Where an option can be useless: the mode as the whole command line
@@ -107,6 +113,7 @@ enum {
 	CLI_IN_DP = 1u << 3,        /* -m dp: no ring */
 	CLI_NO_TRACE = 1u << 4,     /* no --trace */
 	CLI_BOTH_FILES = 1u << 5,   /* -A and -B: nothing is generated */
+	CLI_IN_LESSON = 1u << 6,    /* --lesson: its parts say where they start */
 };
 
 /* The options that do nothing in a mode, refused with the first given one
@@ -122,6 +129,8 @@ static const struct cli_rule {
 	{ CLI_GIVEN_LESSON, CLI_IN_BATCH, "has no effect with -b (a lesson plays in the interface)" },
 	{ CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII, CLI_IN_BATCH,
 	  "has no effect with -b (batch mode prints plain text)" },
+	{ CLI_GIVEN_START_AT, CLI_IN_BATCH, "has no effect with -b (batch mode runs to the end)" },
+	{ CLI_GIVEN_THEME, CLI_IN_BATCH, "has no effect with -b (batch mode prints plain text)" },
 	{ CLI_GIVEN_QUIET, CLI_IN_INTERFACE,
 	  "has no effect without -b (it shortens batch mode's output)" },
 	{ CLI_GIVEN_OUT, CLI_IN_INTERFACE,
@@ -140,6 +149,8 @@ static const struct cli_rule {
 	  "has no effect with --replay (no transport runs: the trace is what happened)" },
 	{ CLI_GIVEN_QUIZ, CLI_IN_REPLAY,
 	  "has no effect with --replay (the quiz asks about a live run)" },
+	{ CLI_GIVEN_START_AT, CLI_IN_LESSON,
+	  "has no effect with --lesson (each part starts at its beginning)" },
 	{ CLI_GIVEN_NAIVE, CLI_IN_DP, "has no effect with -m dp (DP has no ring transfer to order)" },
 	{ CLI_GIVEN_BUG, CLI_IN_DP,
 	  "has no effect with -m dp (every bug is a mistake in the FSDP ring)" },
@@ -207,6 +218,9 @@ const char *cli_usage(void)
 	       "      --lesson FILE   play a lesson (assets/lessons/) part by part\n"
 	       "      --no-color      no colour (also when NO_COLOR is set)\n"
 	       "      --ascii         ASCII line drawing\n"
+	       "      --start-at STEP open at a step's compute (2), its transfer (2t),\n"
+	       "                      ready, gather or verify\n"
+	       "      --theme THEME   projector (high contrast, nothing dim) or default\n"
 	       "\n"
 	       "A recorded run, in the interface or with -b:\n"
 	       "      --replay TRACE  show a JSON Lines trace (with -A/-B, or the sizes and\n"
@@ -256,6 +270,43 @@ static int cli_size(const char *name, const char *arg, size_t *out, char *err, s
 				RUN_MAX_DIM, arg);
 	*out = (size_t)v;
 	return 0;
+}
+
+/* --start-at: ready, a step (its compute), a step and t (the transfer
+ * after it), gather or verify.  Whether the step exists is known only once
+ * the devices are (a lesson or a trace may set them): the interface says. */
+static int cli_start_at(const char *arg, struct cli_opts *o, char *err, size_t size)
+{
+	unsigned long long v;
+	char num[24];
+	size_t len = strlen(arg);
+	if (strcmp(arg, "ready") == 0) {
+		o->start_kind = CLI_START_READY;
+		return 0;
+	}
+	if (strcmp(arg, "gather") == 0) {
+		o->start_kind = CLI_START_GATHER;
+		return 0;
+	}
+	if (strcmp(arg, "verify") == 0) {
+		o->start_kind = CLI_START_VERIFY;
+		return 0;
+	}
+	int transfer = len > 1 && arg[len - 1] == 't';
+	if (len == 0 || len - (size_t)transfer >= sizeof num)
+		goto bad;
+	memcpy(num, arg, len - (size_t)transfer);
+	num[len - (size_t)transfer] = '\0';
+	if (cli_number(num, 0, RUN_MAX_DEVICES - 1, &v))
+		goto bad;
+	o->start_kind = transfer ? CLI_START_TRANSFER : CLI_START_COMPUTE;
+	o->start_step = (int)v;
+	return 0;
+bad:
+	return cli_fail(err, size,
+			"--start-at takes a step (2), a step's transfer (2t), ready, gather or "
+			"verify, not '%s'",
+			arg);
 }
 
 static void cli_defaults(struct cli_opts *o)
@@ -343,6 +394,17 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_TRACE: o->trace_file = arg; break;
 	case OPT_LESSON: o->lesson_file = arg; break;
 	case OPT_REPLAY: o->replay_file = arg; break;
+	/* the classroom's options: where the interface opens, its theme */
+	case OPT_START_AT:
+		return cli_start_at(arg, o, err, size);
+	case OPT_THEME:
+		if (strcmp(arg, "projector") == 0)
+			o->projector = 1;
+		else if (strcmp(arg, "default") == 0)
+			o->projector = 0;
+		else
+			return cli_fail(err, size, "unknown theme '%s' (use projector or default)", arg);
+		break;
 	case OPT_TRACE_FORMAT:
 		if (strcmp(arg, "jsonl") == 0)
 			o->trace_format = CLI_TRACE_JSONL;
@@ -421,7 +483,8 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 	unsigned where = (o->batch ? CLI_IN_BATCH : CLI_IN_INTERFACE) |
 			 (o->replay_file ? CLI_IN_REPLAY : 0u) | (o->mode == DM_DP ? CLI_IN_DP : 0u) |
 			 (o->trace_file ? 0u : CLI_NO_TRACE) |
-			 (o->a_file && o->b_file ? CLI_BOTH_FILES : 0u);
+			 (o->a_file && o->b_file ? CLI_BOTH_FILES : 0u) |
+			 (o->lesson_file ? CLI_IN_LESSON : 0u);
 	for (size_t i = 0; i < sizeof cli_rules / sizeof cli_rules[0]; i++) {
 		const struct cli_rule *r = &cli_rules[i];
 		unsigned hit = o->given & r->opts;

@@ -31,11 +31,22 @@ enum cli_given {
 	CLI_GIVEN_CAPACITY = 1u << 14, CLI_GIVEN_NAIVE = 1u << 15, CLI_GIVEN_BUG = 1u << 16,
 	CLI_GIVEN_PLAY = 1u << 17, CLI_GIVEN_NO_COLOR = 1u << 18, CLI_GIVEN_ASCII = 1u << 19,
 	CLI_GIVEN_QUIZ = 1u << 20, CLI_GIVEN_LESSON = 1u << 21, CLI_GIVEN_REPLAY = 1u << 22,
+	CLI_GIVEN_START_AT = 1u << 23, CLI_GIVEN_THEME = 1u << 24,
 };
-#define CLI_GIVEN_ALL ((CLI_GIVEN_REPLAY << 1) - 1u)
+#define CLI_GIVEN_ALL ((CLI_GIVEN_THEME << 1) - 1u)
 /* The options only the interface uses (distmm-mpi words their refusal itself). */
-#define CLI_GIVEN_INTERFACE \
-	(CLI_GIVEN_PLAY | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON)
+#define CLI_GIVEN_INTERFACE                                                                   \
+	(CLI_GIVEN_PLAY | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON | \
+	 CLI_GIVEN_START_AT | CLI_GIVEN_THEME)
+
+/* --start-at: where the interface opens (enum cli_start kinds). */
+enum cli_start {
+	CLI_START_READY = 0, /* before the first phase (the default) */
+	CLI_START_COMPUTE,   /* step s's compute: "--start-at 2" */
+	CLI_START_TRANSFER,  /* the transfer after step s: "--start-at 2t" */
+	CLI_START_GATHER,    /* "--start-at gather" */
+	CLI_START_VERIFY,    /* "--start-at verify" */
+};
 
 struct cli_opts {
 	int batch, quiet, play, no_color, ascii;
@@ -50,6 +61,9 @@ struct cli_opts {
 	int bug;              /* enum dm_bug */
 	int quiz;             /* 0 off, 1 or 2: the quiz's level */
 	int trace_format;     /* enum cli_trace_format */
+	int start_kind;       /* --start-at: enum cli_start */
+	int start_step;       /* ... and its step (compute, transfer) */
+	int projector;        /* --theme projector */
 	unsigned given;       /* enum cli_given: what the command line set */
 	unsigned refused;     /* on CLI_ERROR: the option refused as useless, else 0 */
 };

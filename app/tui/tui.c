@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <distmm/bug.h>
 #include "draw.h"
 #include "inputs.h"
 #include "keys.h"
@@ -169,9 +170,10 @@ static int tui_session_start(struct tui_session *t, struct dm_err *err)
 		return rc;
 	}
 	if (o->quiz)
-		quiz_init(&t->v.quiz, 1, o->quiz);
+		quiz_init(&t->v.quiz, 1, o->quiz, o->seed);
 	t->v.lesson = t->lesson;
 	t->v.part = t->part;
+	t->v.utf8 = theme_utf8(); /* 0 until the terminal is set up: tui_main sets it then */
 	return 0;
 }
 
@@ -195,13 +197,121 @@ static int tui_next_part(struct tui_session *t, struct dm_err *err)
 	return tui_session_start(t, err) ? -1 : 1;
 }
 
-/* Applies one action (ch: the key, for typing); returns 1 to quit. */
-static int tui_apply(struct view *v, int action, int ch, uint64_t now)
+/* The stop --start-at names for this run, or -2 when the run has no such
+ * stop (with why in msg). */
+static int tui_start_stop(const struct cli_opts *o, const struct view *v, char *msg, size_t size)
 {
+	int n = v->cfg.devices, fsdp = v->cfg.mode == DM_FSDP, s = o->start_step;
+	switch (o->start_kind) {
+	case CLI_START_READY: return -1;
+	case CLI_START_GATHER: return v->phase_count - 1;
+	case CLI_START_VERIFY: return v->phase_count;
+	case CLI_START_COMPUTE:
+		if (s < (fsdp ? n : 1))
+			return fsdp ? 2 * s : 0;
+		snprintf(msg, size, "--start-at %d: the run's steps are s=0 to s=%d", s, fsdp ? n - 1 : 0);
+		return -2;
+	default:
+		if (fsdp && s + 1 < n)
+			return 2 * s + 1;
+		snprintf(msg, size, "--start-at %dt: %s", s,
+			 fsdp ? "the transfers follow steps 0 to n-2" : "DP has no ring transfer");
+		return -2;
+	}
+}
+
+/* A word of the command line, quoted for a shell when it needs it. */
+static size_t tui_arg(char *buf, size_t size, size_t len, const char *word)
+{
+	int plain = *word != '\0';
+	for (const char *c = word; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+		      strchr("-_./=:+,@%", *c)))
+			plain = 0;
+	if (len >= size)
+		return len;
+	if (plain)
+		return len + (size_t)snprintf(buf + len, size - len, " %s", word);
+	len += (size_t)snprintf(buf + len, size - len, " '");
+	for (const char *c = word; *c && len < size; c++)
+		len += (size_t)snprintf(buf + len, size - len, *c == '\'' ? "'\\''" : "%c", *c);
+	return len < size ? len + (size_t)snprintf(buf + len, size - len, "'") : len;
+}
+
+/* s: the command line that opens this view again: the run's settings as
+ * they are now (after m, [ ], f or a lesson's part) and --start-at for the
+ * stop on screen. */
+static void tui_share(const struct tui_session *t, char *buf, size_t size)
+{
+	const struct cli_opts *o = &t->opts;
+	const struct view *v = &t->v;
+	char num[64];
+	size_t len = (size_t)snprintf(buf, size, "share: ./distmm-tui");
+#define ARG(w) (len = tui_arg(buf, size, len, (w)))
+#define ARGF(...) (snprintf(num, sizeof num, __VA_ARGS__), ARG(num))
+	if (t->trace)
+		ARG("--replay"), ARG(o->replay_file);
+	if (!t->trace && v->cfg.mode == DM_DP)
+		ARG("-m"), ARG("dp");
+	if (!t->trace)
+		ARGF("-d"), ARGF("%d", v->cfg.devices);
+	if (o->a_file)
+		ARG("-A"), ARG(o->a_file);
+	if (o->b_file)
+		ARG("-B"), ARG(o->b_file);
+	if (!o->a_file)
+		ARG("-M"), ARGF("%zu", v->a->rows);
+	if (!(o->a_file || o->b_file))
+		ARG("-K"), ARGF("%zu", v->a->cols);
+	if (!o->b_file)
+		ARG("-N"), ARGF("%zu", v->b->cols);
+	if (!(o->a_file && o->b_file)) {
+		ARG("--values"), ARG(o->values == MAT_VALUES_INTS ? "ints" : "floats");
+		ARG("--seed"), ARGF("%llu", (unsigned long long)o->seed);
+	}
+	if (!t->trace && v->cfg.naive)
+		ARG("--naive");
+	if (!t->trace && v->cfg.capacity != RUN_UNBOUNDED)
+		ARG("--capacity"), ARGF("%zu", v->cfg.capacity);
+	if (v->cfg.bug)
+		ARG("--bug"), ARG(bug_name(v->cfg.bug));
+	if (!t->trace && v->quiz.on)
+		ARGF("--quiz=%d", v->quiz.level);
+	if (theme_projector())
+		ARG("--theme"), ARG("projector");
+	if (o->ascii)
+		ARG("--ascii");
+	if (o->no_color)
+		ARG("--no-color");
+	int stop = v->failed ? v->live_phase : v->stop;
+	if (stop >= v->phase_count)
+		ARG("--start-at"), ARG("verify");
+	else if (stop >= 0 && sched_phase_kind(v->cfg.mode, v->cfg.devices, stop) == SCHED_GATHER)
+		ARG("--start-at"), ARG("gather");
+	else if (stop >= 0)
+		ARG("--start-at"), ARGF("%d%s", sched_phase_step(v->cfg.mode, v->cfg.devices, stop),
+					sched_phase_kind(v->cfg.mode, v->cfg.devices, stop) ==
+							SCHED_TRANSFER
+						? "t"
+						: "");
+#undef ARG
+#undef ARGF
+}
+
+/* Applies one action (ch: the key, for typing); returns 1 to quit. */
+static int tui_apply(struct tui_session *t, int action, int ch, uint64_t now)
+{
+	struct view *v = &t->v;
 	struct dm_err err;
+	if (action != ACT_RESIZE && action != ACT_REDRAW && action != ACT_NONE)
+		v->msg[0] = '\0'; /* a word lasts until the next key */
+	if (v->typing_goto && action != ACT_GOTO_TYPE && action != ACT_GOTO_BACK &&
+	    action != ACT_ENTER && action != ACT_RESIZE && action != ACT_REDRAW)
+		v->typing_goto = 0; /* any other key: no step to go to */
 	switch (action) {
 	case ACT_QUIZ:
-		view_toggle_quiz(v);
+		if (!v->replaying)
+			view_toggle_quiz(v);
 		break;
 	case ACT_MEMORY:
 		view_open_memory(v);
@@ -212,8 +322,19 @@ static int tui_apply(struct view *v, int action, int ch, uint64_t now)
 	case ACT_QUIZ_BACK:
 		quiz_backspace(&v->quiz);
 		break;
+	case ACT_GOTO:
+		view_goto_start(v);
+		break;
+	case ACT_GOTO_TYPE:
+		view_goto_type(v, ch);
+		break;
+	case ACT_GOTO_BACK:
+		view_goto_type(v, '\b');
+		break;
 	case ACT_ENTER:
-		if (quiz_waiting(&v->quiz))
+		if (v->typing_goto)
+			view_goto_submit(v, now);
+		else if (quiz_waiting(&v->quiz))
 			quiz_submit(&v->quiz);
 		else
 			view_next(v, now);
@@ -223,6 +344,12 @@ static int tui_apply(struct view *v, int action, int ch, uint64_t now)
 		break;
 	case ACT_BACK:
 		view_back(v);
+		break;
+	case ACT_HOME:
+		view_goto(v, -1, now);
+		break;
+	case ACT_END:
+		view_goto(v, v->phase_count, now);
 		break;
 	case ACT_PLAY:
 		view_toggle_play(v, now);
@@ -253,19 +380,59 @@ static int tui_apply(struct view *v, int action, int ch, uint64_t now)
 		}
 		break;
 	}
+	case ACT_FOCUS_NEXT:
+	case ACT_FOCUS_PREV:
+		view_focus_next(v, action == ACT_FOCUS_NEXT ? 1 : -1);
+		break;
+	case ACT_FOCUS_DIGIT:
+		if (ch - '0' < v->cfg.devices)
+			view_focus(v, ch - '0');
+		else
+			snprintf(v->msg, sizeof v->msg, "there is no rank %d (ranks 0 to %d; Tab goes "
+							"through them all)",
+				 ch - '0', v->cfg.devices - 1);
+		break;
+	case ACT_SHOW:
+		view_cycle_show(v);
+		break;
+	case ACT_CELL:
+		view_cell_toggle(v);
+		break;
+	case ACT_CELL_UP: view_cell_move(v, -1, 0); break;
+	case ACT_CELL_DOWN: view_cell_move(v, 1, 0); break;
+	case ACT_CELL_LEFT: view_cell_move(v, 0, -1); break;
+	case ACT_CELL_RIGHT: view_cell_move(v, 0, 1); break;
+	case ACT_TABLE:
+		if (draw_table_fits(v))
+			v->table = !v->table;
+		else
+			view_open_overlay(v, VIEW_OV_TABLE);
+		break;
 	case ACT_HELP:
-		v->help = 1;
+		view_open_overlay(v, VIEW_OV_HELP);
 		break;
 	case ACT_CLOSE_OVERLAY:
-		v->help = 0;
-		v->memory = 0;
+		view_close_overlay(v, now);
+		break;
+	case ACT_ESCAPE:
+		view_escape(v);
 		break;
 	case ACT_FIX:
-		if (v->cfg.naive) {
+		if (v->cfg.naive && v->failed && v->fail.code == DM_EDEADLOCK) {
 			v->cfg.naive = 0; /* even ranks send first, odd ranks receive first */
+			v->fixed = 1;
 			view_restart(v, now, &err);
 			view_toggle_play(v, now);
+			snprintf(v->msg, sizeof v->msg, "f: the fixed order runs now: even ranks send "
+							"first, odd ranks receive first.");
 		}
+		break;
+	case ACT_SHARE:
+		tui_share(t, v->msg, sizeof v->msg);
+		break;
+	case ACT_THEME:
+		theme_set_projector(!theme_projector());
+		clearok(curscr, TRUE);
 		break;
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
@@ -296,10 +463,13 @@ static int tui_loop(struct tui_session *t, struct dm_err *err)
 		int ch = getch();
 		if (tui_signal)
 			return 0;
-		int action = keys_action(ch, v->help || v->memory, quiz_waiting(&v->quiz));
+		struct keys_ctx ctx = { v->overlay != VIEW_OV_NONE, quiz_waiting(&v->quiz),
+					v->typing_goto, v->cell_on };
+		int action = keys_action(ch, &ctx);
 		if (!fits && action != ACT_QUIT && action != ACT_RESIZE && action != ACT_REDRAW)
 			continue; /* too small: only q (and resizing) do anything */
-		if ((action == ACT_NEXT || (action == ACT_ENTER && !quiz_waiting(&v->quiz))) &&
+		if ((action == ACT_NEXT || (action == ACT_ENTER && !quiz_waiting(&v->quiz) &&
+					    !v->typing_goto)) &&
 		    t->lesson) {
 			int next = tui_next_part(t, err);
 			if (next < 0)
@@ -307,7 +477,7 @@ static int tui_loop(struct tui_session *t, struct dm_err *err)
 			if (next > 0)
 				continue;
 		}
-		if (tui_apply(v, action, ch, tui_now()))
+		if (tui_apply(t, action, ch, tui_now()))
 			return 0;
 	}
 }
@@ -368,6 +538,18 @@ int tui_main(const struct cli_opts *o)
 		trace_free(&trace);
 		return status_of(rc);
 	}
+	if (o->start_kind != CLI_START_READY) {
+		char msg[160];
+		int stop = tui_start_stop(o, &t.v, msg, sizeof msg);
+		if (stop < -1) {
+			status_error("%s", msg);
+			tui_session_stop(&t);
+			free(lesson);
+			trace_free(&trace);
+			return STATUS_USAGE;
+		}
+		view_goto(&t.v, stop, tui_now());
+	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		status_error("interactive mode needs a terminal on stdin and stdout "
 			     "(use -b for batch mode)");
@@ -395,7 +577,8 @@ int tui_main(const struct cli_opts *o)
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
-	theme_init(tui_mono(o), o->ascii);
+	theme_init(tui_mono(o), o->ascii, o->projector);
+	t.v.utf8 = theme_utf8();
 	tui_catch_crashes();
 
 	rc = tui_loop(&t, &err);
