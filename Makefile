@@ -81,7 +81,7 @@ $(BUILD)/tests/check_%: tests/check_%.c $(LIB) tests/testutil.h
 
 # The UI's pure parts are unit-tested without a terminal.
 LAYOUT_OBJ = $(addprefix $(BUILD)/app/tui/,layout.o layout_plan.o layout_path.o layout_text.o)
-$(BUILD)/tests/check_layout: tests/check_layout.c $(LAYOUT_OBJ)
+$(BUILD)/tests/check_layout: tests/check_layout.c $(LAYOUT_OBJ) $(BUILD)/app/tui/keys.o
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CHECK)

@@ -378,13 +378,32 @@ static int slack_rows(const struct layout *l)
 	return l->panels.h - (bottom - top);
 }
 
-static void shift_down(struct layout *l, int dy)
+/* Centres what the panel area holds again, once it has lost the rows the
+ * optional info lines took: the grid (and a table beside it) each on its
+ * own, a table below with the grid as one stack, the focus row on the
+ * middle. */
+static void recentre(struct layout *l)
 {
-	for (int r = 0; r < l->n; r++)
+	const struct rect *a = &l->panels;
+	int n = l->n;
+	if (l->focus >= 0) {
+		int mid = a->y + a->h / 2;
+		for (int r = 0; r < n; r++)
+			if (l->panel[r].w > 0)
+				l->panel[r].y = mid - l->panel[r].h / 2;
+		return;
+	}
+	int top = l->panel[0].y, bh = l->grid_rows * l->panel[0].h + (l->grid_rows - 1) * VGAP +
+				     lane_h(n);
+	int below = l->table.w > 0 && l->table.y >= top + bh;
+	int y0 = a->y + (a->h - (below ? bh + 1 + l->table.h : bh)) / 2, dy = y0 - top;
+	for (int r = 0; r < n; r++)
 		l->panel[r].y += dy;
-	if (l->table.w > 0)
-		l->table.y += dy;
 	l->lane_y += dy;
+	if (below)
+		l->table.y = y0 + bh + 1;
+	else if (l->table.w > 0)
+		l->table.y = a->y + (a->h - l->table.h) / 2;
 }
 
 void layout_compute(struct layout *l, int cols, int rows, const struct layout_req *req)
@@ -419,17 +438,19 @@ void layout_compute(struct layout *l, int cols, int rows, const struct layout_re
 		memset(l->panel, 0, sizeof l->panel);
 		return;
 	}
+	/* when it fits, what it needs is within what it has: the smallest
+	 * within it, or (a focus that fits where no grid would, a caption
+	 * that wraps shorter here than at the grid's narrowest) this size */
+	l->need_cols = l->need_rows = 0;
 	compute_need(l, req, cols, rows);
+	if (l->need_cols == 0) {
+		l->need_cols = cols;
+		l->need_rows = rows;
+	}
 	/* rows the panels leave go to the optional lines, then around them */
-	int slack = slack_rows(l), extra = min_int(max_int(req->extra_lines, 0), slack);
-	int top = l->panels.h, used = l->panels.h - slack;
-	for (int r = 0; r < n; r++)
-		if (l->panel[r].w > 0)
-			top = min_int(top, l->panel[r].y - l->panels.y);
-	if (l->table.w > 0)
-		top = min_int(top, l->table.y - l->panels.y);
+	int extra = min_int(max_int(req->extra_lines, 0), slack_rows(l));
 	l->panels.h -= extra;
-	shift_down(l, (l->panels.h - used) / 2 - top);
+	recentre(l);
 	l->info_lines = info;
 	l->info = (struct rect){ 0, 1 + l->panels.h, cols, info + extra };
 	l->footer = (struct rect){ 0, rows - foot, cols, foot };
