@@ -88,8 +88,8 @@ void report_compare(const struct mat *a, const struct mat *b, const struct run_c
 	struct dm_err err;
 	if (cfg->devices > REPORT_COMPARE_DEVICES || compare_build(&c, a, b, cfg, REPORT_COMPARE_MAX, sum, &err))
 		return;
-	printf("DP vs FSDP (bytes; formula DP: A_r + B + C_r, FSDP: A_r + 2*B/n + C_r):\n");
-	printf("  %-8s %12s %12s %12s %12s %12s %12s\n", "", "DP formula", "DP peak", "FSDP formula",
+	printf("DP vs FSDP (bytes; the model: the engine's accounting with the real shard sizes):\n");
+	printf("  %-8s %12s %12s %12s %12s %12s %12s\n", "", "DP model", "DP peak", "FSDP model",
 	       "FSDP peak", "DP sent", "FSDP sent");
 	for (int i = 0; i <= c.n; i++) {
 		char name[16], m[4][24];
@@ -110,9 +110,15 @@ void report_compare(const struct mat *a, const struct mat *b, const struct run_c
 		printf("  %-8s %12" PRIu64 " %12s %12" PRIu64 " %12s %12s %12s\n", name, f[DM_DP], m[0],
 		       f[DM_FSDP], m[1], m[2], m[3]);
 	}
-	printf("  rank 0's peaks include the gathered C (%" PRIu64 " bytes); DP holds B on all %d "
-	       "devices, FSDP about 2/%d of it on each\n",
-	       c.gathered, c.n, c.n);
+	char saving[320];
+	compare_saving_line(&c, saving, sizeof saving);
+	printf("  rank 0's figures include the gathered C (%" PRIu64 " bytes) in both modes\n",
+	       c.gathered);
+	printf("  %s\n", saving);
+	if (!c.even && c.n > 1)
+		printf("  N does not split evenly: the textbook A_r + 2*B/n + C_r gives %" PRIu64
+		       " for rank 0 (without C); the model uses the real shard sizes\n",
+		       c.dev[0].textbook[DM_FSDP]);
 	compare_free(&c);
 }
 
@@ -123,8 +129,9 @@ void report_summary(const struct ev_summary *sum, int n, int mode, size_t M, siz
 	printf("  %-8s %12s %14s %12s %12s\n", "", "peak held", "DP would hold", "sent",
 	       "received");
 	for (int i = 0; i < n; i++) {
-		uint64_t rows = split_size(M, n, i);
-		uint64_t dpb = 8 * (rows * K + (uint64_t)K * N + rows * N);
+		struct compare_model dpm; /* like with like: rank 0 with the gathered C */
+		compare_model_rank(DM_DP, n, i, M, K, N, &dpm);
+		uint64_t dpb = dpm.peak;
 		char name[16];
 		snprintf(name, sizeof name, "rank %d", i);
 		printf("  %-8s %12" PRIu64 " %14" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", name,
@@ -137,10 +144,15 @@ void report_summary(const struct ev_summary *sum, int n, int mode, size_t M, siz
 	printf("  %-8s %12" PRIu64 " %14" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", "total", peak,
 	       dp, sent, recv);
 	if (mode == DM_FSDP && n > 1)
-		printf("  the ring: each rank sends %d/%d of B; rank 0 also holds the gathered C\n",
+		printf("  the ring: each rank sends %d/%d of B; rank 0's figures include the gathered C "
+		       "in both columns\n",
 		       n - 1, n);
 	else if (n > 1)
-		printf("  DP: every rank holds all of B; rank 0 also holds the gathered C\n");
+		printf("  DP: every rank holds all of B; rank 0's figures include the gathered C; the "
+		       "sends are the gather's (giving each device its B is not counted)\n");
+	else
+		printf("  one device: it holds all of A, B and C (and C again, gathered), in either "
+		       "mode\n");
 }
 
 void report_deadlock(const struct run_snapshot *s)
