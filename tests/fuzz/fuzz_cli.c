@@ -258,6 +258,9 @@ static const struct int_field {
 	{ "bug", offsetof(struct cli_opts, bug), BUG_NONE, BUG_COUNT - 1 },
 	{ "quiz", offsetof(struct cli_opts, quiz), 0, 2 },
 	{ "trace_format", offsetof(struct cli_opts, trace_format), CLI_TRACE_JSONL, CLI_TRACE_CHROME },
+	{ "start_kind", offsetof(struct cli_opts, start_kind), CLI_START_READY, CLI_START_VERIFY },
+	{ "start_step", offsetof(struct cli_opts, start_step), 0, RUN_MAX_DEVICES - 1 },
+	{ "projector", offsetof(struct cli_opts, projector), 0, 1 },
 };
 
 /* The sizes: 0 (not given) or 1 to RUN_MAX_DIM. */
@@ -310,7 +313,8 @@ static const struct mode_rule {
 	unsigned where, forbidden;
 } mode_rules[] = {
 	{ "the interface's options with -b", IN_BATCH,
-	  CLI_GIVEN_PLAY | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII },
+	  CLI_GIVEN_PLAY | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII |
+		  CLI_GIVEN_START_AT | CLI_GIVEN_THEME },
 	{ "batch's options without -b", IN_INTERFACE,
 	  CLI_GIVEN_QUIET | CLI_GIVEN_OUT | CLI_GIVEN_TRACE },
 	{ "--trace-format without --trace", NO_TRACE, CLI_GIVEN_TRACE_FORMAT },
@@ -384,6 +388,8 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		{ "--quiz", CLI_GIVEN_QUIZ, o->quiz != 0 },
 		{ "--lesson", CLI_GIVEN_LESSON, o->lesson_file != NULL },
 		{ "--replay", CLI_GIVEN_REPLAY, o->replay_file != NULL },
+		{ "--start-at", CLI_GIVEN_START_AT, o->start_kind != CLI_START_READY },
+		{ "--theme", CLI_GIVEN_THEME, o->projector != 0 },
 	};
 	for (size_t i = 0; i < COUNT(given); i++)
 		CHECK_ROW(!given[i].differs || (o->given & given[i].bit), given[i].name);
