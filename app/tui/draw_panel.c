@@ -272,12 +272,14 @@ static void draw_membar(const struct view *v, int r, int y, int x, int w, int wi
 	char text[80];
 	int tx = x + draw_textf(y, x, w, theme_attr(ROLE_DIM), "mem ");
 	int room = x + w - tx;
-	int bar = with_bar ? room - 24 : 0;
+	/* the words first (what is compared, and whether C is in it), then a
+	 * bar in what they leave */
+	view_mem_text(v, r, room, text, sizeof text);
+	int bar = with_bar ? room - (int)strlen(text) - 1 : 0;
 	if (bar > 16)
 		bar = 16;
 	if (bar < 3)
 		bar = 0;
-	view_mem_text(v, r, room - (bar ? bar + 1 : 0), text, sizeof text);
 	if (bar) {
 		int full = (int)((double)bar * (double)d->peak_bytes / (double)v->mem_scale + 0.5);
 		int other = (int)((double)bar * (double)view_other_by(v, r) / (double)v->mem_scale + 0.5);
