@@ -277,9 +277,16 @@ static void check_layout(const struct layout *l, const struct layout_req *q, int
 	int th = l->table.w > 0 && l->table.y >= bottom ? l->table.h + 1 : 0;
 	if (w < want_w)
 		CHECK(gc * (w + 1) + (gc - 1) * l->hgap + lanes_w + tw > l->panels.w);
-	if (h < want_h)
-		CHECK(l->grid_rows * (h + 1) + (l->grid_rows - 1) * l->vgap + lanes_h + th >
-		      l->panels.h);
+	if (h < want_h && l->grid_rows * (h + 1) + (l->grid_rows - 1) * l->vgap + lanes_h + th <=
+				  l->panels.h) {
+		/* room for a taller panel: then the tallest the area allows
+		 * would show nothing more (the next block's values need more) */
+		int tallest = (l->panels.h - lanes_h - th - (l->grid_rows - 1) * l->vgap) /
+			      l->grid_rows;
+		struct layout_plan more;
+		layout_plan_panel(q, l->level, w - 2, tallest - 2, &more);
+		CHECK(more.height + 2 <= h || h == LAYOUT_FULL_MIN_H);
+	}
 	/* centred: the bands above and below differ by at most a row */
 	int above = top - l->panels.y, below = l->panels.y + l->panels.h - (bottom + lanes_h);
 	if (th == 0 && (l->table.w == 0 || tw > 0))

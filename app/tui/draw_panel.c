@@ -307,21 +307,31 @@ static void draw_traffic(const struct view *v, int r, int y, int x, int w)
 	draw_text(y, x, w, theme_attr(ROLE_NORMAL), buf);
 }
 
-/* What a blocked device waits on (a deadlock). */
+/* What a blocked device waits on (a deadlock), in the longest words that
+ * fit whole. */
 static int draw_blocked(const struct view *v, int r, int y, int x, int w)
 {
 	const struct run_dev_view *d = &v->snap.dev[r];
+	char buf[80];
 	if (!v->failed)
 		return 0;
-	if (d->wait_state == RUN_WAIT_SEND && d->wait_shard >= 0)
-		draw_textf(y, x, w, theme_attr(ROLE_BAD), "blocked: sending B[%d] to rank %d",
-			   d->wait_shard, d->wait_peer);
-	else if (d->wait_state == RUN_WAIT_SEND)
-		draw_textf(y, x, w, theme_attr(ROLE_BAD), "blocked: sending to rank %d", d->wait_peer);
-	else if (d->wait_state == RUN_WAIT_RECV)
-		draw_textf(y, x, w, theme_attr(ROLE_BAD), "blocked: waiting for rank %d", d->wait_peer);
-	else
+	if (d->wait_state == RUN_WAIT_SEND && d->wait_shard >= 0) {
+		snprintf(buf, sizeof buf, "blocked: sending B[%d] to rank %d", d->wait_shard,
+			 d->wait_peer);
+		if ((int)strlen(buf) > w)
+			snprintf(buf, sizeof buf, "blocked: B%d -> %d", d->wait_shard, d->wait_peer);
+	} else if (d->wait_state == RUN_WAIT_SEND) {
+		snprintf(buf, sizeof buf, "blocked: sending to rank %d", d->wait_peer);
+		if ((int)strlen(buf) > w)
+			snprintf(buf, sizeof buf, "blocked: -> %d", d->wait_peer);
+	} else if (d->wait_state == RUN_WAIT_RECV) {
+		snprintf(buf, sizeof buf, "blocked: waiting for rank %d", d->wait_peer);
+		if ((int)strlen(buf) > w)
+			snprintf(buf, sizeof buf, "blocked: <- %d", d->wait_peer);
+	} else {
 		return 0;
+	}
+	draw_text(y, x, w, theme_attr(ROLE_BAD), buf);
 	return 1;
 }
 

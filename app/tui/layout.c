@@ -136,6 +136,10 @@ static int eval_grid(const struct layout_req *req, int aw, int ah, int level, in
 	c->w = min_int(w_av, max_int(want_w, ls->min_w));
 	c->h = min_int(h_av, max_int(want_h, ls->min_h));
 	layout_plan_panel(req, level, c->w - 2, c->h - 2, &c->plan);
+	/* a line the plan cannot use (a block with no room for its values) is
+	 * not kept: the panel is as tall as what it shows */
+	if (c->plan.height + 2 < c->h)
+		c->h = max_int(c->plan.height + 2, ls->min_h);
 	const struct layout_plan *p = &c->plan;
 	int gw = gc * c->w + (gc - 1) * ls->hgap, gh = gr * c->h + (gr - 1) * VGAP;
 	c->score[0] = -level;
@@ -302,8 +306,10 @@ static int place_focus(struct layout *l, const struct layout_req *req)
 		layout_plan_panel(req, side_lv, swid - 2, sh - 2, &l->plan[left]);
 		x += swid + gap;
 	}
-	l->panel[f] = (struct rect){ x, mid - fhh / 2, fwid, fhh };
 	layout_plan_panel(req, LAYOUT_FULL, fwid - 2, fhh - 2, &l->plan[f]);
+	if (l->plan[f].height + 2 < fhh)
+		fhh = max_int(l->plan[f].height + 2, LAYOUT_FULL_MIN_H);
+	l->panel[f] = (struct rect){ x, mid - fhh / 2, fwid, fhh };
 	x += fwid + gap;
 	if (right >= 0) {
 		l->panel[right] = (struct rect){ x, mid - sh / 2, swid, sh };

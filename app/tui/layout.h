@@ -14,7 +14,8 @@
  *
  * The rule for the panels' area: a panel is as large as its content wants
  * (every row of C with values, then the rows of A and the B shard it holds,
- * with values), and never larger; when the screen cannot give that much,
+ * with values), and never larger, nor taller than what it can show in the
+ * room it has (a block whose values do not fit leaves no blank lines); when the screen cannot give that much,
  * the grid shape is the one that shows the most (values of C first, then
  * rows of C, then columns of C, then A and B), and the panels take the whole
  * area.  Rows the panels do not want go to the optional info lines, then
