@@ -38,7 +38,8 @@ static int draw_any_wrong(const struct view *v, int r, size_t j0, size_t j1)
 }
 
 /* One character per column (or per group of columns when they do not fit),
- * in proportion: group c covers columns [c*N/w, (c+1)*N/w).  The symbol of
+ * in proportion: group c covers columns [c*N/w, (c+1)*N/w), w cut to a
+ * multiple of n when the shards are equal so each gets as many.  The symbol of
  * the shard that filled it, underlined when only some of the group is
  * filled, or a dot when none is. */
 static void draw_marks(const struct view *v, int r, int y, int x, int w)
@@ -46,6 +47,9 @@ static void draw_marks(const struct view *v, int r, int y, int x, int w)
 	const struct run_snapshot *s = &v->snap;
 	size_t N = s->N;
 	int cells = (size_t)w < N ? w : (int)N;
+	/* equal shards get equal marks: as many cells as divide among them */
+	if ((size_t)cells < N && N % (size_t)s->n == 0 && cells >= s->n)
+		cells -= cells % s->n;
 	for (int c = 0; c < cells; c++) {
 		size_t j0 = (size_t)c * N / (size_t)cells, j1 = (size_t)(c + 1) * N / (size_t)cells;
 		int fill = RUN_FILL_NONE;
