@@ -29,6 +29,8 @@ enum {
 	OPT_LESSON,
 	OPT_TRACE_FORMAT,
 	OPT_REPLAY,
+	OPT_VERIFY,
+	OPT_COMPARE,
 };
 
 static const struct option cli_longopts[] = {
@@ -55,6 +57,8 @@ static const struct option cli_longopts[] = {
 	{ "lesson", required_argument, NULL, OPT_LESSON },
 	{ "trace-format", required_argument, NULL, OPT_TRACE_FORMAT },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "verify", required_argument, NULL, OPT_VERIFY },
+	{ "compare", no_argument, NULL, OPT_COMPARE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -88,6 +92,11 @@ const char *cli_usage(void)
 	       "                      (--bug list names them)\n"
 	       "  -b, --batch         no interface: print the schedule and the check\n"
 	       "  -q, --quiet         batch: print only the summary and the check\n"
+	       "      --verify HOW    batch: exact (the full product and allclose),\n"
+	       "                      freivalds (random vectors: Cx against A(Bx)) or\n"
+	       "                      auto (the default: exact up to M*K*N = 2^24)\n"
+	       "      --compare       batch: run the other mode too for the DP-vs-FSDP\n"
+	       "                      table (by default it comes from the model)\n"
 	       "      --play          start playing instead of paused\n"
 	       "      --quiz[=LEVEL]  predict, then reveal: questions before each phase\n"
 	       "      --lesson FILE   play a lesson (assets/lessons/) part by part\n"
@@ -225,6 +234,19 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_TRACE: o->trace_file = arg; break;
 	case OPT_LESSON: o->lesson_file = arg; break;
 	case OPT_REPLAY: o->replay_file = arg; break;
+	case OPT_COMPARE: o->compare = 1; break;
+	case OPT_VERIFY:
+		o->verify_given = 1;
+		if (strcmp(arg, "auto") == 0)
+			o->verify = CLI_VERIFY_AUTO;
+		else if (strcmp(arg, "exact") == 0)
+			o->verify = CLI_VERIFY_EXACT;
+		else if (strcmp(arg, "freivalds") == 0)
+			o->verify = CLI_VERIFY_FREIVALDS;
+		else
+			return cli_fail(err, size, "unknown verification '%s' (use exact, freivalds or auto)",
+					arg);
+		break;
 	case OPT_TRACE_FORMAT:
 		if (strcmp(arg, "jsonl") == 0)
 			o->trace_format = CLI_TRACE_JSONL;
@@ -308,6 +330,11 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 		return cli_fail(err, err_size, "--lesson plays in the interface: leave out -b");
 	if (o->out_file && !o->batch)
 		return cli_fail(err, err_size, "-o writes the result of a batch run: add -b");
+	if (o->compare && !o->batch)
+		return cli_fail(err, err_size, "--compare is for the batch table: add -b (the "
+				"interface's c key runs both modes)");
+	if (o->verify_given && !o->batch)
+		return cli_fail(err, err_size, "--verify chooses the check of a batch run: add -b");
 	/* cut-off fractions only show when there are fractions */
 	if (o->bug == BUG_INT_ACC && !o->values_given)
 		o->values = MAT_VALUES_FLOATS;

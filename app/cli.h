@@ -11,6 +11,12 @@ enum cli_trace_format {
 	CLI_TRACE_CHROME,    /* the Trace Event Format, for Perfetto and chrome://tracing */
 };
 
+enum cli_verify {
+	CLI_VERIFY_AUTO = 0, /* exact for small products, Freivalds above (verify.h) */
+	CLI_VERIFY_EXACT,    /* the full sequential product and allclose */
+	CLI_VERIFY_FREIVALDS,
+};
+
 enum cli_action {
 	CLI_RUN = 0,     /* run (batch or interactive) */
 	CLI_HELP = 1,    /* print usage, exit 0 */
@@ -33,6 +39,9 @@ struct cli_opts {
 	int bug;              /* enum dm_bug */
 	int quiz;             /* 0 off, 1 or 2: the quiz's level */
 	int trace_format;     /* enum cli_trace_format */
+	int verify;           /* enum cli_verify */
+	int verify_given;     /* --verify was on the command line */
+	int compare;          /* batch: run the other mode for the DP-vs-FSDP table */
 };
 
 #define CLI_DEFAULT_SEED 1
