@@ -225,9 +225,10 @@ def main():
             target("memory DP / FSDP peak RSS %d^2 d=%d" % (d["size"], d["d"]),
                    round(rss_ratio, 3), ">= 1.5", rss_ratio >= 1.5)
     p("   peak RSS: getrusage's peak less the RSS before the inputs were made (program and")
-    p("   libraries), the caller's A and B included while run_new copies them; 'run alone':")
-    p("   the peak after run_new, once the inputs are freed (VmHWM reset).  accounted: the")
-    p("   sum of every device's peak held bytes, as the batch summary prints it.")
+    p("   libraries); the caller's A is the devices' rows of A (views), and DP's rank 0 holds")
+    p("   the caller's B; 'run alone': the peak after run_new (VmHWM reset), the inputs still")
+    p("   held.  accounted: the sum of every device's peak held bytes, as the batch summary")
+    p("   prints it.")
     p()
 
     # 5. interface
