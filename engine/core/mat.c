@@ -170,6 +170,7 @@ void mat_fill(struct mat *m, enum mat_values kind, uint64_t seed, uint64_t strea
 		mat_fill_range(m->data, 0, n, state0, kind);
 		return;
 	}
+	gemm_init(); /* BLAS's idle workers would spin on the cores these threads need */
 	struct mat_fill_job job[MAT_FILL_THREADS];
 	pthread_t th[MAT_FILL_THREADS];
 	int started[MAT_FILL_THREADS] = { 0 };
