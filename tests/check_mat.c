@@ -67,11 +67,11 @@ static void same_as_before(size_t rows, size_t cols, enum mat_values kind, uint6
 
 /* Shapes around the chunk sizes the parallel generator picks (2^17
  * elements a chunk and more), odd counts (a Box-Muller pair cut short) and
- * one big enough for every core. */
+ * a few made in parallel chunks. */
 static const size_t shapes[][2] = {
 	{ 1, 1 },     { 8, 6 },       { 6, 4 },     { 1, 7 },       { 13, 5 },
 	{ 512, 256 }, { 512, 257 },   { 511, 513 }, { 1024, 256 },  { 1023, 257 },
-	{ 1, 262145 }, { 3, 131071 }, { 641, 613 }, { 1500, 1399 }, { 2048, 2048 },
+	{ 1, 262145 }, { 3, 131071 }, { 641, 613 }, { 1023, 1025 },
 };
 
 START_TEST(generator_matches_the_sequential_one)
@@ -79,8 +79,13 @@ START_TEST(generator_matches_the_sequential_one)
 	for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
 		for (int kind = MAT_VALUES_INTS; kind <= MAT_VALUES_FLOATS; kind++)
 			for (uint64_t stream = 0; stream < 2; stream++) {
-				/* the big ones with a few seeds, the small ones with many */
-				uint64_t seeds = shapes[s][0] * shapes[s][1] > 100000 ? 3 : 200;
+				/* the small ones with many seeds; the big ones (made in
+				 * parallel chunks) once, each with one kind and stream
+				 * in turn: valgrind runs this suite too */
+				int big = shapes[s][0] * shapes[s][1] > 100000;
+				if (big && (kind != (int)(s % 2) || stream != (s / 2) % 2))
+					continue;
+				uint64_t seeds = big ? 1 : 100;
 				for (uint64_t seed = 0; seed < seeds; seed++)
 					same_as_before(shapes[s][0], shapes[s][1], kind,
 						       seed * 0x9e3779b97f4a7c15ULL + 1, stream);
@@ -89,7 +94,7 @@ START_TEST(generator_matches_the_sequential_one)
 	static const uint64_t typed[] = { 1, 2, 7, 42, 12345, UINT64_MAX, 1ull << 63 };
 	for (size_t t = 0; t < sizeof typed / sizeof typed[0]; t++) {
 		same_as_before(8, 6, MAT_VALUES_INTS, typed[t], 0);
-		same_as_before(1024, 1024, MAT_VALUES_FLOATS, typed[t], 1);
+		same_as_before(256, 1024, MAT_VALUES_FLOATS, typed[t], 1);
 	}
 }
 END_TEST
@@ -97,11 +102,11 @@ END_TEST
 START_TEST(generator_without_threads_gives_the_same)
 {
 	/* every thread it asks for refused: the calling thread does it all */
-	for (long k = 1; k <= 3; k++) {
+	for (long k = 1; k <= 2; k++) {
 		fault_reset();
 		fault_fail_thread_at(k);
-		same_as_before(1500, 1399, MAT_VALUES_FLOATS, 5, 1);
-		same_as_before(1023, 1025, MAT_VALUES_INTS, 5, 0);
+		same_as_before(700, 701, MAT_VALUES_FLOATS, 5, 1);
+		same_as_before(513, 1025, MAT_VALUES_INTS, 5, 0);
 	}
 	fault_reset();
 }
@@ -117,7 +122,7 @@ START_TEST(known_values)
 	struct mat a, b;
 	struct dm_err err;
 	ck_assert_int_eq(mat_alloc(&a, 8, 6, &err), 0);
-	ck_assert_int_eq(mat_alloc(&b, 1024, 1024, &err), 0); /* big: made in parallel */
+	ck_assert_int_eq(mat_alloc(&b, 512, 1024, &err), 0); /* big: made in parallel */
 	mat_fill(&a, MAT_VALUES_INTS, 1, 0);
 	mat_fill(&b, MAT_VALUES_FLOATS, 1, 1);
 	ck_assert_mem_eq(a.data, ints, sizeof ints);
@@ -135,8 +140,10 @@ START_TEST(allocations_are_zero_or_filled)
 		struct mat m;
 		struct dm_err err;
 		ck_assert_int_eq(mat_alloc(&m, sizes[s][0], sizes[s][1], &err), 0);
+		size_t nonzero = 0; /* counted, then one assertion: Check logs each */
 		for (size_t i = 0; i < m.rows * m.cols; i++)
-			ck_assert(m.data[i] == 0.0);
+			nonzero += m.data[i] != 0.0;
+		ck_assert_uint_eq(nonzero, 0);
 		mat_free(&m);
 		ck_assert_int_eq(mat_alloc_uninit(&m, sizes[s][0], sizes[s][1], &err), 0);
 		for (size_t i = 0; i < m.rows * m.cols; i++)

@@ -18,7 +18,7 @@
 /* Shapes from the exercise's to a few hundred, uneven ones included. */
 static const size_t shapes[][3] = {
 	{ 8, 6, 4 },     { 13, 5, 7 },     { 1, 9, 1 },      { 64, 64, 64 },
-	{ 200, 150, 170 }, { 256, 256, 256 }, { 301, 97, 403 }, { 512, 300, 400 },
+	{ 200, 150, 170 }, { 96, 256, 300 }, { 301, 97, 403 },
 };
 #define N_SHAPES (sizeof shapes / sizeof shapes[0])
 
@@ -106,8 +106,8 @@ START_TEST(one_wrong_element_fails)
 			struct problem p;
 			problem_make(&p, s, floats);
 			size_t M = p.c.rows, N = p.c.cols;
-			size_t where[][2] = { { 0, 0 }, { M - 1, N - 1 }, { M / 2, N / 3 }, { M / 3, N - 1 } };
-			for (size_t w = 0; w < 4; w++) {
+			size_t where[][2] = { { 0, 0 }, { M - 1, N - 1 }, { M / 2, N / 3 } };
+			for (size_t w = 0; w < 3; w++) {
 				size_t i = where[w][0], j = where[w][1];
 				double x = MAT_AT(&p.c, i, j), bound = row_bound(&p.c, i);
 				/* what bugs leave: a block never computed, a partial sum
