@@ -48,7 +48,7 @@ if [ "$quick" = 1 ]; then
 	msgs=20000; mem_size=512
 	frames=300; startups=1; idle_s=2
 	scale_d=256; scale_size=1024
-	side_sizes="512"; side_rounds=3; side_toy=3
+	side_sizes="512"; side_rounds=1; side_toy=1
 else
 	sizes="1024 2048"; reps_small=9; reps_big=5; ds=2,4
 	bar_phases=200; bar_ds=1,8,64,256
