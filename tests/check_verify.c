@@ -18,7 +18,7 @@
 /* Shapes from the exercise's to a few hundred, uneven ones included. */
 static const size_t shapes[][3] = {
 	{ 8, 6, 4 },     { 13, 5, 7 },     { 1, 9, 1 },      { 64, 64, 64 },
-	{ 200, 150, 170 }, { 96, 256, 300 }, { 301, 97, 403 },
+	{ 200, 150, 170 }, { 96, 256, 300 }, { 301, 97, 403 }, { 512, 40, 520 }, /* C on two threads */
 };
 #define N_SHAPES (sizeof shapes / sizeof shapes[0])
 

@@ -2,14 +2,17 @@
  * Freivalds' k vectors go through as the columns of one N x k matrix X, so
  * each of B X, A (B X) and C X is one dgemm reading its big matrix once;
  * |x| = 1 everywhere, so the bound's |C||x| is a row's sum of |C| and needs
- * no product. */
+ * no product.  C's side and A's and B's run on two threads. */
 #include <distmm/verify.h>
 
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fault.h"
 #include "core/gemm.h"
 #include "core/xalloc.h"
 
@@ -69,6 +72,37 @@ static double verify_abs_sum(const double *v, size_t n)
 	return (s0 + s1) + (s2 + s3);
 }
 
+/* From this many elements of C on, C's side runs on a thread. */
+#define VERIFY_THREAD_MIN ((size_t)1 << 18)
+
+struct verify_cside {
+	const struct mat *c;
+	const double *x;
+	size_t k;
+	double *cx, *cabs; /* M x k, and M */
+};
+
+static void *verify_cside_main(void *arg)
+{
+	struct verify_cside *s = arg;
+	size_t M = s->c->rows, N = s->c->cols;
+	gemm_acc(M, s->k, N, s->c->data, N, s->x, s->k, s->cx, s->k);
+	for (size_t i = 0; i < M; i++)
+		s->cabs[i] = verify_abs_sum(&s->c->data[i * N], N);
+	return NULL;
+}
+
+/* Starts C's side with every signal blocked, as the devices are. */
+static int verify_start(pthread_t *th, struct verify_cside *cs)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(th, NULL, verify_cside_main, cs);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 int verify_freivalds(const struct mat *a, const struct mat *b, const struct mat *c, int k,
 		     uint64_t seed, struct verify_result *out, struct dm_err *err)
 {
@@ -87,9 +121,10 @@ int verify_freivalds(const struct mat *a, const struct mat *b, const struct mat 
 	if (M == 0 || N == 0)
 		return 0; /* an empty C is the empty product */
 	size_t kk = (size_t)k;
-	/* X (N x k), then B X (K x k), A (B X) and C X (M x k each) */
+	/* X (N x k), then B X (K x k), A (B X) and C X (M x k each), |C| 1 (M) */
 	if (mat_size_add(N, K, &cells) || mat_size_add(cells, M, &cells) ||
-	    mat_size_add(cells, M, &cells) || mat_size_mul(cells, kk, &cells))
+	    mat_size_add(cells, M, &cells) || mat_size_mul(cells, kk, &cells) ||
+	    mat_size_add(cells, M, &cells))
 		return dm_err_set(err, DM_ENOMEM, "Freivalds' check of a %zux%zu C is too large", M, N);
 	double *buf = xcalloc(cells, sizeof *buf);
 	if (!buf)
@@ -100,9 +135,17 @@ int verify_freivalds(const struct mat *a, const struct mat *b, const struct mat 
 	for (size_t i = 0; i < N * kk; i++)
 		x[i] = x[i] >= 1.0 ? 1.0 : -1.0;
 
+	/* C's side (C X and the rows' sums of |C|) on a thread of its own while
+	 * this one does A's and B's: two passes over C beside two over each of
+	 * A and B, on two cores */
+	struct verify_cside cs = { c, x, kk, cx, cx + M * kk };
+	pthread_t th;
+	int threaded = M * N >= VERIFY_THREAD_MIN && !fault_thread_fails() &&
+		       verify_start(&th, &cs) == 0;
+	if (!threaded)
+		verify_cside_main(&cs);
 	gemm_acc(K, kk, N, b->data, N, x, kk, bx, kk);
 	gemm_acc(M, kk, K, a->data, K, bx, kk, abx, kk);
-	gemm_acc(M, kk, N, c->data, N, x, kk, cx, kk);
 
 	/* the rounding term's |A||B||x| <= ||A_i||_1 * max_k (|B| 1)_k */
 	double bmax = 0;
@@ -110,10 +153,12 @@ int verify_freivalds(const struct mat *a, const struct mat *b, const struct mat 
 		double s = verify_abs_sum(&b->data[r * N], N);
 		bmax = !(s <= bmax) ? s : bmax; /* NaN sticks */
 	}
+	if (threaded)
+		pthread_join(th, NULL);
 	const double u = DBL_EPSILON / 2, nk = (double)N + (double)K;
 	out->bound_min = INFINITY;
 	for (size_t i = 0; i < M; i++) {
-		double cabs = verify_abs_sum(&c->data[i * N], N);
+		double cabs = cs.cabs[i];
 		double aabs = verify_abs_sum(&a->data[i * K], K);
 		double bound = (VERIFY_ATOL * (double)N + VERIFY_RTOL * cabs) / (1 - VERIFY_RTOL) +
 			       2 * nk * u * (cabs + 2 * aabs * bmax);
