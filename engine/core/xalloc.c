@@ -60,11 +60,18 @@ void *xcalloc_matrix(size_t n, size_t size)
 
 void *xmalloc_matrix(size_t n, size_t size)
 {
+	const size_t huge = 2u << 20;
 	if (size != 0 && n > SIZE_MAX / size)
 		return NULL;
 	size_t bytes = n * size;
-	void *p = xmalloc(bytes ? bytes : 1);
-	if (p && bytes >= XALLOC_HUGE)
-		xalloc_advise_huge(p, bytes);
+	if (bytes < XALLOC_HUGE)
+		return xmalloc(bytes ? bytes : 1);
+	/* no zeroing to keep, so aligned and rounded to whole huge pages: the
+	 * ends too (calloc's blocks start and end inside one, in 4 KiB pages) */
+	void *p = NULL;
+	if (fault_alloc_fails() || bytes > SIZE_MAX - huge ||
+	    posix_memalign(&p, huge, (bytes + huge - 1) & ~(huge - 1)) != 0)
+		return NULL;
+	xalloc_advise_huge(p, (bytes + huge - 1) & ~(huge - 1));
 	return p;
 }

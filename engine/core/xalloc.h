@@ -21,11 +21,13 @@ void *xrealloc(void *p, size_t size);
  * zeroing is the one pass over fresh memory: neither function memsets what
  * the kernel has zeroed already (calloc knows when it has).  Freed with free().
  *
- * xcalloc_matrix: zeroed, and faulted in now (one write a page), so that a
- * device's C faults here and not under dgemm's first C += (which would fault
- * each small page twice, read then write).
+ * xcalloc_matrix: zeroed (calloc), and faulted in now (one write a page), so
+ * that a device's C faults here and not under dgemm's first C += (which would
+ * fault each small page twice, read then write).  The block's first and last
+ * partial 2 MiB stay in small pages: aligning would need a memset.
  * xmalloc_matrix: contents undefined, for a matrix its caller fills whole
- * straight away; the filling faults the pages in, once. */
+ * straight away; aligned to 2 MiB and rounded up to whole huge pages, and
+ * the filling faults them in, once. */
 #define XALLOC_HUGE (4u << 20)
 void *xcalloc_matrix(size_t n, size_t size);
 void *xmalloc_matrix(size_t n, size_t size);
