@@ -1,5 +1,5 @@
 #!/bin/sh
-# profile.sh BIN ARGS...: where the wall time of one whole process goes.
+# profile.sh [-n RUNS] BIN ARGS...: where the wall time of a whole process goes.
 # Puts perf uprobes on the entry and return of the functions that start each
 # part of a batch run (tests/bench/phases.py names them), records them with
 # the process's exec and exit, and prints the breakdown: start-up, the
@@ -8,7 +8,9 @@
 # /usr/bin/time -v's page faults and times for the same command.
 # Needs root (uprobes) and tracefs; says so and stops when they are missing.
 set -eu
-[ $# -ge 1 ] || { echo "usage: $0 BIN ARGS..." >&2; exit 2; }
+runs=1
+if [ "${1:-}" = -n ]; then runs=$2; shift 2; fi
+[ $# -ge 1 ] || { echo "usage: $0 [-n RUNS] BIN ARGS..." >&2; exit 2; }
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shift
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,10 +32,14 @@ for f in $(/usr/bin/python3 "$here/phases.py" --functions); do
 	perf probe -q -x "$bin" -a "$group:$f=$f" 2>/dev/null &&
 		perf probe -q -x "$bin" -a "$group:$f=$f%return" 2>/dev/null || true
 done
-perf record -q -e "$group:*" -e sched:sched_process_exec -e sched:sched_process_exit \
-	-o "$tmp/perf.data" -- "$bin" "$@" >/dev/null 2>"$tmp/err" || true
-perf script -i "$tmp/perf.data" -F tid,time,event 2>/dev/null |
-	/usr/bin/python3 "$here/phases.py" --group "$group"
+i=0
+while [ $i -lt "$runs" ]; do
+	perf record -q -e "$group:*" -e sched:sched_process_exec -e sched:sched_process_exit \
+		-o "$tmp/perf.data" -- "$bin" "$@" >/dev/null 2>"$tmp/err" || true
+	perf script -i "$tmp/perf.data" -F tid,time,event >"$tmp/run$i" 2>/dev/null
+	i=$((i + 1))
+done
+/usr/bin/python3 "$here/phases.py" --group "$group" "$tmp"/run*
 perf probe -q -d "$group:*" 2>/dev/null || true # not in the counts below
 echo
 perf stat -e task-clock,page-faults,context-switches,cpu-migrations -- "$bin" "$@" 2>&1 >/dev/null |
