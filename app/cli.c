@@ -44,6 +44,8 @@ enum {
 	OPT_FIX,
 	OPT_JUDGE,
 	OPT_JUDGE_TIMEOUT,
+	OPT_VERIFY,
+	OPT_COMPARE,
 };
 
 static const struct option cli_longopts[] = {
@@ -78,6 +80,8 @@ static const struct option cli_longopts[] = {
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "judge", required_argument, NULL, OPT_JUDGE },
 	{ "judge-timeout", required_argument, NULL, OPT_JUDGE_TIMEOUT },
+	{ "verify", required_argument, NULL, OPT_VERIFY },
+	{ "compare", no_argument, NULL, OPT_COMPARE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -88,7 +92,7 @@ static const char cli_shortopts[] = ":bqd:m:M:K:N:A:B:o:hV";
 /* Each option's given bit and the name messages use for it. */
 static const struct cli_name {
 	int code;
-	unsigned bit;
+	cli_given_t bit;
 	const char *name;
 } cli_names[] = {
 	{ 'b', CLI_GIVEN_BATCH, "-b" },
@@ -122,6 +126,8 @@ static const struct cli_name {
 	{ OPT_FIX, CLI_GIVEN_FIX, "--fix" },
 	{ OPT_JUDGE, CLI_GIVEN_JUDGE, "--judge" },
 	{ OPT_JUDGE_TIMEOUT, CLI_GIVEN_JUDGE_TIMEOUT, "--judge-timeout" },
+	{ OPT_VERIFY, CLI_GIVEN_VERIFY, "--verify" },
+	{ OPT_COMPARE, CLI_GIVEN_COMPARE, "--compare" },
 };
 
 /* Where an option can be useless: the mode as the whole command line
@@ -144,7 +150,7 @@ enum {
  * named and why: a silently ignored option makes a person believe it
  * worked.  The first rule that applies is the one reported. */
 static const struct cli_rule {
-	unsigned opts;  /* enum cli_given bits */
+	cli_given_t opts; /* CLI_GIVEN_* bits */
 	unsigned where; /* CLI_IN_* */
 	const char *why;
 } cli_rules[] = {
@@ -156,7 +162,7 @@ static const struct cli_rule {
 	  CLI_IN_JUDGE,
 	  "has no effect with --judge (your file runs on the judge's own matrices, "
 	  "with its own communicator)" },
-	{ CLI_GIVEN_JUDGE, CLI_IN_INTERFACE, "needs -b (the judge prints its verdicts in batch mode)" },
+	{ CLI_GIVEN_JUDGE, CLI_IN_INTERFACE, "has no effect without -b (the judge prints its verdicts in batch mode)" },
 	{ CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD, CLI_IN_BATCH,
 	  "has no effect with -b (it records the interface's screens; batch mode draws none)" },
 	{ CLI_GIVEN_PLAY | CLI_GIVEN_SPEED, CLI_IN_BATCH,
@@ -167,6 +173,11 @@ static const struct cli_rule {
 	  "has no effect with -b (batch mode prints plain text)" },
 	{ CLI_GIVEN_QUIET, CLI_IN_INTERFACE,
 	  "has no effect without -b (it shortens batch mode's output)" },
+	{ CLI_GIVEN_COMPARE, CLI_IN_INTERFACE,
+	  "has no effect without -b (it runs the other mode for batch mode's table; the "
+	  "interface's c key shows both)" },
+	{ CLI_GIVEN_VERIFY, CLI_IN_INTERFACE,
+	  "has no effect without -b (it chooses the check of a batch run)" },
 	{ CLI_GIVEN_OUT, CLI_IN_INTERFACE,
 	  "has no effect without -b (it writes the result of a batch run)" },
 	{ CLI_GIVEN_TRACE, CLI_IN_REPLAY,
@@ -200,7 +211,7 @@ static const struct cli_rule {
 	  "has no effect with --export (a question waits for an answer; an export takes none)" },
 };
 
-const char *cli_option_name(unsigned given_bit)
+const char *cli_option_name(cli_given_t given_bit)
 {
 	for (size_t i = 0; i < sizeof cli_names / sizeof cli_names[0]; i++)
 		if (cli_names[i].bit == given_bit)
@@ -208,7 +219,7 @@ const char *cli_option_name(unsigned given_bit)
 	return "";
 }
 
-static unsigned cli_bit_of(int code)
+static cli_given_t cli_bit_of(int code)
 {
 	for (size_t i = 0; i < sizeof cli_names / sizeof cli_names[0]; i++)
 		if (cli_names[i].code == code)
@@ -217,7 +228,7 @@ static unsigned cli_bit_of(int code)
 }
 
 /* The lowest given bit of mask, by the order of the enum. */
-static unsigned cli_first_bit(unsigned mask)
+static cli_given_t cli_first_bit(cli_given_t mask)
 {
 	return mask & -mask;
 }
@@ -258,16 +269,21 @@ const char *cli_usage(void)
 	       "      --trace FILE    write the event log (JSON Lines, or see --trace-format)\n"
 	       "      --trace-format jsonl|chrome\n"
 	       "                      chrome: the Trace Event Format, for Perfetto\n"
+	       "      --verify HOW    exact (the full product and allclose), freivalds\n"
+	       "                      (random vectors: Cx against A(Bx)) or auto (the\n"
+	       "                      default: exact up to M*K*N = 2^24)\n"
+	       "      --compare       run the other mode too for the DP-vs-FSDP table (by\n"
+	       "                      default it comes from the model)\n"
+	       "      --judge FILE.py run your dp_mat_mul / fsdp_mat_mul on a battery of\n"
+	       "                      cases and say what is wrong (-d, -M/-K/-N, -m,\n"
+	       "                      --values, --seed, --capacity pick one case)\n"
+	       "      --judge-timeout S  --judge: each case's time limit (default 3 s)\n"
 	       "\n"
 	       "The interface (without -b):\n"
 	       "      --play          start playing instead of paused\n"
 	       "      --quiz[=LEVEL]  predict, then reveal: questions before each phase\n"
 	       "                      (level 1: one rank a phase; 2: every rank)\n"
 	       "      --lesson FILE   play a lesson (assets/lessons/) part by part\n"
-	       "      --judge FILE.py with -b: run your dp_mat_mul / fsdp_mat_mul on a\n"
-	       "                      battery of cases and say what is wrong (-d, -M/-K/-N,\n"
-	       "                      -m, --values, --seed, --capacity pick one case)\n"
-	       "      --judge-timeout S  --judge: each case's time limit (default 3 s)\n"
 	       "      --no-color      no colour (also when NO_COLOR is set)\n"
 	       "      --ascii         ASCII line drawing\n"
 	       "      --speed X       start at speed X: 1/4, 1/2, 1 (default), 2, 4, 8 or 16\n"
@@ -514,6 +530,18 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 			return cli_fail(err, size, "--judge-timeout must be seconds from 0.1 to 600, "
 					"not '%s'", arg);
 		break;
+	case OPT_COMPARE: o->compare = 1; break;
+	case OPT_VERIFY:
+		if (strcmp(arg, "auto") == 0)
+			o->verify = CLI_VERIFY_AUTO;
+		else if (strcmp(arg, "exact") == 0)
+			o->verify = CLI_VERIFY_EXACT;
+		else if (strcmp(arg, "freivalds") == 0)
+			o->verify = CLI_VERIFY_FREIVALDS;
+		else
+			return cli_fail(err, size, "unknown verification '%s' (use exact, freivalds or auto)",
+					arg);
+		break;
 	case OPT_TRACE_FORMAT:
 		if (strcmp(arg, "jsonl") == 0)
 			o->trace_format = CLI_TRACE_JSONL;
@@ -598,7 +626,7 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 			 (o->judge_file ? CLI_IN_JUDGE : CLI_NO_JUDGE);
 	for (size_t i = 0; i < sizeof cli_rules / sizeof cli_rules[0]; i++) {
 		const struct cli_rule *r = &cli_rules[i];
-		unsigned hit = o->given & r->opts;
+		cli_given_t hit = o->given & r->opts;
 		if (hit && (where & r->where) == r->where) {
 			o->refused = cli_first_bit(hit);
 			return cli_fail(err, err_size, "%s %s", cli_option_name(o->refused), r->why);
@@ -613,7 +641,7 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 /* A lesson's set: keys and the options they override. */
 static const struct cli_lesson_key {
 	unsigned set_bit; /* LESSON_SET_* */
-	unsigned given;   /* CLI_GIVEN_* */
+	cli_given_t given; /* CLI_GIVEN_* */
 	const char *key;
 } cli_lesson_keys[] = {
 	{ LESSON_SET_MODE, CLI_GIVEN_MODE, "fsdp or dp" },

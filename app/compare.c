@@ -40,6 +40,7 @@ static void compare_measure(struct compare *c, int mode, const struct mat *a,
 		if (sum) {
 			run_summaries(r, sum);
 			compare_keep(c, mode, sum);
+			c->ran[mode] = 1;
 			free(sum);
 		}
 	}
@@ -73,6 +74,52 @@ int compare_build(struct compare *c, const struct mat *a, const struct mat *b,
 		if (!c->measured[m])
 			compare_measure(c, m, a, b, cfg, max_run_bytes);
 	return 0;
+}
+
+/* What device.c and fsdp.c count, step by step: a device holds its rows of
+ * A and C throughout and starts with the B it owns (all of B in DP, its own
+ * shard in FSDP); an FSDP transfer holds a receive buffer for the incoming
+ * shard beside the outgoing one until it ends; at the gather rank 0 also
+ * holds the whole C, and every other rank sends its rows of C.  FSDP's rank
+ * r sends the shards it holds at steps 0..n-2, (r - s) mod n. */
+void compare_model(struct compare *c, int mode, size_t M, size_t K, size_t N)
+{
+	int n = c->n;
+	uint64_t B = 8 * (uint64_t)K * N, gathered = 8 * (uint64_t)M * N;
+	if (c->measured[mode])
+		for (int i = 0; i < n; i++) {
+			c->total_measured[mode] -= c->dev[i].measured[mode];
+			c->total_sent[mode] -= c->dev[i].sent[mode];
+		}
+	for (int i = 0; i < n; i++) {
+		uint64_t rows = split_size(M, n, i);
+		uint64_t base = 8 * rows * K + 8 * rows * N, peak, sent = i ? 8 * rows * N : 0;
+		if (mode == DM_DP) {
+			peak = base + B + (i == 0 ? gathered : 0);
+		} else {
+			uint64_t col = 8 * (uint64_t)K; /* bytes a column of B */
+			peak = base + col * split_size(N, n, i);
+			for (int s = 0; s + 1 < n; s++) {
+				uint64_t out = col * split_size(N, n, sched_shard(n, i, s));
+				uint64_t in = col * split_size(N, n, sched_shard(n, i, s + 1));
+				if (base + out + in > peak)
+					peak = base + out + in;
+				sent += out;
+			}
+			if (i == 0) {
+				uint64_t last = col * split_size(N, n, sched_shard(n, 0, n - 1));
+				if (base + last + gathered > peak)
+					peak = base + last + gathered;
+			}
+		}
+		c->dev[i].measured[mode] = peak;
+		c->dev[i].sent[mode] = sent;
+		c->total_measured[mode] += peak;
+		c->total_sent[mode] += sent;
+	}
+	c->measured[mode] = 1;
+	c->model[mode] = 1;
+	c->ran[mode] = 0;
 }
 
 void compare_free(struct compare *c)

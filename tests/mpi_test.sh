@@ -125,6 +125,15 @@ mpi 3 -A "$TMPD/a.csv" -N 5 -o "$TMPD/cm.csv"; st=$?
 [ "$st" = 0 ] && cmp -s "$TMPD/cm.csv" "$TMPD/ct.csv" && diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && ok \
 	|| bad "csv A on 3 ranks: exit $st, or differs from distmm-tui"
 
+# --- above 2^24 the check is Freivalds', and the table the model or a run ----
+for args in "-q -M 300 -K 280 -N 310 --values floats" "-q -m dp -M 300 -K 280 -N 310 --compare" \
+	"-q -M 300 -K 300 -N 300 --bug r-plus-s"; do
+	mpi 3 $args; st=$?
+	"$TUI_BIN" -b -d 3 $args >"$TMPD/tui.out" 2>&1; want=$?
+	[ "$st" = "$want" ] && diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && grep -q '^verify: .*Freivalds' "$TMPD/out" \
+		&& ok || bad "3 ranks, $args: exit $st (distmm-tui $want), or output differs"
+done
+
 # --- a deliberate bug: the same wrong answer, the same account ---------------
 mpi 4 --bug r-plus-s; st=$?
 "$TUI_BIN" -b -d 4 --bug r-plus-s >"$TMPD/tui.out" 2>&1

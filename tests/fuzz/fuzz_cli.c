@@ -296,7 +296,8 @@ static int field_int(const struct cli_opts *o, size_t off)
 /* What the parsed options say about the mode, for the rules below. */
 enum {
 	IN_BATCH = 1 << 0, IN_INTERFACE = 1 << 1, IN_REPLAY = 1 << 2, IN_DP = 1 << 3,
-	NO_TRACE = 1 << 4, BOTH_FILES = 1 << 5, RING_BUG = 1 << 6,
+	NO_TRACE = 1 << 4, BOTH_FILES = 1 << 5, RING_BUG = 1 << 6, IN_EXPORT = 1 << 7,
+	NO_EXPORT = 1 << 8, IN_JUDGE = 1 << 9, NO_JUDGE = 1 << 10,
 };
 
 static unsigned mode_of(const struct cli_opts *o)
@@ -305,19 +306,30 @@ static unsigned mode_of(const struct cli_opts *o)
 	       (o->mode == DM_DP ? IN_DP : 0) | (o->trace_file ? 0 : NO_TRACE) |
 	       (o->a_file && o->b_file ? BOTH_FILES : 0) |
 	       /* DP's one bug is arrival-order, the gather's; the others are the ring's */
-	       (o->bug != BUG_NONE && o->bug != BUG_ARRIVAL_ORDER ? RING_BUG : 0);
+	       (o->bug != BUG_NONE && o->bug != BUG_ARRIVAL_ORDER ? RING_BUG : 0) |
+	       (o->export_file ? IN_EXPORT : NO_EXPORT) | (o->judge_file ? IN_JUDGE : NO_JUDGE);
 }
 
 /* The README's options that do nothing in a mode: on CLI_RUN, none of
  * `forbidden` was given where `where` holds. */
 static const struct mode_rule {
 	const char *name;
-	unsigned where, forbidden;
+	unsigned where;
+	cli_given_t forbidden;
 } mode_rules[] = {
 	{ "the interface's options with -b", IN_BATCH,
-	  CLI_GIVEN_PLAY | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII },
+	  CLI_GIVEN_PLAY | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII |
+		  CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD | CLI_GIVEN_SPEED },
 	{ "batch's options without -b", IN_INTERFACE,
-	  CLI_GIVEN_QUIET | CLI_GIVEN_OUT | CLI_GIVEN_TRACE },
+	  CLI_GIVEN_QUIET | CLI_GIVEN_OUT | CLI_GIVEN_TRACE | CLI_GIVEN_VERIFY | CLI_GIVEN_COMPARE |
+		  CLI_GIVEN_JUDGE },
+	{ "--size without --export", NO_EXPORT, CLI_GIVEN_SIZE },
+	{ "what an export cannot do", IN_EXPORT, CLI_GIVEN_RECORD | CLI_GIVEN_PLAY | CLI_GIVEN_QUIZ },
+	{ "--judge-timeout without --judge", NO_JUDGE, CLI_GIVEN_JUDGE_TIMEOUT },
+	{ "the engine's inputs and orders with --judge", IN_JUDGE,
+	  CLI_GIVEN_A | CLI_GIVEN_B | CLI_GIVEN_OUT | CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER |
+		  CLI_GIVEN_FIX | CLI_GIVEN_BUG | CLI_GIVEN_REPLAY | CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ |
+		  CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD },
 	{ "--trace-format without --trace", NO_TRACE, CLI_GIVEN_TRACE_FORMAT },
 	{ "what the trace says, with --replay", IN_REPLAY,
 	  CLI_GIVEN_DEVICES | CLI_GIVEN_MODE | CLI_GIVEN_CAPACITY | CLI_GIVEN_NAIVE |
@@ -370,10 +382,10 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 
 	/* what differs from the defaults was on the line: a value other than
 	 * the default was given (the converse need not hold: "-d 4") */
-	CHECK((o->given & ~(unsigned)CLI_GIVEN_ALL) == 0);
+	CHECK((o->given & ~CLI_GIVEN_ALL) == 0);
 	const struct {
 		const char *name;
-		unsigned bit;
+		cli_given_t bit;
 		bool differs;
 	} given[] = {
 		{ "-b", CLI_GIVEN_BATCH, o->batch != 0 },
@@ -401,6 +413,12 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		{ "--quiz", CLI_GIVEN_QUIZ, o->quiz != 0 },
 		{ "--lesson", CLI_GIVEN_LESSON, o->lesson_file != NULL },
 		{ "--replay", CLI_GIVEN_REPLAY, o->replay_file != NULL },
+		{ "--export", CLI_GIVEN_EXPORT, o->export_file != NULL },
+		{ "--record", CLI_GIVEN_RECORD, o->record_file != NULL },
+		{ "--judge", CLI_GIVEN_JUDGE, o->judge_file != NULL },
+		{ "--judge-timeout", CLI_GIVEN_JUDGE_TIMEOUT, o->judge_ms != CLI_JUDGE_MS },
+		{ "--verify", CLI_GIVEN_VERIFY, o->verify != CLI_VERIFY_AUTO },
+		{ "--compare", CLI_GIVEN_COMPARE, o->compare != 0 },
 	};
 	for (size_t i = 0; i < COUNT(given); i++)
 		CHECK_ROW(!given[i].differs || (o->given & given[i].bit), given[i].name);
@@ -415,7 +433,7 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 	/* a lesson that sets nothing refuses nothing; one that sets every key
 	 * refuses exactly a line that gave one of them, and names it */
 	char e[FUZZ_ERR_SIZE];
-	const unsigned keys = CLI_GIVEN_MODE | CLI_GIVEN_DEVICES | CLI_GIVEN_M | CLI_GIVEN_K |
+	const cli_given_t keys = CLI_GIVEN_MODE | CLI_GIVEN_DEVICES | CLI_GIVEN_M | CLI_GIVEN_K |
 			      CLI_GIVEN_N | CLI_GIVEN_VALUES | CLI_GIVEN_SEED | CLI_GIVEN_CAPACITY |
 			      CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX | CLI_GIVEN_BUG |
 			      CLI_GIVEN_QUIZ;
