@@ -24,8 +24,9 @@ LDLIBS_ENGINE = $(shell $(PKG_CONFIG) --libs openblas 2>/dev/null || echo -lopen
 LDLIBS_UI = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
 LDLIBS_CHECK = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck)
 
-# Debian packages: build tools, libraries, and what the tests drive (tmux,
-# numpy) or build with (clang and its sanitizer and fuzzer runtimes, valgrind).
+# Debian packages: build tools, libraries, what --judge runs (python3-numpy),
+# what the tests drive (tmux, numpy) or build with (clang and its sanitizer
+# and fuzzer runtimes, valgrind).
 DEPS = gcc make pkg-config libopenblas-dev libncurses-dev check tmux python3-numpy \
 	clang libclang-rt-14-dev valgrind libopenmpi-dev openmpi-bin
 
@@ -35,6 +36,13 @@ ENGINE_SRC = $(filter-out $(ENGINE_MPI_SRC),$(wildcard engine/*/*.c))
 ENGINE_OBJ = $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 APP_SRC    = $(filter-out app/mpi/%,$(wildcard app/*.c app/*/*.c))
 APP_OBJ    = $(APP_SRC:%.c=$(BUILD)/%.o)
+# The judge's harness (app/judge/py/, Python) is built into distmm-tui as C
+# arrays by app/judge/embed.sh (od and sed: no Python needed to build), so the
+# program finds it from any directory.  The list's order is its load order.
+JUDGE_PY   = $(addprefix app/judge/py/,jd_world.py jd_queue.py jd_patch.py jd_content.py jd_facts.py jd_verdict.py \
+	jd_trace.py jd_run.py jd_main.py)
+JUDGE_GEN  = $(BUILD)/gen/judge_harness.c
+APP_OBJ   += $(BUILD)/gen/judge_harness.o
 CHECK_SRC  = $(wildcard tests/check_*.c)
 CHECK_BIN  = $(CHECK_SRC:tests/%.c=$(BUILD)/tests/%)
 LIB        = $(BUILD)/libdistmm.a
@@ -64,6 +72,15 @@ $(BUILD)/app/%.o: app/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC     $<"
 	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) -MMD -MP -c $< -o $@
+
+$(JUDGE_GEN): $(JUDGE_PY) app/judge/embed.sh
+	@mkdir -p $(dir $@)
+	@echo "  EMBED  $@"
+	$(Q)sh app/judge/embed.sh $@ $(JUDGE_PY)
+
+$(BUILD)/gen/judge_harness.o: $(JUDGE_GEN) app/judge/harness.h
+	@echo "  CC     $<"
+	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) -c $< -o $@
 
 $(LIB): $(ENGINE_OBJ)
 	@rm -f $@
@@ -109,6 +126,11 @@ $(BUILD)/tests/check_memory: tests/check_memory.c $(MEMORY_APP_OBJ) $(LIB) tests
 	@echo "  CC     $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(MEMORY_APP_OBJ) $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
+$(BUILD)/tests/check_expr: tests/check_expr.c $(BUILD)/app/expr.o $(LIB) tests/testutil.h
+	@mkdir -p $(dir $@)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(BUILD)/app/expr.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
+
 deps:
 	@missing=""; for p in $(DEPS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
@@ -151,12 +173,15 @@ test: check
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 	$(MAKE) --no-print-directory bench-quick
 
-# The plain build's tests: Check suites, batch mode, the interface, the storm.
+# The plain build's tests: Check suites, batch mode, the interface, the storm,
+# the export and --record.
 check: WERROR = -Werror
 check: $(BIN) mpi check-boundary check-suites
 	tests/batch_test.sh ./$(BIN)
+	tests/judge_test.sh ./$(BIN)
 	tests/ui_test.sh ./$(BIN)
 	tests/storm_test.sh ./$(BIN)
+	tests/export_test.sh ./$(BIN)
 	tests/mpi_test.sh ./$(MPI_BIN) ./$(BIN)
 
 asan:
@@ -187,7 +212,7 @@ clean:
 -include $(ENGINE_OBJ:.o=.d) $(APP_OBJ:.o=.d)
 
 # distmm-mpi: the same ring over Open MPI, one device per rank.  Its sources
-# (engine/mpi/: the transport and one rank's run; app/mpi/: the program)
+# (engine/comm/comm_mpi.c, the transport; engine/exec/mpi_rank.c, one rank's run; app/mpi/: the program)
 # include <mpi.h>: they are left out of the engine library, are compiled
 # with mpicc and go into distmm-mpi only.  `make` builds it when mpicc is there
 # (make deps installs Open MPI) and says it skipped it otherwise: the engine,

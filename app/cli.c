@@ -2,7 +2,8 @@
  * "-3", " 4" and "" are errors, not 4, -3 or 0 (strtol alone accepts them).
  * Then one table (cli_rules) of the options that do nothing in the mode the
  * whole line chose: it is read once every option is known, so the order of
- * the options never matters. */
+ * the options never matters.  --naive, --order and --fix are one setting
+ * said three ways: two that disagree are refused as they are read. */
 #include "cli.h"
 
 #include <errno.h>
@@ -15,6 +16,7 @@
 
 #include <distmm/bug.h>
 #include <distmm/mat.h>
+#include <distmm/order.h>
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 
@@ -34,6 +36,16 @@ enum {
 	OPT_LESSON,
 	OPT_TRACE_FORMAT,
 	OPT_REPLAY,
+	OPT_EXPORT,
+	OPT_SIZE,
+	OPT_SPEED,
+	OPT_RECORD,
+	OPT_ORDER,
+	OPT_FIX,
+	OPT_JUDGE,
+	OPT_JUDGE_TIMEOUT,
+	OPT_VERIFY,
+	OPT_COMPARE,
 	OPT_START_AT,
 	OPT_THEME,
 };
@@ -57,11 +69,21 @@ static const struct option cli_longopts[] = {
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "capacity", required_argument, NULL, OPT_CAPACITY },
 	{ "naive", no_argument, NULL, OPT_NAIVE },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "fix", required_argument, NULL, OPT_FIX },
 	{ "bug", required_argument, NULL, OPT_BUG },
 	{ "quiz", optional_argument, NULL, OPT_QUIZ },
 	{ "lesson", required_argument, NULL, OPT_LESSON },
 	{ "trace-format", required_argument, NULL, OPT_TRACE_FORMAT },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "speed", required_argument, NULL, OPT_SPEED },
+	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "judge", required_argument, NULL, OPT_JUDGE },
+	{ "judge-timeout", required_argument, NULL, OPT_JUDGE_TIMEOUT },
+	{ "verify", required_argument, NULL, OPT_VERIFY },
+	{ "compare", no_argument, NULL, OPT_COMPARE },
 	{ "start-at", required_argument, NULL, OPT_START_AT },
 	{ "theme", required_argument, NULL, OPT_THEME },
 	{ "help", no_argument, NULL, 'h' },
@@ -74,7 +96,7 @@ static const char cli_shortopts[] = ":bqd:m:M:K:N:A:B:o:hV";
 /* Each option's given bit and the name messages use for it. */
 static const struct cli_name {
 	int code;
-	unsigned bit;
+	cli_given_t bit;
 	const char *name;
 } cli_names[] = {
 	{ 'b', CLI_GIVEN_BATCH, "-b" },
@@ -100,6 +122,16 @@ static const struct cli_name {
 	{ OPT_QUIZ, CLI_GIVEN_QUIZ, "--quiz" },
 	{ OPT_LESSON, CLI_GIVEN_LESSON, "--lesson" },
 	{ OPT_REPLAY, CLI_GIVEN_REPLAY, "--replay" },
+	{ OPT_EXPORT, CLI_GIVEN_EXPORT, "--export" },
+	{ OPT_SIZE, CLI_GIVEN_SIZE, "--size" },
+	{ OPT_SPEED, CLI_GIVEN_SPEED, "--speed" },
+	{ OPT_RECORD, CLI_GIVEN_RECORD, "--record" },
+	{ OPT_ORDER, CLI_GIVEN_ORDER, "--order" },
+	{ OPT_FIX, CLI_GIVEN_FIX, "--fix" },
+	{ OPT_JUDGE, CLI_GIVEN_JUDGE, "--judge" },
+	{ OPT_JUDGE_TIMEOUT, CLI_GIVEN_JUDGE_TIMEOUT, "--judge-timeout" },
+	{ OPT_VERIFY, CLI_GIVEN_VERIFY, "--verify" },
+	{ OPT_COMPARE, CLI_GIVEN_COMPARE, "--compare" },
 	{ OPT_START_AT, CLI_GIVEN_START_AT, "--start-at" },
 	{ OPT_THEME, CLI_GIVEN_THEME, "--theme" },
 };
@@ -113,18 +145,35 @@ enum {
 	CLI_IN_DP = 1u << 3,        /* -m dp: no ring */
 	CLI_NO_TRACE = 1u << 4,     /* no --trace */
 	CLI_BOTH_FILES = 1u << 5,   /* -A and -B: nothing is generated */
-	CLI_IN_LESSON = 1u << 6,    /* --lesson: its parts say where they start */
+	CLI_IN_EXPORT = 1u << 6,    /* --export: headless, no keys */
+	CLI_NO_EXPORT = 1u << 7,    /* no --export */
+	CLI_RING_BUG = 1u << 8,     /* a bug that changes only the ring (bug_applies) */
+	CLI_IN_JUDGE = 1u << 9,     /* --judge: the candidate's Python runs, not the engine */
+	CLI_NO_JUDGE = 1u << 10,    /* no --judge */
+	CLI_IN_LESSON = 1u << 11,   /* --lesson: its parts say where they start */
 };
 
 /* The options that do nothing in a mode, refused with the first given one
  * named and why: a silently ignored option makes a person believe it
  * worked.  The first rule that applies is the one reported. */
 static const struct cli_rule {
-	unsigned opts;  /* enum cli_given bits */
+	cli_given_t opts; /* CLI_GIVEN_* bits */
 	unsigned where; /* CLI_IN_* */
 	const char *why;
 } cli_rules[] = {
-	{ CLI_GIVEN_PLAY, CLI_IN_BATCH, "has no effect with -b (batch mode has no animation)" },
+	{ CLI_GIVEN_JUDGE_TIMEOUT, CLI_NO_JUDGE,
+	  "has no effect without --judge (it is the time limit of each judged case)" },
+	{ CLI_GIVEN_A | CLI_GIVEN_B | CLI_GIVEN_OUT | CLI_GIVEN_ORDERS | CLI_GIVEN_BUG |
+		  CLI_GIVEN_REPLAY | CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ | CLI_GIVEN_EXPORT |
+		  CLI_GIVEN_RECORD,
+	  CLI_IN_JUDGE,
+	  "has no effect with --judge (your file runs on the judge's own matrices, "
+	  "with its own communicator)" },
+	{ CLI_GIVEN_JUDGE, CLI_IN_INTERFACE, "has no effect without -b (the judge prints its verdicts in batch mode)" },
+	{ CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD, CLI_IN_BATCH,
+	  "has no effect with -b (it records the interface's screens; batch mode draws none)" },
+	{ CLI_GIVEN_PLAY | CLI_GIVEN_SPEED, CLI_IN_BATCH,
+	  "has no effect with -b (batch mode has no animation)" },
 	{ CLI_GIVEN_QUIZ, CLI_IN_BATCH, "has no effect with -b (the quiz asks in the interface)" },
 	{ CLI_GIVEN_LESSON, CLI_IN_BATCH, "has no effect with -b (a lesson plays in the interface)" },
 	{ CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII, CLI_IN_BATCH,
@@ -133,6 +182,11 @@ static const struct cli_rule {
 	{ CLI_GIVEN_THEME, CLI_IN_BATCH, "has no effect with -b (batch mode prints plain text)" },
 	{ CLI_GIVEN_QUIET, CLI_IN_INTERFACE,
 	  "has no effect without -b (it shortens batch mode's output)" },
+	{ CLI_GIVEN_COMPARE, CLI_IN_INTERFACE,
+	  "has no effect without -b (it runs the other mode for batch mode's table; the "
+	  "interface's c key shows both)" },
+	{ CLI_GIVEN_VERIFY, CLI_IN_INTERFACE,
+	  "has no effect without -b (it chooses the check of a batch run)" },
 	{ CLI_GIVEN_OUT, CLI_IN_INTERFACE,
 	  "has no effect without -b (it writes the result of a batch run)" },
 	{ CLI_GIVEN_TRACE, CLI_IN_REPLAY,
@@ -145,20 +199,30 @@ static const struct cli_rule {
 	  "has no effect with --replay (the replay shows the recorded run)" },
 	{ CLI_GIVEN_DEVICES | CLI_GIVEN_MODE, CLI_IN_REPLAY,
 	  "has no effect with --replay (the trace says the mode and the devices)" },
-	{ CLI_GIVEN_CAPACITY | CLI_GIVEN_NAIVE, CLI_IN_REPLAY,
+	{ CLI_GIVEN_CAPACITY | CLI_GIVEN_ORDERS, CLI_IN_REPLAY,
 	  "has no effect with --replay (no transport runs: the trace is what happened)" },
 	{ CLI_GIVEN_QUIZ, CLI_IN_REPLAY,
 	  "has no effect with --replay (the quiz asks about a live run)" },
 	{ CLI_GIVEN_START_AT, CLI_IN_LESSON,
 	  "has no effect with --lesson (each part starts at its beginning)" },
-	{ CLI_GIVEN_NAIVE, CLI_IN_DP, "has no effect with -m dp (DP has no ring transfer to order)" },
-	{ CLI_GIVEN_BUG, CLI_IN_DP,
-	  "has no effect with -m dp (every bug is a mistake in the FSDP ring)" },
+	/* DP's gather is a star: ranks other than 0 only send, rank 0 only
+	 * receives, so no rank has a send and a receive to put in an order */
+	{ CLI_GIVEN_ORDERS, CLI_IN_DP, "has no effect with -m dp (DP has no ring transfer to order)" },
+	{ CLI_GIVEN_BUG, CLI_IN_DP | CLI_RING_BUG,
+	  "has no effect with -m dp (that bug is a mistake in the FSDP ring; DP's gather has one: "
+	  "arrival-order)" },
 	{ CLI_GIVEN_SEED | CLI_GIVEN_VALUES, CLI_BOTH_FILES,
 	  "has no effect with both -A and -B (it makes generated matrices; none is)" },
+	{ CLI_GIVEN_SIZE, CLI_NO_EXPORT,
+	  "has no effect without --export (the interface takes the terminal's size)" },
+	{ CLI_GIVEN_RECORD, CLI_IN_EXPORT,
+	  "has no effect with --export (the export writes its recording itself, headless)" },
+	{ CLI_GIVEN_PLAY, CLI_IN_EXPORT, "has no effect with --export (an export always plays)" },
+	{ CLI_GIVEN_QUIZ, CLI_IN_EXPORT,
+	  "has no effect with --export (a question waits for an answer; an export takes none)" },
 };
 
-const char *cli_option_name(unsigned given_bit)
+const char *cli_option_name(cli_given_t given_bit)
 {
 	for (size_t i = 0; i < sizeof cli_names / sizeof cli_names[0]; i++)
 		if (cli_names[i].bit == given_bit)
@@ -166,7 +230,7 @@ const char *cli_option_name(unsigned given_bit)
 	return "";
 }
 
-static unsigned cli_bit_of(int code)
+static cli_given_t cli_bit_of(int code)
 {
 	for (size_t i = 0; i < sizeof cli_names / sizeof cli_names[0]; i++)
 		if (cli_names[i].code == code)
@@ -175,7 +239,7 @@ static unsigned cli_bit_of(int code)
 }
 
 /* The lowest given bit of mask, by the order of the enum. */
-static unsigned cli_first_bit(unsigned mask)
+static cli_given_t cli_first_bit(cli_given_t mask)
 {
 	return mask & -mask;
 }
@@ -200,8 +264,14 @@ const char *cli_usage(void)
 	       "      --capacity C    messages an inbox holds before a send blocks:\n"
 	       "                      unbounded (default), a number, or 0 (synchronous)\n"
 	       "      --naive         FSDP: every device sends before it receives\n"
-	       "      --bug KIND      FSDP: run the ring with a classic mistake to spot\n"
-	       "                      (--bug list names them)\n"
+	       "                      (--order send-first)\n"
+	       "      --order ORDER   FSDP: a transfer's send and receive: parity (the default:\n"
+	       "                      even ranks send first), send-first or recv-first\n"
+	       "      --fix FIX       FSDP: the deadlock's fix: parity, recv-thread (a receive\n"
+	       "                      thread per device), sendrecv (one call) or buffered\n"
+	       "                      (MPI_Bsend)\n"
+	       "      --bug KIND      run the ring with a classic mistake to spot (FSDP; with\n"
+	       "                      -m dp only arrival-order; --bug list names them)\n"
 	       "\n"
 	       "Batch mode:\n"
 	       "  -b, --batch         no interface: print the schedule and the check\n"
@@ -210,6 +280,15 @@ const char *cli_usage(void)
 	       "      --trace FILE    write the event log (JSON Lines, or see --trace-format)\n"
 	       "      --trace-format jsonl|chrome\n"
 	       "                      chrome: the Trace Event Format, for Perfetto\n"
+	       "      --verify HOW    exact (the full product and allclose), freivalds\n"
+	       "                      (random vectors: Cx against A(Bx)) or auto (the\n"
+	       "                      default: exact up to M*K*N = 2^24)\n"
+	       "      --compare       run the other mode too for the DP-vs-FSDP table (by\n"
+	       "                      default it comes from the model)\n"
+	       "      --judge FILE.py run your dp_mat_mul / fsdp_mat_mul on a battery of\n"
+	       "                      cases and say what is wrong (-d, -M/-K/-N, -m,\n"
+	       "                      --values, --seed, --capacity pick one case)\n"
+	       "      --judge-timeout S  --judge: each case's time limit (default 3 s)\n"
 	       "\n"
 	       "The interface (without -b):\n"
 	       "      --play          start playing instead of paused\n"
@@ -221,6 +300,13 @@ const char *cli_usage(void)
 	       "      --start-at STEP open at a step's compute (2), its transfer (2t),\n"
 	       "                      ready, gather or verify\n"
 	       "      --theme THEME   projector (high contrast, nothing dim) or default\n"
+	       "      --speed X       start at speed X: 1/4, 1/2, 1 (default), 2, 4, 8 or 16\n"
+	       "      --record FILE   record what the screen shows as an asciicast (.cast)\n"
+	       "\n"
+	       "Export (headless: no terminal needed; every mode, lessons and --replay):\n"
+	       "      --export FILE   FILE.cast: an asciicast v2 recording, a marker a phase;\n"
+	       "                      FILE.svg: FILE-000.svg... a still a phase, FILE.svg the end\n"
+	       "      --size CxR      the export's screen, columns x rows (default 120x40)\n"
 	       "\n"
 	       "A recorded run, in the interface or with -b:\n"
 	       "      --replay TRACE  show a JSON Lines trace (with -A/-B, or the sizes and\n"
@@ -309,6 +395,76 @@ bad:
 			arg);
 }
 
+/* --size COLSxROWS: two numbers from 1 to CLI_MAX_SIZE; whether the run
+ * fits is the layout's to say, once the device count is known. */
+static int cli_screen_size(const char *arg, struct cli_opts *o, char *err, size_t size)
+{
+	char num[16];
+	unsigned long long c, r;
+	const char *x = strchr(arg, 'x');
+	size_t len = x ? (size_t)(x - arg) : 0;
+	if (x && len < sizeof num) {
+		memcpy(num, arg, len);
+		num[len] = '\0';
+		if (!cli_number(num, 1, CLI_MAX_SIZE, &c) && !cli_number(x + 1, 1, CLI_MAX_SIZE, &r)) {
+			o->cols = (int)c;
+			o->rows = (int)r;
+			return 0;
+		}
+	}
+	return cli_fail(err, size, "--size must be COLSxROWS, each from 1 to %d (e.g. 120x40), not '%s'",
+			CLI_MAX_SIZE, arg);
+}
+
+/* --speed: one of the interface's speeds (+ and - step through them). */
+static int cli_speed(const char *arg, struct cli_opts *o, char *err, size_t size)
+{
+	static const struct {
+		const char *name;
+		int step;
+	} speeds[] = { { "1/4", -2 }, { "0.25", -2 }, { "1/2", -1 }, { "0.5", -1 }, { "1", 0 },
+		       { "2", 1 },    { "4", 2 },     { "8", 3 },    { "16", 4 } };
+	size_t len = strlen(arg);
+	if (len && arg[len - 1] == 'x')
+		len--;
+	for (size_t i = 0; i < sizeof speeds / sizeof speeds[0]; i++)
+		if (strlen(speeds[i].name) == len && strncmp(arg, speeds[i].name, len) == 0) {
+			o->speed_step = speeds[i].step;
+			return 0;
+		}
+	return cli_fail(err, size, "--speed must be 1/4, 1/2, 1, 2, 4, 8 or 16 (times 1x), not '%s'",
+			arg);
+}
+
+/* --naive, --order and --fix: the deadlock lab, one setting said three
+ * ways.  Saying it twice is fine if both agree; two different answers are
+ * refused rather than one silently winning. */
+static int cli_order_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
+{
+	char now[sizeof o->order_opt];
+	int order;
+	if (c == OPT_NAIVE) {
+		order = ORDER_SEND_FIRST;
+	} else if (c == OPT_ORDER) {
+		if ((order = order_parse_order(arg)) < 0)
+			return cli_fail(err, size, "unknown order '%s' (use send-first, recv-first or "
+					"parity)", arg);
+	} else if ((order = order_parse_fix(arg)) < 0) {
+		return cli_fail(err, size, "unknown fix '%s' (use parity, recv-thread, sendrecv or "
+				"buffered)", arg);
+	}
+	if (c == OPT_NAIVE)
+		snprintf(now, sizeof now, "--naive");
+	else
+		snprintf(now, sizeof now, "%s %.30s", c == OPT_ORDER ? "--order" : "--fix", arg);
+	if (o->order_opt[0] && order != o->order)
+		return cli_fail(err, size, "%s and %s both say how a transfer is made: give one",
+				o->order_opt, now);
+	o->order = order;
+	memcpy(o->order_opt, now, sizeof now);
+	return 0;
+}
+
 static void cli_defaults(struct cli_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -317,6 +473,24 @@ static void cli_defaults(struct cli_opts *o)
 	o->seed = CLI_DEFAULT_SEED;
 	o->values = MAT_VALUES_INTS;
 	o->capacity = RUN_UNBOUNDED;
+	o->cols = CLI_DEFAULT_COLS;
+	o->rows = CLI_DEFAULT_ROWS;
+	o->order = ORDER_PARITY;
+	o->judge_ms = CLI_JUDGE_MS;
+}
+
+/* --judge-timeout: seconds, a fraction allowed, from 0.1 to 600. */
+static int cli_seconds(const char *s, unsigned *ms)
+{
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	char *end;
+	double v = strtod(s, &end);
+	if (errno || *end != '\0' || !(v >= 0.1 && v <= 600.0))
+		return -1;
+	*ms = (unsigned)(v * 1000.0 + 0.5);
+	return 0;
 }
 
 static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
@@ -329,7 +503,6 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_PLAY: o->play = 1; break;
 	case OPT_NO_COLOR: o->no_color = 1; break;
 	case OPT_ASCII: o->ascii = 1; break;
-	case OPT_NAIVE: o->naive = 1; break;
 	case 'd':
 		if (cli_number(arg, 1, RUN_MAX_DEVICES, &v))
 			return cli_fail(err, size,
@@ -388,6 +561,10 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 		else
 			o->capacity = (size_t)v;
 		break;
+	case OPT_NAIVE:
+	case OPT_ORDER:
+	case OPT_FIX:
+		return cli_order_option(c, arg, o, err, size);
 	case 'A': o->a_file = arg; break;
 	case 'B': o->b_file = arg; break;
 	case 'o': o->out_file = arg; break;
@@ -404,6 +581,28 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 			o->projector = 0;
 		else
 			return cli_fail(err, size, "unknown theme '%s' (use projector or default)", arg);
+		break;
+	case OPT_EXPORT: o->export_file = arg; break;
+	case OPT_RECORD: o->record_file = arg; break;
+	case OPT_SIZE: return cli_screen_size(arg, o, err, size);
+	case OPT_SPEED: return cli_speed(arg, o, err, size);
+	case OPT_JUDGE: o->judge_file = arg; break;
+	case OPT_JUDGE_TIMEOUT:
+		if (cli_seconds(arg, &o->judge_ms))
+			return cli_fail(err, size, "--judge-timeout must be seconds from 0.1 to 600, "
+					"not '%s'", arg);
+		break;
+	case OPT_COMPARE: o->compare = 1; break;
+	case OPT_VERIFY:
+		if (strcmp(arg, "auto") == 0)
+			o->verify = CLI_VERIFY_AUTO;
+		else if (strcmp(arg, "exact") == 0)
+			o->verify = CLI_VERIFY_EXACT;
+		else if (strcmp(arg, "freivalds") == 0)
+			o->verify = CLI_VERIFY_FREIVALDS;
+		else
+			return cli_fail(err, size, "unknown verification '%s' (use exact, freivalds or auto)",
+					arg);
 		break;
 	case OPT_TRACE_FORMAT:
 		if (strcmp(arg, "jsonl") == 0)
@@ -484,10 +683,13 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 			 (o->replay_file ? CLI_IN_REPLAY : 0u) | (o->mode == DM_DP ? CLI_IN_DP : 0u) |
 			 (o->trace_file ? 0u : CLI_NO_TRACE) |
 			 (o->a_file && o->b_file ? CLI_BOTH_FILES : 0u) |
+			 (o->export_file ? CLI_IN_EXPORT : CLI_NO_EXPORT) |
+			 (bug_applies(o->bug, DM_DP) ? 0u : CLI_RING_BUG) |
+			 (o->judge_file ? CLI_IN_JUDGE : CLI_NO_JUDGE) |
 			 (o->lesson_file ? CLI_IN_LESSON : 0u);
 	for (size_t i = 0; i < sizeof cli_rules / sizeof cli_rules[0]; i++) {
 		const struct cli_rule *r = &cli_rules[i];
-		unsigned hit = o->given & r->opts;
+		cli_given_t hit = o->given & r->opts;
 		if (hit && (where & r->where) == r->where) {
 			o->refused = cli_first_bit(hit);
 			return cli_fail(err, err_size, "%s %s", cli_option_name(o->refused), r->why);
@@ -502,7 +704,7 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 /* A lesson's set: keys and the options they override. */
 static const struct cli_lesson_key {
 	unsigned set_bit; /* LESSON_SET_* */
-	unsigned given;   /* CLI_GIVEN_* */
+	cli_given_t given; /* CLI_GIVEN_* */
 	const char *key;
 } cli_lesson_keys[] = {
 	{ LESSON_SET_MODE, CLI_GIVEN_MODE, "fsdp or dp" },
@@ -513,7 +715,7 @@ static const struct cli_lesson_key {
 	{ LESSON_SET_VALUES, CLI_GIVEN_VALUES, "values=" },
 	{ LESSON_SET_SEED, CLI_GIVEN_SEED, "seed=" },
 	{ LESSON_SET_CAPACITY, CLI_GIVEN_CAPACITY, "capacity=" },
-	{ LESSON_SET_NAIVE, CLI_GIVEN_NAIVE, "naive or ordered" },
+	{ LESSON_SET_ORDER, CLI_GIVEN_ORDERS, "naive, ordered, order= or fix=" },
 	{ LESSON_SET_BUG, CLI_GIVEN_BUG, "bug=" },
 	{ LESSON_SET_QUIZ, CLI_GIVEN_QUIZ, "quiz=" },
 };
@@ -526,7 +728,8 @@ int cli_lesson_check(const struct cli_opts *o, unsigned lesson_set_has, char *er
 		if ((lesson_set_has & k->set_bit) && (o->given & k->given)) {
 			snprintf(err, err_size,
 				 "%s has no effect with --lesson %s: the lesson's first part sets it (%s)",
-				 cli_option_name(k->given), o->lesson_file ? o->lesson_file : "",
+				 cli_option_name(cli_first_bit(o->given & k->given)),
+				 o->lesson_file ? o->lesson_file : "",
 				 k->key);
 			return -1;
 		}

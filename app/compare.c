@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <distmm/order.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 
@@ -93,7 +94,7 @@ uint64_t compare_model_scale(int n, size_t M, size_t K, size_t N)
 /* Keeps one mode's per-device peaks and sends. */
 static void compare_keep(struct compare *c, int mode, const struct ev_summary *sum)
 {
-	c->total_sent[mode] = 0;
+	c->total_measured[mode] = c->total_sent[mode] = 0;
 	for (int i = 0; i < c->n; i++) {
 		c->dev[i].measured[mode] = sum[i].peak_bytes;
 		c->dev[i].sent[mode] = sum[i].sent_bytes;
@@ -112,7 +113,7 @@ static void compare_measure(struct compare *c, int mode, const struct mat *a,
 	struct run *r = NULL;
 	struct dm_err err;
 	cfg.mode = mode;
-	cfg.naive = 0;
+	cfg.order = ORDER_PARITY;
 	cfg.bug = 0;
 	if (cfg.capacity == 0)
 		cfg.capacity = 1; /* measurements, not a lesson in deadlocks */
@@ -123,6 +124,7 @@ static void compare_measure(struct compare *c, int mode, const struct mat *a,
 		if (sum) {
 			run_summaries(r, sum);
 			compare_keep(c, mode, sum);
+			c->ran[mode] = 1;
 			free(sum);
 		}
 	}
@@ -149,9 +151,7 @@ int compare_build(struct compare *c, const struct mat *a, const struct mat *b,
 			compare_model_rank(m, n, i, M, K, N, &mod);
 			c->dev[i].formula[m] = mod.peak;
 			c->dev[i].textbook[m] = mod.textbook;
-			c->dev[i].sent[m] = mod.sent;
 			c->total_formula[m] += mod.peak;
-			c->total_sent[m] += mod.sent;
 		}
 	/* the mode that just ran, correct, was measured already: not twice */
 	if (known && cfg->bug == 0)
@@ -159,7 +159,26 @@ int compare_build(struct compare *c, const struct mat *a, const struct mat *b,
 	for (int m = 0; m < 2; m++)
 		if (!c->measured[m])
 			compare_measure(c, m, a, b, cfg, max_run_bytes);
+	for (int m = 0; m < 2; m++)
+		if (!c->measured[m])
+			compare_fill_model(c, m, M, K, N);
 	return 0;
+}
+
+void compare_fill_model(struct compare *c, int mode, size_t M, size_t K, size_t N)
+{
+	c->total_measured[mode] = c->total_sent[mode] = 0;
+	for (int i = 0; i < c->n; i++) {
+		struct compare_model m;
+		compare_model_rank(mode, c->n, i, M, K, N, &m);
+		c->dev[i].measured[mode] = m.peak;
+		c->dev[i].sent[mode] = m.sent;
+		c->total_measured[mode] += m.peak;
+		c->total_sent[mode] += m.sent;
+	}
+	c->measured[mode] = 1;
+	c->model[mode] = 1;
+	c->ran[mode] = 0;
 }
 
 void compare_free(struct compare *c)

@@ -9,9 +9,14 @@
  * shard's buffer beside the outgoing one; at the gather rank 0 also holds
  * the whole C.  The textbook formulas (DP: A_r + B + C_r; FSDP: A_r +
  * 2*B/n + C_r) are exact only for even splits and leave the gathered C out:
- * they are kept beside the model, never instead of it.  The measured peaks
- * come from running both modes to the end; tests/check_memory.c holds the
- * model to them. */
+ * they are kept beside the model, never instead of it.
+ *
+ * The peaks and sends of the table come from a finished run in that mode
+ * (the run just made, or one made for the table: batch's --compare, the
+ * interface's memory view when it is small enough) or, for a mode not run,
+ * from the same model (compare_fill_model).  tests/check_memory.c holds the
+ * model to the engine phase by phase; tests/batch_test.sh holds batch's
+ * table from the model to the one from real runs. */
 #ifndef APP_COMPARE_H
 #define APP_COMPARE_H
 
@@ -52,13 +57,15 @@ int compare_even(int n, size_t N);
 struct compare_dev {
 	uint64_t formula[2];  /* [DM_FSDP], [DM_DP]: the model's peak, the gathered C included */
 	uint64_t textbook[2]; /* the textbook formula */
-	uint64_t measured[2]; /* peak held; 0 when not measured */
-	uint64_t sent[2];     /* measured (or the model's when not measured) */
+	uint64_t measured[2]; /* peak held: from a run, or the model's (compare::model) */
+	uint64_t sent[2];     /* bytes sent, from the same source */
 };
 
 struct compare {
 	int n;
-	int measured[2];        /* the mode was run */
+	int measured[2];        /* the mode's peaks and sends are there (run or model) */
+	int model[2];           /* ... and come from the model, not from a run */
+	int ran[2];             /* ... and come from a run made for the table */
 	uint64_t gathered;      /* the gathered C that rank 0 also holds at the end */
 	uint64_t b_bytes;       /* all of B */
 	int even;               /* N splits evenly: the textbook formula is exact */
@@ -70,11 +77,17 @@ struct compare {
  * both runs, with the correct ring and no bug).  known, when not NULL: the
  * per-device summaries of a finished run in cfg->mode, used instead of
  * running that mode again (unless cfg has a bug: then they are the bug's).
- * Runs each other mode whose estimate is at most max_run_bytes.  Returns 0
- * or DM_ENOMEM. */
+ * Runs each other mode whose estimate is at most max_run_bytes (0: none);
+ * a mode neither known nor run comes from the model.  Returns 0 or
+ * DM_ENOMEM. */
 int compare_build(struct compare *c, const struct mat *a, const struct mat *b,
 		  const struct run_config *cfg, uint64_t max_run_bytes,
 		  const struct ev_summary *known, struct dm_err *err);
+
+/* Fills the peaks and sends of `mode` from the model (compare_model_rank),
+ * for M x K @ K x N on c->n devices, replacing what was there. */
+void compare_fill_model(struct compare *c, int mode, size_t M, size_t K, size_t N);
+
 void compare_free(struct compare *c);
 
 /* The sentence on what the numbers mean for n devices and this B: what

@@ -1,5 +1,6 @@
 /* deadlock: words for a deadlock, shared by batch mode and the interface:
- * the cycle of waits read off a snapshot, and what fixes it. */
+ * the cycle of waits read off a snapshot, what each device waits on, why
+ * it happened with the order (or bug) that ran, and what fixes it. */
 #ifndef APP_DEADLOCK_H
 #define APP_DEADLOCK_H
 
@@ -11,8 +12,14 @@
  * blocked rank until a rank repeats (or the chain ends). */
 void deadlock_cycle(const struct run_snapshot *s, char *buf, size_t size);
 
-/* One line on why it happened and one on the fixes. */
-const char *deadlock_why(void);
-const char *deadlock_fix(void);
+/* What device r waits on, "waits to send shard 3 to rank 0", "waits for its
+ * receive thread, which waits for a shard from rank 3"; "" when it is not
+ * blocked.  Returns whether it is. */
+int deadlock_wait_text(const struct run_snapshot *s, int r, char *buf, size_t size);
+
+/* One line on why it happened (from s->order and s->bug) and one on the
+ * fixes. */
+const char *deadlock_why(const struct run_snapshot *s);
+const char *deadlock_fix(const struct run_snapshot *s);
 
 #endif

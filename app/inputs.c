@@ -127,7 +127,7 @@ void inputs_run_config(const struct cli_opts *o, const struct mat *a, const stru
 	cfg->mode = o->mode;
 	cfg->devices = o->devices;
 	cfg->capacity = o->capacity;
-	cfg->naive = o->naive;
+	cfg->order = o->order;
 	cfg->bug = o->bug;
 	uint64_t held = (uint64_t)mat_bytes(a->rows, a->cols) + mat_bytes(b->rows, b->cols) +
 			mat_bytes(a->rows, b->cols);

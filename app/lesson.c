@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <distmm/bug.h>
+#include <distmm/order.h>
 #include <distmm/mat.h>
 #include <distmm/run.h>
 #include <distmm/schedule.h>
@@ -56,12 +57,13 @@ static int lesson_setting(struct lesson_set *st, char *word, const char *name, i
 	if (!eq && (strcmp(word, "fsdp") == 0 || strcmp(word, "dp") == 0)) {
 		st->mode = strcmp(word, "dp") == 0 ? DM_DP : DM_FSDP;
 		st->has |= LESSON_SET_MODE;
-	} else if (!eq && strcmp(word, "naive") == 0) {
-		st->naive = 1;
-		st->has |= LESSON_SET_NAIVE;
-	} else if (!eq && strcmp(word, "ordered") == 0) {
-		st->naive = 0;
-		st->has |= LESSON_SET_NAIVE;
+	} else if (!eq && (strcmp(word, "naive") == 0 || strcmp(word, "ordered") == 0)) {
+		st->order = word[0] == 'n' ? ORDER_SEND_FIRST : ORDER_PARITY;
+		st->has |= LESSON_SET_ORDER;
+	} else if ((strcmp(word, "order") == 0 && order_parse_order(val) >= 0) ||
+		   (strcmp(word, "fix") == 0 && order_parse_fix(val) >= 0)) {
+		st->order = word[0] == 'o' ? order_parse_order(val) : order_parse_fix(val);
+		st->has |= LESSON_SET_ORDER;
 	} else if (strcmp(word, "devices") == 0 && !lesson_number(val, 1, 64, &v)) {
 		st->devices = (int)v;
 		st->has |= LESSON_SET_DEVICES;
@@ -93,7 +95,7 @@ static int lesson_setting(struct lesson_set *st, char *word, const char *name, i
 	} else {
 		return lesson_fail(err, size, name, line,
 				   "unknown setting '%s%s%s' (fsdp, dp, devices=, M=, K=, N=, values=, "
-				   "seed=, capacity=, naive, ordered, bug=, quiz=)",
+				   "seed=, capacity=, naive, ordered, order=, fix=, bug=, quiz=)",
 				   word, eq ? "=" : "", val);
 	}
 	return 0;

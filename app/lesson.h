@@ -34,13 +34,13 @@ enum lesson_when {
 enum {
 	LESSON_SET_MODE = 1 << 0, LESSON_SET_DEVICES = 1 << 1, LESSON_SET_M = 1 << 2,
 	LESSON_SET_K = 1 << 3, LESSON_SET_N = 1 << 4, LESSON_SET_VALUES = 1 << 5,
-	LESSON_SET_SEED = 1 << 6, LESSON_SET_CAPACITY = 1 << 7, LESSON_SET_NAIVE = 1 << 8,
+	LESSON_SET_SEED = 1 << 6, LESSON_SET_CAPACITY = 1 << 7, LESSON_SET_ORDER = 1 << 8,
 	LESSON_SET_BUG = 1 << 9, LESSON_SET_QUIZ = 1 << 10,
 };
 
 struct lesson_set {
 	unsigned has;
-	int mode, devices, values, naive, bug, quiz;
+	int mode, devices, values, order, bug, quiz; /* order: enum dm_order */
 	size_t M, K, N, capacity;
 	uint64_t seed;
 };

@@ -1,4 +1,4 @@
-/* main: parse the command line and hand over to batch mode or the UI.
+/* main: parse the command line and hand over to batch mode, the export or the UI.
  * Only app/ prints or exits; the engine returns errors to it.  Every way
  * out goes through status_close_stdout, so output that could not be
  * written is an error, not a silent exit 0. */
@@ -7,6 +7,8 @@
 #include "batch.h"
 #include <distmm/bug.h>
 #include "cli.h"
+#include "export/export.h"
+#include "judge/jbatch.h"
 #include "status.h"
 #include "tui/tui.h"
 #include "version.h"
@@ -18,7 +20,7 @@ static int main_run(int argc, char **argv)
 
 	switch (cli_parse(argc, argv, &o, err, sizeof err)) {
 	case CLI_HELP:
-		fputs(cli_usage(), stdout);
+		status_put_stdout(cli_usage());
 		return STATUS_OK;
 	case CLI_VERSION:
 		printf("distmm-tui %s\n", DISTMM_VERSION);
@@ -32,7 +34,11 @@ static int main_run(int argc, char **argv)
 		status_error("%s", err);
 		return STATUS_USAGE;
 	}
-	return o.batch ? batch_main(&o) : tui_main(&o);
+	if (o.judge_file) /* cli refuses --judge without -b */
+		return jbatch_main(&o);
+	if (o.batch)
+		return batch_main(&o);
+	return o.export_file ? export_main(&o, argc, argv) : tui_main(&o, argc, argv);
 }
 
 int main(int argc, char **argv)

@@ -15,14 +15,35 @@
 #include "compare.h"
 #include "deadlock.h"
 #include <distmm/matio.h>
+#include <distmm/order.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "status.h"
 #include <distmm/trace.h>
+#include <distmm/verify.h>
 
-/* The DP-vs-FSDP table runs the other mode too: only when that is cheap. */
-#define REPORT_COMPARE_MAX (256ull << 20)
+/* The DP-vs-FSDP table has a line a device: up to this many. */
 #define REPORT_COMPARE_DEVICES 64
+
+/* How each rank makes its transfer: the order of its two calls, or the fix,
+ * and for recv-thread the thread it adds. */
+static void report_order(int order, int n)
+{
+	printf("transfers (%s): ", order_name(order));
+	if (order == ORDER_RECV_THREAD) {
+		printf("%s: %d threads for %d devices\n", order_describe(order), 2 * n, n);
+		return;
+	}
+	if (order == ORDER_SENDRECV || order == ORDER_BUFFERED) {
+		printf("%s\n", order_describe(order));
+		return;
+	}
+	for (int r = 0; r < n && r < 6; r++)
+		printf("%srank %d %s", r ? "; " : "", r,
+		       order_sends_first(order, r) ? "sends, then receives"
+						   : "receives, then sends");
+	printf("%s\n", n > 6 ? ", ..." : "");
+}
 
 void report_header(const char *who, const struct cli_opts *o, int mode, int n, int bug,
 		   size_t M, size_t K, size_t N)
@@ -34,6 +55,10 @@ void report_header(const char *who, const struct cli_opts *o, int mode, int n, i
 	       o->seed, bug ? ", bug " : "", bug ? bug_name(bug) : "");
 	if (bug)
 		printf("the bug: %s\n", bug_describe(bug));
+	if (bug && bug_note(bug, n))
+		printf("  (%s)\n", bug_note(bug, n));
+	if (mode == DM_FSDP && n > 1)
+		report_order(o->order, n);
 }
 
 static void report_event(const struct ev *e, int mode, int n, int bug)
@@ -69,7 +94,17 @@ static void report_event(const struct ev *e, int mode, int n, int bug)
 			       ":%" PRIu32 "]  %" PRIu64 " B\n",
 			       e->rank, e->row_begin, e->row_end, e->col_begin, e->col_end, e->bytes);
 		break;
-	default: /* receives and placements mirror the sends above */
+	case EV_GATHER:
+		/* placements mirror the sends, unless rank 0 stacked the blocks
+		 * elsewhere: then where each went is the point */
+		if (bug == BUG_ARRIVAL_ORDER && e->peer != 0)
+			printf("placed  rank 0 stacks rank %d's rows at C[%" PRIu32 ":%" PRIu32 "]\n",
+			       e->peer, e->row_begin, e->row_end);
+		else if (bug == BUG_ARRIVAL_ORDER)
+			printf("placed  rank 0 stacks its own rows last, at C[%" PRIu32 ":%" PRIu32
+			       "]\n", e->row_begin, e->row_end);
+		break;
+	default: /* receives mirror the sends above */
 		break;
 	}
 }
@@ -80,40 +115,66 @@ void report_events(const struct ev *ev, size_t n_ev, int mode, int n, int bug)
 		report_event(&ev[i], mode, n, bug);
 }
 
-/* The memory argument in numbers: both modes, formula and measurement. */
+/* Where a mode's peaks and sends came from, in words. */
+static const char *report_source(const struct compare *c, int mode, const struct run_config *cfg)
+{
+	if (c->model[mode])
+		return mode == cfg->mode && cfg->bug
+			       ? "from the model of the correct ring (this run had a bug)"
+			       : "from the model (the accounting a correct run makes, worked out)";
+	if (c->ran[mode])
+		return "measured in a run made for this table (--compare)";
+	return "measured in this run";
+}
+
+/* The memory argument in numbers: both modes, the model and the peaks. */
 void report_compare(const struct mat *a, const struct mat *b, const struct run_config *cfg,
-		    const struct ev_summary *sum)
+		    const struct ev_summary *sum, int run_other)
 {
 	struct compare c;
 	struct dm_err err;
-	if (cfg->devices > REPORT_COMPARE_DEVICES || compare_build(&c, a, b, cfg, REPORT_COMPARE_MAX, sum, &err))
+	uint64_t limit = cfg->mem_limit ? cfg->mem_limit : UINT64_MAX;
+	if (cfg->devices > REPORT_COMPARE_DEVICES ||
+	    compare_build(&c, a, b, cfg, run_other ? limit : 0, sum, &err))
 		return;
+	/* what no run measured comes from the model: the other mode, or both
+	 * when this run had a bug (its figures are the bug's) */
+	uint64_t need[2] = { 0, 0 };
+	for (int m = 0; m < 2; m++)
+		if (c.model[m]) {
+			struct run_config other = *cfg;
+			other.mode = m;
+			need[m] = run_estimate_bytes(&other, a->rows, a->cols, b->cols);
+		}
 	printf("DP vs FSDP (bytes; the model: the engine's accounting with the real shard sizes):\n");
 	printf("  %-8s %12s %12s %12s %12s %12s %12s\n", "", "DP model", "DP peak", "FSDP model",
 	       "FSDP peak", "DP sent", "FSDP sent");
 	for (int i = 0; i <= c.n; i++) {
-		char name[16], m[4][24];
+		char name[16];
 		const uint64_t *f = i < c.n ? c.dev[i].formula : c.total_formula;
 		const uint64_t *p = i < c.n ? c.dev[i].measured : c.total_measured;
 		const uint64_t *snt = i < c.n ? c.dev[i].sent : c.total_sent;
 		snprintf(name, sizeof name, i < c.n ? "rank %d" : "total", i);
-		for (int k = 0; k < 2; k++) {
-			int mode = k ? DM_FSDP : DM_DP;
-			if (c.measured[mode]) {
-				snprintf(m[k], sizeof m[k], "%" PRIu64, p[mode]);
-				snprintf(m[2 + k], sizeof m[2 + k], "%" PRIu64, snt[mode]);
-			} else {
-				snprintf(m[k], sizeof m[k], "not run");
-				snprintf(m[2 + k], sizeof m[2 + k], "-");
-			}
-		}
-		printf("  %-8s %12" PRIu64 " %12s %12" PRIu64 " %12s %12s %12s\n", name, f[DM_DP], m[0],
-		       f[DM_FSDP], m[1], m[2], m[3]);
+		printf("  %-8s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
+		       " %12" PRIu64 "\n",
+		       name, f[DM_DP], p[DM_DP], f[DM_FSDP], p[DM_FSDP], snt[DM_DP], snt[DM_FSDP]);
 	}
 	char saving[320];
 	compare_saving_line(&c, saving, sizeof saving);
 	printf("  rank 0's figures include the gathered C (%" PRIu64 " bytes) in both modes\n",
 	       c.gathered);
+	for (int k = 0; k < 2; k++) {
+		int m = k ? DM_DP : DM_FSDP;
+		printf("  %s peaks and sends: %s", sched_mode_name(m), report_source(&c, m, cfg));
+		if (c.model[m] && run_other && need[m] > limit)
+			printf("; not run: it needs about %.1f MiB, more than the %.1f MiB available",
+			       (double)need[m] / 1048576.0, (double)limit / 1048576.0);
+		else if (c.model[m] && run_other)
+			printf("; the run made for this table failed");
+		else if (c.model[m])
+			printf("; --compare runs it");
+		printf("\n");
+	}
 	printf("  %s\n", saving);
 	if (!c.even && c.n > 1)
 		printf("  N does not split evenly: the textbook A_r + 2*B/n + C_r gives %" PRIu64
@@ -157,29 +218,83 @@ void report_summary(const struct ev_summary *sum, int n, int mode, size_t M, siz
 
 void report_deadlock(const struct run_snapshot *s)
 {
-	char cycle[512];
+	char cycle[512], what[128];
 	deadlock_cycle(s, cycle, sizeof cycle);
 	printf("deadlock, the cycle of waits: %s\n", cycle);
 	for (int i = 0; i < s->n; i++) {
 		const struct run_dev_view *v = &s->dev[i];
-		if (v->wait_state == RUN_WAIT_SEND)
-			printf("  rank %d waits to send to rank %d\n", i, v->wait_peer);
-		else if (v->wait_state == RUN_WAIT_RECV)
-			printf("  rank %d waits to receive from rank %d\n", i, v->wait_peer);
+		if (deadlock_wait_text(s, i, what, sizeof what))
+			printf("  rank %d %s\n", i, what);
+		if (v->rx_state == RUN_WAIT_RECV)
+			printf("  rank %d's receive thread waits to receive from rank %d\n", i,
+			       v->rx_peer);
 	}
-	printf("%s\n%s\n", deadlock_why(), deadlock_fix());
+	printf("%s\n%s\n", deadlock_why(s), deadlock_fix(s));
 }
 
-int report_verify(const struct mat *c, const struct mat *ref)
+void report_threads(const struct run_snapshot *s)
 {
-	double max_err;
-	size_t n_bad;
-	if (mat_allclose(c, ref, &max_err, &n_bad)) {
-		printf("verify: allclose ok, max |err| = %.3g\n", max_err);
+	int all = 0, extra = 0;
+	for (int i = 0; i < s->n; i++) {
+		all += s->dev[i].threads;
+		extra += s->dev[i].threads > 1;
+	}
+	if (extra)
+		printf("threads: %d for %d devices (%d with a receive thread beside the device's "
+		       "own)\n", all, s->n, extra);
+}
+
+/* Freivalds' bound, as the verification line states it. */
+#define REPORT_BOUND "|Cx - A(Bx)| <= (1e-8*sum|x| + 1e-5*|C||x|)/(1 - 1e-5)"
+
+static int report_exact(const struct mat *a, const struct mat *b, const struct mat *c)
+{
+	struct verify_result v;
+	struct dm_err err;
+	if (verify_exact(a, b, c, &v, &err)) {
+		status_error("%s", err.msg);
+		return STATUS_MISMATCH; /* unverified is not verified */
+	}
+	if (v.ok) {
+		printf("verify: allclose ok, max |err| = %.3g\n", v.max_abs_err);
 		return STATUS_OK;
 	}
-	printf("verify: MISMATCH, %zu of %zu elements differ from A @ B, max |err| = %.3g\n", n_bad,
-	       c->rows * c->cols, max_err);
+	printf("verify: MISMATCH, %zu of %zu elements differ from A @ B, max |err| = %.3g\n",
+	       v.n_bad, v.checked, v.max_abs_err);
+	return STATUS_MISMATCH;
+}
+
+int report_verify(const struct cli_opts *o, const struct mat *a, const struct mat *b,
+		  const struct mat *c)
+{
+	struct verify_result v;
+	struct dm_err err;
+	int method = o->verify == CLI_VERIFY_EXACT       ? VERIFY_EXACT
+		     : o->verify == CLI_VERIFY_FREIVALDS ? VERIFY_FREIVALDS
+							 : verify_auto_method(a->rows, a->cols, b->cols);
+	if (method == VERIFY_EXACT)
+		return report_exact(a, b, c);
+	/* the vectors from the run's seed: the same line for the same command */
+	if (verify_freivalds(a, b, c, VERIFY_VECTORS, o->seed ^ 0xf4e1a1d5ULL, &v, &err)) {
+		status_error("%s", err.msg);
+		return STATUS_MISMATCH;
+	}
+	if (!v.decided) {
+		printf("verify: Freivalds cannot decide (a value in A, B or C, or a projection, is "
+		       "not finite): the exact check instead\n");
+		return report_exact(a, b, c);
+	}
+	if (v.ok) {
+		printf("verify: Freivalds ok, %d random +-1 vectors x, " REPORT_BOUND
+		       " in all %zu rows (bounds %.3g..%.3g, the worst at %.2g of its bound); an "
+		       "element off by more than its row's bound passes with probability <= 2^-%d\n",
+		       v.vectors, v.checked, v.bound_min, v.bound_max, v.worst_ratio, v.vectors);
+		return STATUS_OK;
+	}
+	printf("verify: MISMATCH (Freivalds, %d random +-1 vectors x): %zu of %zu rows of C differ "
+	       "from A @ B beyond " REPORT_BOUND ", the first row %zu, the worst |Cx - A(Bx)| = "
+	       "%.3g at %.3g times its bound\n",
+	       v.vectors, v.n_bad, v.checked, v.first_bad, v.max_abs_err, v.worst_ratio);
 	return STATUS_MISMATCH;
 }
 
@@ -216,7 +331,7 @@ int report_write_outputs(const struct cli_opts *o, const struct ev *ev, size_t n
 		if (o->trace_format == CLI_TRACE_CHROME)
 			rc = trace_write_chrome(o->trace_file, ev, n_ev, n, mode, &err);
 		else
-			rc = evlog_write_jsonl(o->trace_file, ev, n_ev, sum, (size_t)n, &err);
+			rc = trace_write_jsonl(o->trace_file, ev, n_ev, sum, (size_t)n, &err);
 	}
 	if (!rc && o->out_file && c)
 		rc = matio_write(o->out_file, c, &err);

@@ -63,11 +63,143 @@ grep -q -- '--devices' "$T/out" || bad "help lacks --devices"
 expect 0 "version" -- -V
 grep -q '^distmm-tui [0-9]' "$T/out" || bad "version line"
 
+# --- only what was asked: the DP-vs-FSDP table and the check ------------------
+# the other mode's figures come from the model; --compare runs it, and the
+# numbers must be the ones the real run measures
+table() { sed -n '/^DP vs FSDP/,/gathered C/p' "$T/out"; }
+for args in "-d 4" "-d 3 -M 13 -K 5 -N 7" "-d 5 -m dp -M 13 -K 5 -N 17" "-d 7 -M 3 -N 20 -K 2" \
+	"-d 1 -m dp" "-d 6 --bug send-left" "-d 16 -M 40 -K 9 -N 33 -m dp"; do
+	"$BIN" -b -q $args >"$T/out" 2>&1; table >"$T/model"
+	grep -q 'peaks and sends: from the model' "$T/out" || bad "no model line ($args)"
+	grep -q -- '--compare runs it' "$T/out" || bad "no --compare hint ($args)"
+	"$BIN" -b -q --compare $args >"$T/out" 2>&1; table >"$T/ran"
+	grep -q 'peaks and sends: measured in a run made for this table (--compare)' "$T/out" \
+		|| bad "--compare did not run the other mode ($args)"
+	[ -s "$T/model" ] && cmp -s "$T/model" "$T/ran" && ok || { bad "model and run differ ($args)"; diff "$T/model" "$T/ran" | head -5; }
+done
+"$BIN" -b -q -d 4 >"$T/out"
+grep -q '^  FSDP peaks and sends: measured in this run$' "$T/out" || bad "the run's own mode not measured"
+expect_msg 2 "--compare has no effect without -b" -- --compare
+expect_msg 2 "--verify has no effect without -b" -- --verify exact
+expect_msg 2 "unknown verification 'fast'" -- -b --verify fast
+
+# the check: exact up to M*K*N = 2^24, Freivalds' vectors above, as asked
+expect 0 "exact at 256^3" -- -b -q -M 256 -K 256 -N 256 --values floats
+tail -n 1 "$T/out" | grep -q '^verify: allclose ok' || bad "256^3 not exact: $(tail -n 1 "$T/out")"
+expect 0 "Freivalds above 2^24" -- -b -q -M 257 -K 256 -N 256 --values floats -d 3
+tail -n 1 "$T/out" | grep -q '^verify: Freivalds ok, 16 random +-1 vectors x, |Cx - A(Bx)| <= (1e-8\*sum|x| + 1e-5\*|C||x|)/(1 - 1e-5) in all 257 rows .*passes with probability <= 2^-16$' \
+	|| bad "Freivalds line: $(tail -n 1 "$T/out")"
+expect 0 "--verify exact above 2^24" -- -b -q -M 257 -K 256 -N 256 --values floats --verify exact
+tail -n 1 "$T/out" | grep -q '^verify: allclose ok' || bad "--verify exact: $(tail -n 1 "$T/out")"
+expect 0 "--verify freivalds on the exercise" -- -b -q --verify freivalds -d 2
+tail -n 1 "$T/out" | grep -q '^verify: Freivalds ok.* in all 8 rows' || bad "--verify freivalds: $(tail -n 1 "$T/out")"
+for bug in r-plus-s send-left no-wrap int-accumulator; do
+	for how in auto exact; do
+		expect 1 "--bug $bug at 300^3, --verify $how" -- -b -q -d 4 -M 300 -K 300 -N 300 --bug $bug --verify $how
+		want='^verify: MISMATCH (Freivalds, 16'; [ $how = exact ] && want='^verify: MISMATCH, '
+		tail -n 1 "$T/out" | grep -q "$want" || bad "--bug $bug --verify $how: $(tail -n 1 "$T/out")"
+	done
+done
+$PY -c "
+import numpy as np
+a = np.random.default_rng(3).standard_normal((300, 300)); a[7, 11] = np.nan
+np.save('$T/nan.npy', a)"
+expect 1 "a NaN in A above 2^24" -- -b -q -A "$T/nan.npy" -N 300 -d 2
+grep -q '^verify: Freivalds cannot decide' "$T/out" && tail -n 1 "$T/out" | grep -q '^verify: MISMATCH, ' \
+	|| bad "NaN: $(tail -n 2 "$T/out")"
+
 # --- deadlock ---------------------------------------------------------------
 expect_msg 3 "deadlock: every device is blocked" -- -b -d 4 --naive --capacity 0
-grep -q 'rank 0 waits to send to rank 1' "$T/out" || bad "wait cycle not printed"
+grep -q 'rank 0 waits to send shard 0 to rank 1' "$T/out" || bad "wait cycle not printed"
 expect_msg 3 "deadlock" -- -b -d 4 --naive --capacity 0 -o "$T/never.npy"
 [ -e "$T/never.npy" ] && bad "a failed run wrote its output"
+
+# --- the deadlock lab: every order and fix, n = 1..5, capacities 0, 1, inf ---
+# The table, written out here (not asked of the program): send-first
+# deadlocks only at capacity 0, recv-first at every capacity, the fixes
+# never; one device has no transfer.  A deadlock exits 3 and names the cycle.
+lab_want() { # ORDER-OR-FIX CAPACITY N -> 0 or 3
+	[ "$3" = 1 ] && { echo 0; return; }
+	case "$1" in
+	send-first) [ "$2" = 0 ] && echo 3 || echo 0 ;;
+	recv-first) echo 3 ;;
+	*) echo 0 ;;
+	esac
+}
+lab_cycle() { # the cycle of waits for N devices: right round the ring, or left
+	local n=$2 c=0 r
+	if [ "$1" = send-first ]; then for r in $(seq 1 $((n - 1))); do c="$c -> $r"; done
+	else for r in $(seq $((n - 1)) -1 1); do c="$c -> $r"; done; fi
+	echo "$c -> 0"
+}
+for how in "--order send-first" "--order recv-first" "--order parity" "--fix parity" \
+	"--fix recv-thread" "--fix sendrecv" "--fix buffered"; do
+	name=${how#--* }
+	for cap in 0 1 unbounded; do
+		for n in 1 2 3 4 5; do
+			want=$(lab_want "$name" "$cap" "$n")
+			# shellcheck disable=SC2086
+			expect "$want" "$how --capacity $cap -d $n" -- -b -d $n -M 7 -N 9 $how --capacity $cap
+			[ "$want" = 0 ] && { tail -n 1 "$T/out" | grep -q '^verify: allclose ok' ||
+				bad "$how cap $cap d $n: not verified"; }
+			if [ "$want" = 3 ]; then
+				grep -q '^distmm-tui: deadlock: every device is blocked' "$T/err" ||
+					bad "$how cap $cap d $n: no deadlock line"
+				grep -qx "deadlock, the cycle of waits: $(lab_cycle "$name" "$n")" "$T/out" ||
+					bad "$how cap $cap d $n: cycle $(grep 'cycle of waits' "$T/out")"
+				[ "$(grep -c '^  rank [0-9]* waits to ' "$T/out")" = "$n" ] ||
+					bad "$how cap $cap d $n: not every device says what it waits on"
+			fi
+			if [ "$name" = recv-thread ] && [ "$n" -gt 1 ]; then
+				grep -q "^threads: $((2 * n)) for $n devices" "$T/out" ||
+					bad "recv-thread d $n: the extra threads are not in the account"
+			fi
+		done
+	done
+done
+expect 3 "recv-first" -- -b -q -d 3 --order recv-first
+grep -q "on Python's unbounded Queue" "$T/out" || bad "recv-first: the deadlock is not explained"
+grep -q 'rank 1 waits to receive from rank 0' "$T/out" || bad "recv-first: waits not printed"
+expect 0 "--naive is send-first" -- -b -q -d 4 --naive --order send-first
+expect_msg 2 "both say how a transfer is made" -- -b --naive --fix sendrecv
+expect_msg 2 "both say how a transfer is made" -- -b --order recv-first --order parity
+expect_msg 2 "unknown order 'sendrecv'" -- -b --order sendrecv
+expect_msg 2 "unknown fix 'send-first'" -- -b --fix send-first
+expect_msg 2 "^distmm-tui: --order has no effect with -m dp (DP has no ring transfer to order)" -- -b -m dp --order recv-first
+expect_msg 2 "^distmm-tui: --fix has no effect with -m dp (DP has no ring transfer to order)" -- -b -m dp --fix recv-thread
+expect_msg 2 "^distmm-tui: --bug has no effect with -m dp (that bug is a mistake in the FSDP ring" -- -b -m dp --bug r-plus-s
+expect_msg 2 "^distmm-tui: --fix has no effect with --replay" -- --replay "$T/none.jsonl" --fix sendrecv
+expect_msg 2 "^distmm-tui: --order has no effect with --lesson" -- --lesson "$(dirname "$0")/../assets/lessons/deadlock.lesson" --order recv-first
+
+# --- the Python candidate's mistakes: each fails (1) or deadlocks (3) -------
+expect 0 "bug list" -- --bug list
+for b in py-no-mod recv-overwrite reuse-buffer extra-rotation arrival-order; do
+	grep -q "^  $b " "$T/out" || bad "--bug list lacks $b"
+done
+bug_case() { # STATUS BUG PHRASE-OF-ITS-EXPLANATION ARGS...
+	local want=$1 b=$2 words=$3; shift 3
+	expect "$want" "--bug $b $*" -- -b -q --bug "$b" "$@"
+	grep -q "^the bug: .*$words" "$T/out" || bad "--bug $b: the explanation lacks '$words'"
+}
+bug_case 1 py-no-mod "out\[:, -w:0\], empty" -d 4
+grep -q '^verify: MISMATCH' "$T/out" || bad "py-no-mod, w = 1: the dropped columns are not a mismatch"
+bug_case 1 py-no-mod "shape error" -d 2
+grep -q "out\[:, -2:0\] += a @ shard: ValueError" "$T/err" || bad "py-no-mod, w = 2: $(cat "$T/err")"
+bug_case 1 recv-overwrite "receive first into the variable" -d 3
+bug_case 1 reuse-buffer "passed a reference" -d 5 -M 10 -N 7
+bug_case 1 extra-rotation "never received" -d 4
+grep -q "got a shard of B" "$T/err" || bad "extra-rotation: $(cat "$T/err")"
+bug_case 1 extra-rotation "never received" -d 1
+grep -q "never received" "$T/err" || bad "extra-rotation on one device: $(cat "$T/err")"
+bug_case 3 extra-rotation "never received" -d 3 --capacity 0
+grep -q "sends its shard once more" "$T/out" || bad "extra-rotation's deadlock is not explained"
+bug_case 1 arrival-order "in the order they arrive" -d 3
+bug_case 1 arrival-order "in the order they arrive" -d 4 -m dp
+expect 1 "arrival-order's account" -- -b -d 4 -m dp --bug arrival-order
+grep -q "^placed  rank 0 stacks rank 3's rows at C\[0:2\]" "$T/out" || bad "arrival-order: placements not shown"
+bug_case 1 int-accumulator "integer" -d 3
+expect 0 "r-plus-s passes on two devices" -- -b -q -d 2 --bug r-plus-s
+grep -q "(r + s) mod 2 equals (r - s) mod 2, so it passes" "$T/out" || bad "r-plus-s at n = 2: no note"
 
 # --- bad arguments ----------------------------------------------------------
 expect_msg 2 "device count" -- -b -d 0

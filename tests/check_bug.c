@@ -10,9 +10,10 @@
 #include <distmm/schedule.h>
 #include "testutil.h"
 
-/* Runs bug on n devices; returns the run's status and whether C is right. */
-static int bug_run(int bug, int n, size_t M, size_t K, size_t N, int floats, int *right,
-		   struct dm_err *err)
+/* Runs bug on n devices (mode, capacity); returns the run's status and
+ * whether C is right. */
+static int bug_run_in(int mode, int bug, int n, size_t capacity, size_t M, size_t K, size_t N,
+		      int floats, int *right, struct dm_err *err)
 {
 	struct mat a, b, ref;
 	struct run_config cfg;
@@ -21,7 +22,9 @@ static int bug_run(int bug, int n, size_t M, size_t K, size_t N, int floats, int
 	tu_matrix(&b, K, N, floats, 11, 1);
 	tu_reference(&ref, &a, &b);
 	run_config_default(&cfg);
+	cfg.mode = mode;
 	cfg.devices = n;
+	cfg.capacity = capacity;
 	cfg.bug = bug;
 	ck_assert_msg(run_new(&r, &cfg, &a, &b, err) == 0, "%s", err->msg);
 	int rc;
@@ -33,6 +36,12 @@ static int bug_run(int bug, int n, size_t M, size_t K, size_t N, int floats, int
 	mat_free(&b);
 	mat_free(&ref);
 	return rc == 1 ? 0 : rc;
+}
+
+static int bug_run(int bug, int n, size_t M, size_t K, size_t N, int floats, int *right,
+		   struct dm_err *err)
+{
+	return bug_run_in(DM_FSDP, bug, n, RUN_UNBOUNDED, M, K, N, floats, right, err);
 }
 
 START_TEST(each_bug_fails_verification)
@@ -72,6 +81,8 @@ START_TEST(where_a_bug_cannot_show)
 	struct dm_err err;
 	int right;
 	for (int bug = 1; bug < BUG_COUNT; bug++) {
+		if (bug == BUG_EXTRA_ROTATION)
+			continue; /* its stray shard shows on one device too (below) */
 		ck_assert_int_eq(bug_run(bug, 1, 5, 4, 3, 1, &right, &err), 0);
 		ck_assert_msg(right || bug == BUG_INT_ACC, "%s on one device", bug_name(bug));
 	}
@@ -86,6 +97,47 @@ START_TEST(where_a_bug_cannot_show)
 }
 END_TEST
 
+/* The Python candidate's mistakes: each fails verification or stops the
+ * run (exit 1) or deadlocks (exit 3) from two devices on. */
+START_TEST(python_mistakes_fail)
+{
+	struct dm_err err;
+	int right;
+	for (int n = 2; n <= 7; n++) {
+		size_t m = 2 * (size_t)n;
+		/* the mod forgotten: one column a shard, the product falls into
+		 * out[:, -1:0] and is dropped; two, numpy's shape error stops it */
+		ck_assert_int_eq(bug_run(BUG_PY_NO_MOD, n, m, 3, (size_t)n, 0, &right, &err), 0);
+		ck_assert_msg(!right, "py-no-mod, w = 1, on %d devices gave the right C", n);
+		ck_assert_int_eq(bug_run(BUG_PY_NO_MOD, n, m, 3, 2 * (size_t)n, 0, &right, &err),
+				 DM_EPROTO);
+		ck_assert_msg(strstr(err.msg, "rank 0, step 1: out[:, -2:0]") &&
+				      strstr(err.msg, "ValueError"),
+			      "%s", err.msg);
+		ck_assert_int_eq(bug_run(BUG_RECV_OVERWRITE, n, m, 3, m, 0, &right, &err), 0);
+		ck_assert_msg(!right, "recv-overwrite on %d devices gave the right C", n);
+		ck_assert_int_eq(bug_run(BUG_REUSE_BUFFER, n, m, 3, m, 0, &right, &err), 0);
+		ck_assert_msg(!right, "reuse-buffer on %d devices gave the right C", n);
+		ck_assert_int_eq(bug_run(BUG_ARRIVAL_ORDER, n, m + 1, 3, m, 0, &right, &err), 0);
+		ck_assert_msg(!right, "arrival-order (FSDP) on %d devices gave the right C", n);
+		ck_assert_int_eq(bug_run_in(DM_DP, BUG_ARRIVAL_ORDER, n, 0, m + 1, 3, m, 0, &right,
+					    &err), 0);
+		ck_assert_msg(!right, "arrival-order (DP) on %d devices gave the right C", n);
+	}
+	/* the send too many: at capacity 0 nobody takes it (a deadlock); with
+	 * room, rank 0's gather takes the last rank's stray shard for its rows,
+	 * and on one device it is left over */
+	for (int n = 1; n <= 5; n++) {
+		ck_assert_int_eq(bug_run_in(DM_FSDP, BUG_EXTRA_ROTATION, n, 0, 8, 3, 4, 0, &right, &err),
+				 DM_EDEADLOCK);
+		ck_assert_int_eq(bug_run_in(DM_FSDP, BUG_EXTRA_ROTATION, n, 1, 8, 3, 4, 0, &right, &err),
+				 DM_EPROTO);
+		ck_assert_msg(strstr(err.msg, n == 1 ? "never received" : "got a shard of B"), "%s",
+			      err.msg);
+	}
+}
+END_TEST
+
 START_TEST(names_and_formulas)
 {
 	char f[64];
@@ -94,6 +146,14 @@ START_TEST(names_and_formulas)
 		ck_assert(strlen(bug_describe(b)) > 10);
 	}
 	ck_assert_int_eq(bug_parse("sign"), -1);
+	/* what the screen says where the mistake cannot show */
+	ck_assert(strstr(bug_note(BUG_R_PLUS_S, 2), "passes"));
+	ck_assert_ptr_null(bug_note(BUG_R_PLUS_S, 3));
+	ck_assert_ptr_nonnull(bug_note(BUG_RECV_OVERWRITE, 1));
+	ck_assert_ptr_null(bug_note(BUG_EXTRA_ROTATION, 1));
+	ck_assert(bug_applies(BUG_ARRIVAL_ORDER, DM_DP) && !bug_applies(BUG_R_PLUS_S, DM_DP));
+	bug_formula(BUG_PY_NO_MOD, 4, 1, 3, f, sizeof f);
+	ck_assert_str_eq(f, "(1-3) = -2, no mod");
 	bug_formula(BUG_NONE, 4, 1, 3, f, sizeof f);
 	ck_assert_str_eq(f, "(1-3) mod 4 = 2");
 	bug_formula(BUG_R_PLUS_S, 4, 1, 3, f, sizeof f);
@@ -117,6 +177,7 @@ static Suite *bug_suite(void)
 	tcase_add_test(tc, each_bug_fails_verification);
 	tcase_add_test(tc, c_mod_is_caught);
 	tcase_add_test(tc, where_a_bug_cannot_show);
+	tcase_add_test(tc, python_mistakes_fail);
 	tcase_add_test(tc, names_and_formulas);
 	suite_add_tcase(s, tc);
 	return s;

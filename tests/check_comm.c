@@ -159,34 +159,86 @@ START_TEST(pingpong_in_order_at_any_capacity)
 }
 END_TEST
 
+/* How a ring driver makes its transfer: the orders and fixes of order.h,
+ * written out over the transport's calls alone. */
+enum ring_how { RING_PARITY, RING_SEND_FIRST, RING_RECV_FIRST, RING_SENDRECV, RING_BUFFERED,
+		RING_RX_THREAD };
+
 struct ringdev {
 	struct comm *c;
-	int rank, n, naive, rc;
+	int rank, n, how, rc;
+	double got;
 	char msg[DM_ERR_MSG_MAX];
 };
+
+/* The receive-thread fix's second thread, for one receive. */
+static void *ring_rx_main(void *arg)
+{
+	struct ringdev *d = arg;
+	struct dm_err err = { 0, "" };
+	struct comm_msg m;
+	int left = (d->rank + d->n - 1) % d->n;
+	if (!(d->rc = comm_rx_recv(d->c, d->rank, left, 0, COMM_SHARD, &m, &err))) {
+		d->got = *m.data;
+		free(m.data);
+	} else {
+		memcpy(d->msg, err.msg, sizeof d->msg);
+	}
+	return NULL;
+}
+
+static int ring_recv(struct ringdev *d, int left, struct dm_err *err)
+{
+	struct comm_msg m;
+	int rc = comm_recv(d->c, d->rank, left, 0, COMM_SHARD, &m, err);
+	if (!rc) {
+		d->got = *m.data;
+		free(m.data);
+	}
+	return rc;
+}
 
 static void *ring_main(void *arg)
 {
 	struct ringdev *d = arg;
 	struct dm_err err = { 0, "" };
-	struct comm_msg m;
 	int right = (d->rank + 1) % d->n, left = (d->rank + d->n - 1) % d->n;
-	if (d->naive || d->rank % 2 == 0) {
-		d->rc = send1(d->c, d->rank, right, 0, d->rank);
-		if (!d->rc && !(d->rc = comm_recv(d->c, d->rank, left, 0, COMM_SHARD, &m, &err)))
-			free(m.data);
-	} else {
-		if (!(d->rc = comm_recv(d->c, d->rank, left, 0, COMM_SHARD, &m, &err))) {
-			free(m.data);
-			d->rc = send1(d->c, d->rank, right, 0, d->rank);
+	struct comm_msg m = { .src = d->rank, .dst = right, .step = 0, .kind = COMM_SHARD,
+			      .index = d->rank, .rows = 1, .cols = 1, .data = tu_payload(d->rank) };
+	if (d->how == RING_SENDRECV) {
+		struct comm_msg got;
+		if (!(d->rc = comm_sendrecv(d->c, &m, left, 0, COMM_SHARD, &got, &err))) {
+			d->got = *got.data;
+			free(got.data);
 		}
+	} else if (d->how == RING_RX_THREAD) {
+		struct ringdev rx = *d;
+		pthread_t t;
+		comm_rx_arm(d->c, d->rank);
+		pthread_create(&t, NULL, ring_rx_main, &rx);
+		d->rc = comm_send(d->c, &m, &err);
+		int jrc = comm_rx_join(d->c, d->rank, left, 0, COMM_SHARD, &err);
+		pthread_join(t, NULL);
+		if (!d->rc)
+			d->rc = jrc ? jrc : rx.rc;
+		d->got = rx.got;
+	} else if (d->how == RING_BUFFERED ||
+		   (d->how != RING_RECV_FIRST && (d->how == RING_SEND_FIRST || d->rank % 2 == 0))) {
+		d->rc = d->how == RING_BUFFERED ? comm_bsend(d->c, &m, &err) : comm_send(d->c, &m, &err);
+		if (!d->rc)
+			d->rc = ring_recv(d, left, &err);
+	} else {
+		if (!(d->rc = ring_recv(d, left, &err)))
+			d->rc = comm_send(d->c, &m, &err);
+		else
+			free(m.data);
 	}
 	memcpy(d->msg, err.msg, sizeof d->msg);
 	comm_set_exited(d->c, d->rank);
 	return NULL;
 }
 
-static void ring_once(int n, size_t cap, int naive, int want)
+static void ring_once(int n, size_t cap, int how, int want)
 {
 	struct comm *c;
 	struct dm_err err;
@@ -194,25 +246,94 @@ static void ring_once(int n, size_t cap, int naive, int want)
 	struct ringdev d[64];
 	ck_assert_int_eq(comm_inproc_new(&c, n, cap, 0, &err), 0);
 	for (int r = 0; r < n; r++) {
-		d[r] = (struct ringdev){ .c = c, .rank = r, .n = n, .naive = naive };
+		d[r] = (struct ringdev){ .c = c, .rank = r, .n = n, .how = how, .got = -1 };
 		pthread_create(&t[r], NULL, ring_main, &d[r]);
 	}
 	for (int r = 0; r < n; r++)
 		pthread_join(t[r], NULL);
-	for (int r = 0; r < n; r++)
-		ck_assert_msg(d[r].rc == want, "n=%d cap=%zu naive=%d rank %d: rc %d (%s)", n, cap,
-			      naive, r, d[r].rc, d[r].msg);
+	for (int r = 0; r < n; r++) {
+		ck_assert_msg(d[r].rc == want, "n=%d cap=%zu how=%d rank %d: rc %d (%s)", n, cap,
+			      how, r, d[r].rc, d[r].msg);
+		if (want == 0) /* each got its left neighbour's message */
+			ck_assert_msg(d[r].got == (r + n - 1) % n, "n=%d how=%d rank %d got %g", n,
+				      how, r, d[r].got);
+	}
 	comm_destroy(c);
 }
 
 START_TEST(naive_ring_deadlocks_only_when_synchronous)
 {
 	for (int n = 2; n <= 16; n++) {
-		ring_once(n, 0, 1, DM_EDEADLOCK);
-		ring_once(n, 0, 0, 0);
-		ring_once(n, 1, 1, 0);
-		ring_once(n, COMM_UNBOUNDED, 1, 0);
+		ring_once(n, 0, RING_SEND_FIRST, DM_EDEADLOCK);
+		ring_once(n, 0, RING_PARITY, 0);
+		ring_once(n, 1, RING_SEND_FIRST, 0);
+		ring_once(n, COMM_UNBOUNDED, RING_SEND_FIRST, 0);
 	}
+}
+END_TEST
+
+/* Receiving first everywhere hangs at any capacity; the three fixes that
+ * are more than an order complete at every one, odd rings included. */
+START_TEST(orders_and_fixes_at_every_capacity)
+{
+	static const size_t caps[] = { 0, 1, 2, COMM_UNBOUNDED };
+	for (int n = 2; n <= 9; n++)
+		for (size_t k = 0; k < 4; k++) {
+			ring_once(n, caps[k], RING_RECV_FIRST, DM_EDEADLOCK);
+			ring_once(n, caps[k], RING_PARITY, 0);
+			ring_once(n, caps[k], RING_SENDRECV, 0);
+			ring_once(n, caps[k], RING_BUFFERED, 0);
+			ring_once(n, caps[k], RING_RX_THREAD, 0);
+		}
+}
+END_TEST
+
+/* A buffered send returns at capacity 0 with nobody receiving. */
+START_TEST(buffered_send_never_waits)
+{
+	struct comm *c;
+	struct dm_err err;
+	ck_assert_int_eq(comm_inproc_new(&c, 2, 0, 0, &err), 0);
+	for (int i = 0; i < 3; i++) {
+		struct comm_msg m = { .src = 0, .dst = 1, .step = i, .kind = COMM_SHARD, .index = 0,
+				      .rows = 1, .cols = 1, .data = tu_payload(i) };
+		ck_assert_int_eq(comm_bsend(c, &m, &err), 0);
+	}
+	ck_assert_uint_eq(comm_pending(c, 1, NULL), 3);
+	comm_destroy(c);
+}
+END_TEST
+
+/* The receive thread's wait counts: a rank whose receive thread waits for a
+ * rank that is gone, and which joins it, is a deadlock, named as such. */
+START_TEST(receive_thread_waits_are_seen)
+{
+	struct comm *c;
+	struct dm_err err;
+	ck_assert_int_eq(comm_inproc_new(&c, 2, COMM_UNBOUNDED, 0, &err), 0);
+	struct ringdev rx = { .c = c, .rank = 0, .n = 2, .got = -1 };
+	pthread_t t;
+	comm_rx_arm(c, 0);
+	pthread_create(&t, NULL, ring_rx_main, &rx);
+	comm_set_exited(c, 1); /* rank 1 will never send */
+	int rc = comm_rx_join(c, 0, 1, 0, COMM_SHARD, &err);
+	pthread_join(t, NULL);
+	/* whichever thread completed the picture found it; the join itself may
+	 * then end with its receive thread's end (0), never otherwise */
+	ck_assert_msg((rc == DM_EDEADLOCK || rc == 0) && rx.rc == DM_EDEADLOCK,
+		      "join %d, receive %d: %s", rc, rx.rc, rx.msg);
+	ck_assert_msg(strstr(rx.msg, "rank 0 waits for its receive thread") &&
+			      strstr(rx.msg, "rank 0's receive thread waits for shard (step 0) "
+					      "from rank 1"),
+		      "%s", rx.msg);
+	struct comm_wait w;
+	comm_get_wait(c, 0, &w);
+	ck_assert(w.state == COMM_WAIT_RECV && w.via_rx && w.peer == 1);
+	comm_get_rx_wait(c, 0, &w);
+	ck_assert(w.state == COMM_WAIT_RECV && !w.via_rx && w.peer == 1);
+	comm_get_rx_wait(c, 1, &w);
+	ck_assert_int_eq(w.state, COMM_IDLE);
+	comm_destroy(c);
 }
 END_TEST
 
@@ -317,6 +438,9 @@ static Suite *comm_suite(void)
 	tc = tcase_create("deadlock and stopping");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, naive_ring_deadlocks_only_when_synchronous);
+	tcase_add_test(tc, orders_and_fixes_at_every_capacity);
+	tcase_add_test(tc, buffered_send_never_waits);
+	tcase_add_test(tc, receive_thread_waits_are_seen);
 	tcase_add_test(tc, lost_message_is_reported);
 	tcase_add_test(tc, timeout_names_the_wait);
 	tcase_add_test(tc, close_ends_every_wait);

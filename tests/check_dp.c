@@ -1,57 +1,31 @@
 /* check_dp: data parallel.  Every rank holds its own replica of B; results
- * against the loop; the gather and the accounting against their closed form. */
+ * against the loop (testutil's table of cases, every capacity, random shapes,
+ * as check_fsdp runs them); the gather and the accounting against their
+ * closed form. */
 #include <check.h>
-#include <string.h>
 
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "testutil.h"
 
-START_TEST(exercise_cases)
+/* The shared table: the exercise, one device, uneven and empty splits. */
+START_TEST(product_cases)
 {
-	static const int ns[] = { 1, 2, 4 };
-	struct mat a, b;
-	tu_matrix(&a, 8, 6, 0, 1, 0);
-	tu_matrix(&b, 6, 4, 0, 1, 1);
-	for (size_t i = 0; i < 3; i++) {
-		tu_check_product(DM_DP, ns[i], RUN_UNBOUNDED, &a, &b, 1);
-		tu_check_product(DM_DP, ns[i], 0, &a, &b, 0);
-	}
-	mat_free(&a);
-	mat_free(&b);
+	size_t count;
+	const struct tu_case *c = &tu_product_cases(&count)[_i];
+	tu_check_case(DM_DP, c, "product case");
 }
 END_TEST
 
-START_TEST(one_device_is_plain_matmul)
+START_TEST(every_capacity_completes)
 {
-	struct mat a, b, c;
-	struct dm_err err;
-	tu_matrix(&a, 9, 5, 1, 6, 0);
-	tu_matrix(&b, 5, 12, 1, 6, 1);
-	ck_assert_int_eq(mat_matmul(&c, &a, &b, &err), 0);
-	struct run *r = tu_run_new(DM_DP, 1, RUN_UNBOUNDED, &a, &b);
-	tu_run_all(r, 1);
-	ck_assert_int_eq(memcmp(run_result(r)->data, c.data, 9 * 12 * sizeof(double)), 0);
-	run_free(r);
-	mat_free(&a);
-	mat_free(&b);
-	mat_free(&c);
+	tu_check_capacities(DM_DP);
 }
 END_TEST
 
-START_TEST(uneven_empty_and_random)
+START_TEST(random_shapes)
 {
-	uint64_t seed = 0xd0d0;
-	for (int t = 0; t < 300; t++) {
-		struct mat a, b;
-		size_t M = tu_range(&seed, 1, 40), K = tu_range(&seed, 1, 24), N = tu_range(&seed, 1, 40);
-		int n = (int)tu_range(&seed, 1, 64);
-		tu_matrix(&a, M, K, t % 2, (uint64_t)t, 0);
-		tu_matrix(&b, K, N, t % 2, (uint64_t)t, 1);
-		tu_check_product(DM_DP, n, t % 3 == 0 ? 0 : RUN_UNBOUNDED, &a, &b, t % 2);
-		mat_free(&a);
-		mat_free(&b);
-	}
+	tu_check_random(DM_DP, 0xd0d0, 300);
 }
 END_TEST
 
@@ -117,9 +91,9 @@ static Suite *dp_suite(void)
 	Suite *s = suite_create("dp");
 	TCase *tc = tcase_create("results");
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, exercise_cases);
-	tcase_add_test(tc, one_device_is_plain_matmul);
-	tcase_add_test(tc, uneven_empty_and_random);
+	tcase_add_loop_test(tc, product_cases, 0, (int)tu_product_count());
+	tcase_add_test(tc, every_capacity_completes);
+	tcase_add_test(tc, random_shapes);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("replicas and gather");
 	tcase_set_timeout(tc, 60);

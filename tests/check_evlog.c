@@ -8,6 +8,7 @@
 
 #include <distmm/evlog.h>
 #include <distmm/schedule.h>
+#include <distmm/trace.h>
 #include "testutil.h"
 
 START_TEST(json_lines_have_the_documented_keys)
@@ -16,27 +17,27 @@ START_TEST(json_lines_have_the_documented_keys)
 	struct ev e = { .phase = 2, .step = 1, .op = EV_COMPUTE, .rank = 2, .peer = -1, .shard = 1,
 			.row_begin = 4, .row_end = 6, .col_begin = 1, .col_end = 2, .bytes = 16,
 			.t_begin_ns = 5, .t_end_ns = 9, .held = 300, .peak = 400 };
-	ev_format_json(&e, buf, sizeof buf);
+	trace_format_event(&e, buf, sizeof buf);
 	ck_assert_str_eq(buf, "{\"phase\":2,\"step\":1,\"op\":\"compute\",\"rank\":2,\"shard\":1,"
 			      "\"row_begin\":4,\"row_end\":6,\"col_begin\":1,\"col_end\":2,"
 			      "\"bytes\":16,\"held_bytes\":300,\"peak_bytes\":400,"
 			      "\"t_begin_ns\":5,\"t_end_ns\":9}");
 	e.flags = EV_FLAG_TRUNCATED;
-	ev_format_json(&e, buf, sizeof buf);
+	trace_format_event(&e, buf, sizeof buf);
 	ck_assert_msg(strstr(buf, "\"peak_bytes\":400,\"truncated\":true,"), "%s", buf);
 	e.flags = 0;
 	e.op = EV_SEND;
 	e.peer = 3;
-	ev_format_json(&e, buf, sizeof buf);
+	trace_format_event(&e, buf, sizeof buf);
 	ck_assert_msg(strstr(buf, "\"op\":\"send\",\"rank\":2,\"dst\":3,"), "%s", buf);
 	e.op = EV_RECV;
-	ev_format_json(&e, buf, sizeof buf);
+	trace_format_event(&e, buf, sizeof buf);
 	ck_assert_msg(strstr(buf, "\"op\":\"recv\",\"rank\":2,\"src\":3,"), "%s", buf);
 	e.op = EV_GATHER;
-	ev_format_json(&e, buf, sizeof buf);
+	trace_format_event(&e, buf, sizeof buf);
 	ck_assert_msg(strstr(buf, "\"op\":\"gather\",\"rank\":2,\"src\":3,"), "%s", buf);
 	struct ev_summary s = { 3, 100, 20, 30 };
-	ev_format_summary_json(&s, buf, sizeof buf);
+	trace_format_summary(&s, buf, sizeof buf);
 	ck_assert_str_eq(buf, "{\"op\":\"summary\",\"rank\":3,\"peak_bytes\":100,\"sent_bytes\":20,"
 			      "\"recv_bytes\":30}");
 }
@@ -57,7 +58,7 @@ START_TEST(trace_file_is_written_whole)
 	const struct ev *ev = run_events(r, &count);
 	struct ev_summary sum[4];
 	run_summaries(r, sum);
-	ck_assert_int_eq(evlog_write_jsonl(path, ev, count, sum, 4, &err), 0);
+	ck_assert_int_eq(trace_write_jsonl(path, ev, count, sum, 4, &err), 0);
 	FILE *fp = fopen(path, "r");
 	ck_assert_ptr_nonnull(fp);
 	size_t lines = 0, summaries = 0;
@@ -71,9 +72,9 @@ START_TEST(trace_file_is_written_whole)
 	ck_assert_uint_eq(lines, count + 4);
 	ck_assert_uint_eq(summaries, 4);
 	/* a directory is refused, and nothing is left behind */
-	ck_assert_int_eq(evlog_write_jsonl(dir, ev, count, sum, 4, &err), DM_EIO);
+	ck_assert_int_eq(trace_write_jsonl(dir, ev, count, sum, 4, &err), DM_EIO);
 	snprintf(path, sizeof path, "%s/missing/t.jsonl", dir);
-	ck_assert_int_eq(evlog_write_jsonl(path, ev, count, sum, 4, &err), DM_EIO);
+	ck_assert_int_eq(trace_write_jsonl(path, ev, count, sum, 4, &err), DM_EIO);
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	int files = 0;

@@ -1,91 +1,34 @@
 /* check_fsdp: the ring.  Results against an independent loop for the
- * exercise's cases, uneven and empty splits and hundreds of random shapes;
+ * exercise's cases, uneven and empty splits, every capacity and hundreds of
+ * random shapes (testutil's cases, which check_dp runs too);
  * the schedule against (r - s) mod n on every event; the accounting against
  * its closed form. */
 #include <check.h>
 #include <string.h>
 
+#include <distmm/order.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "testutil.h"
 
-START_TEST(exercise_cases)
+/* The shared table: the exercise, one device, uneven and empty splits. */
+START_TEST(product_cases)
 {
-	static const int ns[] = { 1, 2, 4 };
-	struct mat a, b;
-	tu_matrix(&a, 8, 6, 0, 1, 0);
-	tu_matrix(&b, 6, 4, 0, 1, 1);
-	for (size_t i = 0; i < 3; i++) {
-		tu_check_product(DM_FSDP, ns[i], RUN_UNBOUNDED, &a, &b, 1);
-		tu_check_product(DM_FSDP, ns[i], RUN_UNBOUNDED, &a, &b, 0);
-	}
-	mat_free(&a);
-	mat_free(&b);
-}
-END_TEST
-
-START_TEST(one_device_is_plain_matmul)
-{
-	struct mat a, b, c;
-	struct dm_err err;
-	tu_matrix(&a, 13, 7, 1, 5, 0);
-	tu_matrix(&b, 7, 11, 1, 5, 1);
-	ck_assert_int_eq(mat_matmul(&c, &a, &b, &err), 0);
-	struct run *r = tu_run_new(DM_FSDP, 1, RUN_UNBOUNDED, &a, &b);
-	tu_run_all(r, 1);
-	ck_assert_int_eq(memcmp(run_result(r)->data, c.data, 13 * 11 * sizeof(double)), 0);
-	run_free(r);
-	mat_free(&a);
-	mat_free(&b);
-	mat_free(&c);
-}
-END_TEST
-
-START_TEST(uneven_and_empty_splits)
-{
-	static const size_t shapes[][4] = {
-		{ 7, 5, 3, 3 }, { 5, 3, 2, 4 }, { 2, 3, 1, 5 }, { 1, 1, 1, 8 },
-		{ 10, 4, 7, 4 }, { 3, 9, 17, 16 }, { 64, 2, 1, 64 }, { 1, 30, 64, 64 },
-	};
-	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-		struct mat a, b;
-		tu_matrix(&a, shapes[i][0], shapes[i][1], 1, i, 0);
-		tu_matrix(&b, shapes[i][1], shapes[i][2], 1, i, 1);
-		tu_check_product(DM_FSDP, (int)shapes[i][3], RUN_UNBOUNDED, &a, &b, 1);
-		tu_check_product(DM_FSDP, (int)shapes[i][3], 0, &a, &b, 0);
-		mat_free(&a);
-		mat_free(&b);
-	}
-}
-END_TEST
-
-START_TEST(random_shapes)
-{
-	uint64_t seed = 0x5eed0001;
-	for (int t = 0; t < 300; t++) {
-		struct mat a, b;
-		size_t M = tu_range(&seed, 1, 40), K = tu_range(&seed, 1, 24), N = tu_range(&seed, 1, 40);
-		int n = (int)tu_range(&seed, 1, 64);
-		tu_matrix(&a, M, K, t % 2, (uint64_t)t, 0);
-		tu_matrix(&b, K, N, t % 2, (uint64_t)t, 1);
-		tu_check_product(DM_FSDP, n, t % 3 == 0 ? 0 : RUN_UNBOUNDED, &a, &b, t % 2);
-		mat_free(&a);
-		mat_free(&b);
-	}
+	size_t count;
+	const struct tu_case *c = &tu_product_cases(&count)[_i];
+	tu_check_case(DM_FSDP, c, "product case");
 }
 END_TEST
 
 START_TEST(every_capacity_completes)
 {
-	static const size_t caps[] = { 0, 1, 2, RUN_UNBOUNDED };
-	struct mat a, b;
-	tu_matrix(&a, 9, 4, 0, 3, 0);
-	tu_matrix(&b, 4, 11, 0, 3, 1);
-	for (int n = 1; n <= 16; n++)
-		for (size_t i = 0; i < 4; i++)
-			tu_check_product(DM_FSDP, n, caps[i], &a, &b, (n + (int)i) % 2);
-	mat_free(&a);
-	mat_free(&b);
+	tu_check_capacities(DM_FSDP);
+}
+END_TEST
+
+START_TEST(random_shapes)
+{
+	tu_check_random(DM_FSDP, 0x5eed0001, 300);
 }
 END_TEST
 
@@ -244,7 +187,7 @@ START_TEST(naive_ring_deadlocks_when_synchronous)
 		run_config_default(&cfg);
 		cfg.devices = n;
 		cfg.capacity = 0;
-		cfg.naive = 1;
+		cfg.order = ORDER_SEND_FIRST;
 		ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
 		int rc;
 		while ((rc = run_step(r, &err)) == 0)
@@ -269,22 +212,165 @@ START_TEST(naive_ring_deadlocks_when_synchronous)
 }
 END_TEST
 
+/* The table of the deadlock lab, written out here: send-first deadlocks
+ * only at capacity 0, recv-first at every capacity, the fixes never; one
+ * device has no transfer. */
+static int lab_deadlocks(int order, size_t capacity, int n)
+{
+	if (n == 1)
+		return 0;
+	return order == ORDER_RECV_FIRST || (order == ORDER_SEND_FIRST && capacity == 0);
+}
+
+START_TEST(orders_and_fixes_through_the_engine)
+{
+	static const size_t caps[] = { 0, 1, RUN_UNBOUNDED };
+	struct mat a, b, ref;
+	tu_matrix(&a, 9, 4, 0, 3, 0);
+	tu_matrix(&b, 4, 11, 0, 3, 1);
+	tu_reference(&ref, &a, &b);
+	for (int order = 0; order < ORDER_COUNT; order++)
+		for (size_t k = 0; k < 3; k++)
+			for (int n = 1; n <= 8; n++) {
+				struct run_config cfg;
+				struct run *r;
+				struct dm_err err;
+				struct run_snapshot snap;
+				run_config_default(&cfg);
+				cfg.devices = n;
+				cfg.capacity = caps[k];
+				cfg.order = order;
+				ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
+				int rc = (n + order) % 2 ? run_finish(r, &err) : 0;
+				if (!((n + order) % 2))
+					while ((rc = run_step(r, &err)) == 0)
+						;
+				rc = rc == 1 ? 0 : rc;
+				const char *what = order_name(order);
+				if (!lab_deadlocks(order, caps[k], n)) {
+					ck_assert_msg(rc == 0, "%s n=%d cap %zu: %s", what, n, caps[k],
+						      err.msg);
+					ck_assert(tu_allclose(run_result(r), &ref));
+					run_free(r);
+					continue;
+				}
+				ck_assert_msg(rc == DM_EDEADLOCK, "%s n=%d cap %zu: rc %d %s", what, n,
+					      caps[k], rc, err.msg);
+				ck_assert_int_eq(run_snapshot_init(&snap, n, 9, 11, 0, &err), 0);
+				run_snapshot_take(r, &snap);
+				/* the cycle: everyone waits on a neighbour, in the first transfer */
+				for (int i = 0; i < n; i++) {
+					const struct run_dev_view *v = &snap.dev[i];
+					if (order == ORDER_RECV_FIRST)
+						ck_assert(v->wait_state == RUN_WAIT_RECV &&
+							  v->wait_peer == (i + n - 1) % n);
+					else
+						ck_assert(v->wait_state == RUN_WAIT_SEND &&
+							  v->wait_peer == (i + 1) % n &&
+							  v->wait_shard == i);
+				}
+				if (!((n + order) % 2)) /* stepped: the compute done, not the transfer */
+					ck_assert_int_eq(run_phase(r), 0);
+				run_snapshot_free(&snap);
+				run_free(r);
+			}
+	mat_free(&a);
+	mat_free(&b);
+	mat_free(&ref);
+}
+END_TEST
+
+/* recv-thread's second thread per device is in the snapshot, idle between
+ * phases; the other orders have one thread a device. */
+START_TEST(receive_threads_in_the_snapshot)
+{
+	struct mat a, b;
+	struct dm_err err;
+	struct run_snapshot s;
+	tu_matrix(&a, 6, 3, 0, 4, 0);
+	tu_matrix(&b, 3, 7, 0, 4, 1);
+	for (int n = 1; n <= 5; n++)
+		for (int order = ORDER_PARITY; order <= ORDER_RECV_THREAD; order += 3) {
+			struct run_config cfg;
+			struct run *r;
+			run_config_default(&cfg);
+			cfg.devices = n;
+			cfg.capacity = 0;
+			cfg.order = order;
+			ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
+			ck_assert_int_eq(run_snapshot_init(&s, n, 6, 7, 0, &err), 0);
+			int rc;
+			while ((rc = run_step(r, &err)) == 0) {
+				run_snapshot_take(r, &s);
+				for (int i = 0; i < n; i++) {
+					ck_assert_int_eq(s.dev[i].threads,
+							 order == ORDER_RECV_THREAD && n > 1 ? 2 : 1);
+					ck_assert_int_eq(s.dev[i].rx_state, RUN_IDLE);
+				}
+				ck_assert_int_eq(s.order, order);
+			}
+			ck_assert_int_eq(rc, 1);
+			run_snapshot_free(&s);
+			run_free(r);
+		}
+	mat_free(&a);
+	mat_free(&b);
+}
+END_TEST
+
+/* The buffered fix holds its send buffer during a transfer: on an even
+ * split, a rank's peak is 3 shards (held, incoming, the buffer) where the
+ * parity order's is 2. */
+START_TEST(buffered_send_holds_its_buffer)
+{
+	struct mat a, b;
+	struct dm_err err;
+	struct run_snapshot s[2];
+	const int n = 4;
+	const size_t M = 8, K = 3, N = 8, w = 2;
+	tu_matrix(&a, M, K, 0, 6, 0);
+	tu_matrix(&b, K, N, 0, 6, 1);
+	for (int k = 0; k < 2; k++) {
+		struct run_config cfg;
+		struct run *r;
+		run_config_default(&cfg);
+		cfg.devices = n;
+		cfg.order = k ? ORDER_BUFFERED : ORDER_PARITY;
+		ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
+		ck_assert_int_eq(run_finish(r, &err), 0);
+		ck_assert_int_eq(run_snapshot_init(&s[k], n, M, N, 0, &err), 0);
+		run_snapshot_take(r, &s[k]);
+		run_free(r);
+	}
+	for (int i = 1; i < n; i++) {
+		uint64_t base = 8 * (2 * K + 2 * N), shard = 8 * K * w;
+		ck_assert_uint_eq(s[0].dev[i].peak_bytes, base + 2 * shard);
+		ck_assert_uint_eq(s[1].dev[i].peak_bytes, base + 3 * shard);
+	}
+	run_snapshot_free(&s[0]);
+	run_snapshot_free(&s[1]);
+	mat_free(&a);
+	mat_free(&b);
+}
+END_TEST
+
 static Suite *fsdp_suite(void)
 {
 	Suite *s = suite_create("fsdp");
 	TCase *tc = tcase_create("results");
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, exercise_cases);
-	tcase_add_test(tc, one_device_is_plain_matmul);
-	tcase_add_test(tc, uneven_and_empty_splits);
-	tcase_add_test(tc, random_shapes);
+	tcase_add_loop_test(tc, product_cases, 0, (int)tu_product_count());
 	tcase_add_test(tc, every_capacity_completes);
+	tcase_add_test(tc, random_shapes);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("schedule and accounting");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, formula_on_every_event);
 	tcase_add_test(tc, memory_counters_closed_form);
 	tcase_add_test(tc, naive_ring_deadlocks_when_synchronous);
+	tcase_add_test(tc, orders_and_fixes_through_the_engine);
+	tcase_add_test(tc, receive_threads_in_the_snapshot);
+	tcase_add_test(tc, buffered_send_holds_its_buffer);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,6 +8,7 @@
 
 #include "lesson.h"
 #include <distmm/schedule.h>
+#include <distmm/order.h>
 #include "testutil.h"
 
 static struct lesson les; /* large: not on the stack */
@@ -53,14 +54,31 @@ START_TEST(settings_are_cumulative)
 	ck_assert_int_eq(a->devices, 3);
 	ck_assert_uint_eq(a->M, 7);
 	ck_assert_uint_eq(a->capacity, 0);
-	ck_assert_int_eq(a->naive, 1);
+	ck_assert_int_eq(a->order, ORDER_SEND_FIRST);
 	ck_assert_int_eq(a->quiz, 2);
 	ck_assert_int_eq(b->mode, DM_FSDP);
 	ck_assert_int_eq(b->devices, 3); /* kept from part one */
 	ck_assert_uint_eq(b->N, 5);
 	ck_assert(b->capacity == RUN_UNBOUNDED);
-	ck_assert_int_eq(b->naive, 0);
+	ck_assert_int_eq(b->order, ORDER_PARITY);
+
 	ck_assert(b->has & LESSON_SET_DEVICES);
+}
+END_TEST
+
+/* order= takes the orders, fix= the fixes; a fix given as an order is an
+ * error naming its line. */
+START_TEST(orders_and_fixes)
+{
+	char err[256];
+	ck_assert_int_eq(parse("title: t\npart: one\nset: order=recv-first\npart: two\n"
+			       "set: fix=sendrecv\npart: three\nset: order=sendrecv\n", err, sizeof err),
+			 -1);
+	ck_assert_msg(strstr(err, ":7:") && strstr(err, "order=sendrecv"), "%s", err);
+	ck_assert_int_eq(parse("title: t\npart: one\nset: order=recv-first\npart: two\n"
+			       "set: fix=sendrecv\n", err, sizeof err), 0);
+	ck_assert_int_eq(les.part[0].set.order, ORDER_RECV_FIRST);
+	ck_assert_int_eq(les.part[1].set.order, ORDER_SENDRECV);
 }
 END_TEST
 
@@ -119,6 +137,7 @@ static Suite *lesson_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, shipped_lessons_parse);
 	tcase_add_test(tc, settings_are_cumulative);
+	tcase_add_test(tc, orders_and_fixes);
 	tcase_add_test(tc, captions_by_step_and_placeholders);
 	tcase_add_test(tc, mistakes_name_their_line);
 	suite_add_tcase(s, tc);

@@ -2,7 +2,8 @@
  * and the interface print.  For even and uneven splits, empty shards and
  * d = 1: the model's peak after every phase and its sends equal a real
  * run's in both modes; batch mode's tables (report_summary, report_compare,
- * captured from stdout) print the model's figures; the interface's memory
+ * captured from stdout) print the model's figures, the same with the other
+ * mode modelled as with it run (--compare); the interface's memory
  * line at every stop says the measured peak beside the other mode's model
  * figure, like with like (the gathered C in both, said so, or in neither);
  * one bar scale for the whole run; the saving line at n = 1 and n = 2. */
@@ -110,13 +111,14 @@ struct batch_job {
 	const struct mat *a, *b;
 	struct run_config cfg;
 	struct ev_summary sum[16];
+	int run_other; /* --compare: the other mode run, not modelled */
 };
 
 static void batch_print(void *arg)
 {
 	struct batch_job *j = arg;
 	report_summary(j->sum, j->cfg.devices, j->cfg.mode, j->a->rows, j->a->cols, j->b->cols);
-	report_compare(j->a, j->b, &j->cfg, j->sum);
+	report_compare(j->a, j->b, &j->cfg, j->sum, j->run_other);
 }
 
 START_TEST(batch_prints_the_model)
@@ -135,29 +137,38 @@ START_TEST(batch_prints_the_model)
 	ck_assert_int_eq(run_finish(r, &err), 0);
 	run_summaries(r, j.sum);
 	run_free(r);
-	char *out = capture(batch_print, &j);
-	for (int i = 0; i < n; i++) {
-		struct compare_model f, d;
-		compare_model_rank(DM_FSDP, n, i, (size_t)M, (size_t)K, (size_t)N, &f);
-		compare_model_rank(DM_DP, n, i, (size_t)M, (size_t)K, (size_t)N, &d);
-		char want[160];
-		/* the summary: FSDP's peak, DP's like with like */
-		snprintf(want, sizeof want, "  rank %-3d %12" PRIu64 " %14" PRIu64 " %12" PRIu64, i,
-			 f.peak, d.peak, f.sent);
-		ck_assert_msg(strstr(out, want), "d=%d %dx%dx%d: no '%s' in\n%s", n, M, K, N, want, out);
-		/* the DP-vs-FSDP table: model and peak, both modes */
-		snprintf(want, sizeof want, "  rank %-3d %12" PRIu64 " %12" PRIu64 " %12" PRIu64
-					    " %12" PRIu64,
-			 i, d.peak, d.peak, f.peak, f.peak);
-		ck_assert_msg(strstr(out, want), "d=%d: no '%s' in\n%s", n, want, out);
+	/* from the model, then with --compare from a real run: the same figures */
+	for (j.run_other = 0; j.run_other < 2; j.run_other++) {
+		char *out = capture(batch_print, &j);
+		for (int i = 0; i < n; i++) {
+			struct compare_model f, d;
+			compare_model_rank(DM_FSDP, n, i, (size_t)M, (size_t)K, (size_t)N, &f);
+			compare_model_rank(DM_DP, n, i, (size_t)M, (size_t)K, (size_t)N, &d);
+			char want[160];
+			/* the summary: FSDP's peak, DP's like with like */
+			snprintf(want, sizeof want, "  rank %-3d %12" PRIu64 " %14" PRIu64 " %12" PRIu64,
+				 i, f.peak, d.peak, f.sent);
+			ck_assert_msg(strstr(out, want), "d=%d %dx%dx%d: no '%s' in\n%s", n, M, K, N, want,
+				      out);
+			/* the DP-vs-FSDP table: model and peak, both modes, and the sends */
+			snprintf(want, sizeof want,
+				 "  rank %-3d %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
+				 " %12" PRIu64 " %12" PRIu64,
+				 i, d.peak, d.peak, f.peak, f.peak, d.sent, f.sent);
+			ck_assert_msg(strstr(out, want), "d=%d: no '%s' in\n%s", n, want, out);
+		}
+		ck_assert(strstr(out, "rank 0's figures include the gathered C"));
+		ck_assert(strstr(out, j.run_other ? "DP peaks and sends: measured in a run made for "
+						    "this table (--compare)"
+						  : "DP peaks and sends: from the model"));
+		ck_assert(strstr(out, "FSDP peaks and sends: measured in this run"));
+		if (n == 1)
+			ck_assert(strstr(out, "one device") && !strstr(out, "2/1"));
+		if (n == 2)
+			ck_assert(strstr(out, "2*B/2 = B"));
+		if (!compare_even(n, (size_t)N) && n > 1)
+			ck_assert(strstr(out, "does not split evenly"));
 	}
-	ck_assert(strstr(out, "rank 0's figures include the gathered C"));
-	if (n == 1)
-		ck_assert(strstr(out, "one device") && !strstr(out, "2/1"));
-	if (n == 2)
-		ck_assert(strstr(out, "2*B/2 = B"));
-	if (!compare_even(n, (size_t)N) && n > 1)
-		ck_assert(strstr(out, "does not split evenly"));
 	mat_free(&a);
 	mat_free(&b);
 }

@@ -4,8 +4,12 @@
 #include <pthread.h>
 #include <string.h>
 
+#include <distmm/bug.h>
+#include <distmm/order.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
+#include "comm/comm.h"
+#include "core/fault.h"
 #include "exec/stepb.h"
 #include "testutil.h"
 
@@ -203,6 +207,198 @@ START_TEST(stopping_mid_run_joins_everything)
 }
 END_TEST
 
+/* The fields a controller reads of a device after a failure, compared
+ * between two snapshots: nothing may change once run_step has said so. */
+static void same_views(const struct run_snapshot *x, const struct run_snapshot *y, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const struct run_dev_view *u = &x->dev[i], *v = &y->dev[i];
+		ck_assert_msg(u->wait_state == v->wait_state && u->failed == v->failed &&
+				      u->sent_shard == v->sent_shard && u->sent_to == v->sent_to &&
+				      u->recv_shard == v->recv_shard && u->recv_from == v->recv_from &&
+				      u->held_bytes == v->held_bytes && u->peak_bytes == v->peak_bytes,
+			      "n=%d rank %d changed after the run had failed", n, i);
+	}
+}
+
+/* c-mod stops rank 0 at step 1 (phase 2) with a negative index; the other
+ * ranks finish that compute and park before phase 3.  Once run_step returned
+ * the error every device must be gone: the snapshot reads their fields, and
+ * ThreadSanitizer saw the parked ones write them after the stop (the reset of
+ * what a phase moved, their "stopped" error), while the snapshot read. */
+static void check_stepped_failure(int n)
+{
+	struct mat a, b;
+	struct run_config cfg;
+	struct run *r;
+	struct dm_err err;
+	struct run_snapshot s, again;
+	size_t M = (size_t)n + 3, K = 3, N = 2 * (size_t)n + 1;
+	tu_matrix(&a, M, K, 0, 5, 0);
+	tu_matrix(&b, K, N, 0, 5, 1);
+	run_config_default(&cfg);
+	cfg.devices = n;
+	cfg.bug = BUG_C_MOD;
+	ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
+	ck_assert_int_eq(run_snapshot_init(&s, n, M, N, 1, &err), 0);
+	ck_assert_int_eq(run_snapshot_init(&again, n, M, N, 1, &err), 0);
+	int rc;
+	while ((rc = run_step(r, &err)) == 0)
+		;
+	ck_assert_int_eq(rc, DM_EPROTO);
+	ck_assert_msg(strstr(err.msg, "negative index"), "%s", err.msg);
+	ck_assert_int_eq(run_phase(r), 1);
+	run_snapshot_take(r, &s);
+	for (int i = 0; i < n; i++) {
+		const struct run_dev_view *v = &s.dev[i];
+		ck_assert_msg(v->failed == (i == 0), "n=%d rank %d failed=%d", n, i, v->failed);
+		ck_assert_msg(v->wait_state == RUN_EXITED, "n=%d rank %d has not exited (%d)", n, i,
+			      v->wait_state);
+		/* phase 2 was a compute: it moved nothing */
+		ck_assert_int_eq(v->sent_to, -1);
+		ck_assert_int_eq(v->recv_from, -1);
+	}
+	run_snapshot_take(r, &again);
+	same_views(&s, &again, n);
+	ck_assert_int_eq(run_step(r, &err), DM_EPROTO); /* it stays failed */
+	ck_assert_int_eq(run_finish(r, &err), DM_EPROTO);
+	run_snapshot_free(&s);
+	run_snapshot_free(&again);
+	run_free(r);
+	mat_free(&a);
+	mat_free(&b);
+}
+
+START_TEST(stepped_failure_stops_every_device_first)
+{
+	static const int ns[] = { 2, 3, 8, 32, 64 };
+	for (int rep = 0; rep < 4; rep++)
+		for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+			check_stepped_failure(ns[i]);
+}
+END_TEST
+
+/* A failure in a transfer, made on purpose: the run, stepped, and the
+ * message the transport loses (kind FAULT_NONE: none). */
+struct xfer_fail {
+	int mode, n, order; /* enum dm_order */
+	size_t capacity;
+	struct fault_msg drop;
+	const char *what;
+};
+
+/* What device i holds by its own account in the snapshot: its rows of A, its
+ * rows of C unless it sent them (the gather moves them out, failed or not),
+ * the B it holds, and on rank 0 the gathered C once the gather began. */
+static uint64_t held_by_account(const struct run_snapshot *s, int i, int in_gather)
+{
+	const struct run_dev_view *v = &s->dev[i];
+	uint64_t rows = v->row_end - v->row_begin, bytes = 8 * rows * s->K;
+	if (!in_gather || i == 0)
+		bytes += 8 * rows * s->N;
+	if (v->shard >= 0)
+		bytes += 8 * (uint64_t)s->K * (v->shard_col_end - v->shard_col_begin);
+	if (v->holds_full_b)
+		bytes += 8 * (uint64_t)s->K * s->N;
+	if (in_gather && i == 0)
+		bytes += 8 * (uint64_t)s->M * s->N;
+	return bytes;
+}
+
+/* After a transfer failed, every device holds what its state says (not the
+ * receive buffer it never got, nor the shard or rows it let go), and its
+ * peak is the one its last event was stamped with: no event records the
+ * failed transfer, so the trace's summary agrees with its events.  The ranks
+ * that finished the transfer still show what it moved. */
+static void check_transfer_failure(const struct xfer_fail *c)
+{
+	struct mat a, b;
+	struct run_config cfg;
+	struct run *r;
+	struct dm_err err;
+	struct run_snapshot s;
+	size_t M = 2 * (size_t)c->n + 1, K = 3, N = 3 * (size_t)c->n - 1, count;
+	tu_matrix(&a, M, K, 0, 6, 0);
+	tu_matrix(&b, K, N, 0, 6, 1);
+	run_config_default(&cfg);
+	cfg.mode = c->mode;
+	cfg.devices = c->n;
+	cfg.capacity = c->capacity;
+	cfg.order = c->order;
+	fault_reset();
+	fault_set_message(&c->drop);
+	ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
+	int rc;
+	while ((rc = run_step(r, &err)) == 0)
+		;
+	ck_assert_msg(rc == DM_EDEADLOCK, "%s: rc %d (%s)", c->what, rc, err.msg);
+	int failed_phase = run_phase(r) + 1;
+	int kind = sched_phase_kind(c->mode, c->n, failed_phase);
+	ck_assert_int_ne(kind, SCHED_COMPUTE);
+	ck_assert_int_eq(run_snapshot_init(&s, c->n, M, N, 0, &err), 0);
+	run_snapshot_take(r, &s);
+	const struct ev *ev = run_events(r, &count);
+	int failures = 0;
+	for (int i = 0; i < c->n; i++) {
+		const struct run_dev_view *v = &s.dev[i];
+		uint64_t want = held_by_account(&s, i, kind == SCHED_GATHER), last_peak = 0;
+		for (size_t k = 0; k < count; k++)
+			if (ev[k].rank == i)
+				last_peak = ev[k].peak;
+		failures += v->failed;
+		ck_assert_msg(v->held_bytes == want, "%s: rank %d%s holds %llu bytes, its state %llu",
+			      c->what, i, v->failed ? " (failed)" : "",
+			      (unsigned long long)v->held_bytes, (unsigned long long)want);
+		ck_assert_msg(v->peak_bytes == last_peak && v->peak_bytes >= v->held_bytes,
+			      "%s: rank %d peak %llu, its last event says %llu", c->what, i,
+			      (unsigned long long)v->peak_bytes, (unsigned long long)last_peak);
+		if (!v->failed && kind == SCHED_TRANSFER) {
+			ck_assert_int_eq(v->sent_to, sched_right(c->n, i));
+			ck_assert_int_eq(v->recv_from, sched_left(c->n, i));
+			ck_assert_int_eq(v->recv_shard, v->shard);
+		}
+	}
+	ck_assert_msg(failures > 0, "%s: no rank failed", c->what);
+	fault_reset();
+	run_snapshot_free(&s);
+	run_free(r);
+	mat_free(&a);
+	mat_free(&b);
+}
+
+START_TEST(failed_transfer_holds_what_it_has)
+{
+	static const struct xfer_fail cases[] = {
+		{ DM_FSDP, 4, ORDER_PARITY, RUN_UNBOUNDED, { FAULT_DROP, 1, 2, 0, COMM_SHARD, 0 },
+		  "FSDP 4: the shard to rank 2 (sent first) is lost" },
+		{ DM_FSDP, 4, ORDER_PARITY, RUN_UNBOUNDED, { FAULT_DROP, 0, 1, 1, COMM_SHARD, 0 },
+		  "FSDP 4: the shard to rank 1 (receives first) is lost" },
+		{ DM_FSDP, 5, ORDER_PARITY, RUN_UNBOUNDED, { FAULT_DROP, 4, 0, 2, COMM_SHARD, 0 },
+		  "FSDP 5: the shard round the wrap is lost" },
+		{ DM_FSDP, 3, ORDER_SEND_FIRST, 0, { FAULT_NONE, -1, -1, -1, -1, 0 },
+		  "FSDP 3: naive and synchronous, every send fails" },
+		{ DM_FSDP, 6, ORDER_SEND_FIRST, 0, { FAULT_NONE, -1, -1, -1, -1, 0 },
+		  "FSDP 6: naive and synchronous, every send fails" },
+		{ DM_FSDP, 4, ORDER_RECV_FIRST, 0, { FAULT_NONE, -1, -1, -1, -1, 0 },
+		  "FSDP 4: receive first and synchronous, every receive fails" },
+		{ DM_FSDP, 4, ORDER_SENDRECV, RUN_UNBOUNDED, { FAULT_DROP, 1, 2, 0, COMM_SHARD, 0 },
+		  "FSDP 4, sendrecv: the shard to rank 2 is lost" },
+		{ DM_FSDP, 4, ORDER_RECV_THREAD, RUN_UNBOUNDED, { FAULT_DROP, 2, 3, 1, COMM_SHARD, 0 },
+		  "FSDP 4, recv-thread: the shard to rank 3 is lost" },
+		{ DM_FSDP, 5, ORDER_BUFFERED, 0, { FAULT_DROP, 3, 4, 0, COMM_SHARD, 0 },
+		  "FSDP 5, buffered: the shard to rank 4 is lost (the send buffer too)" },
+		{ DM_DP, 4, ORDER_PARITY, 0, { FAULT_DROP, 2, 0, -1, COMM_BLOCK, 0 },
+		  "DP 4, synchronous: rows 2 are lost, rank 3's send fails" },
+		{ DM_FSDP, 4, ORDER_PARITY, 0, { FAULT_DROP, 1, 0, -1, COMM_BLOCK, 0 },
+		  "FSDP 4, synchronous: rows 1 are lost in the gather" },
+		{ DM_DP, 3, ORDER_PARITY, RUN_UNBOUNDED, { FAULT_DROP, 1, 0, -1, COMM_BLOCK, 0 },
+		  "DP 3: rows 1 are lost, rank 0's receive fails" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		check_transfer_failure(&cases[i]);
+}
+END_TEST
+
 START_TEST(bad_configurations_are_refused)
 {
 	struct mat a, b, wide, empty = { 0, 0, NULL };
@@ -260,6 +456,11 @@ static Suite *run_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, stopping_mid_run_joins_everything);
 	tcase_add_test(tc, bad_configurations_are_refused);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("failures");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, stepped_failure_stops_every_device_first);
+	tcase_add_test(tc, failed_transfer_holds_what_it_has);
 	suite_add_tcase(s, tc);
 	return s;
 }

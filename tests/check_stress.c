@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include <distmm/schedule.h>
+#include <distmm/order.h>
 #include "testutil.h"
 
 #define STRESS_DEFAULT 2000
@@ -36,7 +37,11 @@ START_TEST(random_configurations)
 		cfg.devices = (int)tu_range(&seed, 1, 64);
 		cfg.mode = tu_range(&seed, 0, 3) == 0 ? DM_DP : DM_FSDP;
 		cfg.capacity = caps[tu_range(&seed, 0, 4)];
-		cfg.naive = cfg.capacity > 0 && tu_range(&seed, 0, 1);
+		/* any order that completes at this capacity: the fixes everywhere,
+		 * send-first where a send need not wait for its receiver */
+		static const int orders[] = { ORDER_PARITY, ORDER_RECV_THREAD, ORDER_SENDRECV,
+					      ORDER_BUFFERED, ORDER_SEND_FIRST };
+		cfg.order = orders[tu_range(&seed, 0, cfg.capacity > 0 ? 4 : 3)];
 		int step = (int)tu_range(&seed, 0, 1);
 		tu_matrix(&a, M, K, (int)(t % 2), seed, 0);
 		tu_matrix(&b, K, N, (int)(t % 2), seed, 1);
@@ -51,9 +56,9 @@ START_TEST(random_configurations)
 			rc = run_finish(r, &err);
 		}
 		ck_assert_msg(rc == 0 && tu_allclose(run_result(r), &ref),
-			      "loop %d case %ld: %s d=%d %zux%zux%zu capacity %zd naive %d step %d: %s",
+			      "loop %d case %ld: %s d=%d %zux%zux%zu capacity %zd order %s step %d: %s",
 			      _i, t, sched_mode_name(cfg.mode), cfg.devices, M, K, N,
-			      cfg.capacity == RUN_UNBOUNDED ? -1 : (ssize_t)cfg.capacity, cfg.naive,
+			      cfg.capacity == RUN_UNBOUNDED ? -1 : (ssize_t)cfg.capacity, order_name(cfg.order),
 			      step, rc ? err.msg : "wrong result");
 		run_free(r);
 		mat_free(&ref);

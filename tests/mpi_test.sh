@@ -125,6 +125,15 @@ mpi 3 -A "$TMPD/a.csv" -N 5 -o "$TMPD/cm.csv"; st=$?
 [ "$st" = 0 ] && cmp -s "$TMPD/cm.csv" "$TMPD/ct.csv" && diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && ok \
 	|| bad "csv A on 3 ranks: exit $st, or differs from distmm-tui"
 
+# --- above 2^24 the check is Freivalds', and the table the model or a run ----
+for args in "-q -M 300 -K 280 -N 310 --values floats" "-q -m dp -M 300 -K 280 -N 310 --compare" \
+	"-q -M 300 -K 300 -N 300 --bug r-plus-s"; do
+	mpi 3 $args; st=$?
+	"$TUI_BIN" -b -d 3 $args >"$TMPD/tui.out" 2>&1; want=$?
+	[ "$st" = "$want" ] && diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && grep -q '^verify: .*Freivalds' "$TMPD/out" \
+		&& ok || bad "3 ranks, $args: exit $st (distmm-tui $want), or output differs"
+done
+
 # --- a deliberate bug: the same wrong answer, the same account ---------------
 mpi 4 --bug r-plus-s; st=$?
 "$TUI_BIN" -b -d 4 --bug r-plus-s >"$TMPD/tui.out" 2>&1
@@ -184,6 +193,8 @@ expect2 "cannot write" 4 --trace "$TMPD/nodir/t.jsonl"
 expect2 "unknown file type" 2 -o "$TMPD/c.txt"
 expect2 "unknown option '--bogus'" 3 --bogus
 expect2 "--naive" 4 --naive
+expect2 "--order recv-first is the deadlock lab of the in-process transport" 4 --order recv-first
+expect2 "--fix sendrecv is the deadlock lab of the in-process transport" 3 --fix sendrecv
 expect2 "--capacity" 4 --capacity 0
 expect2 "more than the" 4 -M 1000000 -K 1000000 -N 1000000
 # options that would do nothing: the interface's, in distmm-mpi's words
@@ -195,6 +206,7 @@ expect2 "--trace-format has no effect without --trace" 2 --trace-format chrome
 expect2 "-d has no effect with --replay" 2 --replay "$TMPD/x.jsonl" -d 2
 expect2 "--step has no effect with --replay" 2 --step --replay "$TMPD/x.jsonl"
 expect2 "--naive has no effect with -m dp" 2 -m dp --naive
+expect2 "--fix has no effect with -m dp" 2 -m dp --fix buffered
 # without mpirun -q: the program's message once, whatever mpirun adds
 mpi 4 -A "$TMPD/missing.npy"; st=$?
 [ "$st" = 2 ] && [ "$(grep -c '^distmm-tui: ' "$TMPD/err")" = 1 ] && ok \

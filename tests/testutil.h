@@ -1,17 +1,22 @@
 /* testutil: helpers shared by the Check suites: an independent reference
  * product (a plain loop, not BLAS), a deterministic generator for shapes,
- * and a one-call run.  Header-only, static inline. */
+ * a one-call run, and the product cases every mode runs (a table of fixed
+ * ones and random ones from a seed).  Header-only, static inline; the table
+ * lives in a function because a static array here would be an unused
+ * variable in every suite that does not run it. */
 #ifndef TESTUTIL_H
 #define TESTUTIL_H
 
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <distmm/mat.h>
 #include <distmm/run.h>
+#include <distmm/schedule.h>
 
 /* xorshift64*: test shapes from a fixed seed, so failures repeat. */
 static inline uint64_t tu_rand(uint64_t *s)
@@ -92,19 +97,149 @@ static inline void tu_run_all(struct run *r, int step)
 	}
 }
 
-/* Runs a @ b on n devices and checks the result against the loop. */
-static inline void tu_check_product(int mode, int n, size_t capacity, const struct mat *a,
-				    const struct mat *b, int step)
+/* One product case: A (M x K) and B (K x N) generated from seed, ints or
+ * floats, on n devices with that channel capacity, stepped phase by phase or
+ * run free.  `exact`: compared bit for bit with mat_matmul (d = 1 is plain
+ * A @ B), else with the loop under allclose. */
+struct tu_case {
+	size_t M, K, N;
+	int n;
+	size_t capacity;
+	int floats, step, exact;
+	uint64_t seed;
+};
+
+static inline void tu_case_name(int mode, const struct tu_case *c, char *buf, size_t size)
 {
-	struct mat ref;
-	struct run *r = tu_run_new(mode, n, capacity, a, b);
-	tu_run_all(r, step);
-	tu_reference(&ref, a, b);
-	ck_assert_msg(tu_allclose(run_result(r), &ref),
-		      "mode %d, %d devices, %zux%zu @ %zux%zu differs from the reference", mode, n,
-		      a->rows, a->cols, b->rows, b->cols);
+	char cap[24];
+	if (c->capacity == RUN_UNBOUNDED)
+		snprintf(cap, sizeof cap, "unbounded");
+	else
+		snprintf(cap, sizeof cap, "%zu", c->capacity);
+	snprintf(buf, size, "%s, %d devices, %zux%zu @ %zux%zu, %s from seed %llu, capacity %s, %s",
+		 sched_mode_name(mode), c->n, c->M, c->K, c->K, c->N, c->floats ? "floats" : "ints",
+		 (unsigned long long)c->seed, cap, c->step ? "stepped" : "free");
+}
+
+/* Runs case c in mode; `what` says where it came from in a failure. */
+static inline void tu_check_case(int mode, const struct tu_case *c, const char *what)
+{
+	struct mat a, b, ref;
+	struct dm_err err;
+	char name[200];
+	int rc;
+	tu_case_name(mode, c, name, sizeof name);
+	tu_matrix(&a, c->M, c->K, c->floats, c->seed, 0);
+	tu_matrix(&b, c->K, c->N, c->floats, c->seed, 1);
+	struct run *r = tu_run_new(mode, c->n, c->capacity, &a, &b);
+	if (c->step) {
+		while ((rc = run_step(r, &err)) == 0)
+			;
+		rc = rc == 1 ? 0 : rc;
+	} else {
+		rc = run_finish(r, &err);
+	}
+	ck_assert_msg(rc == 0, "%s (%s): %s", what, name, err.msg);
+	if (c->exact) {
+		ck_assert_int_eq(mat_matmul(&ref, &a, &b, &err), 0);
+		ck_assert_msg(memcmp(run_result(r)->data, ref.data, c->M * c->N * sizeof(double)) == 0,
+			      "%s (%s): not bit for bit A @ B", what, name);
+	} else {
+		tu_reference(&ref, &a, &b);
+		ck_assert_msg(tu_allclose(run_result(r), &ref), "%s (%s): differs from the reference",
+			      what, name);
+	}
 	mat_free(&ref);
 	run_free(r);
+	mat_free(&a);
+	mat_free(&b);
+}
+
+/* The fixed cases both modes run (tcase_add_loop_test over 0..*count). */
+static inline const struct tu_case *tu_product_cases(size_t *count)
+{
+#define TU_INF RUN_UNBOUNDED
+	static const struct tu_case cases[] = {
+		/* M, K, N, devices, capacity, floats, step, exact, seed */
+		/* the exercise: 8x6 @ 6x4 on 1, 2 and 4 devices */
+		{ 8, 6, 4, 1, TU_INF, 0, 1, 0, 1 }, { 8, 6, 4, 1, TU_INF, 0, 0, 0, 1 },
+		{ 8, 6, 4, 1, 0, 0, 0, 0, 1 },      { 8, 6, 4, 2, TU_INF, 0, 1, 0, 1 },
+		{ 8, 6, 4, 2, TU_INF, 0, 0, 0, 1 }, { 8, 6, 4, 2, 0, 0, 0, 0, 1 },
+		{ 8, 6, 4, 4, TU_INF, 0, 1, 0, 1 }, { 8, 6, 4, 4, TU_INF, 0, 0, 0, 1 },
+		{ 8, 6, 4, 4, 0, 0, 0, 0, 1 },
+		/* one device is plain A @ B, bit for bit */
+		{ 9, 5, 12, 1, TU_INF, 1, 1, 1, 6 }, { 13, 7, 11, 1, TU_INF, 1, 1, 1, 5 },
+		/* uneven splits, and more devices than rows or columns (empty parts) */
+		{ 7, 5, 3, 3, TU_INF, 1, 1, 0, 0 },    { 7, 5, 3, 3, 0, 1, 0, 0, 0 },
+		{ 5, 3, 2, 4, TU_INF, 1, 1, 0, 1 },    { 5, 3, 2, 4, 0, 1, 0, 0, 1 },
+		{ 2, 3, 1, 5, TU_INF, 1, 1, 0, 2 },    { 2, 3, 1, 5, 0, 1, 0, 0, 2 },
+		{ 1, 1, 1, 8, TU_INF, 1, 1, 0, 3 },    { 1, 1, 1, 8, 0, 1, 0, 0, 3 },
+		{ 10, 4, 7, 4, TU_INF, 1, 1, 0, 4 },   { 10, 4, 7, 4, 0, 1, 0, 0, 4 },
+		{ 3, 9, 17, 16, TU_INF, 1, 1, 0, 5 },  { 3, 9, 17, 16, 0, 1, 0, 0, 5 },
+		{ 64, 2, 1, 64, TU_INF, 1, 1, 0, 6 },  { 64, 2, 1, 64, 0, 1, 0, 0, 6 },
+		{ 1, 30, 64, 64, TU_INF, 1, 1, 0, 7 }, { 1, 30, 64, 64, 0, 1, 0, 0, 7 },
+	};
+#undef TU_INF
+	*count = sizeof cases / sizeof cases[0];
+	return cases;
+}
+
+/* Every capacity a correct order completes with (rendezvous, bounded,
+ * unbounded) on 1 to 16 devices, stepped and free in turn. */
+static inline void tu_check_capacities(int mode)
+{
+	static const size_t caps[] = { 0, 1, 2, RUN_UNBOUNDED };
+	for (int n = 1; n <= 16; n++)
+		for (int i = 0; i < 4; i++) {
+			struct tu_case c = { 9, 4, 11, n, caps[i], 0, (n + i) % 2, 0, 3 };
+			tu_check_case(mode, &c, "capacity sweep");
+		}
+}
+
+static inline size_t tu_product_count(void)
+{
+	size_t count;
+	tu_product_cases(&count);
+	return count;
+}
+
+/* The seed random cases start from: DISTMM_TEST_SEED (decimal or 0x hex)
+ * when set, else the suite's own, so that a plain run always repeats. */
+static inline uint64_t tu_test_seed(uint64_t fallback)
+{
+	const char *s = getenv("DISTMM_TEST_SEED");
+	char *end;
+	if (!s || !*s)
+		return fallback;
+	uint64_t seed = strtoull(s, &end, 0);
+	ck_assert_msg(*end == '\0' && seed != 0, "DISTMM_TEST_SEED=%s is not a non-zero number", s);
+	return seed;
+}
+
+/* `count` random cases in mode, drawn one after the other from the seed
+ * (printed, with how to repeat it): 1..40 x 1..24 @ 1..40 on 1 to 64 devices,
+ * ints and floats, capacities 0 and unbounded, stepped and free in turn. */
+static inline void tu_check_random(int mode, uint64_t fallback, int count)
+{
+	uint64_t base = tu_test_seed(fallback), s = base;
+	char what[96];
+	printf("%s: %d random shapes from seed %#llx (DISTMM_TEST_SEED=%#llx repeats them)\n",
+	       sched_mode_name(mode), count, (unsigned long long)base, (unsigned long long)base);
+	fflush(stdout);
+	for (int t = 0; t < count; t++) {
+		struct tu_case c;
+		c.M = tu_range(&s, 1, 40);
+		c.K = tu_range(&s, 1, 24);
+		c.N = tu_range(&s, 1, 40);
+		c.n = (int)tu_range(&s, 1, 64);
+		c.capacity = t % 3 == 0 ? 0 : RUN_UNBOUNDED;
+		c.floats = t % 2;
+		c.step = t % 2;
+		c.exact = 0;
+		c.seed = (uint64_t)t;
+		snprintf(what, sizeof what, "random case %d of seed %#llx", t, (unsigned long long)base);
+		tu_check_case(mode, &c, what);
+	}
 }
 
 /* Runs the suite in fork mode (Check's default) and returns the exit status. */

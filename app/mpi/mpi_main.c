@@ -5,7 +5,7 @@
  * Who does what: every rank parses the same command line (cli_parse is
  * deterministic), so a bad option ends every rank at once with no message
  * exchanged, rank 0 alone printing it.  Only rank 0 touches files: it checks
- * the outputs, loads or generates A and B and computes the reference, then
+ * the outputs, loads or generates A and B and checks the shapes, then
  * broadcasts go or no-go with the exit status, so that bad input ends every
  * rank with that status and one message instead of a hang.  After the run
  * rank 0 reports and writes the outputs, and broadcasts the exit status,
@@ -77,14 +77,14 @@ static int mm_parse(int argc, char **argv, struct cli_opts *o, int *step, char *
 
 static void mm_usage(void)
 {
-	printf("distmm-mpi: the batch run of distmm-tui over MPI, one device per rank:\n"
-	       "  mpirun -np N ./distmm-mpi [options]\n"
-	       "Only rank 0 reads -A/-B and writes -o/--trace; -d, when given, must be N.\n"
-	       "  --step  before every phase the ranks meet at a barrier, each prints what it\n"
-	       "          holds, and rank 0 waits for Enter\n"
-	       "--naive and --capacity (the in-process transport's) and the interface's\n"
-	       "options belong to distmm-tui.\n\n");
-	fputs(cli_usage(), stdout);
+	status_put_stdout("distmm-mpi: the batch run of distmm-tui over MPI, one device per rank:\n"
+			  "  mpirun -np N ./distmm-mpi [options]\n"
+			  "Only rank 0 reads -A/-B and writes -o/--trace; -d, when given, must be N.\n"
+			  "  --step  before every phase the ranks meet at a barrier, each prints what it\n"
+			  "          holds, and rank 0 waits for Enter\n"
+			  "--naive, --order, --fix and --capacity (the in-process transport's, which\n"
+			  "detects deadlocks) and the interface's options belong to distmm-tui.\n\n");
+	status_put_stdout(cli_usage());
 }
 
 /* Options distmm-mpi cannot honour, refused the same way on every rank;
@@ -100,9 +100,12 @@ static int mm_refuse(struct cli_opts *o, int step)
 			 "(leave out -d, or run mpirun -np %d)",
 			 o->devices, mm_size, mm_size == 1 ? "" : "s", o->devices);
 		why = buf;
-	} else if (o->naive) {
-		why = "--naive shows a deadlock, and MPI cannot detect one (the job would hang): "
-		      "see it with ./distmm-tui --naive --capacity 0";
+	} else if (o->order_opt[0]) {
+		snprintf(buf, sizeof buf,
+			 "%s is the deadlock lab of the in-process transport, which detects a "
+			 "deadlock; MPI cannot (the job would hang): see it with ./distmm-tui",
+			 o->order_opt);
+		why = buf;
 	} else if (o->capacity != RUN_UNBOUNDED) {
 		why = "--capacity sets the inboxes of the in-process transport; over MPI the "
 		      "channel is MPI's: leave it out (or use ./distmm-tui)";
@@ -170,9 +173,9 @@ static int mm_pause(void *ctx, int phase)
 	return 0;
 }
 
-/* Rank 0, before anything runs: the outputs, the inputs, the reference and
+/* Rank 0, before anything runs: the outputs, the inputs and
  * the checks run_new() makes.  Returns the exit status (STATUS_OK: go). */
-static int mm_prepare(const struct cli_opts *o, struct mat *a, struct mat *b, struct mat *ref)
+static int mm_prepare(const struct cli_opts *o, struct mat *a, struct mat *b)
 {
 	struct dm_err err;
 	int rc;
@@ -185,8 +188,7 @@ static int mm_prepare(const struct cli_opts *o, struct mat *a, struct mat *b, st
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
-	if ((rc = mpi_rank_check(o->mode, o->bug, mm_size, a, b, &err)) ||
-	    (rc = mat_matmul(ref, a, b, &err))) {
+	if ((rc = mpi_rank_check(o->mode, o->bug, mm_size, a, b, &err))) {
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
@@ -195,7 +197,7 @@ static int mm_prepare(const struct cli_opts *o, struct mat *a, struct mat *b, st
 
 /* Rank 0, after the run: what batch_main prints after run_finish. */
 static int mm_report(const struct cli_opts *o, const struct mat *a, const struct mat *b,
-		     const struct mat *ref, const struct mpi_rank_result *res, int rc,
+		     const struct mpi_rank_result *res, int rc,
 		     const struct dm_err *err)
 {
 	struct run_config cfg;
@@ -216,17 +218,17 @@ static int mm_report(const struct cli_opts *o, const struct mat *a, const struct
 	}
 	report_summary(res->sum, mm_size, o->mode, a->rows, a->cols, b->cols);
 	inputs_run_config(o, a, b, &cfg);
-	report_compare(a, b, &cfg, res->sum);
+	report_compare(a, b, &cfg, res->sum, o->compare);
 	status = report_write_outputs(o, res->ev, res->n_ev, res->sum, mm_size, o->mode, &res->c);
 	if (status == STATUS_OK)
-		status = report_verify(&res->c, ref);
+		status = report_verify(o, a, b, &res->c);
 	return status;
 }
 
 static int mm_main(int argc, char **argv)
 {
 	struct cli_opts o;
-	struct mat a = { 0, 0, NULL }, b = { 0, 0, NULL }, ref = { 0, 0, NULL };
+	struct mat a = { 0, 0, NULL }, b = { 0, 0, NULL };
 	struct mpi_rank_result res;
 	struct mm_step step_state = { 0 };
 	struct dm_err err = { DM_OK, "" };
@@ -274,7 +276,7 @@ static int mm_main(int argc, char **argv)
 		return status;
 	}
 
-	if (mm_rank == 0 && (status = mm_prepare(&o, &a, &b, &ref)) == STATUS_OK) {
+	if (mm_rank == 0 && (status = mm_prepare(&o, &a, &b)) == STATUS_OK) {
 		/* before the go: with --step the ranks' lines come after it */
 		report_header("distmm-tui batch", &o, o.mode, mm_size, o.bug, a.rows, a.cols, b.cols);
 		status_flush_stdout();
@@ -292,12 +294,11 @@ static int mm_main(int argc, char **argv)
 	int rc = mpi_rank_run(MPI_COMM_WORLD, &cfg, mm_rank == 0 ? &a : NULL,
 			      mm_rank == 0 ? &b : NULL, &res, &err);
 	if (mm_rank == 0)
-		status = mm_report(&o, &a, &b, &ref, &res, rc, &err);
+		status = mm_report(&o, &a, &b, &res, rc, &err);
 	mpi_rank_result_free(&res);
 	status_flush_stdout();
 	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
 out:
-	mat_free(&ref);
 	mat_free(&a);
 	mat_free(&b);
 	return status;

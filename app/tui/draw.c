@@ -15,6 +15,7 @@
 #include "keys.h"
 #include "quiz.h"
 #include <distmm/bug.h>
+#include <distmm/order.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "theme.h"
@@ -72,8 +73,9 @@ static void draw_hints(struct draw_ctx *d)
 		have |= KEYS_NEED_LIVE;
 	if (!v->finished && !v->failed)
 		have |= KEYS_NEED_PLAYABLE;
-	if (v->failed && v->fail.code == DM_EDEADLOCK && v->cfg.naive)
-		have |= KEYS_NEED_DEADLOCK;
+	if (v->failed && v->fail.code == DM_EDEADLOCK &&
+	    (v->cfg.order == ORDER_SEND_FIRST || v->cfg.order == ORDER_RECV_FIRST))
+		have |= KEYS_NEED_DEADLOCK; /* f: the parity order instead */
 	if (v->focus >= 0 || v->cell_on || v->typing_goto || (v->finished && !v->result_closed))
 		have |= KEYS_NEED_BACKOUT;
 	d->n_hint = 0;
@@ -150,7 +152,7 @@ static void draw_status(const struct draw_ctx *d)
 	}
 	view_position(v, !wide, pos, sizeof pos);
 	size_t el = 0;
-	if (v->fixed && !v->cfg.naive)
+	if (v->fixed && v->cfg.order == ORDER_PARITY)
 		el += (size_t)snprintf(extra + el, sizeof extra - el, "  fixed order");
 	if (v->lesson)
 		el += (size_t)snprintf(extra + el, sizeof extra - el, "  part %d/%d", v->part + 1,
@@ -160,6 +162,25 @@ static void draw_status(const struct draw_ctx *d)
 	snprintf(right, sizeof right, "%s  %s  %s%s ", pos, v->playing ? "playing" : "paused",
 		 view_speed_name(v), extra);
 	int rw = (int)strlen(right);
+	if (v->cfg.order != ORDER_PARITY && !v->replaying && (wide || mid)) {
+		/* the deadlock lab's setting, where it fits whole (the caption says it too) */
+		char ord[48];
+		size_t len = strlen(left);
+		snprintf(ord, sizeof ord, "  %s %s", order_is_fix(v->cfg.order) ? "fix" : "order",
+			 order_name(v->cfg.order));
+		/* against the longest right side this run can have, so that it
+		 * does not come and go from stop to stop */
+		char worst[200];
+		int n = s->n;
+		if (wide)
+			snprintf(worst, sizeof worst, "step s=%d (%d of %d)  transfer deadlock  playing  "
+						      "1/4x%s ", n - 1, n, n, extra);
+		else
+			snprintf(worst, sizeof worst, "s=%d %d/%d transfer deadlock  playing  1/4x%s ",
+				 n - 1, n, n, extra);
+		if ((int)(len + strlen(ord) + strlen(worst)) + 1 <= l->cols)
+			snprintf(left + len, sizeof left - len, "%s", ord);
+	}
 	draw_text(l->status.y, 0, l->cols - rw - 1, a | A_BOLD, left);
 	if (rw < l->cols)
 		draw_text(l->status.y, l->cols - rw, rw, a, right);
@@ -236,6 +257,15 @@ void draw_too_small(const struct layout *l, int cols, int rows)
 	if (y + 1 < rows)
 		draw_text(y + 1, len < cols ? (cols - len) / 2 : 0, cols, theme_attr(ROLE_NORMAL), buf);
 	wnoutrefresh(stdscr);
+}
+
+void draw_need(const struct view *v, int cols, int rows, uint64_t now, int *need_cols,
+	       int *need_rows)
+{
+	struct draw_ctx d;
+	draw_prepare(&d, v, cols, rows, now);
+	*need_cols = d.l.ok ? cols : d.l.need_cols;
+	*need_rows = d.l.ok ? rows : d.l.need_rows;
 }
 
 int draw_screen(const struct view *v, uint64_t now)

@@ -23,6 +23,11 @@ void draw_too_small(const struct layout *l, int cols, int rows);
  * when the layout fit, 0 when the too-small screen is shown. */
 int draw_screen(const struct view *v, uint64_t now);
 
+/* The smallest cols x rows the layout needs for what the view shows now
+ * (the too-small screen's figures), for a caller without a terminal. */
+void draw_need(const struct view *v, int cols, int rows, uint64_t now, int *need_cols,
+	       int *need_rows);
+
 /* Whether the schedule table, wanted, gets a panel on stdscr's size. */
 int draw_table_fits(const struct view *v);
 

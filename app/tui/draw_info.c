@@ -57,7 +57,7 @@ void draw_info_paragraphs(struct draw_ctx *d)
 		view_caption(v, buf, sizeof buf);
 		draw_add(d, v->failed ? ROLE_BAD : ROLE_NORMAL, buf);
 		if (v->failed && v->fail.code == DM_EDEADLOCK)
-			draw_add(d, ROLE_NORMAL, deadlock_fix());
+			draw_add(d, ROLE_NORMAL, deadlock_fix(&v->snap));
 	}
 	view_empty_warning(v, buf, sizeof buf);
 	draw_add(d, ROLE_BAD, buf);

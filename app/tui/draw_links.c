@@ -112,11 +112,17 @@ void draw_links(struct draw_ctx *d)
 			/* the shard waits at its sender's door: nobody takes it */
 			char label[16];
 			snprintf(label, sizeof label, "B%d", dv->wait_shard);
-			int lw = (int)strlen(label), lx = p[0].x;
-			if (len > 1 && p[1].x < p[0].x)
-				lx = p[0].x - lw + 1; /* leaving to the left: end at the door */
-			if (draw_free_span(d, lx, p[0].y, lw))
-				draw_text(p[0].y, lx, lw, theme_shard_attr(dv->wait_shard) | A_REVERSE,
+			int lw = (int)strlen(label), j0 = 0;
+			/* a lane that turns at once (the wrap-around's) keeps its corner:
+			 * the label goes on the straight run after it */
+			if (len > 2 && (p[0].x - start.x != p[1].x - p[0].x ||
+					p[0].y - start.y != p[1].y - p[0].y))
+				j0 = 1;
+			int lx = p[j0].x;
+			if (len > j0 + 1 && p[j0 + 1].x < p[j0].x)
+				lx = p[j0].x - lw + 1; /* leaving to the left: end at the door */
+			if (len > j0 + lw && draw_free_span(d, lx, p[j0].y, lw))
+				draw_text(p[j0].y, lx, lw, theme_shard_attr(dv->wait_shard) | A_REVERSE,
 					  label);
 		}
 	}

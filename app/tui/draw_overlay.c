@@ -128,7 +128,7 @@ static void draw_mem_row(const struct compare *c, int i, struct mem_row *row)
 	view_bytes(f[DM_FSDP], row->cell[3], sizeof row->cell[3]);
 	for (int k = 0; k < 2; k++) {
 		int mode = k ? DM_FSDP : DM_DP;
-		if (c->measured[mode])
+		if (c->measured[mode] && !c->model[mode]) /* a run's, not the model's again */
 			view_bytes(p[mode], row->cell[2 + 2 * k], sizeof row->cell[2]);
 		else
 			snprintf(row->cell[2 + 2 * k], sizeof row->cell[2], "not run");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "quiz.h"
+#include <distmm/bug.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "theme.h"
@@ -207,6 +208,23 @@ static int draw_c_sect(const struct view *v, int r, int y, int x, int w, const s
 	return sc->height;
 }
 
+/* The shard a rank still holds, unsent, while its receive cannot end: a
+ * transfer moves the shard held out of the device's B before its calls, so
+ * the snapshot says none is held, yet with a receive first (recv-first, or
+ * the parity order's odd ranks) it never left and its bytes still count.
+ * -1 when not so (or with a bug, whose shards the schedule does not say). */
+static int draw_unsent_shard(const struct view *v, int r)
+{
+	const struct run_dev_view *d = &v->snap.dev[r];
+	int n = v->snap.n;
+	if (!v->failed || d->shard >= 0 || d->wait_state != RUN_WAIT_RECV || d->wait_via_rx ||
+	    v->snap.mode != DM_FSDP || v->snap.bug != BUG_NONE || v->fail_phase < 0 ||
+	    v->fail_phase >= v->phase_count ||
+	    sched_phase_kind(DM_FSDP, n, v->fail_phase) != SCHED_TRANSFER)
+		return -1;
+	return sched_shard(n, r, sched_phase_step(DM_FSDP, n, v->fail_phase));
+}
+
 /* A's rows, or the B shard held: a label line and its values. */
 static int draw_ab_sect(const struct view *v, int r, int y, int x, int w, const struct layout_sect *sc,
 			int is_a)
@@ -219,7 +237,7 @@ static int draw_ab_sect(const struct view *v, int r, int y, int x, int w, const 
 	size_t c0 = 0, c1 = m->cols;
 	int k = -1;
 	if (!is_a && s->mode == DM_FSDP) {
-		k = d->shard >= 0 ? d->shard : d->wait_shard;
+		k = d->shard >= 0 ? d->shard : d->wait_shard >= 0 ? d->wait_shard : draw_unsent_shard(v, r);
 		if (k < 0) {
 			draw_text(y, x, w, theme_attr(ROLE_DIM), "B: no shard held (in flight)");
 			return sc->height;
@@ -227,12 +245,20 @@ static int draw_ab_sect(const struct view *v, int r, int y, int x, int w, const 
 		c0 = split_offset(s->N, s->n, k);
 		c1 = split_offset(s->N, s->n, k + 1);
 	}
-	char label[80];
+	char label[128];
 	if (is_a)
 		snprintf(label, sizeof label, "A[%zu:%zu, :]", r0, r1);
 	else if (k >= 0)
+	{
+		/* a shard still held in a receive that cannot end: said whole, or not at all */
+		int unsent = d->shard < 0 && d->wait_shard < 0 && c0 < c1;
 		snprintf(label, sizeof label, "B[:, %zu:%zu] = shard B[%d]%s", c0, c1, k,
-			 c0 == c1 ? ": empty" : "");
+			 c0 == c1 ? ": empty" : unsent ? ", not sent yet" : "");
+		if (unsent && (int)strlen(label) > w)
+			snprintf(label, sizeof label, "B[:, %zu:%zu] = B[%d], unsent", c0, c1, k);
+		if (unsent && (int)strlen(label) > w)
+			snprintf(label, sizeof label, "B[:, %zu:%zu] = shard B[%d]", c0, c1, k);
+	}
 	else
 		snprintf(label, sizeof label, "B (its own copy, all of it)");
 	if (sc->rows > 0 && (size_t)sc->rows < r1 - r0 && !sc->cut) {
@@ -328,6 +354,13 @@ static int draw_blocked(const struct view *v, int r, int y, int x, int w)
 		snprintf(buf, sizeof buf, "blocked: sending to rank %d", d->wait_peer);
 		if ((int)strlen(buf) > w)
 			snprintf(buf, sizeof buf, "blocked: -> %d", d->wait_peer);
+	} else if (d->wait_state == RUN_WAIT_RECV && d->wait_via_rx) {
+		/* --fix recv-thread: the device waits on its own receive thread */
+		snprintf(buf, sizeof buf, "blocked: its receive thread waits for rank %d", d->wait_peer);
+		if ((int)strlen(buf) > w)
+			snprintf(buf, sizeof buf, "blocked: rx thread <- %d", d->wait_peer);
+		if ((int)strlen(buf) > w)
+			snprintf(buf, sizeof buf, "blocked: rx <- %d", d->wait_peer);
 	} else if (d->wait_state == RUN_WAIT_RECV) {
 		snprintf(buf, sizeof buf, "blocked: waiting for rank %d", d->wait_peer);
 		if ((int)strlen(buf) > w)
@@ -348,6 +381,8 @@ static int draw_held_shard(const struct view *v, int r)
 		return d->sent_shard;
 	if (d->shard < 0 && d->wait_shard >= 0)
 		return d->wait_shard; /* stuck in a send that cannot end */
+	if (d->shard < 0)
+		return draw_unsent_shard(v, r); /* stuck in a receive before its send */
 	return d->shard;
 }
 

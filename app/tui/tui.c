@@ -19,15 +19,16 @@
 
 #include <distmm/bug.h>
 #include "draw.h"
-#include "inputs.h"
+#include "export/export.h"
+#include "export/record.h"
 #include "keys.h"
 #include "layout.h"
-#include "lesson.h"
+#include <distmm/order.h>
 #include <distmm/run.h>
 #include <distmm/schedule.h>
+#include "session.h"
 #include "status.h"
 #include "theme.h"
-#include <distmm/trace.h>
 #include "view.h"
 
 static volatile sig_atomic_t tui_signal;
@@ -46,9 +47,12 @@ static char tui_crash_seq[128];
 static size_t tui_crash_len;
 static struct termios tui_saved_tty;
 static int tui_have_tty;
+static char tui_crash_unlink[4096]; /* --record's temporary file: no half recording */
 
 static void tui_on_crash(int sig)
 {
+	if (tui_crash_unlink[0])
+		unlink(tui_crash_unlink);
 	if (tui_crash_len)
 		(void)!write(STDOUT_FILENO, tui_crash_seq, tui_crash_len);
 	if (tui_have_tty)
@@ -112,114 +116,6 @@ static void tui_catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-static int tui_mono(const struct cli_opts *o)
-{
-	const char *nc = getenv("NO_COLOR");
-	return o->no_color || (nc && *nc);
-}
-
-/* What runs: the options in force (a lesson's parts change them), the
- * matrices made from them, and the view over the run. */
-struct tui_session {
-	struct cli_opts opts;
-	const struct lesson *lesson;
-	int part;
-	const struct trace *trace; /* --replay: the recorded run */
-	struct mat a, b;
-	struct view v;
-};
-
-static void tui_apply_set(struct cli_opts *o, const struct lesson_set *st)
-{
-	if (st->has & LESSON_SET_MODE) o->mode = st->mode;
-	if (st->has & LESSON_SET_DEVICES) o->devices = st->devices;
-	if (st->has & LESSON_SET_M) o->M = st->M;
-	if (st->has & LESSON_SET_K) o->K = st->K;
-	if (st->has & LESSON_SET_N) o->N = st->N;
-	if (st->has & LESSON_SET_VALUES) o->values = st->values;
-	if (st->has & LESSON_SET_SEED) o->seed = st->seed;
-	if (st->has & LESSON_SET_CAPACITY) o->capacity = st->capacity;
-	if (st->has & LESSON_SET_NAIVE) o->naive = st->naive;
-	if (st->has & LESSON_SET_BUG) o->bug = st->bug;
-	if (st->has & LESSON_SET_QUIZ) o->quiz = st->quiz;
-}
-
-/* Loads or makes the matrices and starts the view for t->opts. */
-static int tui_session_start(struct tui_session *t, struct dm_err *err)
-{
-	const struct cli_opts *o = &t->opts;
-	int rc;
-	if ((rc = inputs_load(o, &t->a, &t->b, err)))
-		return rc;
-	if (t->trace) {
-		const struct trace *tr = t->trace;
-		if ((rc = trace_check(tr, t->a.rows, t->a.cols, t->b.cols, err)) ||
-		    (rc = view_init_replay(&t->v, &t->a, &t->b, tr->ev, tr->n_ev, tr->mode, tr->n,
-					   o->bug, tui_now(), err))) {
-			mat_free(&t->a);
-			mat_free(&t->b);
-			return rc;
-		}
-		t->v.playing = o->play;
-		return 0;
-	}
-	struct view_config cfg = { o->mode, o->devices, o->capacity, o->naive, o->bug };
-	if ((rc = view_init(&t->v, &t->a, &t->b, &cfg, o->play, tui_now(), err))) {
-		mat_free(&t->a);
-		mat_free(&t->b);
-		return rc;
-	}
-	if (o->quiz)
-		quiz_init(&t->v.quiz, 1, o->quiz, o->seed);
-	t->v.lesson = t->lesson;
-	t->v.part = t->part;
-	t->v.utf8 = theme_utf8(); /* 0 until the terminal is set up: tui_main sets it then */
-	return 0;
-}
-
-static void tui_session_stop(struct tui_session *t)
-{
-	view_free(&t->v); /* joins every device thread */
-	mat_free(&t->a);
-	mat_free(&t->b);
-}
-
-/* At the end of a lesson's part, n goes on to the next part. */
-static int tui_next_part(struct tui_session *t, struct dm_err *err)
-{
-	struct view *v = &t->v;
-	if (!t->lesson || t->part + 1 >= t->lesson->nparts || !(v->finished || v->failed))
-		return 0;
-	tui_session_stop(t);
-	t->part++;
-	tui_apply_set(&t->opts, &t->lesson->part[t->part].set);
-	t->opts.play = 0;
-	return tui_session_start(t, err) ? -1 : 1;
-}
-
-/* The stop --start-at names for this run, or -2 when the run has no such
- * stop (with why in msg). */
-static int tui_start_stop(const struct cli_opts *o, const struct view *v, char *msg, size_t size)
-{
-	int n = v->cfg.devices, fsdp = v->cfg.mode == DM_FSDP, s = o->start_step;
-	switch (o->start_kind) {
-	case CLI_START_READY: return -1;
-	case CLI_START_GATHER: return v->phase_count - 1;
-	case CLI_START_VERIFY: return v->phase_count;
-	case CLI_START_COMPUTE:
-		if (s < (fsdp ? n : 1))
-			return fsdp ? 2 * s : 0;
-		snprintf(msg, size, "--start-at %d: the run's steps are s=0 to s=%d", s, fsdp ? n - 1 : 0);
-		return -2;
-	default:
-		if (fsdp && s + 1 < n)
-			return 2 * s + 1;
-		snprintf(msg, size, "--start-at %dt: %s", s,
-			 fsdp ? "the transfers follow steps 0 to n-2" : "DP has no ring transfer");
-		return -2;
-	}
-}
-
 /* A word of the command line, quoted for a shell when it needs it. */
 static size_t tui_arg(char *buf, size_t size, size_t len, const char *word)
 {
@@ -241,7 +137,7 @@ static size_t tui_arg(char *buf, size_t size, size_t len, const char *word)
 /* s: the command line that opens this view again: the run's settings as
  * they are now (after m, [ ], f or a lesson's part) and --start-at for the
  * stop on screen. */
-static void tui_share(const struct tui_session *t, char *buf, size_t size)
+static void tui_share(const struct session *t, char *buf, size_t size)
 {
 	const struct cli_opts *o = &t->opts;
 	const struct view *v = &t->v;
@@ -249,11 +145,11 @@ static void tui_share(const struct tui_session *t, char *buf, size_t size)
 	size_t len = (size_t)snprintf(buf, size, "share: ./distmm-tui");
 #define ARG(w) (len = tui_arg(buf, size, len, (w)))
 #define ARGF(...) (snprintf(num, sizeof num, __VA_ARGS__), ARG(num))
-	if (t->trace)
+	if (t->replaying)
 		ARG("--replay"), ARG(o->replay_file);
-	if (!t->trace && v->cfg.mode == DM_DP)
+	if (!t->replaying && v->cfg.mode == DM_DP)
 		ARG("-m"), ARG("dp");
-	if (!t->trace)
+	if (!t->replaying)
 		ARGF("-d"), ARGF("%d", v->cfg.devices);
 	if (o->a_file)
 		ARG("-A"), ARG(o->a_file);
@@ -269,13 +165,13 @@ static void tui_share(const struct tui_session *t, char *buf, size_t size)
 		ARG("--values"), ARG(o->values == MAT_VALUES_INTS ? "ints" : "floats");
 		ARG("--seed"), ARGF("%llu", (unsigned long long)o->seed);
 	}
-	if (!t->trace && v->cfg.naive)
-		ARG("--naive");
-	if (!t->trace && v->cfg.capacity != RUN_UNBOUNDED)
+	if (!t->replaying && v->cfg.order != ORDER_PARITY)
+		ARG(order_is_fix(v->cfg.order) ? "--fix" : "--order"), ARG(order_name(v->cfg.order));
+	if (!t->replaying && v->cfg.capacity != RUN_UNBOUNDED)
 		ARG("--capacity"), ARGF("%zu", v->cfg.capacity);
 	if (v->cfg.bug)
 		ARG("--bug"), ARG(bug_name(v->cfg.bug));
-	if (!t->trace && v->quiz.on)
+	if (!t->replaying && v->quiz.on)
 		ARGF("--quiz=%d", v->quiz.level);
 	if (theme_projector())
 		ARG("--theme"), ARG("projector");
@@ -299,7 +195,7 @@ static void tui_share(const struct tui_session *t, char *buf, size_t size)
 }
 
 /* Applies one action (ch: the key, for typing); returns 1 to quit. */
-static int tui_apply(struct tui_session *t, int action, int ch, uint64_t now)
+static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 {
 	struct view *v = &t->v;
 	struct dm_err err;
@@ -418,8 +314,9 @@ static int tui_apply(struct tui_session *t, int action, int ch, uint64_t now)
 		view_escape(v);
 		break;
 	case ACT_FIX:
-		if (v->cfg.naive && v->failed && v->fail.code == DM_EDEADLOCK) {
-			v->cfg.naive = 0; /* even ranks send first, odd ranks receive first */
+		if ((v->cfg.order == ORDER_SEND_FIRST || v->cfg.order == ORDER_RECV_FIRST) &&
+		    v->failed && v->fail.code == DM_EDEADLOCK) {
+			v->cfg.order = ORDER_PARITY; /* even ranks send first, odd receive first */
 			v->fixed = 1;
 			view_restart(v, now, &err);
 			view_toggle_play(v, now);
@@ -445,7 +342,7 @@ static int tui_apply(struct tui_session *t, int action, int ch, uint64_t now)
 
 /* Returns 0 when the person quits (or a signal came), or an error that
  * stopped a lesson from going on to its next part. */
-static int tui_loop(struct tui_session *t, struct dm_err *err)
+static int tui_loop(struct session *t, struct record *rec, struct dm_err *err)
 {
 	for (;;) {
 		struct view *v = &t->v;
@@ -454,6 +351,8 @@ static int tui_loop(struct tui_session *t, struct dm_err *err)
 			return 0;
 		view_tick(v, now);
 		int fits = draw_screen(v, now);
+		if (rec)
+			record_frame(rec, v, now); /* what the person sees, as they see it */
 
 		uint64_t wake = fits ? view_wake_at(v, now) : 0;
 		if (wake == 0)
@@ -471,7 +370,7 @@ static int tui_loop(struct tui_session *t, struct dm_err *err)
 		if ((action == ACT_NEXT || (action == ACT_ENTER && !quiz_waiting(&v->quiz) &&
 					    !v->typing_goto)) &&
 		    t->lesson) {
-			int next = tui_next_part(t, err);
+			int next = session_next_part(t, tui_now(), err);
 			if (next < 0)
 				return err->code;
 			if (next > 0)
@@ -482,80 +381,51 @@ static int tui_loop(struct tui_session *t, struct dm_err *err)
 	}
 }
 
-int tui_main(const struct cli_opts *o)
+/* --record: opened once curses knows the terminal, checked before. */
+static int tui_record_open(struct record *rec, const struct session *t, int argc,
+			   char *const argv[], struct dm_err *err)
 {
-	struct tui_session t;
-	struct lesson *lesson = NULL;
-	struct trace trace;
-	struct dm_err err;
-	int rc;
+	char title[256], command[2048];
+	record_title(&t->v, t->lesson ? t->lesson->title : NULL, title, sizeof title);
+	record_command(argc, argv, command, sizeof command);
+	int rc = record_open(rec, t->opts.record_file, title, command, NULL, NULL, err);
+	const char *tmp = rc ? NULL : record_temp_path(rec);
+	if (tmp && strlen(tmp) < sizeof tui_crash_unlink)
+		strcpy(tui_crash_unlink, tmp);
+	return rc;
+}
 
-	memset(&t, 0, sizeof t);
-	t.opts = *o;
-	if (o->devices > LAYOUT_MAX_DEVICES) {
-		status_error("the interface shows up to %d devices, not %d (use -b for more)",
-			     LAYOUT_MAX_DEVICES, o->devices);
-		return STATUS_USAGE;
-	}
-	if (o->lesson_file) {
-		char msg[512];
-		lesson = malloc(sizeof *lesson);
-		if (!lesson || lesson_load(lesson, o->lesson_file, msg, sizeof msg)) {
-			status_error("%s", lesson ? msg : "out of memory");
-			free(lesson);
-			return STATUS_USAGE;
-		}
-		/* what its first part sets, the command line cannot */
-		if (cli_lesson_check(o, lesson->part[0].set.has, msg, sizeof msg)) {
-			status_error("%s", msg);
-			free(lesson);
-			return STATUS_USAGE;
-		}
-		t.lesson = lesson;
-		tui_apply_set(&t.opts, &lesson->part[0].set);
-	}
-	memset(&trace, 0, sizeof trace);
-	if (o->replay_file) {
-		uint64_t avail = inputs_available_bytes();
-		if ((rc = trace_read(o->replay_file, &trace, avail > SIZE_MAX ? SIZE_MAX : (size_t)avail,
-				     &err))) {
-			status_error("%s", err.msg);
-			free(lesson);
-			return status_of(rc);
-		}
-		if (trace.n > LAYOUT_MAX_DEVICES) {
-			status_error("the trace has %d devices; the interface shows up to %d (use -b)",
-				     trace.n, LAYOUT_MAX_DEVICES);
-			trace_free(&trace);
-			return STATUS_USAGE;
-		}
-		t.trace = &trace;
-	}
+int tui_main(const struct cli_opts *o, int argc, char *const argv[])
+{
+	struct session t;
+	struct record rec;
+	struct dm_err err, rec_err;
+	int rc, rec_rc = 0;
+
+	if (o->record_file && (rc = export_check_path(o->record_file, 1)))
+		return rc;
+	if ((rc = session_open(&t, o)))
+		return rc;
 	/* inputs first, so that a bad file is named even without a terminal */
-	if ((rc = tui_session_start(&t, &err))) {
+	if ((rc = session_start(&t, tui_now(), &err))) {
 		status_error("%s", err.msg);
-		free(lesson);
-		trace_free(&trace);
+		session_close(&t);
 		return status_of(rc);
 	}
 	if (o->start_kind != CLI_START_READY) {
 		char msg[160];
-		int stop = tui_start_stop(o, &t.v, msg, sizeof msg);
-		if (stop < -1) {
+		if (session_start_at(&t, tui_now(), msg, sizeof msg)) {
 			status_error("%s", msg);
-			tui_session_stop(&t);
-			free(lesson);
-			trace_free(&trace);
+			session_stop(&t);
+			session_close(&t);
 			return STATUS_USAGE;
 		}
-		view_goto(&t.v, stop, tui_now());
 	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		status_error("interactive mode needs a terminal on stdin and stdout "
-			     "(use -b for batch mode)");
-		tui_session_stop(&t);
-		free(lesson);
-		trace_free(&trace);
+			     "(use -b for batch mode, or --export to write a recording)");
+		session_stop(&t);
+		session_close(&t);
 		return STATUS_USAGE;
 	}
 
@@ -566,9 +436,16 @@ int tui_main(const struct cli_opts *o)
 	if (!scr) {
 		const char *term = getenv("TERM");
 		status_error("cannot use the terminal '%s' (check TERM)", term ? term : "");
-		tui_session_stop(&t);
-		free(lesson);
-		trace_free(&trace);
+		session_stop(&t);
+		session_close(&t);
+		return STATUS_USAGE;
+	}
+	if (o->record_file && (rec_rc = tui_record_open(&rec, &t, argc, argv, &rec_err))) {
+		endwin();
+		delscreen(scr);
+		status_error("%s", rec_err.msg);
+		session_stop(&t);
+		session_close(&t);
 		return STATUS_USAGE;
 	}
 	cbreak();
@@ -577,19 +454,26 @@ int tui_main(const struct cli_opts *o)
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
-	theme_init(tui_mono(o), o->ascii, o->projector);
+	theme_init(session_mono(o), o->ascii, o->projector);
 	t.v.utf8 = theme_utf8();
 	tui_catch_crashes();
 
-	rc = tui_loop(&t, &err);
+	rc = tui_loop(&t, o->record_file ? &rec : NULL, &err);
 
 	endwin();
 	delscreen(scr);
 	tui_release_crashes();
+	/* q, Ctrl-C or a hang-up: the recording so far is kept (renamed) */
+	if (o->record_file) {
+		rec_rc = record_close(&rec, &rec_err);
+		record_free(&rec);
+		tui_crash_unlink[0] = '\0';
+	}
 	if (rc == 0)
-		tui_session_stop(&t);
-	free(lesson);
-	trace_free(&trace);
+		session_stop(&t);
+	session_close(&t);
+	if (rec_rc)
+		status_error("%s", rec_err.msg);
 	if (tui_signal) {
 		signal(tui_signal, SIG_DFL);
 		raise(tui_signal);
@@ -598,5 +482,5 @@ int tui_main(const struct cli_opts *o)
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
-	return STATUS_OK;
+	return rec_rc ? STATUS_USAGE : STATUS_OK;
 }

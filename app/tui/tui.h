@@ -5,7 +5,8 @@
 #include "cli.h"
 
 /* Runs the interface until q.  Returns the exit status (0, or 2 when it
- * cannot start: not a terminal, bad input). */
-int tui_main(const struct cli_opts *o);
+ * cannot start: not a terminal, bad input; or when --record could not be
+ * written).  argv is what --record puts in its header. */
+int tui_main(const struct cli_opts *o, int argc, char *const argv[]);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "layout.h"
+#include <distmm/order.h>
 #include <distmm/replay.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
@@ -180,7 +181,7 @@ int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 	cfg.mode = v->cfg.mode;
 	cfg.devices = v->cfg.devices;
 	cfg.capacity = v->cfg.capacity;
-	cfg.naive = v->cfg.naive;
+	cfg.order = v->cfg.order;
 	cfg.bug = v->cfg.bug;
 	view_run_constants(v);
 	if ((rc = run_snapshot_init(&v->snap, cfg.devices, v->a->rows, v->b->cols, 1, err)) ||
@@ -401,7 +402,7 @@ int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
 {
 	int rc;
 	view_common_init(v, a, b);
-	v->cfg = (struct view_config){ mode, n, RUN_UNBOUNDED, 0, bug };
+	v->cfg = (struct view_config){ mode, n, RUN_UNBOUNDED, ORDER_PARITY, bug };
 	v->replaying = 1;
 	if ((rc = mat_matmul(&v->ref, a, b, err)))
 		return rc;
@@ -413,7 +414,7 @@ int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
 		return rc ? rc : dm_err_set(err, DM_ENOMEM, "out of memory for the trace");
 	}
 	v->live_phase = n_ev ? ev[n_ev - 1].phase : -1;
-	if (v->live_phase == v->phase_count - 1) {
+	if (replay_finished(ev, n_ev, mode, n)) {
 		/* a whole run: its C, rebuilt, checked against A @ B */
 		if ((rc = replay_snapshot(&v->snap, a, b, mode, n, bug, v->ev, v->n_ev,
 					  v->live_phase, err))) {

@@ -45,7 +45,7 @@ enum view_verdict {
 struct view_config {
 	int mode, devices;
 	size_t capacity;
-	int naive, bug;
+	int order, bug; /* enum dm_order, enum dm_bug */
 };
 
 /* How the values of one matrix are written: whole numbers, or floats with

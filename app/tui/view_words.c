@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <distmm/bug.h>
+#include <distmm/order.h>
 #include "deadlock.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
@@ -98,10 +99,10 @@ static int view_lesson_caption(const struct view *v, char *buf, size_t size)
 static void view_fsdp_caption(const struct view *v, char *buf, size_t size)
 {
 	int n = v->snap.n, s = v->step;
-	if (v->kind == VIEW_READY && v->cfg.naive)
-		snprintf(buf, size, "Ready: every rank will send before it receives (--naive), on "
-				    "channels of capacity %s. Will the ring complete? Press n.",
-			 v->cfg.capacity == RUN_UNBOUNDED ? "unbounded"
+	if (v->kind == VIEW_READY && v->cfg.order != ORDER_PARITY)
+		snprintf(buf, size, "Ready: %s (%s), on channels of capacity %s. Will the ring "
+				    "complete? Press n.",
+			 order_describe(v->cfg.order), order_name(v->cfg.order), v->cfg.capacity == RUN_UNBOUNDED ? "unbounded"
 			 : v->cfg.capacity == 0		   ? "0 (synchronous sends)"
 							   : "bounded");
 	else if (v->kind == VIEW_READY && v->fixed)
@@ -143,11 +144,26 @@ void view_caption(const struct view *v, char *buf, size_t size)
 	if (v->failed && v->fail.code == DM_EDEADLOCK) {
 		char cycle[256];
 		deadlock_cycle(&v->snap, cycle, sizeof cycle);
-		snprintf(buf, size, "deadlock: %s. %s", cycle, deadlock_why());
+		snprintf(buf, size, "deadlock: %s. %s", cycle, deadlock_why(&v->snap));
 		return;
 	}
 	if (v->failed) {
 		snprintf(buf, size, "%s", v->fail.msg);
+		return;
+	}
+	if (v->snap.bug != BUG_NONE && (v->kind == VIEW_READY || v->finished)) {
+		/* where the mistake cannot show (r-plus-s on two devices...), say so */
+		const char *note = bug_note(v->snap.bug, v->snap.n);
+		if (note && v->finished)
+			snprintf(buf, size, "The run has the bug %s, but %s.", bug_name(v->snap.bug),
+				 note);
+		else
+			snprintf(buf, size, "%s the run has a bug: spot it from where each rank "
+					    "writes%s",
+				 v->finished ? "Found it?" : "Spot the bug:",
+				 v->finished ? ". The cells marked ! differ from A @ B (--bug list "
+					       "tells)."
+					     : ", before the verification fails.");
 		return;
 	}
 	if (v->snap.mode == DM_DP) {
@@ -161,13 +177,6 @@ void view_caption(const struct view *v, char *buf, size_t size)
 			view_gather_caption(v->snap.n, buf, size);
 		else
 			view_fsdp_caption(v, buf, size);
-		return;
-	}
-	if (v->snap.bug != BUG_NONE && (v->kind == VIEW_READY || v->finished)) {
-		snprintf(buf, size, "%s the ring has a bug: spot it from where each rank writes%s",
-			 v->finished ? "Found it?" : "Spot the bug:",
-			 v->finished ? ". The cells marked ! differ from A @ B (--bug list tells)."
-				     : ", before the verification fails.");
 		return;
 	}
 	view_fsdp_caption(v, buf, size);
@@ -268,14 +277,21 @@ void view_formula(const struct view *v, int r, int shortform, char *buf, size_t 
 	int k = d->shard;
 	if (v->snap.bug != BUG_NONE) {
 		/* what the mistaken code computes, whatever the rank holds */
-		char f[64];
-		int idx = bug_index(v->snap.bug, n, r, s);
+		char f[64], why[8];
+		size_t c0, w, hw = k >= 0 ? split_size(N, n, k) : 0;
+		int stops = bug_place(v->snap.bug, n, N, r, s, k, hw, &c0, &w, why, sizeof why);
 		bug_formula(v->snap.bug, n, r, s, f, sizeof f);
-		if (shortform || idx < 0)
-			snprintf(buf, size, "%s%s", f, idx < 0 && !shortform ? ": a negative index!" : "");
+		if (shortform || stops)
+			snprintf(buf, size, "%s%s", f,
+				 !stops || shortform		  ? ""
+				 : v->snap.bug == BUG_PY_NO_MOD ? ": numpy's shape error!"
+								  : ": a negative index!");
+		else if (w == 0)
+			snprintf(buf, size, "%s -> C[%zu:%zu, %zu:%zu]: an empty slice", f, d->row_begin,
+				 d->row_end, c0, c0);
 		else
 			snprintf(buf, size, "%s -> C[%zu:%zu, %zu:%zu]", f, d->row_begin, d->row_end,
-				 split_offset(N, n, idx), split_offset(N, n, idx + 1));
+				 c0, c0 + w);
 		return;
 	}
 	if (k < 0) {
@@ -414,9 +430,12 @@ int view_fresh(const struct view *v, int r, size_t j)
 	/* written this step: by the shard held (or, with a bug, where it wrote) */
 	if (v->snap.bug == BUG_NONE)
 		return j >= d->shard_col_begin && j < d->shard_col_end && f != RUN_FILL_NONE;
-	int idx = bug_index(v->snap.bug, v->snap.n, r, v->step);
-	return idx >= 0 && j >= split_offset(v->snap.N, v->snap.n, idx) &&
-	       j < split_offset(v->snap.N, v->snap.n, idx + 1) && f != RUN_FILL_NONE;
+	char why[8];
+	size_t c0, w, hw = d->shard >= 0 ? split_size(v->snap.N, v->snap.n, d->shard) : 0;
+	if (bug_place(v->snap.bug, v->snap.n, v->snap.N, r, v->step, d->shard, hw, &c0, &w, why,
+		      sizeof why))
+		return 0; /* the mistaken code stopped before it wrote */
+	return j >= c0 && j < c0 + w && f != RUN_FILL_NONE;
 }
 
 void view_bytes(uint64_t bytes, char *buf, size_t size)

@@ -49,6 +49,7 @@ struct comm_wait {
 	int step;  /* the step of the message it waits for */
 	int kind;  /* the kind of that message */
 	int index; /* a send's message index (its shard), -1 for a receive */
+	int via_rx; /* COMM_WAIT_RECV: it waits for its receive thread, which waits on peer */
 };
 
 struct comm;
@@ -82,6 +83,44 @@ void comm_get_wait(struct comm *c, int rank, struct comm_wait *out);
  * (its data left NULL) in *first when there is one.  A finished run must
  * leave none: one left over is a duplicate or a message sent by mistake. */
 size_t comm_pending(struct comm *c, int rank, struct comm_msg *first);
+
+/* Sends msg and receives one from src in one call, like MPI_Sendrecv: the
+ * message is posted before the receive waits, and the send's own wait (for
+ * room, or for its receiver at capacity 0) comes after it, so a ring of
+ * these completes at any capacity.  msg's data moves as in comm_send; *out
+ * is as from comm_recv.  Returns 0, an error of comm_send or comm_recv, or
+ * DM_EINVAL from a transport without it. */
+int comm_sendrecv(struct comm *c, struct comm_msg *msg, int src, int step, int kind,
+		  struct comm_msg *out, struct dm_err *err);
+
+/* A buffered send, like MPI_Bsend: queued at once whatever the capacity;
+ * the caller has copied the payload into a buffer of its own (and counts
+ * it).  Returns as comm_send, never waiting; DM_EINVAL without support. */
+int comm_bsend(struct comm *c, struct comm_msg *msg, struct dm_err *err);
+
+/* The receive-thread fix: each rank's second thread (its "rx" thread)
+ * receives while the first sends.  The transport keeps the rx thread's wait
+ * apart from the rank's own, so that the deadlock detection sees both.
+ *
+ * comm_rx_arm: the rank's first thread, before it hands a receive to its rx
+ *   thread: from now on the rx thread counts as running (so there is no
+ *   moment when it would look idle on its way to the receive).
+ * comm_rx_recv: the rx thread's receive, as comm_recv; when it ends, either
+ *   way, the rx thread is idle again and comm_rx_join returns.
+ * comm_rx_join: the first thread waits until that receive is over, counting
+ *   meanwhile as waiting for src's message (via_rx).  Returns 0, or
+ *   DM_EDEADLOCK / DM_ESTOPPED / DM_ETIMEOUT for its own wait; the rx
+ *   thread's result is the caller's to collect.
+ * Transports without them: comm_rx_arm does nothing and the other two
+ * return DM_EINVAL. */
+void comm_rx_arm(struct comm *c, int rank);
+int comm_rx_recv(struct comm *c, int rank, int src, int step, int kind, struct comm_msg *out,
+		 struct dm_err *err);
+int comm_rx_join(struct comm *c, int rank, int src, int step, int kind, struct dm_err *err);
+
+/* What rank's rx thread is blocked on (state COMM_IDLE when it has none or
+ * is between receives); after a deadlock, what it was blocked on then. */
+void comm_get_rx_wait(struct comm *c, int rank, struct comm_wait *out);
 
 /* Ends every wait with DM_ESTOPPED, now and later. */
 void comm_close(struct comm *c);

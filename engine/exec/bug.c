@@ -11,7 +11,9 @@
 static const char *const bug_names[BUG_COUNT] = {
 	[BUG_NONE] = "none",          [BUG_R_PLUS_S] = "r-plus-s", [BUG_SEND_LEFT] = "send-left",
 	[BUG_C_MOD] = "c-mod",        [BUG_INT_ACC] = "int-accumulator",
-	[BUG_NO_WRAP] = "no-wrap",
+	[BUG_NO_WRAP] = "no-wrap",    [BUG_PY_NO_MOD] = "py-no-mod",
+	[BUG_RECV_OVERWRITE] = "recv-overwrite", [BUG_REUSE_BUFFER] = "reuse-buffer",
+	[BUG_EXTRA_ROTATION] = "extra-rotation", [BUG_ARRIVAL_ORDER] = "arrival-order",
 };
 
 static const char *const bug_lines[BUG_COUNT] = {
@@ -23,6 +25,22 @@ static const char *const bug_lines[BUG_COUNT] = {
 	[BUG_INT_ACC] = "partial products are accumulated in an integer buffer: fractions are "
 			"cut off",
 	[BUG_NO_WRAP] = "the last rank does not pass its shard to rank 0, which keeps its old one",
+	[BUG_PY_NO_MOD] = "out[:, (r - s) * w:(r - s + 1) * w] without the mod: at r - s = -1 the "
+			  "slice is out[:, -w:0], empty, so numpy drops the product when w = 1 "
+			  "(columns stay 0) and raises a shape error when w > 1",
+	[BUG_RECV_OVERWRITE] = "the parity fix done wrong: odd ranks receive first into the "
+			       "variable they then send, so they pass on the shard they just got "
+			       "and their own is lost",
+	[BUG_REUSE_BUFFER] = "each rank refills the array it has just sent with the shard it "
+			     "receives; Queue passed a reference, so rank 0, reading it late, gets "
+			     "the shard the last rank received (a race in Python: the engine "
+			     "plays that schedule)",
+	[BUG_EXTRA_ROTATION] = "the loop sends after every compute, the last one too: that "
+			       "shard is never received (left in an inbox, taken by rank 0's "
+			       "gather, or a send that blocks forever at capacity 0)",
+	[BUG_ARRIVAL_ORDER] = "rank 0 stacks the blocks of C in the order they arrive "
+			      "(np.concatenate of what comm.recv returns), not by rank; here they "
+			      "arrive last rank first, as they may in Python",
 };
 
 const char *bug_name(int bug)
@@ -33,6 +51,26 @@ const char *bug_name(int bug)
 const char *bug_describe(int bug)
 {
 	return bug >= 0 && bug < BUG_COUNT ? bug_lines[bug] : "?";
+}
+
+const char *bug_note(int bug, int n)
+{
+	if (n == 2 && bug == BUG_R_PLUS_S)
+		return "with 2 devices (r + s) mod 2 equals (r - s) mod 2, so it passes: it shows "
+		       "from 3 devices on";
+	if (n == 2 && bug == BUG_SEND_LEFT)
+		return "with 2 devices the left and the right neighbour are the same rank, so it "
+		       "passes: it shows from 3 devices on";
+	if (n == 1 && bug == BUG_ARRIVAL_ORDER)
+		return "with one device there is one block: nothing to reorder";
+	if (n == 1 && bug != BUG_NONE && bug != BUG_INT_ACC && bug != BUG_EXTRA_ROTATION)
+		return "with one device nothing travels and r - s is 0: the mistake cannot show";
+	return NULL;
+}
+
+int bug_applies(int bug, int mode)
+{
+	return mode == DM_FSDP || bug == BUG_NONE || bug == BUG_ARRIVAL_ORDER;
 }
 
 int bug_parse(const char *name)
@@ -50,6 +88,8 @@ int bug_index(int bug, int n, int rank, int step)
 		return split_mod((long)rank + step, n);
 	case BUG_C_MOD:
 		return (rank - step) % n; /* the mistake itself */
+	case BUG_PY_NO_MOD:
+		return rank - step;
 	default:
 		return sched_shard(n, rank, step);
 	}
@@ -62,8 +102,80 @@ void bug_formula(int bug, int n, int rank, int step, char *buf, size_t size)
 		snprintf(buf, size, "(%d+%d) mod %d = %d", rank, step, n, k);
 	else if (bug == BUG_C_MOD)
 		snprintf(buf, size, "(%d-%d) %% %d = %d", rank, step, n, k);
+	else if (bug == BUG_PY_NO_MOD)
+		snprintf(buf, size, "(%d-%d) = %d, no mod", rank, step, rank - step);
 	else
 		snprintf(buf, size, "(%d-%d) mod %d = %d", rank, step, n, k);
+}
+
+/* Python's slice bound for a dimension of length len: negative counts
+ * from the end, then clipped to [0, len]. */
+static int64_t bug_slice_bound(int64_t x, int64_t len)
+{
+	if (x < 0)
+		x += len;
+	return x < 0 ? 0 : x > len ? len : x;
+}
+
+int bug_place(int bug, int n, size_t N, int rank, int step, int held, size_t held_w, size_t *c0,
+	      size_t *w, char *why, size_t why_size)
+{
+	int idx = bug_index(bug, n, rank, step);
+	if (bug == BUG_C_MOD && idx < 0) {
+		snprintf(why, why_size, "(%d - %d) %% %d = %d is a negative index: C's %% keeps the "
+			 "sign of r - s; use ((r - s) %% n + n) %% n", rank, step, n, idx);
+		return -1;
+	}
+	if (bug == BUG_PY_NO_MOD) {
+		/* out[:, start:stop] += a_chunk @ shard, numpy's rules: the slice
+		 * is clipped, and the (rows, held_w) product must match its width
+		 * or be one column wide (which broadcasts, even to none) */
+		int64_t start = (int64_t)idx * (int64_t)held_w, stop = start + (int64_t)held_w;
+		int64_t b0 = bug_slice_bound(start, (int64_t)N), b1 = bug_slice_bound(stop, (int64_t)N);
+		size_t len = b1 > b0 ? (size_t)(b1 - b0) : 0;
+		if (len != held_w && held_w != 1) {
+			snprintf(why, why_size, "out[:, %lld:%lld] += a @ shard: ValueError, numpy "
+				 "cannot fit %zu columns into the slice's %zu (r - s = %d without the "
+				 "mod; use (r - s) %% n)", (long long)start, (long long)stop, held_w,
+				 len, idx);
+			return -1;
+		}
+		*c0 = (size_t)b0;
+		*w = len;
+		return 0;
+	}
+	int dest = bug == BUG_NONE ? held : idx;
+	*c0 = split_offset(N, n, dest);
+	*w = split_size(N, n, dest);
+	if (*w > held_w)
+		*w = held_w;
+	return 0;
+}
+
+int bug_forwards(int bug, int n, int rank)
+{
+	if (bug == BUG_RECV_OVERWRITE)
+		return rank % 2 == 1;
+	if (bug == BUG_REUSE_BUFFER)
+		return rank == n - 1 && n > 1;
+	return 0;
+}
+
+int bug_extra_send(int bug)
+{
+	return bug == BUG_EXTRA_ROTATION;
+}
+
+size_t bug_gather_row0(int bug, size_t M, int n, int rank)
+{
+	if (bug == BUG_ARRIVAL_ORDER)
+		return M - split_offset(M, n, rank) - split_size(M, n, rank);
+	return split_offset(M, n, rank);
+}
+
+int bug_gather_source(int bug, int n, int i)
+{
+	return bug == BUG_ARRIVAL_ORDER ? n - 1 - i : i;
 }
 
 double bug_truncate(double x)

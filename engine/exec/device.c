@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <distmm/bug.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "core/xalloc.h"
@@ -47,8 +48,15 @@ int device_init(struct device *d, struct dm_err *err)
 	return 0;
 }
 
+/* The block of src at row r0, column c0 of dst's shape, into dst. */
+static void device_copy_block(struct mat *dst, const struct mat *src, size_t r0, size_t c0)
+{
+	for (size_t i = 0; i < dst->rows && dst->cols > 0; i++)
+		memcpy(&MAT_AT(dst, i, 0), &MAT_AT(src, r0 + i, c0), dst->cols * sizeof(double));
+}
+
 int device_setup(struct device *d, int rank, int n, int mode, int bug, size_t M, size_t K,
-		 size_t N, struct dm_err *err)
+		 size_t N, const struct mat *a, const struct mat *b, struct dm_err *err)
 {
 	int rc;
 	d->rank = rank;
@@ -59,11 +67,26 @@ int device_setup(struct device *d, int rank, int n, int mode, int bug, size_t M,
 	d->N = N;
 	d->row_begin = split_offset(M, n, rank);
 	d->row_end = d->row_begin + split_size(M, n, rank);
-	d->bug = mode == DM_FSDP ? bug : 0; /* the bugs are the ring's */
-	if ((rc = device_init(d, err)) ||
-	    (rc = mat_alloc(&d->a, d->row_end - d->row_begin, K, err)) ||
-	    (rc = mat_alloc(&d->b, K, mode == DM_DP ? N : split_size(N, n, rank), err)))
+	d->bug = bug_applies(bug, mode) ? bug : 0; /* most are the ring's */
+	if ((rc = device_init(d, err)))
 		return rc;
+	size_t rows = d->row_end - d->row_begin, width = mode == DM_DP ? N : split_size(N, n, rank);
+	if (a) {
+		d->a = (struct mat){ rows, K, rows && K ? &MAT_AT(a, d->row_begin, 0) : NULL };
+		d->a_view = 1;
+	} else if ((rc = mat_alloc_uninit(&d->a, rows, K, err))) {
+		return rc;
+	}
+	/* B stays the caller's only where it is all of B and never moves (a bug
+	 * may send it even on one device: extra-rotation's send too many) */
+	if (b && width == N && (mode == DM_DP ? rank == 0 : n == 1 && d->bug == BUG_NONE)) {
+		d->b = *b;
+		d->b_view = 1;
+	} else if ((rc = mat_alloc_uninit(&d->b, K, width, err))) {
+		return rc;
+	} else if (b) { /* FSDP's columns are not contiguous in B: a copy */
+		device_copy_block(&d->b, b, 0, mode == DM_DP ? 0 : split_offset(N, n, rank));
+	}
 	d->shard = mode == DM_DP ? -1 : rank;
 	device_hold(d, mat_bytes(d->b.rows, d->b.cols));
 	return 0;
@@ -71,8 +94,11 @@ int device_setup(struct device *d, int rank, int n, int mode, int bug, size_t M,
 
 void device_release(struct device *d)
 {
-	mat_free(&d->a);
-	mat_free(&d->b);
+	if (!d->a_view)
+		mat_free(&d->a);
+	if (!d->b_view)
+		mat_free(&d->b);
+	d->a = d->b = (struct mat){ 0, 0, NULL };
 	mat_free(&d->c);
 	mat_free(&d->gathered);
 	free(d->col_fill);
@@ -83,8 +109,11 @@ void device_release(struct device *d)
 int device_enter(struct device *d, int phase)
 {
 	int rc = d->enter(d, phase);
-	/* after the wait: until then the controller may be reading these */
-	d->sent_shard = d->sent_to = d->recv_shard = d->recv_from = -1;
+	/* after the wait, and only when the phase starts: until then the
+	 * controller may be reading these, and a refused enter (the run
+	 * stopped) leaves what the last phase moved for the failure screen */
+	if (rc == 0)
+		d->sent_shard = d->sent_to = d->recv_shard = d->recv_from = -1;
 	return rc;
 }
 
@@ -106,25 +135,37 @@ static void device_place(struct device *d, size_t r0, const struct mat *m)
 		memcpy(&MAT_AT(&d->gathered, r0, 0), m->data, m->rows * d->N * sizeof(double));
 }
 
-static int device_gather_root(struct device *d, int phase, int step)
+/* Rank 0 places its own rows (no message, no bytes moved). */
+static int device_gather_own(struct device *d, int phase, int step, size_t r0)
 {
 	uint64_t t = device_now_ns();
+	device_place(d, r0, &d->c);
+	struct ev e = { .phase = phase, .step = step, .op = EV_GATHER, .rank = 0, .peer = 0,
+			.shard = -1, .row_begin = (uint32_t)r0,
+			.row_end = (uint32_t)(r0 + d->c.rows), .col_begin = 0, .col_end = (uint32_t)d->N,
+			.bytes = 0, .t_begin_ns = t - d->t0_ns, .t_end_ns = device_now_ns() - d->t0_ns };
+	return device_log(d, &e);
+}
+
+/* The blocks are placed in bug_gather_source's order, each where
+ * bug_gather_row0 says: by rank, or (arrival-order) stacked as they come. */
+static int device_gather_root(struct device *d, int phase, int step)
+{
 	int rc = mat_alloc(&d->gathered, d->M, d->N, &d->err);
 	if (rc)
 		return rc;
 	device_hold(d, mat_bytes(d->M, d->N));
-	device_place(d, d->row_begin, &d->c);
-	struct ev e = { .phase = phase, .step = step, .op = EV_GATHER, .rank = 0, .peer = 0,
-			.shard = -1, .row_begin = (uint32_t)d->row_begin,
-			.row_end = (uint32_t)d->row_end, .col_begin = 0, .col_end = (uint32_t)d->N,
-			.bytes = 0, .t_begin_ns = t - d->t0_ns, .t_end_ns = device_now_ns() - d->t0_ns };
-	if ((rc = device_log(d, &e)))
-		return rc;
-
-	for (int src = 1; src < d->n; src++) {
+	for (int i = 0; i < d->n; i++) {
+		int src = bug_gather_source(d->bug, d->n, i);
+		size_t at = bug_gather_row0(d->bug, d->M, d->n, src);
+		if (src == 0) {
+			if ((rc = device_gather_own(d, phase, step, at)))
+				return rc;
+			continue;
+		}
 		struct comm_msg m;
 		size_t r0 = split_offset(d->M, d->n, src), rows = split_size(d->M, d->n, src);
-		t = device_now_ns();
+		uint64_t t = device_now_ns();
 		rc = comm_recv(d->comm, 0, src, step, COMM_BLOCK, &m, &d->err);
 		if (rc)
 			return rc;
@@ -133,19 +174,21 @@ static int device_gather_root(struct device *d, int phase, int step)
 			free(m.data);
 			return dm_err_set(&d->err, DM_EPROTO,
 					  "rank 0 expected rows %zu:%zu from rank %d (step %d) but got "
-					  "a %zux%zu message for index %d (step %d)",
-					  r0, r0 + rows, src, step, m.rows, m.cols, m.index, m.step);
+					  "%s %zux%zu message for index %d (step %d)",
+					  r0, r0 + rows, src, step,
+					  m.kind == COMM_SHARD ? "a shard of B, a" : "a", m.rows, m.cols,
+					  m.index, m.step);
 		}
 		struct mat block = { m.rows, m.cols, m.data };
-		device_place(d, r0, &block);
+		device_place(d, at, &block);
 		free(m.data);
 		uint64_t bytes = mat_bytes(rows, d->N);
 		d->recvd += bytes;
-		e = (struct ev){ .phase = phase, .step = step, .op = EV_GATHER, .rank = 0,
-				 .peer = src, .shard = -1, .row_begin = (uint32_t)r0,
-				 .row_end = (uint32_t)(r0 + rows), .col_begin = 0,
-				 .col_end = (uint32_t)d->N, .bytes = bytes,
-				 .t_begin_ns = t - d->t0_ns, .t_end_ns = device_now_ns() - d->t0_ns };
+		struct ev e = { .phase = phase, .step = step, .op = EV_GATHER, .rank = 0,
+				.peer = src, .shard = -1, .row_begin = (uint32_t)at,
+				.row_end = (uint32_t)(at + rows), .col_begin = 0,
+				.col_end = (uint32_t)d->N, .bytes = bytes,
+				.t_begin_ns = t - d->t0_ns, .t_end_ns = device_now_ns() - d->t0_ns };
 		if ((rc = device_log(d, &e)))
 			return rc;
 	}
@@ -166,11 +209,11 @@ int device_gather(struct device *d, int phase, int step)
 	d->c.rows = 0;
 	d->c.cols = 0;
 	int rc = comm_send(d->comm, &m, &d->err);
+	device_drop(d, bytes); /* gone either way: a failed send does not give it back */
 	if (rc)
 		return rc;
 	d->sent += bytes;
 	d->sent_to = 0;
-	device_drop(d, bytes);
 	struct ev e = { .phase = phase, .step = step, .op = EV_SEND, .rank = d->rank, .peer = 0,
 			.shard = -1, .row_begin = (uint32_t)d->row_begin,
 			.row_end = (uint32_t)d->row_end, .col_begin = 0, .col_end = (uint32_t)d->N,

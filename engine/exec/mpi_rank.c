@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include <distmm/bug.h>
+#include <distmm/order.h>
 #include "comm/comm.h"
 #include "comm/comm_mpi.h"
 #include "exec/device.h"
@@ -100,10 +101,10 @@ static int mr_setup_device(struct device *d, int rank, int n, const long long *h
 			   struct mr_ctx *x, struct dm_err *err)
 {
 	int rc = device_setup(d, rank, n, (int)head[MR_MODE], (int)head[MR_BUG], (size_t)head[MR_M],
-			      (size_t)head[MR_K], (size_t)head[MR_N], err);
+			      (size_t)head[MR_K], (size_t)head[MR_N], NULL, NULL, err);
 	d->enter = mr_enter;
 	d->ctx = x;
-	d->naive = 0;
+	d->order = ORDER_PARITY;
 	return rc;
 }
 

@@ -1,4 +1,7 @@
-/* run: the in-process controller.  One thread per device runs the same
+/* exec/: running a multiply: the controller (run.c), the step barrier (stepb.c), a device's memory
+ * and gather (device.c), the per-rank algorithms (dp.c, fsdp.c), deliberate bugs (bug.c), one MPI rank (mpi_rank.c).
+ *
+ * run: the in-process controller.  One thread per device runs the same
  * per-rank algorithm (dp.c, fsdp.c) an MPI process would; the step barrier
  * parks them between phases.  The first device to fail closes the transport,
  * so every other wait ends and the controller sees the whole run stop; the
@@ -13,6 +16,7 @@
 #include <string.h>
 
 #include <distmm/bug.h>
+#include <distmm/order.h>
 #include "comm/comm.h"
 #include "exec/device.h"
 #include "core/fault.h"
@@ -58,7 +62,7 @@ void run_config_default(struct run_config *cfg)
 	cfg->mode = DM_FSDP;
 	cfg->devices = 4;
 	cfg->capacity = RUN_UNBOUNDED;
-	cfg->naive = 0;
+	cfg->order = ORDER_PARITY;
 	cfg->bug = 0;
 	cfg->wait_timeout_ms = 120000;
 	cfg->mem_limit = 0;
@@ -154,29 +158,19 @@ static void *run_device_main(void *arg)
 	return NULL;
 }
 
-/* Gives each device its rows of A and its part of B, as its own copies. */
-/* Copies rows [r0, r0 + dst->rows) and columns [c0, c0 + dst->cols) of src
- * into dst, which has that shape already. */
-static void run_copy_block(struct mat *dst, const struct mat *src, size_t r0, size_t c0)
-{
-	for (size_t i = 0; i < dst->rows && dst->cols > 0; i++)
-		memcpy(&MAT_AT(dst, i, 0), &MAT_AT(src, r0 + i, c0), dst->cols * sizeof(double));
-}
-
-/* Gives each device its rows of A and its part of B, as its own copies. */
+/* Gives each device its rows of A and its part of B (device_setup: views
+ * of a and b where they can be, copies where they must). */
 static int run_setup_device(struct run *r, int i, const struct mat *a, const struct mat *b,
 			    struct dm_err *err)
 {
 	struct device *d = &r->dev[i];
-	int rc = device_setup(d, i, r->n, r->cfg.mode, r->cfg.bug, r->M, r->K, r->N, err);
+	int rc = device_setup(d, i, r->n, r->cfg.mode, r->cfg.bug, r->M, r->K, r->N, a, b, err);
 	if (rc)
 		return rc;
 	d->comm = r->comm;
 	d->enter = run_enter;
 	d->ctx = r;
-	d->naive = r->cfg.naive;
-	run_copy_block(&d->a, a, d->row_begin, 0);
-	run_copy_block(&d->b, b, 0, r->cfg.mode == DM_DP ? 0 : split_offset(r->N, r->n, i));
+	d->order = r->cfg.mode == DM_FSDP ? r->cfg.order : ORDER_PARITY; /* DP: no ring */
 	return 0;
 }
 
@@ -212,6 +206,8 @@ static int run_check(const struct run_config *cfg, const struct mat *a, const st
 	int rc = run_check_shapes(cfg->mode, cfg->bug, cfg->devices, a, b, err);
 	if (rc)
 		return rc;
+	if (cfg->order < 0 || cfg->order >= ORDER_COUNT)
+		return dm_err_set(err, DM_EINVAL, "unknown transfer order %d", cfg->order);
 	uint64_t need = run_estimate_bytes(cfg, a->rows, a->cols, b->cols);
 	if (cfg->mem_limit && need > cfg->mem_limit)
 		return dm_err_set(err, DM_ENOMEM,
@@ -349,6 +345,16 @@ static int run_check_leftovers(struct run *r)
 	return 0;
 }
 
+/* A run that failed while stepping: ends every wait and returns once every
+ * device has left.  Until then a woken device still writes (its error, its
+ * exit), and the caller's next snapshot would read those fields meanwhile.
+ * The transport is closed first so that no device can be waiting there. */
+static void run_stop_devices(struct run *r)
+{
+	comm_close(r->comm);
+	stepb_stop_and_wait(r->bar);
+}
+
 static int run_fail(struct run *r, struct dm_err *err)
 {
 	if (err)
@@ -368,17 +374,18 @@ int run_step(struct run *r, struct dm_err *err)
 		/* keep what the failed phase did: its trace is whole up to there */
 		run_merge_events(r, p);
 		r->failed = 1;
-		stepb_stop(r->bar);
+		run_stop_devices(r);
 		return run_fail(r, err);
 	}
 	if (run_merge_events(r, p)) {
 		r->failed = 1;
-		stepb_stop(r->bar);
+		run_stop_devices(r);
 		return run_fail(r, err);
 	}
 	if (rc) {
 		dm_err_set(&r->err, rc, "the run was stopped");
 		r->failed = 1;
+		run_stop_devices(r);
 		return run_fail(r, err);
 	}
 	r->phase = p;
@@ -397,6 +404,9 @@ int run_finish(struct run *r, struct dm_err *err)
 		return run_fail(r, err);
 	if (r->finished)
 		return 0;
+	/* this wait is for every device to leave, failed or not (a failure
+	 * closes the transport, which ends every other wait): nothing writes
+	 * a device's state once it returns, so no stop is needed here */
 	int rc = stepb_run_free(r->bar);
 	if (run_collect_error(r)) {
 		/* keep every event the devices logged before they stopped */
@@ -475,7 +485,8 @@ void run_snapshot_free(struct run_snapshot *s)
 void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 {
 	s->mode = r->cfg.mode;
-	s->bug = r->cfg.mode == DM_FSDP ? r->cfg.bug : 0;
+	s->bug = bug_applies(r->cfg.bug, r->cfg.mode) ? r->cfg.bug : 0;
+	s->order = r->cfg.mode == DM_FSDP ? r->cfg.order : ORDER_PARITY;
 	s->n = r->n;
 	s->M = r->M;
 	s->K = r->K;
@@ -488,9 +499,10 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 	for (int i = 0; i < r->n; i++) {
 		const struct device *d = &r->dev[i];
 		struct run_dev_view *v = &s->dev[i];
-		struct comm_wait w;
+		struct comm_wait w, rx;
 		size_t rows = d->row_end - d->row_begin;
 		comm_get_wait(r->comm, i, &w);
+		comm_get_rx_wait(r->comm, i, &rx);
 		v->row_begin = d->row_begin;
 		v->row_end = d->row_end;
 		v->shard = r->cfg.mode == DM_FSDP ? d->shard : -1;
@@ -509,6 +521,11 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 		v->wait_state = run_wait_state_of(w.state);
 		v->wait_peer = w.peer;
 		v->wait_shard = w.state == COMM_WAIT_SEND && w.kind == COMM_SHARD ? w.index : -1;
+		v->wait_via_rx = w.state == COMM_WAIT_RECV && w.via_rx;
+		/* the recv-thread fix's second thread lives as long as the ring */
+		v->threads = s->order == ORDER_RECV_THREAD && r->n > 1 ? 2 : 1;
+		v->rx_state = run_wait_state_of(rx.state);
+		v->rx_peer = rx.peer;
 		v->failed = d->err.code != DM_OK && d->err.code != DM_ESTOPPED;
 		memcpy(&s->col_fill[(size_t)i * r->N], d->col_fill, r->N * sizeof(int));
 		if (s->c && d->c.data)

@@ -233,13 +233,13 @@ static void stepb_set_target(struct stepb *b, int target)
 	atomic_store(&b->behind, behind);
 }
 
-/* Without the lock: sleeps until every device has reached the target or the
- * barrier stopped. */
-static int stepb_wait_target(struct stepb *b)
+/* Without the lock: sleeps until every device has reached the target or
+ * (when `stop_ends` is set) the barrier stopped. */
+static int stepb_wait_target(struct stepb *b, int stop_ends)
 {
 	for (;;) {
 		int g = atomic_load_explicit(&b->arrived, memory_order_acquire);
-		if (atomic_load(&b->stopped))
+		if (stop_ends && atomic_load(&b->stopped))
 			break;
 		if (atomic_load_explicit(&b->behind, memory_order_acquire) == 0)
 			break;
@@ -264,7 +264,7 @@ static int stepb_release_and_wait(struct stepb *b, int phase, int target)
 	pthread_mutex_unlock(&b->mu);
 	if (release)
 		stepb_wake(b, &b->gen, 1);
-	return stepb_wait_target(b);
+	return stepb_wait_target(b, 1);
 }
 
 int stepb_run_phase(struct stepb *b, int phase)
@@ -286,4 +286,17 @@ void stepb_stop(struct stepb *b)
 	pthread_mutex_unlock(&b->mu);
 	stepb_wake(b, &b->gen, 1);
 	stepb_wake(b, &b->arrived, 1);
+}
+
+/* The stop wakes every parked device with DM_ESTOPPED; each then writes its
+ * last words (its error, its exit to the transport) and leaves.  The count
+ * down to STEPB_LEFT ignores the stop, which ends every other wait: it is
+ * what makes those last words the controller's to read. */
+void stepb_stop_and_wait(struct stepb *b)
+{
+	stepb_stop(b);
+	pthread_mutex_lock(&b->mu);
+	stepb_set_target(b, STEPB_LEFT);
+	pthread_mutex_unlock(&b->mu);
+	stepb_wait_target(b, 0);
 }

@@ -2,8 +2,10 @@
  * Phases are numbered 0..P-1.  A device calls stepb_enter(p) before phase p;
  * that marks phase p-1 done and parks until the controller has released p.
  * The controller releases one phase at a time (and waits for it), or lets the
- * devices run free.  While every device is parked the controller may read
- * device state: the barrier's mutex orders those reads after the writes. */
+ * devices run free.  While every device is parked, and once every device has
+ * left, the controller may read device state: the barrier's mutex orders those
+ * reads after the writes.  A stop alone orders nothing: the devices it wakes
+ * still write on their way out (stepb_stop_and_wait waits for that). */
 #ifndef DM_STEPB_H
 #define DM_STEPB_H
 
@@ -48,7 +50,13 @@ int stepb_run_phase(struct stepb *b, int phase);
  * waits until every device has left.  Returns 0 or DM_ESTOPPED. */
 int stepb_run_free(struct stepb *b);
 
-/* Ends every wait, now and later, with DM_ESTOPPED. */
+/* Ends every wait, now and later, with DM_ESTOPPED.  Never blocks. */
 void stepb_stop(struct stepb *b);
+
+/* Controller: stepb_stop(), then waits until every device has left; after it
+ * no device writes its state again and the controller may read all of it.
+ * Only when every device will reach stepb_enter or stepb_leave by itself: one
+ * blocked elsewhere (in the transport) must be woken by its owner first. */
+void stepb_stop_and_wait(struct stepb *b);
 
 #endif

@@ -1,11 +1,13 @@
-/* evlog: the event array and its JSON Lines form (see evlog.h). */
+/* trace/: the event log (evlog.c) and what is made of it: its files (trace_jsonl.c,
+ * trace_chrome.c), the rules a log follows (evrules.c, trace_check.c), the replay (replay.c).
+ *
+ * evlog: the event log in memory (see evlog.h): a growable array that each
+ * device appends to, and the names of its ops. */
 #include <distmm/evlog.h>
 
-#include <inttypes.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 
-#include "io/afile.h"
 #include "core/xalloc.h"
 
 int evlog_push(struct evlog *log, const struct ev *e)
@@ -41,50 +43,4 @@ const char *ev_op_name(int op)
 	case EV_GATHER: return "gather";
 	}
 	return "?";
-}
-
-int ev_format_json(const struct ev *e, char *buf, size_t size)
-{
-	char peer[32] = "";
-	if (e->op == EV_SEND)
-		snprintf(peer, sizeof peer, ",\"dst\":%" PRId32, e->peer);
-	else if (e->op == EV_RECV || e->op == EV_GATHER)
-		snprintf(peer, sizeof peer, ",\"src\":%" PRId32, e->peer);
-	return snprintf(buf, size,
-			"{\"phase\":%" PRId32 ",\"step\":%" PRId32 ",\"op\":\"%s\",\"rank\":%" PRId32
-			"%s,\"shard\":%" PRId32 ",\"row_begin\":%" PRIu32 ",\"row_end\":%" PRIu32
-			",\"col_begin\":%" PRIu32 ",\"col_end\":%" PRIu32 ",\"bytes\":%" PRIu64
-			",\"held_bytes\":%" PRIu64 ",\"peak_bytes\":%" PRIu64 "%s"
-			",\"t_begin_ns\":%" PRIu64 ",\"t_end_ns\":%" PRIu64 "}",
-			e->phase, e->step, ev_op_name(e->op), e->rank, peer, e->shard, e->row_begin,
-			e->row_end, e->col_begin, e->col_end, e->bytes, e->held, e->peak,
-			(e->flags & EV_FLAG_TRUNCATED) ? ",\"truncated\":true" : "", e->t_begin_ns,
-			e->t_end_ns);
-}
-
-int ev_format_summary_json(const struct ev_summary *s, char *buf, size_t size)
-{
-	return snprintf(buf, size,
-			"{\"op\":\"summary\",\"rank\":%d,\"peak_bytes\":%" PRIu64
-			",\"sent_bytes\":%" PRIu64 ",\"recv_bytes\":%" PRIu64 "}",
-			s->rank, s->peak_bytes, s->sent_bytes, s->recv_bytes);
-}
-
-int evlog_write_jsonl(const char *path, const struct ev *ev, size_t n_ev,
-		      const struct ev_summary *sum, size_t n_sum, struct dm_err *err)
-{
-	struct afile af;
-	char line[512];
-	int rc = afile_open(&af, path, err);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < n_ev; i++) {
-		ev_format_json(&ev[i], line, sizeof line);
-		fprintf(af.fp, "%s\n", line);
-	}
-	for (size_t i = 0; i < n_sum; i++) {
-		ev_format_summary_json(&sum[i], line, sizeof line);
-		fprintf(af.fp, "%s\n", line);
-	}
-	return afile_commit(&af, err);
 }

@@ -11,7 +11,9 @@
  * of our argument strings, what differs from the defaults was given (the
  * given bits), and no option is left that does nothing in the mode chosen
  * (a table of the README's rules, stated here on the parsed fields, not
- * taken from cli.c); a refusal names an option the line gave; a lesson
+ * taken from cli.c: DP refuses --naive, --order, --fix and every bug but
+ * arrival-order); the order is the one --naive, --order or --fix named (two
+ * that disagree are refused); a refusal names an option the line gave; a lesson
  * that sets nothing refuses nothing, and one that sets everything refuses
  * exactly the lines that gave one of its options; a second
  * call on the same arguments gives the same answer (cli_parse resets
@@ -37,6 +39,7 @@
 #include "cli.h"
 #include "lesson.h"
 #include <distmm/mat.h>
+#include <distmm/order.h>
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 
@@ -251,7 +254,7 @@ static const struct int_field {
 	{ "play", offsetof(struct cli_opts, play), 0, 1 },
 	{ "no_color", offsetof(struct cli_opts, no_color), 0, 1 },
 	{ "ascii", offsetof(struct cli_opts, ascii), 0, 1 },
-	{ "naive", offsetof(struct cli_opts, naive), 0, 1 },
+	{ "order", offsetof(struct cli_opts, order), ORDER_PARITY, ORDER_COUNT - 1 },
 	{ "devices", offsetof(struct cli_opts, devices), 1, RUN_MAX_DEVICES },
 	{ "mode", offsetof(struct cli_opts, mode), DM_FSDP, DM_DP },
 	{ "values", offsetof(struct cli_opts, values), MAT_VALUES_INTS, MAT_VALUES_FLOATS },
@@ -296,32 +299,52 @@ static int field_int(const struct cli_opts *o, size_t off)
 /* What the parsed options say about the mode, for the rules below. */
 enum {
 	IN_BATCH = 1 << 0, IN_INTERFACE = 1 << 1, IN_REPLAY = 1 << 2, IN_DP = 1 << 3,
-	NO_TRACE = 1 << 4, BOTH_FILES = 1 << 5,
+	NO_TRACE = 1 << 4, BOTH_FILES = 1 << 5, RING_BUG = 1 << 6, IN_EXPORT = 1 << 7,
+	NO_EXPORT = 1 << 8, IN_JUDGE = 1 << 9, NO_JUDGE = 1 << 10, IN_LESSON = 1 << 11,
 };
 
 static unsigned mode_of(const struct cli_opts *o)
 {
 	return (o->batch ? IN_BATCH : IN_INTERFACE) | (o->replay_file ? IN_REPLAY : 0) |
 	       (o->mode == DM_DP ? IN_DP : 0) | (o->trace_file ? 0 : NO_TRACE) |
-	       (o->a_file && o->b_file ? BOTH_FILES : 0);
+	       (o->a_file && o->b_file ? BOTH_FILES : 0) |
+	       /* DP's one bug is arrival-order, the gather's; the others are the ring's */
+	       (o->bug != BUG_NONE && o->bug != BUG_ARRIVAL_ORDER ? RING_BUG : 0) |
+	       (o->export_file ? IN_EXPORT : NO_EXPORT) | (o->judge_file ? IN_JUDGE : NO_JUDGE) |
+	       (o->lesson_file ? IN_LESSON : 0);
 }
 
 /* The README's options that do nothing in a mode: on CLI_RUN, none of
  * `forbidden` was given where `where` holds. */
 static const struct mode_rule {
 	const char *name;
-	unsigned where, forbidden;
+	unsigned where;
+	cli_given_t forbidden;
 } mode_rules[] = {
 	{ "the interface's options with -b", IN_BATCH,
 	  CLI_GIVEN_PLAY | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII |
-		  CLI_GIVEN_START_AT | CLI_GIVEN_THEME },
+		  CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD | CLI_GIVEN_SPEED | CLI_GIVEN_START_AT |
+		  CLI_GIVEN_THEME },
 	{ "batch's options without -b", IN_INTERFACE,
-	  CLI_GIVEN_QUIET | CLI_GIVEN_OUT | CLI_GIVEN_TRACE },
+	  CLI_GIVEN_QUIET | CLI_GIVEN_OUT | CLI_GIVEN_TRACE | CLI_GIVEN_VERIFY | CLI_GIVEN_COMPARE |
+		  CLI_GIVEN_JUDGE },
+	{ "--size without --export", NO_EXPORT, CLI_GIVEN_SIZE },
+	{ "--start-at with --lesson (each part starts at its beginning)", IN_LESSON,
+	  CLI_GIVEN_START_AT },
+	{ "what an export cannot do", IN_EXPORT, CLI_GIVEN_RECORD | CLI_GIVEN_PLAY | CLI_GIVEN_QUIZ },
+	{ "--judge-timeout without --judge", NO_JUDGE, CLI_GIVEN_JUDGE_TIMEOUT },
+	{ "the engine's inputs and orders with --judge", IN_JUDGE,
+	  CLI_GIVEN_A | CLI_GIVEN_B | CLI_GIVEN_OUT | CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER |
+		  CLI_GIVEN_FIX | CLI_GIVEN_BUG | CLI_GIVEN_REPLAY | CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ |
+		  CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD },
 	{ "--trace-format without --trace", NO_TRACE, CLI_GIVEN_TRACE_FORMAT },
 	{ "what the trace says, with --replay", IN_REPLAY,
 	  CLI_GIVEN_DEVICES | CLI_GIVEN_MODE | CLI_GIVEN_CAPACITY | CLI_GIVEN_NAIVE |
-		  CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON | CLI_GIVEN_TRACE },
-	{ "the ring's options with -m dp", IN_DP, CLI_GIVEN_NAIVE | CLI_GIVEN_BUG },
+		  CLI_GIVEN_ORDER | CLI_GIVEN_FIX | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON |
+		  CLI_GIVEN_TRACE },
+	{ "the ring's orders with -m dp", IN_DP,
+	  CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX },
+	{ "a ring's bug with -m dp", IN_DP | RING_BUG, CLI_GIVEN_BUG },
 	{ "the generator's options with both files", BOTH_FILES,
 	  CLI_GIVEN_SEED | CLI_GIVEN_VALUES },
 };
@@ -349,6 +372,14 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		memcpy(&v, (const char *)o + size_fields[i].off, sizeof v);
 		CHECK_ROW(v == 0 || (v >= 1 && v <= RUN_MAX_DIM), size_fields[i].name);
 	}
+	/* the order as the line set it: --naive is send-first, any other than
+	 * the default was set by one of the three options, which named it */
+	CHECK((o->order_opt[0] != '\0') == ((o->given & CLI_GIVEN_ORDERS) != 0));
+	CHECK(o->order == ORDER_PARITY || o->order_opt[0]);
+	CHECK(!(o->given & CLI_GIVEN_NAIVE) || o->order == ORDER_SEND_FIRST);
+	CHECK(!(o->given & CLI_GIVEN_FIX) || order_is_fix(o->order));
+	CHECK(!(o->given & CLI_GIVEN_ORDER) || !order_is_fix(o->order) ||
+	      o->order == ORDER_PARITY);
 	CHECK(o->capacity == RUN_UNBOUNDED || o->capacity <= 1000000);
 	for (size_t i = 0; i < COUNT(file_fields); i++) {
 		const char *p;
@@ -358,10 +389,10 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 
 	/* what differs from the defaults was on the line: a value other than
 	 * the default was given (the converse need not hold: "-d 4") */
-	CHECK((o->given & ~(unsigned)CLI_GIVEN_ALL) == 0);
+	CHECK((o->given & ~CLI_GIVEN_ALL) == 0);
 	const struct {
 		const char *name;
-		unsigned bit;
+		cli_given_t bit;
 		bool differs;
 	} given[] = {
 		{ "-b", CLI_GIVEN_BATCH, o->batch != 0 },
@@ -380,7 +411,8 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		{ "--trace", CLI_GIVEN_TRACE, o->trace_file != NULL },
 		{ "--trace-format", CLI_GIVEN_TRACE_FORMAT, o->trace_format != CLI_TRACE_JSONL },
 		{ "--capacity", CLI_GIVEN_CAPACITY, o->capacity != RUN_UNBOUNDED },
-		{ "--naive", CLI_GIVEN_NAIVE, o->naive != 0 },
+		{ "--naive, --order or --fix", CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX,
+		  o->order != ORDER_PARITY },
 		{ "--bug", CLI_GIVEN_BUG, o->bug != BUG_NONE },
 		{ "--play", CLI_GIVEN_PLAY, o->play != 0 },
 		{ "--no-color", CLI_GIVEN_NO_COLOR, o->no_color != 0 },
@@ -388,6 +420,12 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		{ "--quiz", CLI_GIVEN_QUIZ, o->quiz != 0 },
 		{ "--lesson", CLI_GIVEN_LESSON, o->lesson_file != NULL },
 		{ "--replay", CLI_GIVEN_REPLAY, o->replay_file != NULL },
+		{ "--export", CLI_GIVEN_EXPORT, o->export_file != NULL },
+		{ "--record", CLI_GIVEN_RECORD, o->record_file != NULL },
+		{ "--judge", CLI_GIVEN_JUDGE, o->judge_file != NULL },
+		{ "--judge-timeout", CLI_GIVEN_JUDGE_TIMEOUT, o->judge_ms != CLI_JUDGE_MS },
+		{ "--verify", CLI_GIVEN_VERIFY, o->verify != CLI_VERIFY_AUTO },
+		{ "--compare", CLI_GIVEN_COMPARE, o->compare != 0 },
 		{ "--start-at", CLI_GIVEN_START_AT, o->start_kind != CLI_START_READY },
 		{ "--theme", CLI_GIVEN_THEME, o->projector != 0 },
 	};
@@ -404,12 +442,13 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 	/* a lesson that sets nothing refuses nothing; one that sets every key
 	 * refuses exactly a line that gave one of them, and names it */
 	char e[FUZZ_ERR_SIZE];
-	const unsigned keys = CLI_GIVEN_MODE | CLI_GIVEN_DEVICES | CLI_GIVEN_M | CLI_GIVEN_K |
+	const cli_given_t keys = CLI_GIVEN_MODE | CLI_GIVEN_DEVICES | CLI_GIVEN_M | CLI_GIVEN_K |
 			      CLI_GIVEN_N | CLI_GIVEN_VALUES | CLI_GIVEN_SEED | CLI_GIVEN_CAPACITY |
-			      CLI_GIVEN_NAIVE | CLI_GIVEN_BUG | CLI_GIVEN_QUIZ;
+			      CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX | CLI_GIVEN_BUG |
+			      CLI_GIVEN_QUIZ;
 	const unsigned every = LESSON_SET_MODE | LESSON_SET_DEVICES | LESSON_SET_M | LESSON_SET_K |
 			       LESSON_SET_N | LESSON_SET_VALUES | LESSON_SET_SEED |
-			       LESSON_SET_CAPACITY | LESSON_SET_NAIVE | LESSON_SET_BUG |
+			       LESSON_SET_CAPACITY | LESSON_SET_ORDER | LESSON_SET_BUG |
 			       LESSON_SET_QUIZ;
 	CHECK(cli_lesson_check(o, 0, e, sizeof e) == 0);
 	int rc = cli_lesson_check(o, every, e, sizeof e);

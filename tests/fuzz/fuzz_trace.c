@@ -1,15 +1,19 @@
-/* fuzz_trace: libFuzzer target for the trace reader (engine/trace.c), and
- * what --replay does with what it reads: trace_check against the shapes the
- * trace implies and, when it fits and is small, replay_snapshot over every
- * phase.  The input is a trace file's text (not NUL-terminated).  Checks the
- * contracts in trace.h and replay.h: on success n and the events are sane;
- * on failure a negative code, the same in err, a terminated message. */
+/* fuzz_trace: libFuzzer target for the trace reader (engine/trace/
+ * trace_jsonl.c), and what --replay does with what it reads: trace_check
+ * (trace_check.c, evrules.c) against the shapes the trace implies and, when
+ * it fits and is small, replay_snapshot over every phase.  The input is a
+ * trace file's text (not NUL-terminated).  Checks the contracts in trace.h
+ * and replay.h: on success n and the events are sane; on failure a negative
+ * code, the same in err, a terminated message.  And that the two paths hold
+ * a log to the same rules: a trace trace_check accepts replays, every phase
+ * of it, with one of the bugs (the trace does not say which). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <distmm/bug.h>
 #include <distmm/dm_err.h>
 #include <distmm/mat.h>
 #include <distmm/replay.h>
@@ -48,14 +52,23 @@ static void fuzz_replay(const struct trace *t, size_t M, size_t K, size_t N)
 	mat_fill(&a, MAT_VALUES_INTS, 1, 0);
 	mat_fill(&b, MAT_VALUES_INTS, 1, 1);
 	if (run_snapshot_init(&s, t->n, M, N, 1, &err) == 0) {
-		int last = t->ev[t->n_ev - 1].phase;
-		for (int p = -1; p <= last; p++) {
-			int rc = replay_snapshot(&s, &a, &b, t->mode, t->n, 0, t->ev, t->n_ev, p, &err);
-			if (rc)
-				check_err(rc, &err);
-			else
-				CHECK(s.phase == p);
+		int last = t->ev[t->n_ev - 1].phase, fits = 0;
+		for (int bug = 0; bug < BUG_COUNT && !fits; bug++) {
+			int ok = 1;
+			for (int p = -1; p <= last && ok; p++) {
+				int rc = replay_snapshot(&s, &a, &b, t->mode, t->n, bug, t->ev, t->n_ev,
+							 p, &err);
+				if (rc) {
+					check_err(rc, &err);
+					CHECK(rc == DM_EFORMAT || rc == DM_ENOMEM);
+					ok = rc != DM_EFORMAT;
+				} else {
+					CHECK(s.phase == p);
+				}
+			}
+			fits = ok;
 		}
+		CHECK(fits); /* trace_check took it: so does the replay */
 		run_snapshot_free(&s);
 	}
 	mat_free(&a);

@@ -2,7 +2,12 @@
  * on purpose (--bug) so that a person learns to spot them from the animation
  * and the verification.  With a bug, a rank places its product where its
  * (buggy) formula says, not where the shard's travelling owner index says:
- * exactly what the mistaken code would do. */
+ * exactly what the mistaken code would do.
+ *
+ * The first kinds are C's mistakes; the later ones a Python candidate's,
+ * each modelled on what numpy and Python's threads would do (see
+ * bug_describe).  Every rule a bug changes is a function here, so that the
+ * devices, the replay and the trace checker follow one definition. */
 #ifndef DM_BUG_H
 #define DM_BUG_H
 
@@ -15,11 +20,25 @@ enum dm_bug {
 	BUG_C_MOD,     /* (r - s) % n as C computes it: negative for r < s */
 	BUG_INT_ACC,   /* partial products accumulated in an integer buffer */
 	BUG_NO_WRAP,   /* the last rank does not pass its shard to rank 0 */
+	BUG_PY_NO_MOD, /* out[:, (r - s) * w:(r - s + 1) * w]: the mod forgotten, in numpy */
+	BUG_RECV_OVERWRITE, /* the parity fix receiving into the shard it is about to send */
+	BUG_REUSE_BUFFER,   /* the array sent refilled with the next shard (a reference moved) */
+	BUG_EXTRA_ROTATION, /* one send too many, after the last step: never received */
+	BUG_ARRIVAL_ORDER,  /* rank 0 stacks the row blocks of C in the order they arrive */
 	BUG_COUNT
 };
 
 const char *bug_name(int bug);        /* "r-plus-s", ...; "none" */
 const char *bug_describe(int bug);    /* one line */
+
+/* A sentence on how the bug shows (or does not) with n devices: r-plus-s
+ * passes at n = 2, a ring bug cannot show on one device...; NULL when there
+ * is nothing to add. */
+const char *bug_note(int bug, int n);
+
+/* Whether bug changes a run in mode: the ring's mistakes only FSDP (DP
+ * ignores them), arrival-order the gather both modes end with. */
+int bug_applies(int bug, int mode);
 int bug_parse(const char *name);      /* the bug, or -1 */
 
 /* The shard index a rank's code computes at step s; with BUG_C_MOD it may
@@ -27,8 +46,36 @@ int bug_parse(const char *name);      /* the bug, or -1 */
 int bug_index(int bug, int n, int rank, int step);
 
 /* The formula a rank's code evaluates, written out with the numbers:
- * "(1-3) mod 4 = 2", "(1+3) mod 4 = 0" or "(1-3) % 4 = -2". */
+ * "(1-3) mod 4 = 2", "(1+3) mod 4 = 0", "(1-3) % 4 = -2" or, py-no-mod,
+ * "(1-3) = -2, no mod". */
 void bug_formula(int bug, int n, int rank, int step, char *buf, size_t size);
+
+/* Where rank's product goes at step s, holding shard `held` (of width
+ * held_w) on n devices and an output N columns wide: columns [*c0, *c0 + *w)
+ * of its rows, *w <= held_w (a bug's widths that differ are cut to the
+ * narrower; py-no-mod's empty slice gives *w = 0).  Returns 0, or -1 where
+ * the mistaken code stops, with why one line on it: c-mod's negative index,
+ * py-no-mod's numpy shape error. */
+int bug_place(int bug, int n, size_t N, int rank, int step, int held, size_t held_w, size_t *c0,
+	      size_t *w, char *why, size_t why_size);
+
+/* In a transfer, whether rank receives first and passes on the shard it
+ * has just received (keeping it too) instead of the one it held:
+ * recv-overwrite's odd ranks (the parity fix's receive-first side),
+ * reuse-buffer's last rank (see bug_describe). */
+int bug_forwards(int bug, int n, int rank);
+
+/* Whether every rank sends its shard once more after its last compute. */
+int bug_extra_send(int bug);
+
+/* The first row of rank's block in the gathered C: its own rows, or with
+ * arrival-order where rank 0 stacks it when the blocks come last rank
+ * first. */
+size_t bug_gather_row0(int bug, size_t M, int n, int rank);
+
+/* The i-th block rank 0 places in the gather (i = 0..n-1): rank i, or with
+ * arrival-order rank n-1-i (its own block, rank 0's, last). */
+int bug_gather_source(int bug, int n, int i);
 
 /* What an integer accumulator keeps of a partial product: the value cut
  * toward zero, as a 64-bit integer would hold it (saturated where C's

@@ -1,6 +1,7 @@
 /* evlog: the event log.  Every compute, send, receive and gather of a run is
  * one event; the state after any phase can be rebuilt from A, B and the events
- * up to it, which is what stepping back and replaying rely on. */
+ * up to it, which is what stepping back and replaying rely on.  Its files
+ * (JSON Lines, Chrome) are trace.h's. */
 #ifndef DM_EVLOG_H
 #define DM_EVLOG_H
 
@@ -55,16 +56,5 @@ struct ev_summary {
 	int rank;
 	uint64_t peak_bytes, sent_bytes, recv_bytes;
 };
-
-/* Formats e as one JSON object (no newline) into buf; returns the length
- * (snprintf's rule: >= size means it was cut). */
-int ev_format_json(const struct ev *e, char *buf, size_t size);
-int ev_format_summary_json(const struct ev_summary *s, char *buf, size_t size);
-
-/* Writes the events then the summaries as JSON Lines to path, through a
- * temporary file renamed into place so that no half-written trace is left.
- * Returns 0 or DM_EIO. */
-int evlog_write_jsonl(const char *path, const struct ev *ev, size_t n_ev,
-		      const struct ev_summary *sum, size_t n_sum, struct dm_err *err);
 
 #endif

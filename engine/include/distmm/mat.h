@@ -29,6 +29,11 @@ size_t mat_bytes(size_t rows, size_t cols);
  * err) when the size overflows or the allocation fails. */
 int mat_alloc(struct mat *m, size_t rows, size_t cols, struct dm_err *err);
 
+/* As mat_alloc, but the values are undefined: for a matrix the caller fills
+ * whole straight away (generated, read from a file, copied), which then
+ * touches each fresh page once instead of twice. */
+int mat_alloc_uninit(struct mat *m, size_t rows, size_t cols, struct dm_err *err);
+
 /* Frees m's data and leaves it as an empty 0 x 0 matrix. */
 void mat_free(struct mat *m);
 
@@ -43,7 +48,9 @@ enum mat_values {
 };
 
 /* Fills m deterministically from seed; stream tells A (0) from B (1) so both
- * can come from one seed. */
+ * can come from one seed.  The values depend on the seed, the stream and the
+ * element's index only (not on the machine or the number of threads): large
+ * matrices are generated in parallel chunks with the same result. */
 void mat_fill(struct mat *m, enum mat_values kind, uint64_t seed, uint64_t stream);
 
 /* Sequential reference product c = a @ b (c is allocated).  Returns 0,

@@ -21,15 +21,25 @@
  * gives them: phase by phase; only those with phase <= upto are used, and
  * they must come first).
  *
- * Every event used is checked against the shapes and the schedule before s
- * is touched: ranks, peers and shards in range, the rank's own rows, columns
- * inside B, phases and steps of the schedule, the op a phase allows, and a
- * compute made with the shard the rank holds then.  Returns 0; DM_EINVAL for
- * bad arguments (mode, n, bug, upto, shapes, or s made for other shapes);
- * DM_EFORMAT when the events do not fit A and B (err names the event and
- * why); DM_ENOMEM.  On failure s is unchanged. */
+ * Every event used is held to the rules trace_check holds a trace to
+ * (engine/trace/evrules.c) before s is touched: ranks, peers and shards in
+ * range, the rank's own rows, columns inside B, bytes of the block, held
+ * bytes within a peak that never falls, phases and steps of the schedule,
+ * the op a phase allows, one op of a kind per rank and phase, and the shards
+ * sent, received and computed with, and the columns written, those of the
+ * run with this bug.  Phases are not held to completeness (a run that failed
+ * stops mid-phase).  The shapes are run_check_shapes'.  Returns 0;
+ * DM_EINVAL for bad arguments (mode, n, bug, upto, shapes, or s made for
+ * other shapes); DM_EFORMAT when the events do not fit A and B (err names
+ * the event and why); DM_ENOMEM.  On failure s is unchanged. */
 int replay_snapshot(struct run_snapshot *s, const struct mat *a, const struct mat *b, int mode,
 		    int n, int bug, const struct ev *ev, size_t n_ev, int upto,
 		    struct dm_err *err);
+
+/* Whether the events are those of a run that finished: rank 0 gathered every
+ * rank's block in the last phase.  The last phase alone does not say: in a
+ * run that failed, ranks that went on may have sent their rows to a rank 0
+ * that had stopped. */
+int replay_finished(const struct ev *ev, size_t n_ev, int mode, int n);
 
 #endif

@@ -35,7 +35,8 @@ struct run_config {
 	int devices;              /* 1 .. RUN_MAX_DEVICES, default 4 */
 	size_t capacity;          /* messages an inbox holds before a send blocks:
 				     RUN_UNBOUNDED (default), a bound, or 0 (rendezvous) */
-	int naive;                /* every rank sends before it receives */
+	int order;                /* enum dm_order (order.h): how a transfer orders its send
+				     and receive, or the fix it uses; FSDP only (DP has no ring) */
 	int bug;                  /* enum dm_bug (bug.h): a deliberate mistake in the ring */
 	unsigned wait_timeout_ms; /* deadline of each message wait, 0 for none */
 	uint64_t mem_limit;       /* refuse a run whose estimate exceeds it, 0 for none */
@@ -51,16 +52,22 @@ uint64_t run_estimate_bytes(const struct run_config *cfg, size_t M, size_t K, si
 
 /* The checks every run makes of its configuration and matrices, memory
  * aside: a known mode and bug, 1..RUN_MAX_DEVICES devices, A's columns B's
- * rows, no empty matrix, sizes BLAS (and MPI) can count.  Returns 0 or
- * DM_EINVAL with err filled.  run_new() makes them; so does the MPI run. */
+ * rows, no empty matrix, sizes BLAS (and MPI) can count.  Only the shapes
+ * are read, never the values (a and b may have data NULL).  Returns 0 or
+ * DM_EINVAL with err filled.  run_new() makes them; so do the MPI run, the
+ * replay and trace_check. */
 int run_check_shapes(int mode, int bug, int n, const struct mat *a, const struct mat *b,
 		     struct dm_err *err);
 
 struct run;
 
 /* Validates the configuration and shapes, checks the estimate against
- * cfg->mem_limit, gives every device its own copy of what it holds, and starts
- * the device threads parked before phase 0.  a and b are only read here.
+ * cfg->mem_limit, gives every device what it holds, and starts the device
+ * threads parked before phase 0.  a and b are only read, but not only here:
+ * the devices' rows of A are views of a, and a device that holds all of B
+ * without sending it (DP's rank 0, FSDP on one device) uses b itself, so
+ * both must stay alive and unchanged until run_free().  FSDP's shards and
+ * DP's other replicas of B are the devices' own copies.
  * Returns 0, or DM_EINVAL (bad configuration or shapes), DM_ENOMEM, DM_ETHREAD
  * with err filled; nothing is left running on failure. */
 int run_new(struct run **out, const struct run_config *cfg, const struct mat *a,
@@ -105,6 +112,9 @@ struct run_dev_view {
 	int recv_shard, recv_from;
 	int wait_state, wait_peer; /* enum run_wait_state, and who it waits on */
 	int wait_shard;            /* the shard a blocked send holds, -1 otherwise */
+	int wait_via_rx;           /* RUN_WAIT_RECV: through its receive thread (recv-thread) */
+	int threads;               /* its threads: 1, or 2 with the recv-thread fix */
+	int rx_state, rx_peer;     /* its receive thread's wait (RUN_IDLE when none) */
 	int failed;                /* it stopped with an error */
 };
 
@@ -112,7 +122,7 @@ struct run_dev_view {
 #define RUN_FILL_FULL_B (-2) /* col_fill: computed from all of B (DP) */
 
 struct run_snapshot {
-	int mode, n, bug;
+	int mode, n, bug, order;
 	size_t M, K, N;
 	int phase;       /* the last phase done, -1 before the first */
 	int phase_count;

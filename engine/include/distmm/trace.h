@@ -1,6 +1,6 @@
-/* trace: a run's JSON Lines trace (evlog_write_jsonl's output) read back,
- * checked against the matrices it claims to multiply, and written out in the
- * Chrome Trace Event Format for Perfetto and chrome://tracing.
+/* trace: a run's event log as a file: written as JSON Lines (--trace) and
+ * read back, checked against the matrices it claims to multiply, and written
+ * in the Chrome Trace Event Format for Perfetto and chrome://tracing.
  *
  * The reader takes any bytes (it is fuzzed): it never reads past the length
  * it is given, never overflows, and refuses what it does not understand with
@@ -22,12 +22,30 @@ struct trace {
 	int mode;              /* DM_DP if the compute events use all of B (shard -1), else DM_FSDP */
 };
 
-/* Parses the text of a trace as evlog_write_jsonl writes it.
+/* Formats e as one JSON object (no newline) into buf; returns the length
+ * (snprintf's rule: >= size means it was cut).  Keys in this order: phase,
+ * step, op, rank, dst (send) or src (recv, gather), shard, row_begin,
+ * row_end, col_begin, col_end, bytes, held_bytes, peak_bytes, truncated
+ * (only when true), t_begin_ns, t_end_ns. */
+int trace_format_event(const struct ev *e, char *buf, size_t size);
+/* {"op":"summary","rank":R,"peak_bytes":P,"sent_bytes":S,"recv_bytes":V} */
+int trace_format_summary(const struct ev_summary *s, char *buf, size_t size);
+
+/* Writes the events then the summaries as JSON Lines to path, through a
+ * temporary file renamed into place so that no half-written trace is left.
+ * Returns 0 or DM_EIO. */
+int trace_write_jsonl(const char *path, const struct ev *ev, size_t n_ev,
+		      const struct ev_summary *sum, size_t n_sum, struct dm_err *err);
+
+/* Parses the text of a trace as trace_write_jsonl writes it.
  *
  * Lines: one JSON object each, flat (string, integer, true and false values;
  * anything else, null, fractions and nested values included, is refused),
- * whitespace allowed, keys in any order, a known key at most once, unknown
- * keys ignored; blank lines ignored; the last newline optional.  Every event
+ * whitespace allowed, keys in any order, each at most once; blank lines
+ * ignored; the last newline optional.  Only the keys trace_write_jsonl
+ * writes for that kind of line are taken: an unknown key, or one of another
+ * kind of line ("dst" on a recv, "sent_bytes" on an event), is refused with
+ * its name, never skipped (a trace is never half understood).  Every event
  * line needs phase, step, op, rank, shard, row_begin, row_end, col_begin,
  * col_end, bytes, and dst for a send, src for a recv and a gather;
  * held_bytes, peak_bytes, t_begin_ns, t_end_ns (0) and truncated (false) are
@@ -56,20 +74,29 @@ int trace_read(const char *path, struct trace *t, size_t max_bytes, struct dm_er
 void trace_free(struct trace *t);
 
 /* Whether the trace can be a run of A (M x K) @ B (K x N) on t->n devices in
- * t->mode, correct or with one of the deliberate bugs: events in phase order
- * and every phase of the schedule complete, except in the trace of a run that
- * failed (it stops short of the gather): from the first incomplete phase on,
- * where ranks stopped or ran ahead, events are checked one by one; steps and
- * ops the schedule's;
- * row ranges numpy.array_split's; columns inside N, a moving shard's its
- * split; bytes the size of the block; sends and receives paired; each
- * rank's held bytes within its peak, which never falls; the shards held,
- * sent and computed with, and the columns written, those of the correct ring
- * or of a run with one of the bugs; and, when the run finished, the
- * summaries the sums of the events.  K shows only in the shards moved, so a
- * DP trace and a one-device trace fit any K.  Held bytes and times are not
- * recomputed.  Returns 0, DM_EINVAL for bad shapes, or DM_EFORMAT with a
- * message ("the trace is for 8 rows, A has 10", ...). */
+ * t->mode, correct or with one of the deliberate bugs.  The rules are those
+ * replay_snapshot holds a log to (engine/trace/evrules.c), and more:
+ *  - the shapes run_check_shapes allows, and those the events imply (A's
+ *    rows, B's columns and, through the shards moved, B's rows);
+ *  - every event: ranks, peers and shards in range, phases and steps of the
+ *    schedule, the op its phase allows, rows per numpy.array_split, columns
+ *    inside N (a moving shard's its split, a compute's no wider than its
+ *    shard), bytes the size of the block, known flags, truncated only on an
+ *    FSDP compute, held bytes within the peak;
+ *  - events in phase order, one op of a kind per rank and phase, a peak that
+ *    never falls, and the shards held, sent, received and computed with, and
+ *    the columns written, those of the correct ring or of a run with one of
+ *    the bugs (a candidate drops out at its first disagreement);
+ *  - every phase complete (each rank computes; each message sent is
+ *    received; rank 0 gathers every block) and the summaries the sums of the
+ *    events, except in the trace of a run that failed (rank 0 did not
+ *    gather every block, though ranks that went on may have sent theirs):
+ *    there phases are held whole until the first that is not, and the
+ *    summaries are not compared.
+ * K shows only in the shards moved, so a DP trace and a one-device trace fit
+ * any K.  Held bytes and times are not recomputed.  Returns 0, DM_EINVAL for
+ * bad shapes, or DM_EFORMAT with a message ("the trace is for 8 rows, A has
+ * 10", ...). */
 int trace_check(const struct trace *t, size_t M, size_t K, size_t N, struct dm_err *err);
 
 /* Writes the Chrome Trace Event Format: {"traceEvents": [...]} with one track

@@ -1,0 +1,357 @@
+/* export: the headless driver (see export.h).  The session starts as the
+ * interface starts it (session.h), draw_screen draws every frame into a
+ * curses screen whose terminal is /dev/null, and record.h reads each frame
+ * back.  Time is virtual: each frame is drawn at the time the view says it
+ * wants the next one (view_wake_at), so the file's times follow the playing
+ * speed while a whole run exports as fast as it can be drawn. */
+#include "export.h"
+
+#include <curses.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "draw.h"
+#include "layout.h"
+#include "outfile.h"
+#include "record.h"
+#include "report.h"
+#include "session.h"
+#include "status.h"
+#include "svg.h"
+#include "theme.h"
+
+#define EXPORT_T0 1000000000ull         /* the clock's origin: any, but not 0 (view: "never") */
+#define EXPORT_HOLD_NS 1600000000ull    /* a lesson's part ends on screen this long at 1x */
+#define EXPORT_MAX_FRAMES 2000000       /* a view that never ends is a bug, not a hang */
+
+enum { EXPORT_CAST = 1, EXPORT_SVG };
+
+static int export_kind(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *dot = strrchr(slash ? slash + 1 : path, '.');
+	if (dot && strcasecmp(dot, ".cast") == 0)
+		return EXPORT_CAST;
+	if (dot && strcasecmp(dot, ".svg") == 0)
+		return EXPORT_SVG;
+	return 0;
+}
+
+int export_check_path(const char *path, int record)
+{
+	struct dm_err err;
+	int kind = export_kind(path);
+	if (record && kind != EXPORT_CAST) {
+		status_error("%s: --record writes an asciicast (use a .cast name)", path);
+		return STATUS_USAGE;
+	}
+	if (!kind) {
+		status_error("%s: unknown export type (use .cast or .svg)", path);
+		return STATUS_USAGE;
+	}
+	if (report_check_output(path, 0, &err)) {
+		status_error("%s", err.msg);
+		return STATUS_USAGE;
+	}
+	return STATUS_OK;
+}
+
+/* The SVG stills: FILE-000.svg, FILE-001.svg, ... written to temporary
+ * files as the phases come, renamed together at the end with FILE.svg. */
+struct export_svgs {
+	char *base; /* the path without ".svg" */
+	struct outfile *f;
+	int n, cap;
+	int failed;
+	struct dm_err err;
+};
+
+static int export_svg_file(struct export_svgs *s, const char *path, const struct grid *g,
+			   const char *title)
+{
+	if (s->n == s->cap) {
+		int cap = s->cap ? 2 * s->cap : 64;
+		struct outfile *f = realloc(s->f, (size_t)cap * sizeof *f);
+		if (!f) {
+			dm_err_set(&s->err, DM_ENOMEM, "out of memory writing %s", path);
+			return -1;
+		}
+		s->f = f;
+		s->cap = cap;
+	}
+	struct outfile *f = &s->f[s->n];
+	if (outfile_open(f, path, &s->err))
+		return -1;
+	svg_write(f->fp, g, title);
+	if (outfile_finish(f, &s->err))
+		return -1;
+	s->n++;
+	return 0;
+}
+
+static int export_still(void *ctx, const struct grid *g, const char *label)
+{
+	struct export_svgs *s = ctx;
+	char path[4200];
+	if (s->failed)
+		return -1;
+	snprintf(path, sizeof path, "%s-%03d.svg", s->base, s->n);
+	if (export_svg_file(s, path, g, label)) {
+		s->failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/* Removes every still not renamed yet (a renamed one is a cleared outfile). */
+static void export_svgs_abort(struct export_svgs *s)
+{
+	for (int i = 0; i < s->n; i++)
+		outfile_abort(&s->f[i]);
+	s->n = 0;
+}
+
+/* Renames every still into place; if one fails, removes them all, the ones
+ * renamed before it too: no partial series is left. */
+static int export_svgs_commit(struct export_svgs *s, struct dm_err *err)
+{
+	int n = s->n, i, rc = 0;
+	char **done = calloc((size_t)n + 1, sizeof *done);
+	if (!done)
+		rc = dm_err_set(err, DM_ENOMEM, "out of memory writing the stills");
+	for (i = 0; !rc && i < n; i++) {
+		if (!(done[i] = strdup(s->f[i].path)))
+			rc = dm_err_set(err, DM_ENOMEM, "out of memory writing %s", s->f[i].path);
+		else
+			rc = outfile_rename(&s->f[i], err);
+	}
+	if (rc) {
+		for (int j = 0; done && j < i - 1; j++)
+			unlink(done[j]); /* renamed before the one that failed */
+		export_svgs_abort(s);
+	}
+	for (int j = 0; done && j < n; j++)
+		free(done[j]);
+	free(done);
+	return rc ? -1 : 0;
+}
+
+static void export_svgs_free(struct export_svgs *s)
+{
+	free(s->f);
+	free(s->base);
+	memset(s, 0, sizeof *s);
+}
+
+static volatile sig_atomic_t export_signal;
+
+static void export_on_signal(int sig)
+{
+	export_signal = sig;
+}
+
+/* An interrupted export removes what it wrote, then dies of the signal. */
+static void export_catch_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = export_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* A curses screen that goes nowhere, of the size asked for.  The terminal
+ * type is fixed (Debian's ncurses-base ships xterm-256color) so that the
+ * export is the same whatever TERM says, with 256 colours as the
+ * interface has in tmux or a modern terminal. */
+struct export_screen {
+	SCREEN *scr;
+	FILE *out, *in;
+};
+
+static int export_screen_open(struct export_screen *s, int cols, int rows)
+{
+	static const char *const terms[] = { "xterm-256color", "xterm", "ansi" };
+	memset(s, 0, sizeof *s);
+	s->out = fopen("/dev/null", "w");
+	s->in = fopen("/dev/null", "r");
+	if (!s->out || !s->in)
+		goto fail;
+	/* UTF-8 for the rendering, whatever the caller's locale: the stills and
+	 * the cast are UTF-8, and theme.c draws Unicode lines only in it */
+	if (!setlocale(LC_ALL, "C.UTF-8") && !setlocale(LC_ALL, "C.utf8"))
+		setlocale(LC_ALL, "");
+	for (size_t i = 0; i < sizeof terms / sizeof terms[0] && !s->scr; i++)
+		s->scr = newterm(terms[i], s->out, s->in);
+	if (!s->scr)
+		goto fail;
+	if (resizeterm(rows, cols) == ERR) {
+		endwin();
+		delscreen(s->scr);
+		goto fail;
+	}
+	return 0;
+fail:
+	if (s->out)
+		fclose(s->out);
+	if (s->in)
+		fclose(s->in);
+	memset(s, 0, sizeof *s);
+	return -1;
+}
+
+static void export_screen_close(struct export_screen *s)
+{
+	endwin();
+	delscreen(s->scr);
+	fclose(s->out);
+	fclose(s->in);
+}
+
+/* Says why the size does not fit the run: the layout knows what it needs. */
+static void export_too_small(const struct cli_opts *o, const struct view *v, uint64_t now)
+{
+	int nc, nr, n = v->snap.n;
+	draw_need(v, o->cols, o->rows, now, &nc, &nr);
+	status_error("--size %dx%d is too small for %d device%s: the interface needs %dx%d", o->cols,
+		     o->rows, n, n == 1 ? "" : "s", nc, nr);
+}
+
+/* Plays every part to its end.  Returns 0, or STATUS_USAGE with the line said. */
+static int export_play(struct session *t, struct record *rec, uint64_t now)
+{
+	struct dm_err err;
+	uint64_t hold = (uint64_t)((double)EXPORT_HOLD_NS / session_speed_factor(t));
+	t->v.playing = 1;
+	for (long frames = 0;; frames++) {
+		struct view *v = &t->v;
+		if (export_signal || frames > EXPORT_MAX_FRAMES) {
+			if (!export_signal)
+				status_error("the animation did not come to an end");
+			return STATUS_USAGE;
+		}
+		view_tick(v, now);
+		if (!draw_screen(v, now)) {
+			export_too_small(&t->opts, v, now);
+			return STATUS_USAGE;
+		}
+		record_frame(rec, v, now);
+		uint64_t wake = view_wake_at(v, now);
+		if (wake) {
+			now = wake > now ? wake : now;
+			continue;
+		}
+		/* the end of the run, or of a lesson's part: the next part, if any */
+		int next = session_next_part(t, now + hold, &err);
+		if (next < 0) {
+			status_error("%s", err.msg);
+			return status_of(err.code);
+		}
+		if (next == 0)
+			return STATUS_OK;
+		now += hold;
+		t->v.playing = 1;
+	}
+}
+
+static int export_run(struct session *t, const struct cli_opts *o, int kind, const char *command)
+{
+	struct export_screen scr;
+	struct export_svgs svgs;
+	struct record rec;
+	struct dm_err err;
+	char title[256];
+	int rc;
+
+	memset(&svgs, 0, sizeof svgs);
+	if (export_screen_open(&scr, o->cols, o->rows)) {
+		status_error("cannot set up a curses screen of %dx%d for the export", o->cols, o->rows);
+		return STATUS_USAGE;
+	}
+	theme_init(session_mono(o), o->ascii, o->projector);
+	t->v.utf8 = theme_utf8();
+	record_title(&t->v, t->lesson ? t->lesson->title : NULL, title, sizeof title);
+	if (kind == EXPORT_SVG) {
+		size_t len = strlen(o->export_file) - 4; /* without ".svg" */
+		svgs.base = malloc(len + 1);
+		if (svgs.base) {
+			memcpy(svgs.base, o->export_file, len);
+			svgs.base[len] = '\0';
+		}
+	}
+	if (kind == EXPORT_SVG && !svgs.base)
+		rc = dm_err_set(&err, DM_ENOMEM, "out of memory");
+	else
+		rc = record_open(&rec, kind == EXPORT_CAST ? o->export_file : NULL, title, command,
+				 kind == EXPORT_SVG ? export_still : NULL, &svgs, &err);
+	if (rc) {
+		export_screen_close(&scr);
+		export_svgs_free(&svgs);
+		status_error("%s", err.msg);
+		return STATUS_USAGE;
+	}
+
+	int status = export_play(t, &rec, EXPORT_T0);
+	if (status == STATUS_OK && (rc = record_close(&rec, &err))) {
+		status_error("%s", svgs.failed ? svgs.err.msg : err.msg);
+		status = STATUS_USAGE;
+	}
+	if (status == STATUS_OK && kind == EXPORT_SVG) {
+		const struct grid *last = record_last_grid(&rec);
+		if (!last || export_svg_file(&svgs, o->export_file, last, title) ||
+		    export_svgs_commit(&svgs, &svgs.err)) {
+			status_error("%s", last ? svgs.err.msg : "nothing was drawn to export");
+			status = STATUS_USAGE;
+		}
+	}
+	if (status != STATUS_OK)
+		export_svgs_abort(&svgs);
+	record_free(&rec); /* removes the cast unless it was closed */
+	export_svgs_free(&svgs);
+	export_screen_close(&scr);
+	return status;
+}
+
+int export_main(const struct cli_opts *o, int argc, char *const argv[])
+{
+	struct session t;
+	struct dm_err err;
+	char command[2048];
+	int kind = export_kind(o->export_file), status, rc;
+
+	if ((status = export_check_path(o->export_file, 0)) ||
+	    (status = session_open(&t, o)))
+		return status;
+	t.no_quiz = 1; /* a lesson's quiz= parts play without questions */
+	if ((rc = session_start(&t, EXPORT_T0, &err))) {
+		status_error("%s", err.msg);
+		session_close(&t);
+		return status_of(rc);
+	}
+	if (o->start_kind != CLI_START_READY) {
+		char msg[160];
+		if (session_start_at(&t, EXPORT_T0, msg, sizeof msg)) {
+			status_error("%s", msg);
+			session_stop(&t);
+			session_close(&t);
+			return STATUS_USAGE;
+		}
+	}
+	record_command(argc, argv, command, sizeof command);
+	export_catch_signals();
+	status = export_run(&t, o, kind, command);
+	session_stop(&t);
+	session_close(&t);
+	if (export_signal) {
+		signal(export_signal, SIG_DFL);
+		raise(export_signal);
+	}
+	return status;
+}

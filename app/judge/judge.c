@@ -1,0 +1,399 @@
+/* judge: one judging session (see judge.h): find a python with numpy, start
+ * the harness, feed it the job and read its records, all in one poll() loop
+ * with a deadline, and end its process group on every path.
+ *
+ * The harness enforces each run's time limit itself (it forks a process a
+ * run and kills it); the deadlines here are the net under it: a harness that
+ * stops answering is killed, and its case says so.  Python is tried in
+ * order: $DISTMM_PYTHON alone when set, else python3 on PATH, then
+ * /usr/bin/python3; one without numpy says so and the next is tried. */
+#include "judge/judge.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "judge/battery.h"
+#include "judge/child.h"
+#include "judge/harness.h"
+#include "judge/proto.h"
+
+extern char **environ;
+
+#define JUDGE_LINE_MAX (1u << 20)  /* a longer record is not the harness's */
+#define JUDGE_ERR_TAIL 2048        /* what is kept of the child's stderr */
+#define JUDGE_START_MS 30000u      /* python, numpy, and loading the file */
+#define JUDGE_BETWEEN_MS 10000u    /* from one case to the next */
+#define JUDGE_RUN_SLACK_MS 5000u   /* a run's answer after its limit (harness: 3 s) */
+#define JUDGE_RUNS 3               /* schedules a case may run under */
+
+static const char *const judge_words[JUDGE_VERDICTS] = {
+	[JUDGE_PASS] = "pass",
+	[JUDGE_WRONG_RESULT] = "wrong result",
+	[JUDGE_WRONG_NEIGHBOUR] = "wrong neighbour",
+	[JUDGE_WRONG_SHAPE] = "wrong shape",
+	[JUDGE_NOT_A_RING] = "not a ring",
+	[JUDGE_MUTATED_INPUT] = "mutated input",
+	[JUDGE_MUTATED_PAYLOAD] = "mutated payload",
+	[JUDGE_LEFT_MESSAGES] = "messages left",
+	[JUDGE_DEADLOCK] = "deadlock",
+	[JUDGE_EXCEPTION] = "exception",
+	[JUDGE_TIMEOUT] = "timeout",
+	[JUDGE_ERROR] = "judge error",
+	[JUDGE_NOT_RUN] = "not run",
+};
+
+const char *judge_verdict_word(int v)
+{
+	return v >= 0 && v < JUDGE_VERDICTS ? judge_words[v] : "?";
+}
+
+static uint64_t judge_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+int judge_prepare(struct judge *j, const struct cli_opts *o, struct dm_err *err)
+{
+	struct stat st;
+	memset(j, 0, sizeof *j);
+	j->path = o->judge_file;
+	j->timeout_ms = o->judge_ms;
+	if (strpbrk(j->path, "\t\n\r"))
+		return dm_err_set(err, DM_EINVAL, "--judge: the file name has a tab or a line break");
+	int fd = open(j->path, O_RDONLY);
+	if (fd < 0)
+		return dm_err_set(err, DM_EIO, "cannot read %s: %s", j->path, strerror(errno));
+	int rc = fstat(fd, &st);
+	close(fd);
+	if (rc == 0 && S_ISDIR(st.st_mode))
+		return dm_err_set(err, DM_EIO, "cannot read %s: it is a directory", j->path);
+	return battery_build(o, &j->cases, &j->n_cases, err);
+}
+
+void judge_free(struct judge *j)
+{
+	for (size_t i = 0; i < j->n_cases; i++)
+		proto_case_free(&j->cases[i]);
+	free(j->cases);
+	j->cases = NULL;
+	j->n_cases = 0;
+}
+
+/* The child's environment: ours, and one BLAS thread (a device is a
+ * thread already; also what makes runs repeat), no .pyc files, a fixed
+ * hash seed. */
+static char **judge_env(void)
+{
+	static const char *const set[] = { "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1",
+					   "MKL_NUM_THREADS=1", "PYTHONDONTWRITEBYTECODE=1",
+					   "PYTHONHASHSEED=0" };
+	const size_t n_set = sizeof set / sizeof set[0];
+	size_t n = 0, k = 0;
+	while (environ && environ[n])
+		n++;
+	char **env = calloc(n + n_set + 1, sizeof *env);
+	if (!env)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		int ours = 0;
+		for (size_t s = 0; s < n_set; s++) {
+			size_t klen = (size_t)(strchr(set[s], '=') - set[s]) + 1;
+			ours |= strncmp(environ[i], set[s], klen) == 0;
+		}
+		if (!ours)
+			env[k++] = environ[i];
+	}
+	for (size_t s = 0; s < n_set; s++)
+		env[k++] = (char *)set[s];
+	return env;
+}
+
+enum { JS_DONE, JS_NEXT_PYTHON, JS_FAILED };
+
+struct judge_io {
+	char *line;           /* what came on stdout, not yet a whole line */
+	size_t len, cap;
+	char tail[JUDGE_ERR_TAIL]; /* the end of its stderr */
+	size_t tail_len;
+	int booted, hello, loaded, done, bad;
+	size_t current;       /* the case running */
+	int in_case;
+	uint64_t deadline;
+	struct dm_err err;
+};
+
+static void judge_tail(struct judge_io *io, const char *p, size_t n)
+{
+	if (n >= sizeof io->tail) {
+		p += n - (sizeof io->tail - 1);
+		n = sizeof io->tail - 1;
+	}
+	if (io->tail_len + n >= sizeof io->tail) {
+		size_t drop = io->tail_len + n - (sizeof io->tail - 1);
+		memmove(io->tail, io->tail + drop, io->tail_len - drop);
+		io->tail_len -= drop;
+	}
+	memcpy(io->tail + io->tail_len, p, n);
+	io->tail_len += n;
+	io->tail[io->tail_len] = '\0';
+}
+
+/* The last line of the child's stderr, for a message. */
+static const char *judge_tail_line(struct judge_io *io)
+{
+	while (io->tail_len && (io->tail[io->tail_len - 1] == '\n' || io->tail[io->tail_len - 1] == ' '))
+		io->tail[--io->tail_len] = '\0';
+	char *nl = strrchr(io->tail, '\n');
+	return nl ? nl + 1 : io->tail;
+}
+
+static uint64_t judge_case_ms(const struct judge *j)
+{
+	return (uint64_t)JUDGE_RUNS * (j->timeout_ms + JUDGE_RUN_SLACK_MS) + 5000u;
+}
+
+/* The whole lines in io->line, record by record. */
+static int judge_lines(struct judge *j, struct judge_io *io)
+{
+	size_t start = 0;
+	for (size_t i = 0; i < io->len; i++) {
+		if (io->line[i] != '\n')
+			continue;
+		io->line[i] = '\0';
+		size_t idx = 0;
+		int r = proto_record(j, io->line + start, i - start, &idx, &io->err);
+		start = i + 1;
+		switch (r) {
+		case PROTO_BOOT: io->booted = 1; break;
+		case PROTO_HELLO: io->hello = 1; break;
+		case PROTO_NONUMPY: return JS_NEXT_PYTHON;
+		case PROTO_LOADED:
+			io->loaded = 1;
+			io->deadline = judge_now_ms() + JUDGE_BETWEEN_MS;
+			break;
+		case PROTO_BEGIN:
+			io->current = idx;
+			io->in_case = 1;
+			io->deadline = judge_now_ms() + judge_case_ms(j);
+			break;
+		case PROTO_CASE:
+			io->in_case = 0;
+			io->deadline = judge_now_ms() + JUDGE_BETWEEN_MS;
+			break;
+		case PROTO_DONE: io->done = 1; break;
+		case PROTO_BAD: io->bad = 1; return JS_FAILED;
+		default: break;
+		}
+	}
+	if (start > 0) {
+		memmove(io->line, io->line + start, io->len - start);
+		io->len -= start;
+	}
+	if (io->len >= JUDGE_LINE_MAX) {
+		io->bad = 1;
+		dm_err_set(&io->err, DM_EFORMAT, "the judge's harness sent a line that never ends");
+		return JS_FAILED;
+	}
+	return JS_DONE;
+}
+
+/* Reads what fd has; 1 at its end, 0 otherwise, -1 on failure. */
+static int judge_read(int fd, struct judge_io *io, int to_tail)
+{
+	char buf[65536];
+	for (;;) {
+		ssize_t got = read(fd, buf, sizeof buf);
+		if (got == 0)
+			return 1;
+		if (got < 0)
+			return errno == EAGAIN || errno == EINTR ? 0 : 1;
+		if (to_tail) {
+			judge_tail(io, buf, (size_t)got);
+			continue;
+		}
+		if (io->len + (size_t)got + 1 > io->cap) {
+			size_t cap = io->cap ? io->cap : 65536;
+			while (cap < io->len + (size_t)got + 1)
+				cap *= 2;
+			char *d = realloc(io->line, cap);
+			if (!d)
+				return -1;
+			io->line = d;
+			io->cap = cap;
+		}
+		memcpy(io->line + io->len, buf, (size_t)got);
+		io->len += (size_t)got;
+	}
+}
+
+/* The harness's case, or the session, ended without an answer. */
+static void judge_lost(struct judge *j, struct judge_io *io, const char *why)
+{
+	const char *tail = judge_tail_line(io);
+	snprintf(j->failure, sizeof j->failure, "%.200s%s%.300s", why, *tail ? ": " : "", tail);
+	if (io->in_case && io->current < j->n_cases) {
+		struct judge_case *c = &j->cases[io->current];
+		c->verdict = JUDGE_TIMEOUT;
+		free(c->headline);
+		c->headline = strdup(j->failure);
+	}
+}
+
+static int judge_session(struct judge *j, const char *python, const struct proto_buf *job,
+			 char **env, int sig_fd, struct dm_err *err)
+{
+	struct child c;
+	struct judge_io io;
+	int exec_errno, rc = JS_FAILED;
+	char *argv[] = { (char *)python, "-c", HARNESS_BOOT, "distmm-judge", (char *)j->path,
+			 NULL };
+	memset(&io, 0, sizeof io);
+	int s = child_spawn(&c, python, argv, env, &exec_errno, err);
+	if (s < 0)
+		return JS_NEXT_PYTHON;
+	if (s > 0)
+		return JS_FAILED;
+	size_t written = 0;
+	int out_open = 1, err_open = 1;
+	io.deadline = judge_now_ms() + JUDGE_START_MS + j->timeout_ms;
+	while (out_open) {
+		struct pollfd p[4];
+		nfds_t np = 0;
+		p[np++] = (struct pollfd){ .fd = sig_fd, .events = POLLIN };
+		p[np++] = (struct pollfd){ .fd = c.out_fd, .events = POLLIN };
+		if (err_open)
+			p[np++] = (struct pollfd){ .fd = c.err_fd, .events = POLLIN };
+		if (c.in_fd >= 0)
+			p[np++] = (struct pollfd){ .fd = c.in_fd, .events = POLLOUT };
+		uint64_t now = judge_now_ms();
+		if (now >= io.deadline) {
+			judge_lost(j, &io, io.loaded ? "the judge's harness stopped answering and was "
+				   "stopped" : "python did not start the judge in time");
+			break;
+		}
+		int left = (int)(io.deadline - now > INT_MAX ? INT_MAX : io.deadline - now);
+		if (poll(p, np, left) < 0) {
+			if (errno == EINTR)
+				continue;
+			judge_lost(j, &io, "poll failed");
+			break;
+		}
+		if (p[0].revents & POLLIN) {
+			j->signal = child_signal_taken();
+			if (j->signal)
+				break;
+		}
+		for (nfds_t i = 1; i < np; i++) {
+			if (!p[i].revents)
+				continue;
+			if (p[i].fd == c.in_fd) {
+				ssize_t w = write(c.in_fd, job->data + written, job->len - written);
+				if (w > 0)
+					written += (size_t)w;
+				if ((w < 0 && errno != EAGAIN && errno != EINTR) || written == job->len)
+					child_close_input(&c);
+			} else if (p[i].fd == c.err_fd) {
+				if (judge_read(c.err_fd, &io, 1))
+					err_open = 0;
+			} else {
+				int end = judge_read(c.out_fd, &io, 0);
+				int r = judge_lines(j, &io);
+				if (r != JS_DONE) {
+					rc = r;
+					goto out;
+				}
+				if (end)
+					out_open = 0;
+			}
+		}
+	}
+	if (!out_open) {
+		if (io.done || (io.loaded && j->load_error[0]))
+			rc = JS_DONE;
+		else if (!io.booted)
+			rc = JS_NEXT_PYTHON;  /* not a python 3 */
+		else
+			judge_lost(j, &io, "the judge's harness ended before it was done");
+	}
+out:
+	if (io.bad)
+		snprintf(j->failure, sizeof j->failure, "%s", io.err.msg);
+	if (rc == JS_FAILED && !j->failure[0] && !j->signal)
+		judge_lost(j, &io, "the judge's harness failed");
+	child_end(&c);
+	free(io.line);
+	return rc == JS_FAILED ? JS_DONE : rc;
+}
+
+/* The pythons to try, in order (see the top of the file). */
+static size_t judge_pythons(char list[][PATH_MAX])
+{
+	const char *env = getenv("DISTMM_PYTHON");
+	if (env && *env) {
+		snprintf(list[0], PATH_MAX, "%s", env);
+		return 1;
+	}
+	size_t n = 0;
+	char a[PATH_MAX], b[PATH_MAX];
+	if (child_which("python3", list[n], PATH_MAX) == 0)
+		n++;
+	if (access("/usr/bin/python3", X_OK) == 0) {
+		int same = n && realpath(list[0], a) && realpath("/usr/bin/python3", b) &&
+			   strcmp(a, b) == 0;
+		if (!same)
+			snprintf(list[n++], PATH_MAX, "/usr/bin/python3");
+	}
+	return n;
+}
+
+int judge_run(struct judge *j, struct dm_err *err)
+{
+	struct proto_buf job;
+	char pythons[2][PATH_MAX];
+	int rc = proto_job(&job, j, err);
+	if (rc)
+		return rc;
+	char **env = judge_env();
+	if (!env) {
+		proto_buf_free(&job);
+		return dm_err_set(err, DM_ENOMEM, "out of memory");
+	}
+	int sig_fd = child_catch_signals();
+	if (sig_fd < 0) {
+		free(env);
+		proto_buf_free(&job);
+		return dm_err_set(err, DM_EIO, "--judge: cannot make a pipe: %s", strerror(errno));
+	}
+	size_t n = judge_pythons(pythons);
+	int found = 0;
+	rc = 0;
+	for (size_t i = 0; i < n && !found && !j->signal; i++) {
+		err->code = 0;
+		int s = judge_session(j, pythons[i], &job, env, sig_fd, err);
+		if (s == JS_DONE) {
+			found = 1;
+			snprintf(j->python, sizeof j->python, "%.500s", pythons[i]);
+		} else if (err->code) {
+			rc = err->code;
+			break;
+		}
+	}
+	child_release_signals();
+	free(env);
+	proto_buf_free(&job);
+	if (!rc && !found && !j->signal)
+		rc = dm_err_set(err, DM_EIO, JUDGE_NO_PYTHON);
+	proto_parse_traces(j);
+	return rc;
+}

@@ -1,0 +1,94 @@
+/* judge: `--judge FILE.py`, a candidate's own Python solution run for real.
+ * The program makes the cases and their matrices (battery), starts the
+ * harness in a Python child (child, harness), feeds it the job and reads its
+ * records (proto) into one judge_case each: the verdict, the words, and the
+ * candidate's run as the program's event log with its first wrong event, for
+ * batch mode's report (jreport) and for the interface's replay to come. */
+#ifndef APP_JUDGE_JUDGE_H
+#define APP_JUDGE_JUDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include <distmm/dm_err.h>
+#include <distmm/trace.h>
+
+enum judge_verdict {
+	JUDGE_PASS = 0,
+	JUDGE_WRONG_RESULT,    /* C differs from A @ B: the first wrong step is named */
+	JUDGE_WRONG_NEIGHBOUR, /* a shard went to another rank than (r + 1) mod n */
+	JUDGE_WRONG_SHAPE,     /* None, a list, or not M x N (DP: the gather missing) */
+	JUDGE_NOT_A_RING,      /* right numbers, but FSDP without passing shards round */
+	JUDGE_MUTATED_INPUT,   /* A or B changed in place */
+	JUDGE_MUTATED_PAYLOAD, /* an array changed between its send and its receive */
+	JUDGE_LEFT_MESSAGES,   /* right numbers, messages never received */
+	JUDGE_DEADLOCK,        /* every thread blocked in a send, a receive or a join */
+	JUDGE_EXCEPTION,       /* a thread (or the function) raised */
+	JUDGE_TIMEOUT,         /* neither a result nor a deadlock within the time limit */
+	JUDGE_ERROR,           /* the judge itself failed on this case */
+	JUDGE_NOT_RUN,         /* the harness never answered for it */
+	JUDGE_VERDICTS
+};
+
+struct judge_case {
+	/* what runs */
+	int id;                /* 1, 2, ...: the table's numbers */
+	int mode;              /* DM_DP (dp_mat_mul) or DM_FSDP (fsdp_mat_mul) */
+	int n, values;         /* devices; MAT_VALUES_* */
+	size_t M, K, N;
+	size_t capacity;       /* RUN_UNBOUNDED, N, or 0 */
+	uint64_t seed;         /* the seed its matrices come from */
+	int beyond;            /* n does not divide M or N: beyond the exercise */
+	int counts;            /* counts in the exit status */
+	const char *what;      /* why the battery has it ("" for none) */
+	/* what came back */
+	int verdict;           /* enum judge_verdict */
+	char *headline;        /* one line */
+	char **notes;          /* detail lines */
+	size_t n_notes;
+	char schedule[16];     /* the schedule of the run reported: free, reversed, seeded */
+	int runs;              /* runs made (one a schedule, until one fails) */
+	long first_wrong;      /* index in trace.ev of the first wrong event, or -1 */
+	char *events;          /* the run as JSON Lines, as the harness sent it */
+	size_t events_len, events_cap;
+	struct trace trace;    /* the same, parsed (has_trace) */
+	int has_trace;
+	char trace_error[DM_ERR_MSG_MAX]; /* why events did not parse, if they did not */
+};
+
+struct judge {
+	const char *path;      /* the candidate's file, as given */
+	unsigned timeout_ms;   /* each run's time limit */
+	struct judge_case *cases;
+	size_t n_cases;
+	int has_dp, has_fsdp;  /* what the file defines (after loading) */
+	char python[512];      /* the interpreter used */
+	char version[32];      /* its version */
+	char load_error[512];  /* the file could not be loaded: one line */
+	char failure[512];     /* the harness failed: what is known */
+	int signal;            /* the signal that stopped the judge, 0 none */
+};
+
+/* The cases for o (see battery_build).  Returns 0 or an engine error. */
+int judge_prepare(struct judge *j, const struct cli_opts *o, struct dm_err *err);
+
+/* Runs the harness over every case.  Returns 0 when it could run (verdicts,
+ * a load error in j->load_error, a failure in j->failure, or j->signal when
+ * SIGINT, SIGTERM or SIGHUP stopped it); DM_EIO with err's line when no
+ * python with numpy was found; DM_EIO/DM_ETHREAD/DM_ENOMEM when it could not
+ * be started.  The Python processes are gone when it returns, whatever
+ * happened. */
+int judge_run(struct judge *j, struct dm_err *err);
+
+void judge_free(struct judge *j);
+
+/* "pass", "wrong result", ... and the harness's tokens back ("wrong-result"). */
+const char *judge_verdict_word(int v);
+int judge_verdict_parse(const char *token, size_t len);
+
+/* The message when no python with numpy is found. */
+#define JUDGE_NO_PYTHON "--judge needs python3 with numpy (make deps installs python3-numpy; " \
+	"or set DISTMM_PYTHON)"
+
+#endif

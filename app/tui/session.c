@@ -1,0 +1,189 @@
+/* session: starting and stopping what the interface shows (see session.h).
+ * Moved out of the main loop so that the headless export starts a run the
+ * very way the interface does; the loop keeps only keys, time and curses. */
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inputs.h"
+#include "layout.h"
+#include "quiz.h"
+#include "status.h"
+#include "theme.h"
+
+static void session_apply_set(struct cli_opts *o, const struct lesson_set *st)
+{
+	if (st->has & LESSON_SET_MODE) o->mode = st->mode;
+	if (st->has & LESSON_SET_DEVICES) o->devices = st->devices;
+	if (st->has & LESSON_SET_M) o->M = st->M;
+	if (st->has & LESSON_SET_K) o->K = st->K;
+	if (st->has & LESSON_SET_N) o->N = st->N;
+	if (st->has & LESSON_SET_VALUES) o->values = st->values;
+	if (st->has & LESSON_SET_SEED) o->seed = st->seed;
+	if (st->has & LESSON_SET_CAPACITY) o->capacity = st->capacity;
+	if (st->has & LESSON_SET_ORDER) o->order = st->order;
+	if (st->has & LESSON_SET_BUG) o->bug = st->bug;
+	if (st->has & LESSON_SET_QUIZ) o->quiz = st->quiz;
+}
+
+int session_open(struct session *t, const struct cli_opts *o)
+{
+	struct dm_err err;
+	int rc;
+	memset(t, 0, sizeof *t);
+	t->opts = *o;
+	if (o->devices > LAYOUT_MAX_DEVICES) {
+		status_error("the interface shows up to %d devices, not %d (use -b for more)",
+			     LAYOUT_MAX_DEVICES, o->devices);
+		return STATUS_USAGE;
+	}
+	if (o->lesson_file) {
+		char msg[512];
+		t->lesson = malloc(sizeof *t->lesson);
+		if (!t->lesson || lesson_load(t->lesson, o->lesson_file, msg, sizeof msg)) {
+			status_error("%s", t->lesson ? msg : "out of memory");
+			session_close(t);
+			return STATUS_USAGE;
+		}
+		/* what its first part sets, the command line cannot */
+		if (cli_lesson_check(o, t->lesson->part[0].set.has, msg, sizeof msg)) {
+			status_error("%s", msg);
+			session_close(t);
+			return STATUS_USAGE;
+		}
+		session_apply_set(&t->opts, &t->lesson->part[0].set);
+	}
+	if (o->replay_file) {
+		uint64_t avail = inputs_available_bytes();
+		if ((rc = trace_read(o->replay_file, &t->trace,
+				     avail > SIZE_MAX ? SIZE_MAX : (size_t)avail, &err))) {
+			status_error("%s", err.msg);
+			session_close(t);
+			return status_of(rc);
+		}
+		t->replaying = 1;
+		if (t->trace.n > LAYOUT_MAX_DEVICES) {
+			status_error("the trace has %d devices; the interface shows up to %d (use -b)",
+				     t->trace.n, LAYOUT_MAX_DEVICES);
+			session_close(t);
+			return STATUS_USAGE;
+		}
+	}
+	return STATUS_OK;
+}
+
+void session_close(struct session *t)
+{
+	free(t->lesson);
+	t->lesson = NULL;
+	if (t->replaying)
+		trace_free(&t->trace);
+	t->replaying = 0;
+}
+
+int session_start(struct session *t, uint64_t now, struct dm_err *err)
+{
+	const struct cli_opts *o = &t->opts;
+	int rc;
+	if ((rc = inputs_load(o, &t->a, &t->b, err)))
+		return rc;
+	if (t->replaying) {
+		const struct trace *tr = &t->trace;
+		if ((rc = trace_check(tr, t->a.rows, t->a.cols, t->b.cols, err)) ||
+		    (rc = view_init_replay(&t->v, &t->a, &t->b, tr->ev, tr->n_ev, tr->mode, tr->n,
+					   o->bug, now, err))) {
+			mat_free(&t->a);
+			mat_free(&t->b);
+			return rc;
+		}
+		t->v.playing = o->play;
+	} else {
+		struct view_config cfg = { o->mode, o->devices, o->capacity, o->order, o->bug };
+		if ((rc = view_init(&t->v, &t->a, &t->b, &cfg, o->play, now, err))) {
+			mat_free(&t->a);
+			mat_free(&t->b);
+			return rc;
+		}
+		if (o->quiz && !t->no_quiz)
+			quiz_init(&t->v.quiz, 1, o->quiz, o->seed);
+		t->v.lesson = t->lesson;
+		t->v.part = t->part;
+	}
+	t->v.utf8 = theme_utf8(); /* 0 until the screen is set up: its owner sets it then */
+	if (o->speed_step) {
+		/* the view starts at 1x; restarted, its first phase waits at the
+		 * new speed too */
+		view_speed(&t->v, o->speed_step);
+		if ((rc = view_restart(&t->v, now, err))) {
+			session_stop(t);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* The stop --start-at names for this run, or -2 when the run has no such
+ * stop (with why in msg). */
+static int session_start_stop(const struct cli_opts *o, const struct view *v, char *msg,
+			      size_t size)
+{
+	int n = v->cfg.devices, fsdp = v->cfg.mode == DM_FSDP, s = o->start_step;
+	switch (o->start_kind) {
+	case CLI_START_READY: return -1;
+	case CLI_START_GATHER: return v->phase_count - 1;
+	case CLI_START_VERIFY: return v->phase_count;
+	case CLI_START_COMPUTE:
+		if (s < (fsdp ? n : 1))
+			return fsdp ? 2 * s : 0;
+		snprintf(msg, size, "--start-at %d: the run's steps are s=0 to s=%d", s, fsdp ? n - 1 : 0);
+		return -2;
+	default:
+		if (fsdp && s + 1 < n)
+			return 2 * s + 1;
+		snprintf(msg, size, "--start-at %dt: %s", s,
+			 fsdp ? "the transfers follow steps 0 to n-2" : "DP has no ring transfer");
+		return -2;
+	}
+}
+
+int session_start_at(struct session *t, uint64_t now, char *msg, size_t size)
+{
+	int stop = session_start_stop(&t->opts, &t->v, msg, size);
+	if (stop < -1)
+		return -1;
+	view_goto(&t->v, stop, now);
+	return 0;
+}
+
+void session_stop(struct session *t)
+{
+	view_free(&t->v); /* joins every device thread */
+	mat_free(&t->a);
+	mat_free(&t->b);
+}
+
+int session_next_part(struct session *t, uint64_t now, struct dm_err *err)
+{
+	struct view *v = &t->v;
+	if (!t->lesson || t->part + 1 >= t->lesson->nparts || !(v->finished || v->failed))
+		return 0;
+	session_stop(t);
+	t->part++;
+	session_apply_set(&t->opts, &t->lesson->part[t->part].set);
+	t->opts.play = 0;
+	return session_start(t, now, err) ? -1 : 1;
+}
+
+double session_speed_factor(const struct session *t)
+{
+	int s = t->opts.speed_step;
+	return s >= 0 ? (double)(1 << s) : 1.0 / (double)(1 << -s);
+}
+
+int session_mono(const struct cli_opts *o)
+{
+	const char *nc = getenv("NO_COLOR");
+	return o->no_color || (nc && *nc);
+}

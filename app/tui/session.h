@@ -1,0 +1,59 @@
+/* session: what a run of the interface shows, and how it starts, shared by
+ * the live loop (tui.c) and the headless export (app/export/).  The options
+ * in force (a lesson's parts change them), the lesson or the recorded trace
+ * loaded once, the matrices made from the options, and the view over the
+ * run.  Times are passed in, so the export can drive it from a virtual clock. */
+#ifndef TUI_SESSION_H
+#define TUI_SESSION_H
+
+#include <stdint.h>
+
+#include <distmm/dm_err.h>
+#include <distmm/mat.h>
+#include <distmm/trace.h>
+
+#include "cli.h"
+#include "lesson.h"
+#include "view.h"
+
+struct session {
+	struct cli_opts opts;
+	struct lesson *lesson; /* --lesson, loaded by session_open, or NULL */
+	int part;
+	struct trace trace;    /* --replay: the recorded run */
+	int replaying;
+	int no_quiz;           /* never ask (the export cannot take answers) */
+	struct mat a, b;
+	struct view v;
+};
+
+/* Loads what the options name before anything runs (the lesson, with its
+ * first part's settings applied, or the trace) and checks the interface's
+ * device limit.  Prints one line and returns STATUS_USAGE (or the status of
+ * the error) on failure, else STATUS_OK; t is then to be session_close'd. */
+int session_open(struct session *t, const struct cli_opts *o);
+void session_close(struct session *t);
+
+/* Loads or makes the matrices and starts the view for t->opts at time now.
+ * Returns 0, or an engine error with err filled (nothing left started). */
+int session_start(struct session *t, uint64_t now, struct dm_err *err);
+void session_stop(struct session *t);
+
+/* --start-at: goes to the stop it names (nothing for ready).  Returns 0, or
+ * -1 with msg one line on why the run has no such stop (its steps are
+ * known only once the devices are: a trace may set them). */
+int session_start_at(struct session *t, uint64_t now, char *msg, size_t size);
+
+/* At the end of a lesson's part: the next part, started paused.  Returns 1
+ * when it started, 0 when there is none (or the part is not over yet), -1
+ * with err filled when it could not start. */
+int session_next_part(struct session *t, uint64_t now, struct dm_err *err);
+
+/* Whether the screen is monochrome: --no-color, or NO_COLOR set and not empty. */
+int session_mono(const struct cli_opts *o);
+
+/* The playing speed as a factor of 1x (--speed), for times the view does
+ * not keep itself. */
+double session_speed_factor(const struct session *t);
+
+#endif

@@ -1,0 +1,46 @@
+# dp_arrival_order.py: DP where rank 0 stacks the blocks in the order they
+# arrive, not by sender.  In a free run they mostly arrive in rank order and
+# it passes one run in many; the judge's reversed schedule (the others'
+# messages delivered highest rank first, an order a real run may take) fails
+# it every time from n = 3.  n = 2 has one sender, so one order: it passes.
+#   distmm-tui -b --judge assets/solutions/dp_arrival_order.py -d 4
+import threading
+import numpy as np
+from queue import Queue
+
+
+class Communicator:
+    def __init__(self, num_devices):
+        self.num_devices = num_devices
+        self.inboxes = [Queue() for _ in range(num_devices)]
+
+    def send(self, src, dst, data):
+        self.inboxes[dst].put((src, data))
+
+    def recv(self, dst):
+        return self.inboxes[dst].get()
+
+
+def _compute_fn(comm, rank, a_chunk, b, result):
+    c = a_chunk @ b
+    if rank != 0:
+        comm.send(rank, 0, c)
+        return
+    parts = [c]
+    for _ in range(comm.num_devices - 1):
+        _, data = comm.recv(0)
+        parts.append(data)
+    result[0] = np.vstack(parts)
+
+
+def dp_mat_mul(a, b, num_devices):
+    comm = Communicator(num_devices)
+    result = [None]
+    a_chunks = np.array_split(a, num_devices, axis=0)
+    threads = [threading.Thread(target=_compute_fn, args=(comm, r, a_chunks[r], b, result))
+               for r in range(num_devices)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return result[0]

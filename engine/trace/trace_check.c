@@ -1,0 +1,76 @@
+/* trace_check: whether a trace read back can be a run of given matrices
+ * (see trace.h).  The rules are evrules.c's; what is the trace's own is here:
+ * the shapes it implies against the ones given, every deliberate bug as a
+ * candidate (the trace does not say which one the run made), every phase
+ * held whole when the run finished (until the first short one when it did
+ * not), and then the summaries. */
+#include <distmm/trace.h>
+
+#include <inttypes.h>
+#include <stdint.h>
+
+#include <distmm/bug.h>
+#include <distmm/mat.h>
+#include <distmm/replay.h>
+#include <distmm/run.h>
+#include "trace/evrules.h"
+
+/* The shapes the events imply, against M, K and N. */
+static int trace_check_shapes(const struct trace *t, size_t M, size_t K, size_t N,
+			      struct dm_err *err)
+{
+	uint64_t rows = 0, cols = 0, krows = 0;
+	int moved = 0;
+	for (size_t i = 0; i < t->n_ev; i++) {
+		const struct ev *e = &t->ev[i];
+		if (e->col_end > cols)
+			cols = e->col_end;
+		if ((e->op == EV_SEND || e->op == EV_RECV) && e->shard >= 0) {
+			moved = 1;
+			if (e->row_end > krows)
+				krows = e->row_end;
+		} else if (e->row_end > rows) {
+			rows = e->row_end;
+		}
+	}
+	if (rows != M)
+		return dm_err_set(err, DM_EFORMAT, "the trace is for %" PRIu64 " rows, A has %zu",
+				  rows, M);
+	if (cols != N)
+		return dm_err_set(err, DM_EFORMAT, "the trace is for %" PRIu64 " columns, B has %zu",
+				  cols, N);
+	if (moved && krows != K)
+		return dm_err_set(err, DM_EFORMAT, "the trace's shards of B have %" PRIu64 " rows, A "
+				  "has %zu columns", krows, K);
+	return 0;
+}
+
+int trace_check(const struct trace *t, size_t M, size_t K, size_t N, struct dm_err *err)
+{
+	struct evr x;
+	int rc;
+	if (!t || !t->sum || (!t->ev && t->n_ev > 0))
+		return dm_err_set(err, DM_EINVAL, "not a trace");
+	/* the shapes any run must have: the engine's own check (only the
+	 * shapes are read) */
+	struct mat a = { M, K, NULL }, b = { K, N, NULL };
+	if ((rc = run_check_shapes(t->mode, BUG_NONE, t->n, &a, &b, err)))
+		return rc;
+	if (t->n_ev == 0)
+		return dm_err_set(err, DM_EFORMAT, "the trace has no events");
+	if ((rc = trace_check_shapes(t, M, K, N, err)))
+		return rc;
+	int finished = replay_finished(t->ev, t->n_ev, t->mode, t->n);
+	rc = evr_init(&x, t->ev, t->mode, t->n, M, K, N, (1u << BUG_COUNT) - 1,
+		      finished ? EVR_PHASES_WHOLE : EVR_PHASES_UNTIL_SHORT, err);
+	if (!rc)
+		rc = evr_check_events(&x.run, t->ev, t->n_ev, err);
+	for (size_t i = 0; i < t->n_ev && !rc; i++)
+		rc = evr_event(&x, i, err);
+	if (!rc)
+		rc = evr_finish(&x, err);
+	if (!rc && finished)
+		rc = evr_check_summaries(&x, t->sum, err);
+	evr_free(&x);
+	return rc;
+}

@@ -1,0 +1,107 @@
+/* trace_chrome: the event log in the Chrome Trace Event Format (see
+ * trace.h), for Perfetto and chrome://tracing: one track a device, a
+ * complete event a compute, send, receive or gather at its measured time. */
+#include <distmm/trace.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <distmm/schedule.h>
+#include "io/afile.h"
+
+/* ns as microseconds with three decimals. */
+static int trace_put_us(FILE *fp, uint64_t ns)
+{
+	return fprintf(fp, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+}
+
+static void trace_chrome_name(const struct ev *e, char *buf, size_t size)
+{
+	switch (e->op) {
+	case EV_COMPUTE:
+		if (e->shard >= 0)
+			snprintf(buf, size, "compute B[%d]", e->shard);
+		else
+			snprintf(buf, size, "compute B");
+		break;
+	case EV_SEND:
+		if (e->shard >= 0)
+			snprintf(buf, size, "send B[%d] -> %d", e->shard, e->peer);
+		else
+			snprintf(buf, size, "send rows %u:%u -> %d", e->row_begin, e->row_end,
+				 e->peer);
+		break;
+	case EV_RECV:
+		snprintf(buf, size, "recv B[%d] <- %d", e->shard, e->peer);
+		break;
+	case EV_GATHER:
+		snprintf(buf, size, "gather rows %u:%u <- %d", e->row_begin, e->row_end, e->peer);
+		break;
+	default:
+		snprintf(buf, size, "event %d", e->op);
+		break;
+	}
+}
+
+static int trace_chrome_event(FILE *fp, const struct ev *e)
+{
+	char name[96];
+	uint64_t dur = e->t_end_ns > e->t_begin_ns ? e->t_end_ns - e->t_begin_ns : 0;
+	trace_chrome_name(e, name, sizeof name);
+	if (fprintf(fp, ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":",
+		    name, ev_op_name(e->op), e->rank) < 0 ||
+	    trace_put_us(fp, e->t_begin_ns) < 0 || fputs(",\"dur\":", fp) == EOF ||
+	    trace_put_us(fp, dur) < 0)
+		return DM_EIO;
+	if (fprintf(fp, ",\"args\":{\"phase\":%d,\"step\":%d,\"shard\":%d,\"rows\":\"%u:%u\","
+		    "\"cols\":\"%u:%u\",\"bytes\":%" PRIu64 ",\"held_bytes\":%" PRIu64
+		    ",\"peak_bytes\":%" PRIu64, e->phase, e->step, e->shard, e->row_begin,
+		    e->row_end, e->col_begin, e->col_end, e->bytes, e->held, e->peak) < 0)
+		return DM_EIO;
+	if (e->op == EV_SEND && fprintf(fp, ",\"dst\":%d", e->peer) < 0)
+		return DM_EIO;
+	if ((e->op == EV_RECV || e->op == EV_GATHER) && fprintf(fp, ",\"src\":%d", e->peer) < 0)
+		return DM_EIO;
+	if ((e->flags & EV_FLAG_TRUNCATED) && fputs(",\"truncated\":true", fp) == EOF)
+		return DM_EIO;
+	return fputs("}}", fp) == EOF ? DM_EIO : 0;
+}
+
+static int trace_chrome_body(FILE *fp, const struct ev *ev, size_t n_ev, int n, int mode)
+{
+	if (fprintf(fp, "{\"traceEvents\":[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,"
+		    "\"tid\":0,\"ts\":0,\"args\":{\"name\":\"distmm-tui %s\"}}",
+		    sched_mode_name(mode)) < 0)
+		return DM_EIO;
+	for (int r = 0; r < n; r++)
+		if (fprintf(fp, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
+			    "\"ts\":0,\"args\":{\"name\":\"rank %d\"}}"
+			    ",\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
+			    "\"ts\":0,\"args\":{\"sort_index\":%d}}", r, r, r, r) < 0)
+			return DM_EIO;
+	for (size_t i = 0; i < n_ev; i++)
+		if (trace_chrome_event(fp, &ev[i]))
+			return DM_EIO;
+	return fputs("\n],\"displayTimeUnit\":\"ns\"}\n", fp) == EOF ? DM_EIO : 0;
+}
+
+int trace_write_chrome(const char *path, const struct ev *ev, size_t n_ev, int n, int mode,
+		       struct dm_err *err)
+{
+	struct afile af;
+	if (!path || (!ev && n_ev > 0))
+		return dm_err_set(err, DM_EINVAL, "trace_write_chrome: missing argument");
+	int rc = afile_open(&af, path, err);
+	if (rc)
+		return rc;
+	errno = 0;
+	if (trace_chrome_body(af.fp, ev, n_ev, n, mode)) {
+		int e = errno;
+		afile_abort(&af);
+		return dm_err_set(err, DM_EIO, "cannot write %s: %s", path,
+				  e ? strerror(e) : "write error");
+	}
+	return afile_commit(&af, err);
+}
