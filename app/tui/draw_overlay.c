@@ -39,7 +39,7 @@ void draw_result(const struct draw_ctx *d)
 		snprintf(title, sizeof title, "C = A @ B on rank 0: NaN-equal");
 	else
 		snprintf(title, sizeof title, "C on rank 0: MISMATCH, %zu of %zu differ",
-			 v->n_bad - v->n_nan, s->M * s->N);
+			 v->n_bad, s->M * s->N);
 	int want_w = (int)s->N * cell + 4, tw = (int)strlen(title) + 6;
 	if (want_w < tw)
 		want_w = tw;

@@ -77,7 +77,7 @@ struct view {
 	int finished;            /* the verification is on screen */
 	int verdict;             /* enum view_verdict, once run_done */
 	double max_err;
-	size_t n_bad, n_nan;     /* elements that fail allclose; of them, NaN-equal */
+	size_t n_bad, n_nan;     /* elements that fail (mat_close); that pass as the same NaN or inf */
 	int failed;              /* the failure is on screen (a deadlock...) */
 	int fail_phase;          /* the phase that failed */
 	struct dm_err fail;

@@ -201,7 +201,7 @@ void view_verify_line(const struct view *v, char *buf, size_t size)
 	else
 		snprintf(buf, size, "verify: MISMATCH, %zu of %zu elements differ from A @ B, max |err| "
 				    "= %s (marked !)",
-			 v->n_bad - v->n_nan, M * N, err);
+			 v->n_bad, M * N, err);
 }
 
 /* "ranks 5..7" or "rank 7". */
@@ -413,10 +413,7 @@ int view_cell_wrong(const struct view *v, size_t row, size_t col)
 	if (!v->finished || v->verdict == VIEW_OK || !v->snap.c || row >= v->ref.rows ||
 	    col >= v->ref.cols)
 		return 0;
-	double x = v->snap.c[row * v->snap.N + col], y = MAT_AT(&v->ref, row, col);
-	if ((isnan(x) && isnan(y)) || (isinf(x) && x == y))
-		return 0;
-	return !(fabs(x - y) <= 1e-8 + 1e-5 * fabs(y));
+	return !mat_close(v->snap.c[row * v->snap.N + col], MAT_AT(&v->ref, row, col));
 }
 
 int view_fresh(const struct view *v, int r, size_t j)
