@@ -6,7 +6,9 @@
 # (r - s) mod n, the worked cell against numpy, overlays that pause, the
 # gather and the verification as stops, values at 200x60, whole captions at
 # 80x24, focus, go to, --start-at and the shared command line, the failed
-# step named, NaN-equal.
+# step named, NaN-equal; and the deadlock lab and the Python mistakes on it
+# (the order in the status bar, a shard held unsent, f, --fix shared, a
+# bug's note, an empty slice whole at 80 columns).
 set -u
 BIN=${1:-./distmm-tui}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
@@ -211,6 +213,46 @@ wait_for 'blocked: sending B\[0\] to rank 1' && pass
 wait_for 'f fix it' && pass
 keys f + + + +
 wait_for 'verify: allclose ok' 30 && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
+test_name="the deadlock lab on the classroom screen"
+start 120x40 -d 4 --order recv-first
+wait_for 'order recv-first' && pass   # the status bar says what runs
+wait_for 'Ready: every rank receives, then sends \(recv-first\)' && pass
+keys n n
+wait_for 'deadlock: 0 -> 3 -> 2 -> 1 -> 0' && pass
+wait_for 'blocked: waiting for rank 3' && pass
+# the shard never left: the panel says it is held, unsent, as its bytes are
+wait_for 'B\[0\], (not sent yet|unsent)' && pass
+wait_for 'f fix it' && pass
+keys f
+wait_for 'f: the fixed order runs now' && pass
+wait_for 'fixed order' && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+start 120x40 -d 3 --fix sendrecv
+wait_for 'fix sendrecv' && pass
+keys n s
+wait_for 'share: ./distmm-tui' && pass
+screen | tr -d '\n' | grep -q -- '--fix sendrecv --start-at 0' && pass || bad "the share line lost --fix"
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
+test_name="a bug's note and a Python mistake on screen"
+start 120x40 -d 2 --bug r-plus-s
+wait_for 'ready'
+keys End
+wait_for 'The run has the bug r-plus-s, but' && pass
+wait_for 'verify: allclose ok' && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+start 80x24 -d 4 --bug py-no-mod
+wait_for 'ready'
+keys n n n
+wait_for '\(0-1\) = -1, no mod: empty' && pass   # the empty slice, whole at 80 columns
+keys End
+wait_for 'verify: MISMATCH' && pass
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$'
 

@@ -479,6 +479,8 @@ void draw_panel(const struct view *v, int r, const struct rect *p, const struct 
 	/* FULL: the formula; the sections the plan holds; memory; traffic */
 	if (!draw_blocked(v, r, y, x, w)) {
 		view_formula(v, r, 0, buf, sizeof buf);
+		if ((int)strlen(buf) > w) /* a bug's longer words: the short form, whole */
+			view_formula(v, r, 1, buf, sizeof buf);
 		draw_text(y, x, w, theme_attr(ROLE_ACCENT), buf);
 	}
 	int cy = y + 1;

@@ -166,7 +166,8 @@ static void tui_share(const struct session *t, char *buf, size_t size)
 		ARG("--seed"), ARGF("%llu", (unsigned long long)o->seed);
 	}
 	if (!t->replaying && v->cfg.order != ORDER_PARITY)
-		ARG(order_is_fix(v->cfg.order) ? "--fix" : "--order"), ARG(order_name(v->cfg.order));
+		ARG(order_is_fix(v->cfg.order) ? "--fix" : "--order"),
+			ARG(order_name(v->cfg.order));
 	if (!t->replaying && v->cfg.capacity != RUN_UNBOUNDED)
 		ARG("--capacity"), ARGF("%zu", v->cfg.capacity);
 	if (v->cfg.bug)

@@ -102,7 +102,8 @@ static void view_fsdp_caption(const struct view *v, char *buf, size_t size)
 	if (v->kind == VIEW_READY && v->cfg.order != ORDER_PARITY)
 		snprintf(buf, size, "Ready: %s (%s), on channels of capacity %s. Will the ring "
 				    "complete? Press n.",
-			 order_describe(v->cfg.order), order_name(v->cfg.order), v->cfg.capacity == RUN_UNBOUNDED ? "unbounded"
+			 order_describe(v->cfg.order), order_name(v->cfg.order),
+			 v->cfg.capacity == RUN_UNBOUNDED ? "unbounded"
 			 : v->cfg.capacity == 0		   ? "0 (synchronous sends)"
 							   : "bounded");
 	else if (v->kind == VIEW_READY && v->fixed)
@@ -281,7 +282,9 @@ void view_formula(const struct view *v, int r, int shortform, char *buf, size_t 
 		size_t c0, w, hw = k >= 0 ? split_size(N, n, k) : 0;
 		int stops = bug_place(v->snap.bug, n, N, r, s, k, hw, &c0, &w, why, sizeof why);
 		bug_formula(v->snap.bug, n, r, s, f, sizeof f);
-		if (shortform || stops)
+		if (shortform && !stops && w == 0)
+			snprintf(buf, size, "%s: empty", f); /* the slice: the product lands nowhere */
+		else if (shortform || stops)
 			snprintf(buf, size, "%s%s", f,
 				 !stops || shortform		  ? ""
 				 : v->snap.bug == BUG_PY_NO_MOD ? ": numpy's shape error!"
