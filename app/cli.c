@@ -46,6 +46,8 @@ enum {
 	OPT_JUDGE_TIMEOUT,
 	OPT_VERIFY,
 	OPT_COMPARE,
+	OPT_START_AT,
+	OPT_THEME,
 };
 
 static const struct option cli_longopts[] = {
@@ -82,6 +84,8 @@ static const struct option cli_longopts[] = {
 	{ "judge-timeout", required_argument, NULL, OPT_JUDGE_TIMEOUT },
 	{ "verify", required_argument, NULL, OPT_VERIFY },
 	{ "compare", no_argument, NULL, OPT_COMPARE },
+	{ "start-at", required_argument, NULL, OPT_START_AT },
+	{ "theme", required_argument, NULL, OPT_THEME },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -128,6 +132,8 @@ static const struct cli_name {
 	{ OPT_JUDGE_TIMEOUT, CLI_GIVEN_JUDGE_TIMEOUT, "--judge-timeout" },
 	{ OPT_VERIFY, CLI_GIVEN_VERIFY, "--verify" },
 	{ OPT_COMPARE, CLI_GIVEN_COMPARE, "--compare" },
+	{ OPT_START_AT, CLI_GIVEN_START_AT, "--start-at" },
+	{ OPT_THEME, CLI_GIVEN_THEME, "--theme" },
 };
 
 /* Where an option can be useless: the mode as the whole command line
@@ -144,6 +150,7 @@ enum {
 	CLI_RING_BUG = 1u << 8,     /* a bug that changes only the ring (bug_applies) */
 	CLI_IN_JUDGE = 1u << 9,     /* --judge: the candidate's Python runs, not the engine */
 	CLI_NO_JUDGE = 1u << 10,    /* no --judge */
+	CLI_IN_LESSON = 1u << 11,   /* --lesson: its parts say where they start */
 };
 
 /* The options that do nothing in a mode, refused with the first given one
@@ -171,6 +178,8 @@ static const struct cli_rule {
 	{ CLI_GIVEN_LESSON, CLI_IN_BATCH, "has no effect with -b (a lesson plays in the interface)" },
 	{ CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII, CLI_IN_BATCH,
 	  "has no effect with -b (batch mode prints plain text)" },
+	{ CLI_GIVEN_START_AT, CLI_IN_BATCH, "has no effect with -b (batch mode runs to the end)" },
+	{ CLI_GIVEN_THEME, CLI_IN_BATCH, "has no effect with -b (batch mode prints plain text)" },
 	{ CLI_GIVEN_QUIET, CLI_IN_INTERFACE,
 	  "has no effect without -b (it shortens batch mode's output)" },
 	{ CLI_GIVEN_COMPARE, CLI_IN_INTERFACE,
@@ -194,6 +203,8 @@ static const struct cli_rule {
 	  "has no effect with --replay (no transport runs: the trace is what happened)" },
 	{ CLI_GIVEN_QUIZ, CLI_IN_REPLAY,
 	  "has no effect with --replay (the quiz asks about a live run)" },
+	{ CLI_GIVEN_START_AT, CLI_IN_LESSON,
+	  "has no effect with --lesson (each part starts at its beginning)" },
 	/* DP's gather is a star: ranks other than 0 only send, rank 0 only
 	 * receives, so no rank has a send and a receive to put in an order */
 	{ CLI_GIVEN_ORDERS, CLI_IN_DP, "has no effect with -m dp (DP has no ring transfer to order)" },
@@ -286,6 +297,9 @@ const char *cli_usage(void)
 	       "      --lesson FILE   play a lesson (assets/lessons/) part by part\n"
 	       "      --no-color      no colour (also when NO_COLOR is set)\n"
 	       "      --ascii         ASCII line drawing\n"
+	       "      --start-at STEP open at a step's compute (2), its transfer (2t),\n"
+	       "                      ready, gather or verify\n"
+	       "      --theme THEME   projector (high contrast, nothing dim) or default\n"
 	       "      --speed X       start at speed X: 1/4, 1/2, 1 (default), 2, 4, 8 or 16\n"
 	       "      --record FILE   record what the screen shows as an asciicast (.cast)\n"
 	       "\n"
@@ -342,6 +356,43 @@ static int cli_size(const char *name, const char *arg, size_t *out, char *err, s
 				RUN_MAX_DIM, arg);
 	*out = (size_t)v;
 	return 0;
+}
+
+/* --start-at: ready, a step (its compute), a step and t (the transfer
+ * after it), gather or verify.  Whether the step exists is known only once
+ * the devices are (a lesson or a trace may set them): the interface says. */
+static int cli_start_at(const char *arg, struct cli_opts *o, char *err, size_t size)
+{
+	unsigned long long v;
+	char num[24];
+	size_t len = strlen(arg);
+	if (strcmp(arg, "ready") == 0) {
+		o->start_kind = CLI_START_READY;
+		return 0;
+	}
+	if (strcmp(arg, "gather") == 0) {
+		o->start_kind = CLI_START_GATHER;
+		return 0;
+	}
+	if (strcmp(arg, "verify") == 0) {
+		o->start_kind = CLI_START_VERIFY;
+		return 0;
+	}
+	int transfer = len > 1 && arg[len - 1] == 't';
+	if (len == 0 || len - (size_t)transfer >= sizeof num)
+		goto bad;
+	memcpy(num, arg, len - (size_t)transfer);
+	num[len - (size_t)transfer] = '\0';
+	if (cli_number(num, 0, RUN_MAX_DEVICES - 1, &v))
+		goto bad;
+	o->start_kind = transfer ? CLI_START_TRANSFER : CLI_START_COMPUTE;
+	o->start_step = (int)v;
+	return 0;
+bad:
+	return cli_fail(err, size,
+			"--start-at takes a step (2), a step's transfer (2t), ready, gather or "
+			"verify, not '%s'",
+			arg);
 }
 
 /* --size COLSxROWS: two numbers from 1 to CLI_MAX_SIZE; whether the run
@@ -520,6 +571,17 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_TRACE: o->trace_file = arg; break;
 	case OPT_LESSON: o->lesson_file = arg; break;
 	case OPT_REPLAY: o->replay_file = arg; break;
+	/* the classroom's options: where the interface opens, its theme */
+	case OPT_START_AT:
+		return cli_start_at(arg, o, err, size);
+	case OPT_THEME:
+		if (strcmp(arg, "projector") == 0)
+			o->projector = 1;
+		else if (strcmp(arg, "default") == 0)
+			o->projector = 0;
+		else
+			return cli_fail(err, size, "unknown theme '%s' (use projector or default)", arg);
+		break;
 	case OPT_EXPORT: o->export_file = arg; break;
 	case OPT_RECORD: o->record_file = arg; break;
 	case OPT_SIZE: return cli_screen_size(arg, o, err, size);
@@ -623,7 +685,8 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 			 (o->a_file && o->b_file ? CLI_BOTH_FILES : 0u) |
 			 (o->export_file ? CLI_IN_EXPORT : CLI_NO_EXPORT) |
 			 (bug_applies(o->bug, DM_DP) ? 0u : CLI_RING_BUG) |
-			 (o->judge_file ? CLI_IN_JUDGE : CLI_NO_JUDGE);
+			 (o->judge_file ? CLI_IN_JUDGE : CLI_NO_JUDGE) |
+			 (o->lesson_file ? CLI_IN_LESSON : 0u);
 	for (size_t i = 0; i < sizeof cli_rules / sizeof cli_rules[0]; i++) {
 		const struct cli_rule *r = &cli_rules[i];
 		cli_given_t hit = o->given & r->opts;

@@ -63,6 +63,8 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 	CLI_GIVEN_JUDGE_TIMEOUT_BIT,
 	CLI_GIVEN_VERIFY_BIT,
 	CLI_GIVEN_COMPARE_BIT,
+	CLI_GIVEN_START_AT_BIT,
+	CLI_GIVEN_THEME_BIT,
 	CLI_GIVEN_COUNT
 };
 #define CLI_GIVEN_BATCH (UINT64_C(1) << CLI_GIVEN_BATCH_BIT)
@@ -98,13 +100,25 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 #define CLI_GIVEN_JUDGE_TIMEOUT (UINT64_C(1) << CLI_GIVEN_JUDGE_TIMEOUT_BIT)
 #define CLI_GIVEN_VERIFY (UINT64_C(1) << CLI_GIVEN_VERIFY_BIT)
 #define CLI_GIVEN_COMPARE (UINT64_C(1) << CLI_GIVEN_COMPARE_BIT)
+#define CLI_GIVEN_START_AT (UINT64_C(1) << CLI_GIVEN_START_AT_BIT)
+#define CLI_GIVEN_THEME (UINT64_C(1) << CLI_GIVEN_THEME_BIT)
 #define CLI_GIVEN_ALL ((UINT64_C(1) << CLI_GIVEN_COUNT) - 1u)
 /* The three ways to say how a transfer is made (--naive is --order send-first). */
 #define CLI_GIVEN_ORDERS (CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX)
 /* The options only the interface uses (distmm-mpi words their refusal itself). */
 #define CLI_GIVEN_INTERFACE                                                                     \
 	(CLI_GIVEN_PLAY | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON | \
-	 CLI_GIVEN_EXPORT | CLI_GIVEN_SIZE | CLI_GIVEN_SPEED | CLI_GIVEN_RECORD)
+	 CLI_GIVEN_EXPORT | CLI_GIVEN_SIZE | CLI_GIVEN_SPEED | CLI_GIVEN_RECORD | \
+	 CLI_GIVEN_START_AT | CLI_GIVEN_THEME)
+
+/* --start-at: where the interface opens (enum cli_start kinds). */
+enum cli_start {
+	CLI_START_READY = 0, /* before the first phase (the default) */
+	CLI_START_COMPUTE,   /* step s's compute: "--start-at 2" */
+	CLI_START_TRANSFER,  /* the transfer after step s: "--start-at 2t" */
+	CLI_START_GATHER,    /* "--start-at gather" */
+	CLI_START_VERIFY,    /* "--start-at verify" */
+};
 
 struct cli_opts {
 	int batch, quiet, play, no_color, ascii;
@@ -120,6 +134,9 @@ struct cli_opts {
 	int bug;              /* enum dm_bug */
 	int quiz;             /* 0 off, 1 or 2: the quiz's level */
 	int trace_format;     /* enum cli_trace_format */
+	int start_kind;       /* --start-at: enum cli_start */
+	int start_step;       /* ... and its step (compute, transfer) */
+	int projector;        /* --theme projector */
 	const char *export_file, *record_file; /* --export (headless), --record (live) */
 	int cols, rows;       /* --size of the export (default CLI_DEFAULT_COLS x _ROWS) */
 	int speed_step;       /* --speed: 2^speed_step times 1x, from -2 (1/4x) to 4 (16x) */

@@ -104,9 +104,15 @@ $PY -c "
 import numpy as np
 a = np.random.default_rng(3).standard_normal((300, 300)); a[7, 11] = np.nan
 np.save('$T/nan.npy', a)"
-expect 1 "a NaN in A above 2^24" -- -b -q -A "$T/nan.npy" -N 300 -d 2
-grep -q '^verify: Freivalds cannot decide' "$T/out" && tail -n 1 "$T/out" | grep -q '^verify: MISMATCH, ' \
+# one rule, allclose with equal_nan: the NaN reaches C where it reaches A @ B
+expect 0 "a NaN in A above 2^24" -- -b -q -A "$T/nan.npy" -N 300 -d 2
+grep -q '^verify: Freivalds cannot decide' "$T/out" &&
+	tail -n 1 "$T/out" | grep -q '^verify: allclose ok, .*NaN-equal: the 300 NaN or infinite elements' \
 	|| bad "NaN: $(tail -n 2 "$T/out")"
+for how in exact freivalds; do
+	expect 0 "a NaN in A, --verify $how" -- -b -q -A "$T/nan.npy" -N 300 -d 3 -m dp --verify $how
+	tail -n 1 "$T/out" | grep -q 'NaN-equal' || bad "NaN, --verify $how: $(tail -n 1 "$T/out")"
+done
 
 # --- deadlock ---------------------------------------------------------------
 expect_msg 3 "deadlock: every device is blocked" -- -b -d 4 --naive --capacity 0

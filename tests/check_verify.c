@@ -4,7 +4,7 @@
  * each case is the same every run): a wrong element as a bug makes it, and
  * one off by a little more, or a little less, than its row's bound.  The
  * exact path still runs, and the two share one rule for values that are
- * not finite. */
+ * not finite: allclose with equal_nan, decided by the exact path. */
 #include <check.h>
 
 #include <float.h>
@@ -186,28 +186,51 @@ END_TEST
 
 START_TEST(one_rule_for_values_not_finite)
 {
-	/* the exact rule: NaN never passes, nor an infinity against one.
-	 * Freivalds does not decide, so that the caller runs the exact path. */
-	static const double bad[] = { NAN, INFINITY, -INFINITY };
+	/* the exact rule is allclose with equal_nan: a NaN or an infinity in
+	 * the inputs reaches C exactly where it reaches A @ B, and that passes
+	 * (called NaN-equal); one in C alone, or a number in C where A @ B has
+	 * NaN, fails.  Freivalds does not decide, so that the caller runs the
+	 * exact path. */
+	static const double odd[] = { NAN, INFINITY, -INFINITY };
 	for (size_t k = 0; k < 3; k++)
-		for (int where = 0; where < 3; where++) { /* in C, in A, in B */
+		for (int where = 0; where < 4; where++) { /* in C; in A; in B; in A, C cleaned */
 			struct problem p;
 			struct verify_result v, x;
 			struct dm_err err;
+			const char *name = where == 0 ? "C" : where == 1 ? "A" : where == 2 ? "B"
+										   : "A, C's row cleaned";
 			problem_make(&p, 3, 1);
-			struct mat *m = where == 0 ? &p.c : where == 1 ? &p.a : &p.b;
-			MAT_AT(m, 5, 7) = bad[k];
+			struct mat *m = where == 0 ? &p.c : where == 2 ? &p.b : &p.a;
+			MAT_AT(m, 5, 7) = odd[k];
 			if (where > 0) { /* C as the distributed run would make it */
 				mat_free(&p.c);
 				ck_assert_int_eq(mat_matmul(&p.c, &p.a, &p.b, &err), 0);
 			}
+			if (where == 3) /* numbers where A @ B has NaN or infinities */
+				for (size_t j = 0; j < p.c.cols; j++)
+					MAT_AT(&p.c, 5, j) = 0;
 			ck_assert_int_eq(verify_freivalds(&p.a, &p.b, &p.c, 4, 3, &v, &err), 0);
-			ck_assert_msg(!v.decided && !v.ok, "value %g in %s: Freivalds decided", bad[k],
-				      where == 0 ? "C" : where == 1 ? "A" : "B");
+			ck_assert_msg(!v.decided && !v.ok, "value %g in %s: Freivalds decided", odd[k],
+				      name);
 			ck_assert_int_eq(verify_exact(&p.a, &p.b, &p.c, &x, &err), 0);
-			ck_assert(!x.ok);
+			if (where == 1 || where == 2) {
+				ck_assert_msg(x.ok && x.n_bad == 0 && x.n_nonfinite > 0,
+					      "value %g in %s: not NaN-equal (bad %zu, non-finite %zu)",
+					      odd[k], name, x.n_bad, x.n_nonfinite);
+				ck_assert(isfinite(x.max_abs_err)); /* over the elements that are numbers */
+			} else {
+				ck_assert_msg(!x.ok && x.n_bad > 0, "value %g in %s passed", odd[k], name);
+			}
 			problem_free(&p);
 		}
+	/* the element rule itself, as numpy.isclose(x, y, equal_nan=True) has it */
+	ck_assert(mat_close(NAN, NAN));
+	ck_assert(mat_close(INFINITY, INFINITY) && mat_close(-INFINITY, -INFINITY));
+	ck_assert(!mat_close(INFINITY, -INFINITY) && !mat_close(-INFINITY, INFINITY));
+	ck_assert(!mat_close(NAN, 1.0) && !mat_close(1.0, NAN));
+	ck_assert(!mat_close(INFINITY, 1e308) && !mat_close(1e308, INFINITY));
+	ck_assert(!mat_close(NAN, INFINITY) && !mat_close(INFINITY, NAN));
+	ck_assert(mat_close(1.0, 1.0 + 0.9e-5) && !mat_close(1.0, 1.0 + 1.1e-5 + 1e-8));
 	/* huge but finite: C's sums overflow; not decided, and exact decides */
 	struct problem p;
 	struct verify_result v, x;

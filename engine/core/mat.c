@@ -214,10 +214,26 @@ int mat_matmul(struct mat *c, const struct mat *a, const struct mat *b, struct d
 	return 0;
 }
 
-int mat_allclose(const struct mat *x, const struct mat *y, double *max_abs_err, size_t *n_bad)
+/* Both NaN, or the same infinity. */
+static int mat_same_nonfinite(double x, double y)
+{
+	return (isnan(x) && isnan(y)) || (isinf(x) && x == y);
+}
+
+int mat_close(double x, double y)
+{
+	/* as numpy.isclose: the tolerance for numbers only (against an infinite
+	 * reference it would be infinite too, and pass any number) */
+	if (isfinite(x) && isfinite(y))
+		return fabs(x - y) <= 1e-8 + 1e-5 * fabs(y);
+	return mat_same_nonfinite(x, y);
+}
+
+int mat_allclose(const struct mat *x, const struct mat *y, double *max_abs_err, size_t *n_bad,
+		 size_t *n_nonfinite)
 {
 	double worst = 0.0;
-	size_t bad = 0;
+	size_t bad = 0, same = 0;
 	int saw_nan = 0;
 
 	if (x->rows != y->rows || x->cols != y->cols) {
@@ -225,11 +241,17 @@ int mat_allclose(const struct mat *x, const struct mat *y, double *max_abs_err, 
 			*max_abs_err = INFINITY;
 		if (n_bad)
 			*n_bad = SIZE_MAX;
+		if (n_nonfinite)
+			*n_nonfinite = 0;
 		return 0;
 	}
 	for (size_t i = 0; i < x->rows * x->cols; i++) {
-		double d = fabs(x->data[i] - y->data[i]);
-		if (!(d <= 1e-8 + 1e-5 * fabs(y->data[i])))
+		double a = x->data[i], b = y->data[i], d = fabs(a - b);
+		if (mat_same_nonfinite(a, b)) {
+			same++;
+			continue;
+		}
+		if (!mat_close(a, b))
 			bad++;
 		if (isnan(d))
 			saw_nan = 1;
@@ -240,5 +262,7 @@ int mat_allclose(const struct mat *x, const struct mat *y, double *max_abs_err, 
 		*max_abs_err = saw_nan ? NAN : worst;
 	if (n_bad)
 		*n_bad = bad;
+	if (n_nonfinite)
+		*n_nonfinite = same;
 	return bad == 0;
 }

@@ -49,7 +49,7 @@ int verify_exact(const struct mat *a, const struct mat *b, const struct mat *c,
 	out->decided = 1;
 	if ((rc = verify_shapes(a, b, c, err)) || (rc = mat_matmul(&ref, a, b, err)))
 		return rc;
-	out->ok = mat_allclose(c, &ref, &out->max_abs_err, &out->n_bad);
+	out->ok = mat_allclose(c, &ref, &out->max_abs_err, &out->n_bad, &out->n_nonfinite);
 	out->checked = c->rows * c->cols;
 	mat_free(&ref);
 	return 0;

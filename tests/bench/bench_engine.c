@@ -152,7 +152,7 @@ static void bench_one_run(int mode, int d, const struct mat *a, const struct mat
 	if (check) {
 		double max_err;
 		size_t bad;
-		*ok = mat_allclose(run_result(r), check, &max_err, &bad);
+		*ok = mat_allclose(run_result(r), check, &max_err, &bad, NULL);
 	}
 	run_free(r);
 	double t3 = bench_now();

@@ -261,6 +261,9 @@ static const struct int_field {
 	{ "bug", offsetof(struct cli_opts, bug), BUG_NONE, BUG_COUNT - 1 },
 	{ "quiz", offsetof(struct cli_opts, quiz), 0, 2 },
 	{ "trace_format", offsetof(struct cli_opts, trace_format), CLI_TRACE_JSONL, CLI_TRACE_CHROME },
+	{ "start_kind", offsetof(struct cli_opts, start_kind), CLI_START_READY, CLI_START_VERIFY },
+	{ "start_step", offsetof(struct cli_opts, start_step), 0, RUN_MAX_DEVICES - 1 },
+	{ "projector", offsetof(struct cli_opts, projector), 0, 1 },
 };
 
 /* The sizes: 0 (not given) or 1 to RUN_MAX_DIM. */
@@ -297,7 +300,7 @@ static int field_int(const struct cli_opts *o, size_t off)
 enum {
 	IN_BATCH = 1 << 0, IN_INTERFACE = 1 << 1, IN_REPLAY = 1 << 2, IN_DP = 1 << 3,
 	NO_TRACE = 1 << 4, BOTH_FILES = 1 << 5, RING_BUG = 1 << 6, IN_EXPORT = 1 << 7,
-	NO_EXPORT = 1 << 8, IN_JUDGE = 1 << 9, NO_JUDGE = 1 << 10,
+	NO_EXPORT = 1 << 8, IN_JUDGE = 1 << 9, NO_JUDGE = 1 << 10, IN_LESSON = 1 << 11,
 };
 
 static unsigned mode_of(const struct cli_opts *o)
@@ -307,7 +310,8 @@ static unsigned mode_of(const struct cli_opts *o)
 	       (o->a_file && o->b_file ? BOTH_FILES : 0) |
 	       /* DP's one bug is arrival-order, the gather's; the others are the ring's */
 	       (o->bug != BUG_NONE && o->bug != BUG_ARRIVAL_ORDER ? RING_BUG : 0) |
-	       (o->export_file ? IN_EXPORT : NO_EXPORT) | (o->judge_file ? IN_JUDGE : NO_JUDGE);
+	       (o->export_file ? IN_EXPORT : NO_EXPORT) | (o->judge_file ? IN_JUDGE : NO_JUDGE) |
+	       (o->lesson_file ? IN_LESSON : 0);
 }
 
 /* The README's options that do nothing in a mode: on CLI_RUN, none of
@@ -319,11 +323,14 @@ static const struct mode_rule {
 } mode_rules[] = {
 	{ "the interface's options with -b", IN_BATCH,
 	  CLI_GIVEN_PLAY | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII |
-		  CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD | CLI_GIVEN_SPEED },
+		  CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD | CLI_GIVEN_SPEED | CLI_GIVEN_START_AT |
+		  CLI_GIVEN_THEME },
 	{ "batch's options without -b", IN_INTERFACE,
 	  CLI_GIVEN_QUIET | CLI_GIVEN_OUT | CLI_GIVEN_TRACE | CLI_GIVEN_VERIFY | CLI_GIVEN_COMPARE |
 		  CLI_GIVEN_JUDGE },
 	{ "--size without --export", NO_EXPORT, CLI_GIVEN_SIZE },
+	{ "--start-at with --lesson (each part starts at its beginning)", IN_LESSON,
+	  CLI_GIVEN_START_AT },
 	{ "what an export cannot do", IN_EXPORT, CLI_GIVEN_RECORD | CLI_GIVEN_PLAY | CLI_GIVEN_QUIZ },
 	{ "--judge-timeout without --judge", NO_JUDGE, CLI_GIVEN_JUDGE_TIMEOUT },
 	{ "the engine's inputs and orders with --judge", IN_JUDGE,
@@ -419,6 +426,8 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		{ "--judge-timeout", CLI_GIVEN_JUDGE_TIMEOUT, o->judge_ms != CLI_JUDGE_MS },
 		{ "--verify", CLI_GIVEN_VERIFY, o->verify != CLI_VERIFY_AUTO },
 		{ "--compare", CLI_GIVEN_COMPARE, o->compare != 0 },
+		{ "--start-at", CLI_GIVEN_START_AT, o->start_kind != CLI_START_READY },
+		{ "--theme", CLI_GIVEN_THEME, o->projector != 0 },
 	};
 	for (size_t i = 0; i < COUNT(given); i++)
 		CHECK_ROW(!given[i].differs || (o->given & given[i].bit), given[i].name);

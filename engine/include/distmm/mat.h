@@ -57,11 +57,21 @@ void mat_fill(struct mat *m, enum mat_values kind, uint64_t seed, uint64_t strea
  * DM_EINVAL when a->cols != b->rows, or DM_ENOMEM. */
 int mat_matmul(struct mat *c, const struct mat *a, const struct mat *b, struct dm_err *err);
 
-/* numpy.allclose's rule on every element, |x - y| <= atol + rtol*|y| with
- * atol = 1e-8, rtol = 1e-5 (y the reference).  Shapes must match.  Fills the
- * largest |x - y| and the number of elements that fail the rule; returns 1 when
- * all pass (NaN never passes), 0 otherwise. */
+/* The one rule every check of C uses, element by element: numpy's
+ * isclose(x, y, equal_nan=True) with y the reference, |x - y| <= atol +
+ * rtol*|y| (atol = 1e-8, rtol = 1e-5), or x and y the same value not finite
+ * (both NaN, or the same infinity: the product of inputs with a NaN or an
+ * infinity has it in the same places whatever the order of its sums).  A
+ * NaN or an infinity where the reference has a number, or a number where it
+ * has one, fails. */
+int mat_close(double x, double y);
+
+/* mat_close on every element; shapes must match.  Fills (each may be NULL)
+ * the largest |x - y| over the elements that are not the same non-finite
+ * value (NaN when a failing one's difference is NaN), the number of
+ * elements that fail, and the number that pass as the same NaN or
+ * infinity.  Returns 1 when all pass, 0 otherwise. */
 int mat_allclose(const struct mat *x, const struct mat *y, double *max_abs_err,
-		 size_t *n_bad);
+		 size_t *n_bad, size_t *n_nonfinite);
 
 #endif

@@ -1,7 +1,8 @@
 /* verify: is C the product A @ B?  Two ways to tell, one rule.
  *
  * Exact: the sequential product R = A @ B (one dgemm) and numpy.allclose's
- * rule on every element, |C - R| <= atol + rtol*|R| (mat_allclose).
+ * rule on every element, |C - R| <= atol + rtol*|R| (mat_allclose; for
+ * values not finite see below).
  *
  * Freivalds: k random vectors x of +-1 and, row by row, Cx against A(Bx):
  * O(k(MK + KN + MN)) instead of O(MKN).  The bound is allclose's rule carried
@@ -17,10 +18,13 @@
  * less than its row's bound (the sum of a row's allclose tolerances) can
  * pass: the price of a check instead of a second product.
  *
- * Non-finite values: the exact rule is that NaN never passes (an infinity
- * against an infinity neither: their difference is NaN).  Freivalds cannot
- * apply that rule through sums, so when a projection or a bound is not
- * finite it does not decide, and the caller runs the exact path, which does. */
+ * Non-finite values: the exact rule is numpy's allclose with equal_nan
+ * (mat_close): a NaN, or an infinity, in C exactly where A @ B has the same
+ * passes (inputs that hold one give it to the product in the same places,
+ * whatever the order of the sums); one where A @ B has a number, or a
+ * number where it has one, fails.  Freivalds cannot apply that rule
+ * through sums, so when a projection or a bound is not finite it does not
+ * decide, and the caller runs the exact path, which does. */
 #ifndef DM_VERIFY_H
 #define DM_VERIFY_H
 
@@ -47,6 +51,7 @@ struct verify_result {
 	int vectors;        /* Freivalds: k */
 	size_t checked;     /* elements (exact) or rows (Freivalds) checked */
 	size_t n_bad;       /* elements (exact) or rows (Freivalds) that failed */
+	size_t n_nonfinite; /* exact: elements that passed as the same NaN or infinity */
 	size_t first_bad;   /* Freivalds: the first row that failed */
 	double max_abs_err; /* exact: max |C - R|; Freivalds: max |Cx - A(Bx)| */
 	double worst_ratio; /* Freivalds: max |Cx - A(Bx)| / bound over rows and vectors */
