@@ -27,11 +27,25 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# every function phases.py knows that this binary has
+# perf refuses an event name that any group already has, and a profile.sh
+# killed before its trap ran leaves its probes behind: remove the groups of
+# the dead ones (their group is named for their pid).
+for g in $(sed -n 's/^[pr]:\(dmprof[0-9]*\)\/.*/\1/p' /sys/kernel/tracing/uprobe_events | sort -u); do
+	kill -0 "${g#dmprof}" 2>/dev/null || perf probe -q -d "$g:*" 2>/dev/null || true
+done
+
+# every function phases.py knows that this binary has (an older binary may
+# lack some: their parts are left out)
+placed=0
 for f in $(/usr/bin/python3 "$here/phases.py" --functions); do
 	perf probe -q -x "$bin" -a "$group:$f=$f" 2>/dev/null &&
-		perf probe -q -x "$bin" -a "$group:$f=$f%return" 2>/dev/null || true
+		perf probe -q -x "$bin" -a "$group:$f=$f%return" 2>/dev/null &&
+		placed=$((placed + 1)) || true
 done
+if [ "$placed" = 0 ]; then
+	echo "profile: no probe could be placed on $bin (another profile.sh running? perf probe -l)" >&2
+	exit 1
+fi
 i=0
 while [ $i -lt "$runs" ]; do
 	perf record -q -e "$group:*" -e sched:sched_process_exec -e sched:sched_process_exit \
