@@ -42,6 +42,7 @@ def main():
     ap.add_argument("--quick", default="0")
     ap.add_argument("--side-only", default="0")
     ap.add_argument("--ours", default="./distmm-tui")
+    ap.add_argument("--cold", default="0")
     ap.add_argument("--load-start", default="")
     ap.add_argument("--load-end", default="")
     ap.add_argument("--others-start", default="0")
@@ -133,6 +134,8 @@ def main():
           % "/".join(str(n) for n in rounds))
         p("   the peer alternated in one run, so that load changes hit both alike; load: the")
         p("   1-minute load average before each of the row's runs, lowest to highest.")
+        if a.cold == "1":
+            p("   --cold: each process after 3 s idle (its memory first touched cold).")
         p()
 
     if a.side_only == "1":
@@ -317,7 +320,7 @@ def finish(a, m, out, targets, res, quick):
                                             t["target"] for t in targets if not t["holds"])))
     text = "\n".join(out)
     print(text)
-    doc = {"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "quick": quick, "ours": a.ours, "machine": m,
+    doc = {"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "quick": quick, "ours": a.ours, "cold": a.cold == "1", "machine": m,
            "load": {"start": a.load_start, "end": a.load_end,
                     "other_processes_start": int(a.others_start or 0),
                     "other_processes_end": int(a.others_end or 0)},
