@@ -60,7 +60,7 @@ def breakdown(lines, group, period):
     t_main = None
     g0, g1 = None, None
     for tid, ts, e, _ in ev:
-        if ":" not in e or not e.startswith(group + ":"):
+        if ":" not in e or not re.match(re.escape(group) + (":" if group else r"dmprof\d+:"), e):
             continue
         fn = e.split(":", 1)[1]
         ret = fn.endswith("__return")  # perf's name for a return probe
@@ -144,9 +144,10 @@ def breakdown(lines, group, period):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--functions", action="store_true", help="list the functions to probe")
-    ap.add_argument("--group", default="")
-    ap.add_argument("--period", type=float, default=0.00025,
-                    help="seconds of CPU a cpu-clock sample stands for")
+    ap.add_argument("--group", default="",
+                    help="the probes' group (default: any profile.sh's, dmprofPID)")
+    ap.add_argument("--period", type=float, default=0.001,
+                    help="seconds of CPU a cpu-clock sample stands for (profile.sh: 1 ms)")
     ap.add_argument("runs", nargs="*", help="perf script outputs, one a run (else stdin)")
     a = ap.parse_args()
     if a.functions:

@@ -1,5 +1,6 @@
 #!/bin/sh
-# profile.sh [-n RUNS] [-c] BIN ARGS...: where the time of a whole process goes.
+# profile.sh [-n RUNS] [-c] [-k DIR] BIN ARGS...: where the time of a whole
+# process goes.
 # Puts perf uprobes on the entry and return of the functions that start each
 # part of a batch run (tests/bench/phases.py names them), records them with
 # the process's exec and exit, cpu-clock samples and page faults, and prints
@@ -13,19 +14,24 @@
 # memory costs several times more once the machine has been idle: by default
 # each measured run follows an untraced run of the same command, as in the
 # side-by-side where one process follows another; -c (cold) waits 3 s before
-# each instead.
+# each instead.  -k DIR keeps each run's recording there (DIR/run-PID-I.txt),
+# so that runs made in turn with another binary, alternated as the
+# side-by-side does, can be put together later (one DIR a binary):
+# tests/bench/phases.py DIR/*.txt.
 # Needs root (uprobes) and tracefs; says so and stops when they are missing.
 set -eu
 runs=1
 cold=0
+keep=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-n) runs=$2; shift 2 ;;
 	-c) cold=1; shift ;;
+	-k) keep=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || { echo "usage: $0 [-n RUNS] [-c] BIN ARGS..." >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 [-n RUNS] [-c] [-k DIR] BIN ARGS..." >&2; exit 2; }
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shift
 here=$(cd "$(dirname "$0")" && pwd)
@@ -73,6 +79,7 @@ while [ $i -lt "$runs" ]; do
 		-e "cpu-clock/period=${period_us}000/" -e page-faults/period=1/ \
 		-o "$tmp/perf.data" -- "$bin" "$@" >/dev/null 2>"$tmp/err" || true
 	perf script -i "$tmp/perf.data" -F tid,time,event,ip >"$tmp/run$i" 2>/dev/null
+	[ -z "$keep" ] || { mkdir -p "$keep" && cp "$tmp/run$i" "$keep/run-$$-$i.txt"; }
 	i=$((i + 1))
 done
 if [ "$cold" = 1 ]; then how="each after 3 s idle (-c)"; else how="each right after an untraced run"; fi
