@@ -1,6 +1,6 @@
 #!/bin/sh
-# profile.sh [-n RUNS] [-c] [-k DIR] BIN ARGS...: where the time of a whole
-# process goes.
+# profile.sh [-n RUNS] [-c] [-k DIR] [-b] BIN ARGS...: where the time of a
+# whole process goes.
 # Puts perf uprobes on the entry and return of the functions that start each
 # part of a batch run (tests/bench/phases.py names them), records them with
 # the process's exec and exit, cpu-clock samples and page faults, and prints
@@ -8,7 +8,7 @@
 # gather, the verification, the DP-vs-FSDP table, printing, exit, each with
 # its wall time, every thread's CPU time in user code and in the kernel, and
 # the page faults.  Then perf stat's counts and /usr/bin/time -v's page
-# faults and times for the same command.
+# faults and times for the same command (-b: the breakdown alone).
 # On a virtual machine that gives freed memory back to its host (virtio free
 # page reporting, a few seconds after a free), a process's first touch of
 # memory costs several times more once the machine has been idle: by default
@@ -23,15 +23,17 @@ set -eu
 runs=1
 cold=0
 keep=
+counts=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-n) runs=$2; shift 2 ;;
 	-c) cold=1; shift ;;
 	-k) keep=$2; shift 2 ;;
+	-b) counts=0; shift ;;
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || { echo "usage: $0 [-n RUNS] [-c] [-k DIR] BIN ARGS..." >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 [-n RUNS] [-c] [-k DIR] [-b] BIN ARGS..." >&2; exit 2; }
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shift
 here=$(cd "$(dirname "$0")" && pwd)
@@ -87,6 +89,7 @@ echo "$bin $*"
 echo "  $runs run$([ "$runs" = 1 ] || echo s), $how; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 /usr/bin/python3 "$here/phases.py" --group "$group" --period "${period_us}e-6" "$tmp"/run*
 perf probe -q -d "$group:*" 2>/dev/null || true # not in the counts below
+[ "$counts" = 1 ] || exit 0
 echo
 before "$@"
 perf stat -e task-clock,page-faults,context-switches,cpu-migrations -- "$bin" "$@" 2>&1 >/dev/null |
