@@ -41,6 +41,8 @@ def main():
     ap.add_argument("--json", required=True)
     ap.add_argument("--quick", default="0")
     ap.add_argument("--side-only", default="0")
+    ap.add_argument("--ours", default="./distmm-tui")
+    ap.add_argument("--cold", default="0")
     ap.add_argument("--load-start", default="")
     ap.add_argument("--load-end", default="")
     ap.add_argument("--others-start", default="0")
@@ -89,8 +91,8 @@ def main():
     if by.get("side_skipped"):
         p("   skipped: %s has no numpy" % by["side_skipped"][0]["python"])
     if side:
-        p("   %-8s %-5s %10s %10s %7s %6s   %-26s %-26s" % (
-            "size", "mode", "ours", "peer", "ratio", "limit", "ours: user / sys / RSS",
+        p("   %-8s %-5s %10s %10s %7s %6s %9s   %-26s %-26s" % (
+            "size", "mode", "ours", "peer", "ratio", "limit", "load", "ours: user / sys / RSS",
             "peer: user / sys / RSS"))
         limits = {"8x6x4": 0.1, "1024^3": 0.6, "2048^3": 0.8}
         groups = []
@@ -108,9 +110,12 @@ def main():
             bad = [w for w in rows if any(r["status"] != 0 for r in rows[w])]
             ratio = med["ours"]["wall_s"] / med["peer"]["wall_s"]
             limit = limits.get(size)
-            p("   %-8s %-5s %8.1fms %8.1fms %7.3f %6s   %-26s %-26s%s" % (
+            # the 1-minute load average before each round: its range over the rounds
+            loads = [r["load1"] for w in rows for r in rows[w] if "load1" in r]
+            load = "%.2f-%.2f" % (min(loads), max(loads)) if loads else "-"
+            p("   %-8s %-5s %8.1fms %8.1fms %7.3f %6s %9s   %-26s %-26s%s" % (
                 size, mode, med["ours"]["wall_s"] * 1e3, med["peer"]["wall_s"] * 1e3, ratio,
-                "%.2f" % limit if limit else "-",
+                "%.2f" % limit if limit else "-", load,
                 "%.0f / %.0f ms / %.0f MiB" % (med["ours"]["user_s"] * 1e3,
                                                med["ours"]["sys_s"] * 1e3,
                                                mib(med["ours"]["max_rss"])),
@@ -121,13 +126,16 @@ def main():
             if limit and not quick:
                 target("whole job %s %s d=2 / Python peer" % (mode, size), round(ratio, 3),
                        limit, ratio <= limit and not bad, "x peer")
-        p("   ours: ./distmm-tui -b --values floats -M S -K S -N S -d 2 -m MODE (as the issue")
+        p("   ours: %s -b --values floats -M S -K S -N S -d 2 -m MODE (as the issue" % a.ours)
         p("   runs it, output to /dev/null); peer: /usr/bin/python3 tests/bench/peer.py S S S 2")
         rounds = sorted({len([r for r in side if r["who"] == "ours" and r["size"] == z
                               and r["mode"] == m]) for z, m in groups})
         p("   MODE.  Wall time from fork to exit, the median of %s rounds each; ours and"
           % "/".join(str(n) for n in rounds))
-        p("   the peer alternated in one run, so that load changes hit both alike.")
+        p("   the peer alternated in one run, so that load changes hit both alike; load: the")
+        p("   1-minute load average before each of the row's runs, lowest to highest.")
+        if a.cold == "1":
+            p("   --cold: each process after 3 s idle (its memory first touched cold).")
         p()
 
     if a.side_only == "1":
@@ -312,7 +320,7 @@ def finish(a, m, out, targets, res, quick):
                                             t["target"] for t in targets if not t["holds"])))
     text = "\n".join(out)
     print(text)
-    doc = {"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "quick": quick, "machine": m,
+    doc = {"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "quick": quick, "ours": a.ours, "cold": a.cold == "1", "machine": m,
            "load": {"start": a.load_start, "end": a.load_end,
                     "other_processes_start": int(a.others_start or 0),
                     "other_processes_end": int(a.others_end or 0)},

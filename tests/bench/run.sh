@@ -1,23 +1,32 @@
 #!/bin/sh
-# run.sh [--quick] [--side] [--json PATH]: builds what `make bench` measures,
-# runs every benchmark, prints one table and writes the same as JSON (default
-# build/bench/bench.json).  --quick is the reduced run CI makes once to prove
-# it works (smaller sizes, the same code paths, about 10 s).  --side runs only
-# the whole job against the Python peer.  Nothing here asserts a time: the
-# table says which targets hold on this machine.
+# run.sh [--quick] [--side] [--bin PATH] [--cold] [--json PATH]: builds what
+# `make bench` measures, runs every benchmark, prints one table and writes the
+# same as JSON (default build/bench/bench.json).  --quick is the reduced run
+# CI makes once to prove it works (smaller sizes, the same code paths, about
+# 10 s).  --side runs only the whole job against the Python peer; --bin PATH
+# races another build of the program there (an older commit's, for a before
+# and after); --cold lets the machine idle 3 s before each of its processes
+# (on a VM that hands freed memory back to its host, a first touch then costs
+# several times more, as for a user's single run).  Nothing here asserts a
+# time: the table says which targets hold on this machine.
 set -eu
 cd "$(dirname "$0")/../.."
 
 quick=0
 side_only=0
+ours=./distmm-tui
+cold=0
 json=build/bench/bench.json
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) quick=1 ;;
 	--side) side_only=1 ;;
+	--bin) ours="$2"; shift ;;
+	--bin=*) ours="${1#--bin=}" ;;
+	--cold) cold=1 ;;
 	--json) json="$2"; shift ;;
 	--json=*) json="${1#--json=}" ;;
-	*) echo "usage: $0 [--quick] [--side] [--json PATH]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--quick] [--side] [--bin PATH] [--cold] [--json PATH]" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -64,18 +73,23 @@ fi
 # so that a change in the machine's load hits both alike.  The median of the
 # rounds of each, and their ratio, go in the table.
 PEER_PY=${PEER_PY:-/usr/bin/python3}
-side_tag() { # WHO SIZE MODE: bench_engine exec's line as a "side" line
-	sed "s/\"bench\":\"exec\"/\"bench\":\"side\",\"who\":\"$1\",\"size\":\"$2\",\"mode\":\"$3\"/"
+side_tag() { # WHO SIZE MODE LOAD: bench_engine exec's line as a "side" line
+	sed "s/\"bench\":\"exec\"/\"bench\":\"side\",\"who\":\"$1\",\"size\":\"$2\",\"mode\":\"$3\",\"load1\":$4/"
 }
+load1() { cut -d' ' -f1 /proc/loadavg; } # the machine's 1-minute load average
 side_by_side() { # SIZE-LABEL M K N ROUNDS
-	local what=$1 M=$2 K=$3 N=$4 rounds=$5 i mode
+	local what=$1 M=$2 K=$3 N=$4 rounds=$5 i mode l
 	for mode in fsdp dp; do
 		i=0
 		while [ $i -lt "$rounds" ]; do
-			"$engine" exec --quiet ./distmm-tui -b --values floats -M "$M" -K "$K" -N "$N" \
-				-d 2 -m $mode | side_tag ours "$what" $mode | emit
+			[ "$cold" = 1 ] && sleep 3
+			l=$(load1)
+			"$engine" exec --quiet "$ours" -b --values floats -M "$M" -K "$K" -N "$N" \
+				-d 2 -m $mode | side_tag ours "$what" $mode "$l" | emit
+			[ "$cold" = 1 ] && sleep 3
+			l=$(load1)
 			"$engine" exec --quiet "$PEER_PY" tests/bench/peer.py "$M" "$K" "$N" 2 $mode |
-				side_tag peer "$what" $mode | emit
+				side_tag peer "$what" $mode "$l" | emit
 			i=$((i + 1))
 		done
 	done
@@ -211,5 +225,5 @@ fi
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 others_end=$(others)
 python3 tests/bench/report.py --lines "$lines" --json "$json" --quick "$quick" --side-only "$side_only" \
-	--load-start "$load_start" --load-end "$load_end" \
+	--ours "$ours" --cold "$cold" --load-start "$load_start" --load-end "$load_end" \
 	--others-start "$others_start" --others-end "$others_end"
