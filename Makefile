@@ -97,7 +97,8 @@ $(BUILD)/tests/check_%: tests/check_%.c $(LIB) tests/testutil.h
 	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
 # The UI's pure parts are unit-tested without a terminal.
-$(BUILD)/tests/check_layout: tests/check_layout.c $(BUILD)/app/tui/layout.o
+LAYOUT_OBJ = $(addprefix $(BUILD)/app/tui/,layout.o layout_plan.o layout_path.o layout_text.o)
+$(BUILD)/tests/check_layout: tests/check_layout.c $(LAYOUT_OBJ) $(BUILD)/app/tui/keys.o
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CHECK)
@@ -122,6 +123,14 @@ $(BUILD)/tests/check_train: tests/check_train.c $(BUILD)/app/train_model.o $(LIB
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) -Iapp $(LDFLAGS) -o $@ $< $(BUILD)/app/train_model.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
+
+# The memory model against the engine, batch mode's tables and the screen's words.
+MEMORY_APP_OBJ = $(addprefix $(BUILD)/app/,compare.o report.o status.o deadlock.o lesson.o \
+	tui/view.o tui/view_words.o tui/quiz.o)
+$(BUILD)/tests/check_memory: tests/check_memory.c $(MEMORY_APP_OBJ) $(LIB) tests/testutil.h
+	@mkdir -p $(dir $@)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(MEMORY_APP_OBJ) $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
 $(BUILD)/tests/check_expr: tests/check_expr.c $(BUILD)/app/expr.o $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)

@@ -44,6 +44,10 @@ enum {
 	OPT_FIX,
 	OPT_JUDGE,
 	OPT_JUDGE_TIMEOUT,
+	OPT_VERIFY,
+	OPT_COMPARE,
+	OPT_START_AT,
+	OPT_THEME,
 	OPT_TRAIN,
 	OPT_DC,
 	OPT_DA_OUT,
@@ -82,6 +86,10 @@ static const struct option cli_longopts[] = {
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "judge", required_argument, NULL, OPT_JUDGE },
 	{ "judge-timeout", required_argument, NULL, OPT_JUDGE_TIMEOUT },
+	{ "verify", required_argument, NULL, OPT_VERIFY },
+	{ "compare", no_argument, NULL, OPT_COMPARE },
+	{ "start-at", required_argument, NULL, OPT_START_AT },
+	{ "theme", required_argument, NULL, OPT_THEME },
 	{ "train", no_argument, NULL, OPT_TRAIN },
 	{ "dC", required_argument, NULL, OPT_DC },
 	{ "dA-out", required_argument, NULL, OPT_DA_OUT },
@@ -96,7 +104,7 @@ static const char cli_shortopts[] = ":bqd:m:M:K:N:A:B:o:hV";
 /* Each option's given bit and the name messages use for it. */
 static const struct cli_name {
 	int code;
-	uint64_t bit;
+	cli_given_t bit;
 	const char *name;
 } cli_names[] = {
 	{ 'b', CLI_GIVEN_BATCH, "-b" },
@@ -130,6 +138,10 @@ static const struct cli_name {
 	{ OPT_FIX, CLI_GIVEN_FIX, "--fix" },
 	{ OPT_JUDGE, CLI_GIVEN_JUDGE, "--judge" },
 	{ OPT_JUDGE_TIMEOUT, CLI_GIVEN_JUDGE_TIMEOUT, "--judge-timeout" },
+	{ OPT_VERIFY, CLI_GIVEN_VERIFY, "--verify" },
+	{ OPT_COMPARE, CLI_GIVEN_COMPARE, "--compare" },
+	{ OPT_START_AT, CLI_GIVEN_START_AT, "--start-at" },
+	{ OPT_THEME, CLI_GIVEN_THEME, "--theme" },
 	{ OPT_TRAIN, CLI_GIVEN_TRAIN, "--train" },
 	{ OPT_DC, CLI_GIVEN_DC, "--dC" },
 	{ OPT_DA_OUT, CLI_GIVEN_DA_OUT, "--dA-out" },
@@ -150,18 +162,19 @@ enum {
 	CLI_RING_BUG = 1u << 8,     /* a bug that changes only the ring (bug_applies) */
 	CLI_IN_JUDGE = 1u << 9,     /* --judge: the candidate's Python runs, not the engine */
 	CLI_NO_JUDGE = 1u << 10,    /* no --judge */
-	CLI_IN_TRAIN = 1u << 11,    /* --train: the training step */
-	CLI_NO_GRADS = 1u << 12,    /* no --train and no --replay (of a training step's trace) */
-	CLI_FWD_BUG = 1u << 13,     /* a bug of the forward's (bug_is_backward: not) */
-	CLI_BWD_BUG = 1u << 14,     /* a bug of the backward's */
-	CLI_NO_TRAIN = 1u << 15,    /* no --train */
+	CLI_IN_LESSON = 1u << 11,   /* --lesson: its parts say where they start */
+	CLI_IN_TRAIN = 1u << 12,    /* --train: the training step */
+	CLI_NO_GRADS = 1u << 13,    /* no --train and no --replay (of a training step's trace) */
+	CLI_FWD_BUG = 1u << 14,     /* a bug of the forward's (bug_is_backward: not) */
+	CLI_BWD_BUG = 1u << 15,     /* a bug of the backward's */
+	CLI_NO_TRAIN = 1u << 16,    /* no --train */
 };
 
 /* The options that do nothing in a mode, refused with the first given one
  * named and why: a silently ignored option makes a person believe it
  * worked.  The first rule that applies is the one reported. */
 static const struct cli_rule {
-	uint64_t opts;  /* enum cli_given bits */
+	cli_given_t opts; /* CLI_GIVEN_* bits */
 	unsigned where; /* CLI_IN_* */
 	const char *why;
 } cli_rules[] = {
@@ -173,7 +186,7 @@ static const struct cli_rule {
 	  CLI_IN_JUDGE,
 	  "has no effect with --judge (your file runs on the judge's own matrices, "
 	  "with its own communicator)" },
-	{ CLI_GIVEN_JUDGE, CLI_IN_INTERFACE, "needs -b (the judge prints its verdicts in batch mode)" },
+	{ CLI_GIVEN_JUDGE, CLI_IN_INTERFACE, "has no effect without -b (the judge prints its verdicts in batch mode)" },
 	{ CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD, CLI_IN_BATCH,
 	  "has no effect with -b (it records the interface's screens; batch mode draws none)" },
 	{ CLI_GIVEN_PLAY | CLI_GIVEN_SPEED, CLI_IN_BATCH,
@@ -182,8 +195,15 @@ static const struct cli_rule {
 	{ CLI_GIVEN_LESSON, CLI_IN_BATCH, "has no effect with -b (a lesson plays in the interface)" },
 	{ CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII, CLI_IN_BATCH,
 	  "has no effect with -b (batch mode prints plain text)" },
+	{ CLI_GIVEN_START_AT, CLI_IN_BATCH, "has no effect with -b (batch mode runs to the end)" },
+	{ CLI_GIVEN_THEME, CLI_IN_BATCH, "has no effect with -b (batch mode prints plain text)" },
 	{ CLI_GIVEN_QUIET, CLI_IN_INTERFACE,
 	  "has no effect without -b (it shortens batch mode's output)" },
+	{ CLI_GIVEN_COMPARE, CLI_IN_INTERFACE,
+	  "has no effect without -b (it runs the other mode for batch mode's table; the "
+	  "interface's c key shows both)" },
+	{ CLI_GIVEN_VERIFY, CLI_IN_INTERFACE,
+	  "has no effect without -b (it chooses the check of a batch run)" },
 	/* the training step: its own rows, together */
 	{ CLI_GIVEN_TRAIN, CLI_IN_INTERFACE,
 	  "has no effect without -b yet (the interface shows the forward alone; -b --train "
@@ -202,6 +222,12 @@ static const struct cli_rule {
 	{ CLI_GIVEN_BUG, CLI_IN_TRAIN | CLI_FWD_BUG,
 	  "has no effect with --train (that bug is a mistake of the forward, which a training "
 	  "step runs correctly; its own: rs-off-by-one, no-sum)" },
+	{ CLI_GIVEN_VERIFY, CLI_IN_TRAIN,
+	  "has no effect with --train (the training step checks C, dA and dB against their "
+	  "sequential products, element by element)" },
+	{ CLI_GIVEN_COMPARE, CLI_IN_TRAIN,
+	  "has no effect with --train (the training step's report always compares DP and FSDP "
+	  "from the model)" },
 	{ CLI_GIVEN_BUG, CLI_NO_TRAIN | CLI_BWD_BUG,
 	  "has no effect without --train (that bug is a mistake of the backward's "
 	  "reduce-scatter)" },
@@ -221,6 +247,8 @@ static const struct cli_rule {
 	  "has no effect with --replay (no transport runs: the trace is what happened)" },
 	{ CLI_GIVEN_QUIZ, CLI_IN_REPLAY,
 	  "has no effect with --replay (the quiz asks about a live run)" },
+	{ CLI_GIVEN_START_AT, CLI_IN_LESSON,
+	  "has no effect with --lesson (each part starts at its beginning)" },
 	/* DP's gather is a star: ranks other than 0 only send, rank 0 only
 	 * receives, so no rank has a send and a receive to put in an order */
 	{ CLI_GIVEN_ORDERS, CLI_IN_DP, "has no effect with -m dp (DP has no ring transfer to order)" },
@@ -240,7 +268,7 @@ static const struct cli_rule {
 	  "has no effect with --export (a question waits for an answer; an export takes none)" },
 };
 
-const char *cli_option_name(uint64_t given_bit)
+const char *cli_option_name(cli_given_t given_bit)
 {
 	for (size_t i = 0; i < sizeof cli_names / sizeof cli_names[0]; i++)
 		if (cli_names[i].bit == given_bit)
@@ -248,7 +276,7 @@ const char *cli_option_name(uint64_t given_bit)
 	return "";
 }
 
-static uint64_t cli_bit_of(int code)
+static cli_given_t cli_bit_of(int code)
 {
 	for (size_t i = 0; i < sizeof cli_names / sizeof cli_names[0]; i++)
 		if (cli_names[i].code == code)
@@ -257,7 +285,7 @@ static uint64_t cli_bit_of(int code)
 }
 
 /* The lowest given bit of mask, by the order of the enum. */
-static uint64_t cli_first_bit(uint64_t mask)
+static cli_given_t cli_first_bit(cli_given_t mask)
 {
 	return mask & -mask;
 }
@@ -304,18 +332,26 @@ const char *cli_usage(void)
 	       "      --trace FILE    write the event log (JSON Lines, or see --trace-format)\n"
 	       "      --trace-format jsonl|chrome\n"
 	       "                      chrome: the Trace Event Format, for Perfetto\n"
+	       "      --verify HOW    exact (the full product and allclose), freivalds\n"
+	       "                      (random vectors: Cx against A(Bx)) or auto (the\n"
+	       "                      default: exact up to M*K*N = 2^24)\n"
+	       "      --compare       run the other mode too for the DP-vs-FSDP table (by\n"
+	       "                      default it comes from the model)\n"
+	       "      --judge FILE.py run your dp_mat_mul / fsdp_mat_mul on a battery of\n"
+	       "                      cases and say what is wrong (-d, -M/-K/-N, -m,\n"
+	       "                      --values, --seed, --capacity pick one case)\n"
+	       "      --judge-timeout S  --judge: each case's time limit (default 3 s)\n"
 	       "\n"
 	       "The interface (without -b):\n"
 	       "      --play          start playing instead of paused\n"
 	       "      --quiz[=LEVEL]  predict, then reveal: questions before each phase\n"
 	       "                      (level 1: one rank a phase; 2: every rank)\n"
 	       "      --lesson FILE   play a lesson (assets/lessons/) part by part\n"
-	       "      --judge FILE.py with -b: run your dp_mat_mul / fsdp_mat_mul on a\n"
-	       "                      battery of cases and say what is wrong (-d, -M/-K/-N,\n"
-	       "                      -m, --values, --seed, --capacity pick one case)\n"
-	       "      --judge-timeout S  --judge: each case's time limit (default 3 s)\n"
 	       "      --no-color      no colour (also when NO_COLOR is set)\n"
 	       "      --ascii         ASCII line drawing\n"
+	       "      --start-at STEP open at a step's compute (2), its transfer (2t),\n"
+	       "                      ready, gather or verify\n"
+	       "      --theme THEME   projector (high contrast, nothing dim) or default\n"
 	       "      --speed X       start at speed X: 1/4, 1/2, 1 (default), 2, 4, 8 or 16\n"
 	       "      --record FILE   record what the screen shows as an asciicast (.cast)\n"
 	       "\n"
@@ -372,6 +408,43 @@ static int cli_size(const char *name, const char *arg, size_t *out, char *err, s
 				RUN_MAX_DIM, arg);
 	*out = (size_t)v;
 	return 0;
+}
+
+/* --start-at: ready, a step (its compute), a step and t (the transfer
+ * after it), gather or verify.  Whether the step exists is known only once
+ * the devices are (a lesson or a trace may set them): the interface says. */
+static int cli_start_at(const char *arg, struct cli_opts *o, char *err, size_t size)
+{
+	unsigned long long v;
+	char num[24];
+	size_t len = strlen(arg);
+	if (strcmp(arg, "ready") == 0) {
+		o->start_kind = CLI_START_READY;
+		return 0;
+	}
+	if (strcmp(arg, "gather") == 0) {
+		o->start_kind = CLI_START_GATHER;
+		return 0;
+	}
+	if (strcmp(arg, "verify") == 0) {
+		o->start_kind = CLI_START_VERIFY;
+		return 0;
+	}
+	int transfer = len > 1 && arg[len - 1] == 't';
+	if (len == 0 || len - (size_t)transfer >= sizeof num)
+		goto bad;
+	memcpy(num, arg, len - (size_t)transfer);
+	num[len - (size_t)transfer] = '\0';
+	if (cli_number(num, 0, RUN_MAX_DEVICES - 1, &v))
+		goto bad;
+	o->start_kind = transfer ? CLI_START_TRANSFER : CLI_START_COMPUTE;
+	o->start_step = (int)v;
+	return 0;
+bad:
+	return cli_fail(err, size,
+			"--start-at takes a step (2), a step's transfer (2t), ready, gather or "
+			"verify, not '%s'",
+			arg);
 }
 
 /* --size COLSxROWS: two numbers from 1 to CLI_MAX_SIZE; whether the run
@@ -550,6 +623,17 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_TRACE: o->trace_file = arg; break;
 	case OPT_LESSON: o->lesson_file = arg; break;
 	case OPT_REPLAY: o->replay_file = arg; break;
+	/* the classroom's options: where the interface opens, its theme */
+	case OPT_START_AT:
+		return cli_start_at(arg, o, err, size);
+	case OPT_THEME:
+		if (strcmp(arg, "projector") == 0)
+			o->projector = 1;
+		else if (strcmp(arg, "default") == 0)
+			o->projector = 0;
+		else
+			return cli_fail(err, size, "unknown theme '%s' (use projector or default)", arg);
+		break;
 	case OPT_EXPORT: o->export_file = arg; break;
 	case OPT_RECORD: o->record_file = arg; break;
 	case OPT_SIZE: return cli_screen_size(arg, o, err, size);
@@ -564,6 +648,18 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 		if (cli_seconds(arg, &o->judge_ms))
 			return cli_fail(err, size, "--judge-timeout must be seconds from 0.1 to 600, "
 					"not '%s'", arg);
+		break;
+	case OPT_COMPARE: o->compare = 1; break;
+	case OPT_VERIFY:
+		if (strcmp(arg, "auto") == 0)
+			o->verify = CLI_VERIFY_AUTO;
+		else if (strcmp(arg, "exact") == 0)
+			o->verify = CLI_VERIFY_EXACT;
+		else if (strcmp(arg, "freivalds") == 0)
+			o->verify = CLI_VERIFY_FREIVALDS;
+		else
+			return cli_fail(err, size, "unknown verification '%s' (use exact, freivalds or auto)",
+					arg);
 		break;
 	case OPT_TRACE_FORMAT:
 		if (strcmp(arg, "jsonl") == 0)
@@ -648,12 +744,13 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 			 (o->export_file ? CLI_IN_EXPORT : CLI_NO_EXPORT) |
 			 (bug_applies(o->bug, DM_DP) || bug_is_backward(o->bug) ? 0u : CLI_RING_BUG) |
 			 (o->judge_file ? CLI_IN_JUDGE : CLI_NO_JUDGE) |
+			 (o->lesson_file ? CLI_IN_LESSON : 0u) |
 			 (o->train ? CLI_IN_TRAIN : CLI_NO_TRAIN) |
 			 (o->train || o->replay_file ? 0u : CLI_NO_GRADS) |
 			 (o->bug == BUG_NONE ? 0u : bug_is_backward(o->bug) ? CLI_BWD_BUG : CLI_FWD_BUG);
 	for (size_t i = 0; i < sizeof cli_rules / sizeof cli_rules[0]; i++) {
 		const struct cli_rule *r = &cli_rules[i];
-		uint64_t hit = o->given & r->opts;
+		cli_given_t hit = o->given & r->opts;
 		if (hit && (where & r->where) == r->where) {
 			o->refused = cli_first_bit(hit);
 			return cli_fail(err, err_size, "%s %s", cli_option_name(o->refused), r->why);
@@ -668,7 +765,7 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 /* A lesson's set: keys and the options they override. */
 static const struct cli_lesson_key {
 	unsigned set_bit; /* LESSON_SET_* */
-	uint64_t given;   /* CLI_GIVEN_* */
+	cli_given_t given; /* CLI_GIVEN_* */
 	const char *key;
 } cli_lesson_keys[] = {
 	{ LESSON_SET_MODE, CLI_GIVEN_MODE, "fsdp or dp" },

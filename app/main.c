@@ -20,7 +20,7 @@ static int main_run(int argc, char **argv)
 
 	switch (cli_parse(argc, argv, &o, err, sizeof err)) {
 	case CLI_HELP:
-		fputs(cli_usage(), stdout);
+		status_put_stdout(cli_usage());
 		return STATUS_OK;
 	case CLI_VERSION:
 		printf("distmm-tui %s\n", DISTMM_VERSION);

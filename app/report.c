@@ -20,9 +20,9 @@
 #include <distmm/split.h>
 #include "status.h"
 #include <distmm/trace.h>
+#include <distmm/verify.h>
 
-/* The DP-vs-FSDP table runs the other mode too: only when that is cheap. */
-#define REPORT_COMPARE_MAX (256ull << 20)
+/* The DP-vs-FSDP table has a line a device: up to this many. */
 #define REPORT_COMPARE_DEVICES 64
 
 /* How each rank makes its transfer: the order of its two calls, or the fix,
@@ -115,39 +115,71 @@ void report_events(const struct ev *ev, size_t n_ev, int mode, int n, int bug)
 		report_event(&ev[i], mode, n, bug);
 }
 
-/* The memory argument in numbers: both modes, formula and measurement. */
+/* Where a mode's peaks and sends came from, in words. */
+static const char *report_source(const struct compare *c, int mode, const struct run_config *cfg)
+{
+	if (c->model[mode])
+		return mode == cfg->mode && cfg->bug
+			       ? "from the model of the correct ring (this run had a bug)"
+			       : "from the model (the accounting a correct run makes, worked out)";
+	if (c->ran[mode])
+		return "measured in a run made for this table (--compare)";
+	return "measured in this run";
+}
+
+/* The memory argument in numbers: both modes, the model and the peaks. */
 void report_compare(const struct mat *a, const struct mat *b, const struct run_config *cfg,
-		    const struct ev_summary *sum)
+		    const struct ev_summary *sum, int run_other)
 {
 	struct compare c;
 	struct dm_err err;
-	if (cfg->devices > REPORT_COMPARE_DEVICES || compare_build(&c, a, b, cfg, REPORT_COMPARE_MAX, sum, &err))
+	uint64_t limit = cfg->mem_limit ? cfg->mem_limit : UINT64_MAX;
+	if (cfg->devices > REPORT_COMPARE_DEVICES ||
+	    compare_build(&c, a, b, cfg, run_other ? limit : 0, sum, &err))
 		return;
-	printf("DP vs FSDP (bytes; formula DP: A_r + B + C_r, FSDP: A_r + 2*B/n + C_r):\n");
-	printf("  %-8s %12s %12s %12s %12s %12s %12s\n", "", "DP formula", "DP peak", "FSDP formula",
+	/* what no run measured comes from the model: the other mode, or both
+	 * when this run had a bug (its figures are the bug's) */
+	uint64_t need[2] = { 0, 0 };
+	for (int m = 0; m < 2; m++)
+		if (c.model[m]) {
+			struct run_config other = *cfg;
+			other.mode = m;
+			need[m] = run_estimate_bytes(&other, a->rows, a->cols, b->cols);
+		}
+	printf("DP vs FSDP (bytes; the model: the engine's accounting with the real shard sizes):\n");
+	printf("  %-8s %12s %12s %12s %12s %12s %12s\n", "", "DP model", "DP peak", "FSDP model",
 	       "FSDP peak", "DP sent", "FSDP sent");
 	for (int i = 0; i <= c.n; i++) {
-		char name[16], m[4][24];
+		char name[16];
 		const uint64_t *f = i < c.n ? c.dev[i].formula : c.total_formula;
 		const uint64_t *p = i < c.n ? c.dev[i].measured : c.total_measured;
 		const uint64_t *snt = i < c.n ? c.dev[i].sent : c.total_sent;
 		snprintf(name, sizeof name, i < c.n ? "rank %d" : "total", i);
-		for (int k = 0; k < 2; k++) {
-			int mode = k ? DM_FSDP : DM_DP;
-			if (c.measured[mode]) {
-				snprintf(m[k], sizeof m[k], "%" PRIu64, p[mode]);
-				snprintf(m[2 + k], sizeof m[2 + k], "%" PRIu64, snt[mode]);
-			} else {
-				snprintf(m[k], sizeof m[k], "not run");
-				snprintf(m[2 + k], sizeof m[2 + k], "-");
-			}
-		}
-		printf("  %-8s %12" PRIu64 " %12s %12" PRIu64 " %12s %12s %12s\n", name, f[DM_DP], m[0],
-		       f[DM_FSDP], m[1], m[2], m[3]);
+		printf("  %-8s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
+		       " %12" PRIu64 "\n",
+		       name, f[DM_DP], p[DM_DP], f[DM_FSDP], p[DM_FSDP], snt[DM_DP], snt[DM_FSDP]);
 	}
-	printf("  rank 0's peaks include the gathered C (%" PRIu64 " bytes); DP holds B on all %d "
-	       "devices, FSDP about 2/%d of it on each\n",
-	       c.gathered, c.n, c.n);
+	char saving[320];
+	compare_saving_line(&c, saving, sizeof saving);
+	printf("  rank 0's figures include the gathered C (%" PRIu64 " bytes) in both modes\n",
+	       c.gathered);
+	for (int k = 0; k < 2; k++) {
+		int m = k ? DM_DP : DM_FSDP;
+		printf("  %s peaks and sends: %s", sched_mode_name(m), report_source(&c, m, cfg));
+		if (c.model[m] && run_other && need[m] > limit)
+			printf("; not run: it needs about %.1f MiB, more than the %.1f MiB available",
+			       (double)need[m] / 1048576.0, (double)limit / 1048576.0);
+		else if (c.model[m] && run_other)
+			printf("; the run made for this table failed");
+		else if (c.model[m])
+			printf("; --compare runs it");
+		printf("\n");
+	}
+	printf("  %s\n", saving);
+	if (!c.even && c.n > 1)
+		printf("  N does not split evenly: the textbook A_r + 2*B/n + C_r gives %" PRIu64
+		       " for rank 0 (without C); the model uses the real shard sizes\n",
+		       c.dev[0].textbook[DM_FSDP]);
 	compare_free(&c);
 }
 
@@ -158,8 +190,9 @@ void report_summary(const struct ev_summary *sum, int n, int mode, size_t M, siz
 	printf("  %-8s %12s %14s %12s %12s\n", "", "peak held", "DP would hold", "sent",
 	       "received");
 	for (int i = 0; i < n; i++) {
-		uint64_t rows = split_size(M, n, i);
-		uint64_t dpb = 8 * (rows * K + (uint64_t)K * N + rows * N);
+		struct compare_model dpm; /* like with like: rank 0 with the gathered C */
+		compare_model_rank(DM_DP, n, i, M, K, N, &dpm);
+		uint64_t dpb = dpm.peak;
 		char name[16];
 		snprintf(name, sizeof name, "rank %d", i);
 		printf("  %-8s %12" PRIu64 " %14" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", name,
@@ -172,10 +205,15 @@ void report_summary(const struct ev_summary *sum, int n, int mode, size_t M, siz
 	printf("  %-8s %12" PRIu64 " %14" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", "total", peak,
 	       dp, sent, recv);
 	if (mode == DM_FSDP && n > 1)
-		printf("  the ring: each rank sends %d/%d of B; rank 0 also holds the gathered C\n",
+		printf("  the ring: each rank sends %d/%d of B; rank 0's figures include the gathered C "
+		       "in both columns\n",
 		       n - 1, n);
 	else if (n > 1)
-		printf("  DP: every rank holds all of B; rank 0 also holds the gathered C\n");
+		printf("  DP: every rank holds all of B; rank 0's figures include the gathered C; the "
+		       "sends are the gather's (giving each device its B is not counted)\n");
+	else
+		printf("  one device: it holds all of A, B and C (and C again, gathered), in either "
+		       "mode\n");
 }
 
 void report_deadlock(const struct run_snapshot *s)
@@ -206,16 +244,64 @@ void report_threads(const struct run_snapshot *s)
 		       "own)\n", all, s->n, extra);
 }
 
-int report_verify(const struct mat *c, const struct mat *ref)
+/* Freivalds' bound, as the verification line states it. */
+#define REPORT_BOUND "|Cx - A(Bx)| <= (1e-8*sum|x| + 1e-5*|C||x|)/(1 - 1e-5)"
+
+static int report_exact(const struct mat *a, const struct mat *b, const struct mat *c)
 {
-	double max_err;
-	size_t n_bad;
-	if (mat_allclose(c, ref, &max_err, &n_bad)) {
-		printf("verify: allclose ok, max |err| = %.3g\n", max_err);
+	struct verify_result v;
+	struct dm_err err;
+	if (verify_exact(a, b, c, &v, &err)) {
+		status_error("%s", err.msg);
+		return STATUS_MISMATCH; /* unverified is not verified */
+	}
+	if (v.ok && v.n_nonfinite) {
+		/* the rule is allclose with equal_nan: say when that is what passed */
+		printf("verify: allclose ok, max |err| = %.3g; NaN-equal: the %zu NaN or infinite "
+		       "elements of A @ B are the same in C (the inputs hold a NaN or an infinity)\n",
+		       v.max_abs_err, v.n_nonfinite);
 		return STATUS_OK;
 	}
-	printf("verify: MISMATCH, %zu of %zu elements differ from A @ B, max |err| = %.3g\n", n_bad,
-	       c->rows * c->cols, max_err);
+	if (v.ok) {
+		printf("verify: allclose ok, max |err| = %.3g\n", v.max_abs_err);
+		return STATUS_OK;
+	}
+	printf("verify: MISMATCH, %zu of %zu elements differ from A @ B, max |err| = %.3g\n",
+	       v.n_bad, v.checked, v.max_abs_err);
+	return STATUS_MISMATCH;
+}
+
+int report_verify(const struct cli_opts *o, const struct mat *a, const struct mat *b,
+		  const struct mat *c)
+{
+	struct verify_result v;
+	struct dm_err err;
+	int method = o->verify == CLI_VERIFY_EXACT       ? VERIFY_EXACT
+		     : o->verify == CLI_VERIFY_FREIVALDS ? VERIFY_FREIVALDS
+							 : verify_auto_method(a->rows, a->cols, b->cols);
+	if (method == VERIFY_EXACT)
+		return report_exact(a, b, c);
+	/* the vectors from the run's seed: the same line for the same command */
+	if (verify_freivalds(a, b, c, VERIFY_VECTORS, o->seed ^ 0xf4e1a1d5ULL, &v, &err)) {
+		status_error("%s", err.msg);
+		return STATUS_MISMATCH;
+	}
+	if (!v.decided) {
+		printf("verify: Freivalds cannot decide (a value in A, B or C, or a projection, is "
+		       "not finite): the exact check instead\n");
+		return report_exact(a, b, c);
+	}
+	if (v.ok) {
+		printf("verify: Freivalds ok, %d random +-1 vectors x, " REPORT_BOUND
+		       " in all %zu rows (bounds %.3g..%.3g, the worst at %.2g of its bound); an "
+		       "element off by more than its row's bound passes with probability <= 2^-%d\n",
+		       v.vectors, v.checked, v.bound_min, v.bound_max, v.worst_ratio, v.vectors);
+		return STATUS_OK;
+	}
+	printf("verify: MISMATCH (Freivalds, %d random +-1 vectors x): %zu of %zu rows of C differ "
+	       "from A @ B beyond " REPORT_BOUND ", the first row %zu, the worst |Cx - A(Bx)| = "
+	       "%.3g at %.3g times its bound\n",
+	       v.vectors, v.n_bad, v.checked, v.first_bad, v.max_abs_err, v.worst_ratio);
 	return STATUS_MISMATCH;
 }
 

@@ -23,11 +23,12 @@ void report_events(const struct ev *ev, size_t n_ev, int mode, int n, int bug);
 /* Per rank: peak held, what DP would hold, sent, received; and the total. */
 void report_summary(const struct ev_summary *sum, int n, int mode, size_t M, size_t K, size_t N);
 
-/* DP against FSDP, formula and measured: sum is the run just made (in
- * cfg->mode); the other mode runs in-process when cheap.  Skipped beyond 64
- * devices. */
+/* DP against FSDP, formula and peaks: sum is the run just made (in
+ * cfg->mode, NULL if none); a mode no correct run measured comes from the
+ * model, or with run_other (--compare) runs in-process when it fits in
+ * cfg->mem_limit.  The table says which.  Skipped beyond 64 devices. */
 void report_compare(const struct mat *a, const struct mat *b, const struct run_config *cfg,
-		    const struct ev_summary *sum);
+		    const struct ev_summary *sum, int run_other);
 
 /* The cycle of waits of a deadlocked run, read off its snapshot. */
 void report_deadlock(const struct run_snapshot *s);
@@ -35,9 +36,11 @@ void report_deadlock(const struct run_snapshot *s);
 /* "threads: 8 for 4 devices ..." when the recv-thread fix added threads. */
 void report_threads(const struct run_snapshot *s);
 
-/* The last line, "verify: allclose ok, max |err| = 0" or "verify: MISMATCH
- * ...".  Returns STATUS_OK or STATUS_MISMATCH. */
-int report_verify(const struct mat *c, const struct mat *ref);
+/* The last line: C checked against A @ B as o->verify says (verify.h),
+ * "verify: allclose ok, max |err| = 0", "verify: Freivalds ok, ..." or
+ * "verify: MISMATCH ...".  Returns STATUS_OK or STATUS_MISMATCH. */
+int report_verify(const struct cli_opts *o, const struct mat *a, const struct mat *b,
+		  const struct mat *c);
 
 /* Refuses an output path that cannot be written, before anything runs;
  * need_kind: it must be .npy or .csv.  Returns 0 or an engine error. */

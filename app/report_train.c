@@ -240,7 +240,7 @@ static int report_train_verify_one(const char *name, const struct mat *x, const 
 {
 	double max_err;
 	size_t n_bad;
-	if (x && mat_allclose(x, ref, &max_err, &n_bad)) {
+	if (x && mat_allclose(x, ref, &max_err, &n_bad, NULL)) {
 		printf("verify %s: allclose ok, max |err| = %.3g\n", name, max_err);
 		return STATUS_OK;
 	}

@@ -45,6 +45,14 @@ void status_flush_stdout(void)
 		status_flush_errno = errno;
 }
 
+void status_put_stdout(const char *text)
+{
+	/* a long text flushes the buffer on the way: keep that write's reason */
+	errno = 0;
+	if (fputs(text, stdout) == EOF && errno && !status_flush_errno)
+		status_flush_errno = errno;
+}
+
 int status_close_stdout(int status)
 {
 	/* the error flag says an earlier write failed; fclose writes what is

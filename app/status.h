@@ -19,6 +19,10 @@ void status_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * it later (the stream keeps only its error flag). */
 void status_flush_stdout(void);
 
+/* fputs to stdout that keeps the reason of a write it fails on the way
+ * (for status_close_stdout's line). */
+void status_put_stdout(const char *text);
+
 /* At every exit of a program: flushes and closes stdout, as coreutils'
  * close_stdout does, because a write that failed (a full disk, /dev/full, a
  * closed pipe) is otherwise only in the stream's error flag and the program

@@ -63,6 +63,57 @@ grep -q -- '--devices' "$T/out" || bad "help lacks --devices"
 expect 0 "version" -- -V
 grep -q '^distmm-tui [0-9]' "$T/out" || bad "version line"
 
+# --- only what was asked: the DP-vs-FSDP table and the check ------------------
+# the other mode's figures come from the model; --compare runs it, and the
+# numbers must be the ones the real run measures
+table() { sed -n '/^DP vs FSDP/,/gathered C/p' "$T/out"; }
+for args in "-d 4" "-d 3 -M 13 -K 5 -N 7" "-d 5 -m dp -M 13 -K 5 -N 17" "-d 7 -M 3 -N 20 -K 2" \
+	"-d 1 -m dp" "-d 6 --bug send-left" "-d 16 -M 40 -K 9 -N 33 -m dp"; do
+	"$BIN" -b -q $args >"$T/out" 2>&1; table >"$T/model"
+	grep -q 'peaks and sends: from the model' "$T/out" || bad "no model line ($args)"
+	grep -q -- '--compare runs it' "$T/out" || bad "no --compare hint ($args)"
+	"$BIN" -b -q --compare $args >"$T/out" 2>&1; table >"$T/ran"
+	grep -q 'peaks and sends: measured in a run made for this table (--compare)' "$T/out" \
+		|| bad "--compare did not run the other mode ($args)"
+	[ -s "$T/model" ] && cmp -s "$T/model" "$T/ran" && ok || { bad "model and run differ ($args)"; diff "$T/model" "$T/ran" | head -5; }
+done
+"$BIN" -b -q -d 4 >"$T/out"
+grep -q '^  FSDP peaks and sends: measured in this run$' "$T/out" || bad "the run's own mode not measured"
+expect_msg 2 "--compare has no effect without -b" -- --compare
+expect_msg 2 "--verify has no effect without -b" -- --verify exact
+expect_msg 2 "unknown verification 'fast'" -- -b --verify fast
+
+# the check: exact up to M*K*N = 2^24, Freivalds' vectors above, as asked
+expect 0 "exact at 256^3" -- -b -q -M 256 -K 256 -N 256 --values floats
+tail -n 1 "$T/out" | grep -q '^verify: allclose ok' || bad "256^3 not exact: $(tail -n 1 "$T/out")"
+expect 0 "Freivalds above 2^24" -- -b -q -M 257 -K 256 -N 256 --values floats -d 3
+tail -n 1 "$T/out" | grep -q '^verify: Freivalds ok, 16 random +-1 vectors x, |Cx - A(Bx)| <= (1e-8\*sum|x| + 1e-5\*|C||x|)/(1 - 1e-5) in all 257 rows .*passes with probability <= 2^-16$' \
+	|| bad "Freivalds line: $(tail -n 1 "$T/out")"
+expect 0 "--verify exact above 2^24" -- -b -q -M 257 -K 256 -N 256 --values floats --verify exact
+tail -n 1 "$T/out" | grep -q '^verify: allclose ok' || bad "--verify exact: $(tail -n 1 "$T/out")"
+expect 0 "--verify freivalds on the exercise" -- -b -q --verify freivalds -d 2
+tail -n 1 "$T/out" | grep -q '^verify: Freivalds ok.* in all 8 rows' || bad "--verify freivalds: $(tail -n 1 "$T/out")"
+for bug in r-plus-s send-left no-wrap int-accumulator; do
+	for how in auto exact; do
+		expect 1 "--bug $bug at 300^3, --verify $how" -- -b -q -d 4 -M 300 -K 300 -N 300 --bug $bug --verify $how
+		want='^verify: MISMATCH (Freivalds, 16'; [ $how = exact ] && want='^verify: MISMATCH, '
+		tail -n 1 "$T/out" | grep -q "$want" || bad "--bug $bug --verify $how: $(tail -n 1 "$T/out")"
+	done
+done
+$PY -c "
+import numpy as np
+a = np.random.default_rng(3).standard_normal((300, 300)); a[7, 11] = np.nan
+np.save('$T/nan.npy', a)"
+# one rule, allclose with equal_nan: the NaN reaches C where it reaches A @ B
+expect 0 "a NaN in A above 2^24" -- -b -q -A "$T/nan.npy" -N 300 -d 2
+grep -q '^verify: Freivalds cannot decide' "$T/out" &&
+	tail -n 1 "$T/out" | grep -q '^verify: allclose ok, .*NaN-equal: the 300 NaN or infinite elements' \
+	|| bad "NaN: $(tail -n 2 "$T/out")"
+for how in exact freivalds; do
+	expect 0 "a NaN in A, --verify $how" -- -b -q -A "$T/nan.npy" -N 300 -d 3 -m dp --verify $how
+	tail -n 1 "$T/out" | grep -q 'NaN-equal' || bad "NaN, --verify $how: $(tail -n 1 "$T/out")"
+done
+
 # --- deadlock ---------------------------------------------------------------
 expect_msg 3 "deadlock: every device is blocked" -- -b -d 4 --naive --capacity 0
 grep -q 'rank 0 waits to send shard 0 to rank 1' "$T/out" || bad "wait cycle not printed"

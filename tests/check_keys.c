@@ -1,9 +1,11 @@
 /* check_keys: the key table and the dispatch over it, with no terminal.
- * The map every key had before the table existed, restated here as the
- * specification; the context rules (an overlay takes any key, an answer
- * being typed takes digits, '-' and ':'); and the table's own promises that
- * the help and the footer rely on (each code once, every action a key asks
- * for found by keys_find, names that fit the help's key column). */
+ * The map, restated here as the specification from the help's words; the
+ * context rules (an overlay takes any key, an answer or a step being typed
+ * takes digits, the worked cell takes the arrows, digits pick a rank
+ * otherwise); the key bar's choice by screen and condition; and the table's
+ * own promises that the help and the bar rely on (each code once, every
+ * action a key asks for found by keys_find, names that fit the help's key
+ * column, a help that fits 80x24). */
 #include <check.h>
 #include <curses.h>
 #include <stdlib.h>
@@ -15,35 +17,43 @@
 static const struct {
 	int code, action;
 } spec[] = {
-	{ ' ', ACT_NEXT },       { 'n', ACT_NEXT },       { KEY_RIGHT, ACT_NEXT },
-	{ 'b', ACT_BACK },       { KEY_LEFT, ACT_BACK },  { 'p', ACT_PLAY },
-	{ 'm', ACT_MODE },       { 'r', ACT_RESTART },    { '+', ACT_FASTER },
-	{ '=', ACT_FASTER },     { '-', ACT_SLOWER },     { '_', ACT_SLOWER },
-	{ '[', ACT_FEWER },      { ']', ACT_MORE },       { 'x', ACT_QUIZ },
-	{ 'c', ACT_MEMORY },     { 'f', ACT_FIX },        { '\n', ACT_ENTER },
-	{ '\r', ACT_ENTER },     { KEY_ENTER, ACT_ENTER }, { '?', ACT_HELP },
-	{ 'h', ACT_HELP },       { KEY_F(1), ACT_HELP },  { 12 /* Ctrl-L */, ACT_REDRAW },
-	{ 'q', ACT_QUIT },       { 27 /* Esc */, ACT_QUIT },
+	{ ' ', ACT_NEXT },        { 'n', ACT_NEXT },         { KEY_RIGHT, ACT_NEXT },
+	{ 'b', ACT_BACK },        { KEY_LEFT, ACT_BACK },    { 'p', ACT_PLAY },
+	{ KEY_HOME, ACT_HOME },   { KEY_END, ACT_END },      { 'g', ACT_GOTO },
+	{ 'm', ACT_MODE },        { 'r', ACT_RESTART },      { '+', ACT_FASTER },
+	{ '=', ACT_FASTER },      { '-', ACT_SLOWER },       { '_', ACT_SLOWER },
+	{ '[', ACT_FEWER },       { ']', ACT_MORE },         { 9 /* Tab */, ACT_FOCUS_NEXT },
+	{ KEY_BTAB, ACT_FOCUS_PREV }, { 'v', ACT_SHOW },     { 'w', ACT_CELL },
+	{ 't', ACT_TABLE },       { 'x', ACT_QUIZ },         { 'c', ACT_MEMORY },
+	{ 'f', ACT_FIX },         { 's', ACT_SHARE },        { 'T', ACT_THEME },
+	{ '\n', ACT_ENTER },      { '\r', ACT_ENTER },       { KEY_ENTER, ACT_ENTER },
+	{ '?', ACT_HELP },        { 'h', ACT_HELP },         { KEY_F(1), ACT_HELP },
+	{ 12 /* Ctrl-L */, ACT_REDRAW }, { 'q', ACT_QUIT },  { 27 /* Esc */, ACT_ESCAPE },
 };
 enum { NSPEC = sizeof spec / sizeof spec[0] };
 
 /* The help draws a binding's names in a column this wide. */
 #define HELP_KEY_COLUMN 14
 
+static const struct keys_ctx none = { 0, 0, 0, 0 }, over = { 1, 0, 0, 0 },
+			      quiz = { 0, 1, 0, 0 }, go = { 0, 0, 1, 0 }, cell = { 0, 0, 0, 1 };
+
 static int in_spec(int code)
 {
 	for (int i = 0; i < NSPEC; i++)
 		if (spec[i].code == code)
 			return 1;
-	return 0;
+	return code >= '0' && code <= '9'; /* a rank */
 }
 
 START_TEST(every_key_means_what_the_help_says)
 {
 	for (int i = 0; i < NSPEC; i++)
-		ck_assert_msg(keys_action(spec[i].code, 0, 0) == spec[i].action,
+		ck_assert_msg(keys_action(spec[i].code, &none) == spec[i].action,
 			      "key %d: action %d, want %d", spec[i].code,
-			      keys_action(spec[i].code, 0, 0), spec[i].action);
+			      keys_action(spec[i].code, &none), spec[i].action);
+	for (int ch = '0'; ch <= '9'; ch++)
+		ck_assert_int_eq(keys_action(ch, &none), ACT_FOCUS_DIGIT);
 }
 END_TEST
 
@@ -51,42 +61,106 @@ START_TEST(other_keys_do_nothing)
 {
 	for (int ch = 0; ch < KEY_MAX; ch++)
 		if (!in_spec(ch) && ch != KEY_RESIZE)
-			ck_assert_msg(keys_action(ch, 0, 0) == ACT_NONE, "key %d does %d", ch,
-				      keys_action(ch, 0, 0));
-	ck_assert_int_eq(keys_action(ERR, 0, 0), ACT_NONE);
-	ck_assert_int_eq(keys_action(ERR, 1, 1), ACT_NONE);
+			ck_assert_msg(keys_action(ch, &none) == ACT_NONE, "key %d does %d", ch,
+				      keys_action(ch, &none));
+	ck_assert_int_eq(keys_action(ERR, &none), ACT_NONE);
+	ck_assert_int_eq(keys_action(ERR, &over), ACT_NONE);
 }
 END_TEST
 
 START_TEST(an_overlay_takes_any_key_but_a_resize)
 {
-	for (int i = 0; i < NSPEC; i++)
-		ck_assert_int_eq(keys_action(spec[i].code, 1, 0), ACT_CLOSE_OVERLAY);
-	ck_assert_int_eq(keys_action('z', 1, 1), ACT_CLOSE_OVERLAY);
-	ck_assert_int_eq(keys_action(KEY_RESIZE, 1, 0), ACT_RESIZE);
-	ck_assert_int_eq(keys_action(KEY_RESIZE, 0, 0), ACT_RESIZE);
+	struct keys_ctx all = { 1, 1, 1, 1 };
+	for (int i = 0; i < NSPEC; i++) {
+		ck_assert_int_eq(keys_action(spec[i].code, &over), ACT_CLOSE_OVERLAY);
+		ck_assert_int_eq(keys_action(spec[i].code, &all), ACT_CLOSE_OVERLAY);
+	}
+	ck_assert_int_eq(keys_action('z', &over), ACT_CLOSE_OVERLAY);
+	ck_assert_int_eq(keys_action(KEY_RESIZE, &over), ACT_RESIZE);
+	ck_assert_int_eq(keys_action(KEY_RESIZE, &none), ACT_RESIZE);
 }
 END_TEST
 
 START_TEST(typing_an_answer_takes_digits_minus_and_colon)
 {
-	for (int ch = '0'; ch <= '9'; ch++) {
-		ck_assert_int_eq(keys_action(ch, 0, 1), ACT_QUIZ_TYPE);
-		ck_assert_int_eq(keys_action(ch, 0, 0), ACT_NONE);
-	}
-	ck_assert_int_eq(keys_action('-', 0, 1), ACT_QUIZ_TYPE);
-	ck_assert_int_eq(keys_action('-', 0, 0), ACT_SLOWER);
-	ck_assert_int_eq(keys_action(':', 0, 1), ACT_QUIZ_TYPE);
-	ck_assert_int_eq(keys_action(':', 0, 0), ACT_NONE);
+	for (int ch = '0'; ch <= '9'; ch++)
+		ck_assert_int_eq(keys_action(ch, &quiz), ACT_QUIZ_TYPE);
+	ck_assert_int_eq(keys_action('-', &quiz), ACT_QUIZ_TYPE);
+	ck_assert_int_eq(keys_action('-', &none), ACT_SLOWER);
+	ck_assert_int_eq(keys_action(':', &quiz), ACT_QUIZ_TYPE);
+	ck_assert_int_eq(keys_action(':', &none), ACT_NONE);
 	int backspaces[] = { KEY_BACKSPACE, 127, 8 };
 	for (int i = 0; i < 3; i++) {
-		ck_assert_int_eq(keys_action(backspaces[i], 0, 1), ACT_QUIZ_BACK);
-		ck_assert_int_eq(keys_action(backspaces[i], 0, 0), ACT_NONE);
+		ck_assert_int_eq(keys_action(backspaces[i], &quiz), ACT_QUIZ_BACK);
+		ck_assert_int_eq(keys_action(backspaces[i], &none), ACT_NONE);
 	}
-	/* the rest keep their meaning while typing: Enter answers, n steps */
-	ck_assert_int_eq(keys_action('\n', 0, 1), ACT_ENTER);
-	ck_assert_int_eq(keys_action('n', 0, 1), ACT_NEXT);
-	ck_assert_int_eq(keys_action('q', 0, 1), ACT_QUIT);
+	/* the rest keep their meaning while typing: Enter answers, n skips */
+	ck_assert_int_eq(keys_action('\n', &quiz), ACT_ENTER);
+	ck_assert_int_eq(keys_action('n', &quiz), ACT_NEXT);
+	ck_assert_int_eq(keys_action('q', &quiz), ACT_QUIT);
+}
+END_TEST
+
+START_TEST(a_step_being_typed_takes_digits)
+{
+	for (int ch = '0'; ch <= '9'; ch++)
+		ck_assert_int_eq(keys_action(ch, &go), ACT_GOTO_TYPE);
+	ck_assert_int_eq(keys_action(127, &go), ACT_GOTO_BACK);
+	ck_assert_int_eq(keys_action('\n', &go), ACT_ENTER);
+	ck_assert_int_eq(keys_action(27, &go), ACT_ESCAPE);
+	ck_assert_int_eq(keys_action('-', &go), ACT_SLOWER); /* a step has no sign */
+}
+END_TEST
+
+START_TEST(the_worked_cell_takes_the_arrows)
+{
+	ck_assert_int_eq(keys_action(KEY_UP, &cell), ACT_CELL_UP);
+	ck_assert_int_eq(keys_action(KEY_DOWN, &cell), ACT_CELL_DOWN);
+	ck_assert_int_eq(keys_action(KEY_LEFT, &cell), ACT_CELL_LEFT);
+	ck_assert_int_eq(keys_action(KEY_RIGHT, &cell), ACT_CELL_RIGHT);
+	ck_assert_int_eq(keys_action(KEY_UP, &none), ACT_NONE);
+	/* n and b still step: the cell's numbers follow the stop */
+	ck_assert_int_eq(keys_action('n', &cell), ACT_NEXT);
+	ck_assert_int_eq(keys_action('b', &cell), ACT_BACK);
+	ck_assert_int_eq(keys_action('w', &cell), ACT_CELL);
+}
+END_TEST
+
+START_TEST(the_key_bar_offers_what_applies)
+{
+	const unsigned all = KEYS_NEED_LIVE | KEYS_NEED_PLAYABLE | KEYS_NEED_DEADLOCK |
+			     KEYS_NEED_BACKOUT | KEYS_NEED_RESULT;
+	/* a replay offers no m, [ ] or x; the end no p; f only after a deadlock */
+	ck_assert(keys_in_bar(keys_find(ACT_MODE), KEYS_IN_MAIN, all));
+	ck_assert(!keys_in_bar(keys_find(ACT_MODE), KEYS_IN_MAIN, all & ~KEYS_NEED_LIVE));
+	ck_assert(!keys_in_bar(keys_find(ACT_MORE), KEYS_IN_MAIN, all & ~KEYS_NEED_LIVE));
+	ck_assert(!keys_in_bar(keys_find(ACT_QUIZ), KEYS_IN_MAIN, all & ~KEYS_NEED_LIVE));
+	ck_assert(!keys_in_bar(keys_find(ACT_PLAY), KEYS_IN_MAIN, all & ~KEYS_NEED_PLAYABLE));
+	ck_assert(!keys_in_bar(keys_find(ACT_FIX), KEYS_IN_MAIN, all & ~KEYS_NEED_DEADLOCK));
+	ck_assert(keys_in_bar(keys_find(ACT_FIX), KEYS_IN_MAIN, all));
+	ck_assert(!keys_in_bar(keys_find(ACT_ESCAPE), KEYS_IN_MAIN, all & ~KEYS_NEED_BACKOUT));
+	/* a question: answer, help, quit and the quiz's switch; not the run's keys */
+	ck_assert(keys_in_bar(keys_find(ACT_ENTER), KEYS_IN_QUIZ, all));
+	ck_assert(keys_in_bar(keys_find(ACT_QUIT), KEYS_IN_QUIZ, all));
+	ck_assert(!keys_in_bar(keys_find(ACT_MODE), KEYS_IN_QUIZ, all));
+	/* an overlay: no hint of the table (the bar says any key closes it) */
+	for (int i = 0; i < keys_count(); i++)
+		ck_assert(!keys_in_bar(keys_binding(i), KEYS_IN_OVERLAY, all));
+}
+END_TEST
+
+START_TEST(the_help_fits_80x24)
+{
+	/* a line a binding between the box's two borders */
+	ck_assert_int_le(keys_count() + 2, 24);
+	int names = 0, what = 0;
+	for (int i = 0; i < keys_count(); i++) {
+		if ((int)strlen(keys_binding(i)->names) > names)
+			names = (int)strlen(keys_binding(i)->names);
+		if ((int)strlen(keys_binding(i)->what) > what)
+			what = (int)strlen(keys_binding(i)->what);
+	}
+	ck_assert_int_le(names + what + 7, 78);
 }
 END_TEST
 
@@ -140,9 +214,13 @@ START_TEST(find_gives_the_binding_of_every_action_a_key_asks_for)
 	ck_assert_ptr_null(keys_find(ACT_RESIZE));
 	ck_assert_ptr_null(keys_find(ACT_QUIZ_TYPE));
 	ck_assert_ptr_null(keys_find(ACT_QUIZ_BACK));
+	ck_assert_ptr_null(keys_find(ACT_GOTO_TYPE));
+	ck_assert_ptr_null(keys_find(ACT_FOCUS_DIGIT));
+	ck_assert_ptr_null(keys_find(ACT_CELL_UP));
 	/* one help line for both halves of a pair */
 	ck_assert_ptr_eq(keys_find(ACT_FASTER), keys_find(ACT_SLOWER));
 	ck_assert_ptr_eq(keys_find(ACT_FEWER), keys_find(ACT_MORE));
+	ck_assert_ptr_eq(keys_find(ACT_HOME), keys_find(ACT_GOTO));
 }
 END_TEST
 
@@ -155,12 +233,16 @@ static Suite *keys_suite(void)
 	tcase_add_test(tc, other_keys_do_nothing);
 	tcase_add_test(tc, an_overlay_takes_any_key_but_a_resize);
 	tcase_add_test(tc, typing_an_answer_takes_digits_minus_and_colon);
+	tcase_add_test(tc, a_step_being_typed_takes_digits);
+	tcase_add_test(tc, the_worked_cell_takes_the_arrows);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("table");
 	tcase_set_timeout(tc, 10);
 	tcase_add_test(tc, each_code_is_bound_once);
 	tcase_add_test(tc, bindings_read_well_in_the_help_and_the_footer);
 	tcase_add_test(tc, find_gives_the_binding_of_every_action_a_key_asks_for);
+	tcase_add_test(tc, the_key_bar_offers_what_applies);
+	tcase_add_test(tc, the_help_fits_80x24);
 	suite_add_tcase(s, tc);
 	return s;
 }

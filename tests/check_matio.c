@@ -806,6 +806,106 @@ START_TEST(test_header_damage)
 }
 END_TEST
 
+/* ---- a file reads as its bytes parse ---- */
+
+/* matio_read of a file holding b[0..n) against npy_parse of the same bytes:
+ * the same code, the same message, the same values bit for bit (matio_read
+ * reads a regular file's header, then its data straight into the matrix). */
+static void same_as_bytes(const unsigned char *b, size_t n, const char *what)
+{
+	const char *path = tpath(0, "same.npy");
+	struct mat f, m;
+	struct dm_err ef, em;
+	put_file(path, b, n);
+	dm_err_clear(&ef);
+	dm_err_clear(&em);
+	int rf = matio_read(path, &f, 0, &ef);
+	void *c = malloc(n ? n : 1);
+	ck_assert_ptr_nonnull(c);
+	if (n)
+		memcpy(c, b, n);
+	int rm = npy_parse(&m, c, n, path, &em);
+	free(c);
+	ck_assert_msg(rf == rm, "%s, %zu bytes: read %d (%s), parse %d (%s)", what, n, rf, ef.msg, rm,
+		      em.msg);
+	ck_assert_msg(strcmp(ef.msg, em.msg) == 0, "%s, %zu bytes: '%s' against '%s'", what, n,
+		      ef.msg, em.msg);
+	ck_assert_uint_eq(f.rows, m.rows);
+	ck_assert_uint_eq(f.cols, m.cols);
+	if (rf == 0)
+		ck_assert_msg(memcmp(f.data, m.data, f.rows * f.cols * sizeof(double)) == 0,
+			      "%s: values differ", what);
+	mat_free(&f);
+	mat_free(&m);
+}
+
+START_TEST(test_file_reads_as_bytes)
+{
+	static const char *fixtures[] = { "f64.npy", "f32.npy", "i64.npy", "i32.npy", "v2.npy",
+					  "v3.npy", "1d.npy", "3d.npy", "bigendian.npy", "bool.npy",
+					  "complex.npy", "fortran.npy" };
+	for (size_t f = 0; f < sizeof fixtures / sizeof fixtures[0]; f++) {
+		char path[128];
+		size_t n;
+		snprintf(path, sizeof path, DATA "%s", fixtures[f]);
+		unsigned char *b = get_file(path, &n);
+		/* every prefix, the whole, and trailing bytes (ignored, as numpy does) */
+		for (size_t k = 0; k <= n; k++)
+			same_as_bytes(b, k, fixtures[f]);
+		unsigned char *more = malloc(n + 7);
+		ck_assert_ptr_nonnull(more);
+		memcpy(more, b, n);
+		memset(more + n, 0x5a, 7);
+		same_as_bytes(more, n + 7, fixtures[f]);
+		/* a header length that lies, both ways */
+		for (int d = -3; d <= 3; d++) {
+			memcpy(more, b, n);
+			more[8] = (unsigned char)(more[8] + d);
+			same_as_bytes(more, n, fixtures[f]);
+		}
+		free(more);
+		free(b);
+	}
+}
+END_TEST
+
+START_TEST(test_file_big_in_place)
+{
+	/* big enough for many reads and huge pages, each type widened in place */
+	static const char *descr[] = { "<f8", "<f4", "<i8", "<i4" };
+	for (int t = 0; t < 4; t++) {
+		char hdr[128];
+		size_t rows = 700, cols = 613, len, item = t % 2 ? 4 : 8;
+		snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (%zu, %zu), }",
+			 descr[t], rows, cols);
+		unsigned char *b = make_npy(t == 2 ? 2 : 1, hdr, rows * cols, &len);
+		/* make_npy wrote float64 0, 1, 2...; put the type's own values there */
+		size_t data = len - rows * cols * 8;
+		for (size_t i = 0; i < rows * cols; i++) {
+			double v = (double)i * (i % 2 ? -1 : 1);
+			float fv = (float)v;
+			int64_t iv = (int64_t)v;
+			int32_t jv = (int32_t)v;
+			memcpy(b + data + item * i, t == 0 ? (void *)&v : t == 1 ? (void *)&fv
+						     : t == 2 ? (void *)&iv : (void *)&jv, item);
+		}
+		size_t n = data + rows * cols * item;
+		same_as_bytes(b, n, descr[t]);
+		same_as_bytes(b, n - 1, descr[t]); /* one byte short */
+		struct mat m;
+		struct dm_err e;
+		put_file(tpath(1, "big.npy"), b, n);
+		ck_assert_int_eq(matio_read(tpath(1, "big.npy"), &m, 0, &e), 0);
+		size_t wrong = 0; /* counted, then one assertion: Check logs each */
+		for (size_t i = 0; i < rows * cols; i++)
+			wrong += m.data[i] != (double)i * (i % 2 ? -1 : 1);
+		ck_assert_uint_eq(wrong, 0);
+		mat_free(&m);
+		free(b);
+	}
+}
+END_TEST
+
 /* ---- CSV ---- */
 
 static void expect_csv(const char *text, size_t len, size_t rows, size_t cols,
@@ -1195,6 +1295,12 @@ static Suite *matio_suite(void)
 	tcase_add_test(tc, test_read_max_bytes);
 	tcase_add_test(tc, test_write_failures);
 	tcase_add_test(tc, test_write_replaces);
+	suite_add_tcase(s, tc);
+
+	tc = tcase("npy_files", 1);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_file_reads_as_bytes);
+	tcase_add_test(tc, test_file_big_in_place);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,4 +1,5 @@
-/* check_quiz: the quiz's questions, answers and explanations. */
+/* check_quiz: the quiz's questions, answers and explanations; level 1's
+ * ranks at random without repeats; skipping a question. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,7 +50,7 @@ END_TEST
 
 START_TEST(flow_and_score)
 {
-	quiz_init(&z, 1, 1);
+	quiz_init(&z, 1, 1, 7);
 	quiz_prepare(&z, DM_FSDP, SCHED_COMPUTE, 1, 2, 4, 8, 4);
 	ck_assert_int_eq(z.nq, 2); /* shard, then columns, for one rank */
 	ck_assert(quiz_waiting(&z));
@@ -77,7 +78,7 @@ START_TEST(flow_and_score)
 	ck_assert_int_eq(z.right, 1);
 	ck_assert_int_eq(z.asked, 2);
 	/* level 2 asks every rank; FSDP's gather asks nothing */
-	quiz_init(&z, 1, 2);
+	quiz_init(&z, 1, 2, 7);
 	quiz_prepare(&z, DM_FSDP, SCHED_TRANSFER, 0, 1, 8, 8, 8);
 	ck_assert_int_eq(z.nq, 8);
 	for (int i = 0; i < 8; i++)
@@ -86,12 +87,87 @@ START_TEST(flow_and_score)
 	ck_assert_int_eq(z.nq, 0);
 	quiz_prepare(&z, DM_DP, SCHED_GATHER, 0, 1, 8, 8, 8);
 	ck_assert_int_eq(z.nq, 1);
-	/* the same phase asks the same rank every time */
-	quiz_init(&z, 1, 1);
-	quiz_prepare(&z, DM_FSDP, SCHED_COMPUTE, 2, 4, 5, 8, 8);
-	int first = z.q[0].rank;
-	quiz_prepare(&z, DM_FSDP, SCHED_COMPUTE, 2, 4, 5, 8, 8);
-	ck_assert_int_eq(z.q[0].rank, first);
+}
+END_TEST
+
+/* The ranks level 1 asks about over `count` phases from seed. */
+static void draws(uint64_t seed, int n, int count, int *out)
+{
+	quiz_init(&z, 1, 1, seed);
+	for (int p = 0; p < count; p++) {
+		quiz_prepare(&z, DM_FSDP, p % 2 ? SCHED_TRANSFER : SCHED_COMPUTE, p / 2, p, n, 8, 8);
+		ck_assert_int_ge(z.nq, 1);
+		out[p] = z.q[0].rank;
+		for (int i = 1; i < z.nq; i++) /* one rank a phase */
+			ck_assert_int_eq(z.q[i].rank, out[p]);
+	}
+}
+
+START_TEST(level_1_picks_ranks_at_random_without_repeats)
+{
+	enum { COUNT = 120 };
+	int got[COUNT], again[COUNT];
+	for (int n = 1; n <= 9; n++) {
+		draws(3, n, COUNT, got);
+		for (int p = 0; p < COUNT; p++) {
+			ck_assert(got[p] >= 0 && got[p] < n);
+			if (p > 0 && n > 1)
+				ck_assert_msg(got[p] != got[p - 1], "n=%d: rank %d twice in a row at %d",
+					      n, got[p], p);
+		}
+		/* every n draws from the first are every rank once */
+		for (int b = 0; b + n <= COUNT; b += n) {
+			int seen[16] = { 0 };
+			for (int p = b; p < b + n; p++)
+				ck_assert_msg(!seen[got[p]]++, "n=%d: rank %d again before all", n, got[p]);
+		}
+		/* the same seed asks the same; another seed, another order */
+		draws(3, n, COUNT, again);
+		ck_assert(memcmp(got, again, sizeof got) == 0);
+		if (n >= 4) {
+			draws(4, n, COUNT, again);
+			ck_assert(memcmp(got, again, sizeof got) != 0);
+		}
+	}
+	/* not the old fixed walk: at n = 4 the first bag is not 0 1 2 3 for every seed */
+	int differs = 0;
+	for (uint64_t seed = 1; seed <= 8; seed++) {
+		draws(seed, 4, 4, got);
+		differs |= got[0] != 0 || got[1] != 1 || got[2] != 2;
+	}
+	ck_assert(differs);
+}
+END_TEST
+
+START_TEST(skipping_reveals_and_is_not_counted)
+{
+	quiz_init(&z, 1, 1, 1);
+	quiz_prepare(&z, DM_FSDP, SCHED_COMPUTE, 1, 2, 4, 8, 4);
+	ck_assert(quiz_waiting(&z));
+	int r = z.q[0].rank;
+	quiz_skip(&z);
+	ck_assert(z.revealed && !quiz_waiting(&z));
+	ck_assert_int_eq(z.correct, -1);
+	ck_assert_int_eq(z.asked, 0);
+	ck_assert_int_eq(z.skipped, 1);
+	char want[64];
+	snprintf(want, sizeof want, "The answer is %d: (%d - 1) mod 4 = %d", sched_shard(4, r, 1), r,
+		 sched_shard(4, r, 1));
+	ck_assert_msg(strstr(z.reveal, "skipped") && strstr(z.reveal, want), "%s", z.reveal);
+	ck_assert_int_eq(quiz_advance(&z), 1); /* the columns question next */
+	char cols[16];
+	quiz_answer(&z.q[z.cur], cols, sizeof cols);
+	ck_assert_int_eq(z.q[z.cur].type, QUIZ_COLS);
+	snprintf(want, sizeof want, "%d:%d", sched_shard(4, r, 1), sched_shard(4, r, 1) + 1);
+	ck_assert_str_eq(cols, want); /* 4 columns, one a shard: (r - 1) mod 4 */
+	for (const char *c = cols; *c; c++)
+		quiz_type(&z, *c);
+	quiz_submit(&z);
+	ck_assert(z.correct == 1);
+	ck_assert_int_eq(z.right, 1);
+	ck_assert_int_eq(z.asked, 1);
+	quiz_skip(&z); /* nothing waits: nothing happens */
+	ck_assert_int_eq(z.skipped, 1);
 }
 END_TEST
 
@@ -103,6 +179,8 @@ static Suite *quiz_suite(void)
 	tcase_add_test(tc, shard_answers_and_the_c_mod_hint);
 	tcase_add_test(tc, columns_neighbours_and_dp);
 	tcase_add_test(tc, flow_and_score);
+	tcase_add_test(tc, level_1_picks_ranks_at_random_without_repeats);
+	tcase_add_test(tc, skipping_reveals_and_is_not_counted);
 	suite_add_tcase(s, tc);
 	return s;
 }

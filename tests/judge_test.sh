@@ -184,7 +184,7 @@ one_line "correct_recvthread.py defines no dp_mat_mul (-m dp)"
 
 # --- options ------------------------------------------------------------------
 "$BIN" --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
-[ $? = 2 ] && one_line "--judge needs -b" || bad "--judge without -b"
+[ $? = 2 ] && one_line "--judge has no effect without -b" || bad "--judge without -b"
 for extra in "-A a.npy" "--bug r-plus-s" "--naive" "--replay t.jsonl" "-o c.npy"; do
 	# shellcheck disable=SC2086
 	judge 2 assets/correct.py $extra

@@ -128,6 +128,15 @@ mpi 3 -A "$TMPD/a.csv" -N 5 -o "$TMPD/cm.csv"; st=$?
 [ "$st" = 0 ] && cmp -s "$TMPD/cm.csv" "$TMPD/ct.csv" && diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && ok \
 	|| bad "csv A on 3 ranks: exit $st, or differs from distmm-tui"
 
+# --- above 2^24 the check is Freivalds', and the table the model or a run ----
+for args in "-q -M 300 -K 280 -N 310 --values floats" "-q -m dp -M 300 -K 280 -N 310 --compare" \
+	"-q -M 300 -K 300 -N 300 --bug r-plus-s"; do
+	mpi 3 $args; st=$?
+	"$TUI_BIN" -b -d 3 $args >"$TMPD/tui.out" 2>&1; want=$?
+	[ "$st" = "$want" ] && diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && grep -q '^verify: .*Freivalds' "$TMPD/out" \
+		&& ok || bad "3 ranks, $args: exit $st (distmm-tui $want), or output differs"
+done
+
 # --- the training step: C, dA and dB bit for bit, the same account ---------
 # N = 1..4 ranks, both modes, even and uneven shapes and more ranks than
 # rows and columns; dC from a file, or from the seed

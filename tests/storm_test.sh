@@ -14,7 +14,8 @@ NAME=storm
 
 echo "storm_test: $KEYS_TOTAL keys from seed $SEED (STORM_SEED=$SEED repeats them)"
 RANDOM=$SEED
-POOL=(n Space p m r + - '[' ']' '?' h x b c Right Left Up Down C-l F1 Enter a z 0 9 Tab BSpace)
+POOL=(n Space p m r + - '[' ']' '?' h x b c Right Left Up Down C-l F1 Enter a z 0 9 Tab BTab BSpace
+	g w t v s T f Home End Escape 1 2 3)
 SIZES=(1x1 2x2 5x3 20x6 39x11 40x12 60x20 80x24 120x40 200x60 300x100)
 
 test_name="key storm"

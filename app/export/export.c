@@ -216,12 +216,12 @@ static void export_screen_close(struct export_screen *s)
 }
 
 /* Says why the size does not fit the run: the layout knows what it needs. */
-static void export_too_small(const struct cli_opts *o, int n)
+static void export_too_small(const struct cli_opts *o, const struct view *v, uint64_t now)
 {
-	struct layout l;
-	layout_compute(&l, o->cols, o->rows, n);
+	int nc, nr, n = v->snap.n;
+	draw_need(v, o->cols, o->rows, now, &nc, &nr);
 	status_error("--size %dx%d is too small for %d device%s: the interface needs %dx%d", o->cols,
-		     o->rows, n, n == 1 ? "" : "s", l.need_cols, l.need_rows);
+		     o->rows, n, n == 1 ? "" : "s", nc, nr);
 }
 
 /* Plays every part to its end.  Returns 0, or STATUS_USAGE with the line said. */
@@ -239,7 +239,7 @@ static int export_play(struct session *t, struct record *rec, uint64_t now)
 		}
 		view_tick(v, now);
 		if (!draw_screen(v, now)) {
-			export_too_small(&t->opts, v->snap.n);
+			export_too_small(&t->opts, v, now);
 			return STATUS_USAGE;
 		}
 		record_frame(rec, v, now);
@@ -275,7 +275,8 @@ static int export_run(struct session *t, const struct cli_opts *o, int kind, con
 		status_error("cannot set up a curses screen of %dx%d for the export", o->cols, o->rows);
 		return STATUS_USAGE;
 	}
-	theme_init(session_mono(o), o->ascii);
+	theme_init(session_mono(o), o->ascii, o->projector);
+	t->v.utf8 = theme_utf8();
 	record_title(&t->v, t->lesson ? t->lesson->title : NULL, title, sizeof title);
 	if (kind == EXPORT_SVG) {
 		size_t len = strlen(o->export_file) - 4; /* without ".svg" */
@@ -333,6 +334,15 @@ int export_main(const struct cli_opts *o, int argc, char *const argv[])
 		status_error("%s", err.msg);
 		session_close(&t);
 		return status_of(rc);
+	}
+	if (o->start_kind != CLI_START_READY) {
+		char msg[160];
+		if (session_start_at(&t, EXPORT_T0, msg, sizeof msg)) {
+			status_error("%s", msg);
+			session_stop(&t);
+			session_close(&t);
+			return STATUS_USAGE;
+		}
 	}
 	record_command(argc, argv, command, sizeof command);
 	export_catch_signals();

@@ -5,7 +5,7 @@
  * Who does what: every rank parses the same command line (cli_parse is
  * deterministic), so a bad option ends every rank at once with no message
  * exchanged, rank 0 alone printing it.  Only rank 0 touches files: it checks
- * the outputs, loads or generates A and B and computes the reference, then
+ * the outputs, loads or generates A and B and checks the shapes, then
  * broadcasts go or no-go with the exit status, so that bad input ends every
  * rank with that status and one message instead of a hang.  After the run
  * rank 0 reports and writes the outputs, and broadcasts the exit status,
@@ -78,17 +78,14 @@ static int mm_parse(int argc, char **argv, struct cli_opts *o, int *step, char *
 
 static void mm_usage(void)
 {
-	printf("distmm-mpi: the batch run of distmm-tui over MPI, one device per rank:\n"
-	       "  mpirun -np N ./distmm-mpi [options]\n"
-	       "Only rank 0 reads -A/-B and writes -o/--trace; -d, when given, must be N.\n"
-	       "  --step  before every phase the ranks meet at a barrier, each prints what it\n"
-	       "          holds, and rank 0 waits for Enter\n"
-	       "--naive, --order, --fix and --capacity (the in-process transport's, which\n"
-	       "detects deadlocks) and the interface's options belong to distmm-tui.\n\n");
-	/* together they pass stdio's buffer: a write that fails mid-way would
-	 * lose its reason, which a flush keeps (status.h) */
-	status_flush_stdout();
-	fputs(cli_usage(), stdout);
+	status_put_stdout("distmm-mpi: the batch run of distmm-tui over MPI, one device per rank:\n"
+			  "  mpirun -np N ./distmm-mpi [options]\n"
+			  "Only rank 0 reads -A/-B and writes -o/--trace; -d, when given, must be N.\n"
+			  "  --step  before every phase the ranks meet at a barrier, each prints what it\n"
+			  "          holds, and rank 0 waits for Enter\n"
+			  "--naive, --order, --fix and --capacity (the in-process transport's, which\n"
+			  "detects deadlocks) and the interface's options belong to distmm-tui.\n\n");
+	status_put_stdout(cli_usage());
 }
 
 /* Options distmm-mpi cannot honour, refused the same way on every rank;
@@ -186,8 +183,8 @@ static int mm_pause(void *ctx, int phase)
 	return 0;
 }
 
-/* What rank 0 holds beside A and B: the references, and a training step's
- * dC. */
+/* What rank 0 holds beside A and B: a training step's dC and
+ * its references (the forward's C is checked by report_verify). */
 struct mm_refs {
 	struct mat c, dc, da, db;
 };
@@ -200,7 +197,7 @@ static void mm_refs_free(struct mm_refs *r)
 	mat_free(&r->db);
 }
 
-/* Rank 0, before anything runs: the outputs, the inputs, the reference and
+/* Rank 0, before anything runs: the outputs, the inputs, a training step's references and
  * the checks run_new() makes.  Returns the exit status (STATUS_OK: go). */
 static int mm_prepare(const struct cli_opts *o, struct mat *a, struct mat *b, struct mm_refs *ref)
 {
@@ -217,7 +214,7 @@ static int mm_prepare(const struct cli_opts *o, struct mat *a, struct mat *b, st
 	}
 	if ((rc = mpi_rank_check(o->mode, o->bug, mm_size, a, b, &err)) ||
 	    (o->train && (rc = run_check_train(o->bug, a, b, &ref->dc, 0, &err))) ||
-	    (rc = mat_matmul(&ref->c, a, b, &err)) ||
+	    (o->train && (rc = mat_matmul(&ref->c, a, b, &err))) ||
 	    (o->train && (rc = report_train_refs(a, b, &ref->dc, &ref->da, &ref->db, &err)))) {
 		status_error("%s", err.msg);
 		return status_of(rc);
@@ -276,10 +273,10 @@ static int mm_report(const struct cli_opts *o, const struct mat *a, const struct
 	}
 	report_summary(res->sum, mm_size, o->mode, a->rows, a->cols, b->cols);
 	inputs_run_config(o, a, b, &cfg);
-	report_compare(a, b, &cfg, res->sum);
+	report_compare(a, b, &cfg, res->sum, o->compare);
 	status = report_write_outputs(o, res->ev, res->n_ev, res->sum, mm_size, o->mode, &res->c);
 	if (status == STATUS_OK)
-		status = report_verify(&res->c, &ref->c);
+		status = report_verify(o, a, b, &res->c);
 	return status;
 }
 

@@ -1,259 +1,247 @@
-/* draw: the frame (see draw.h): the status bar, the info area (caption,
- * formulas, the quiz's question), the footer's key hints, and the order the
- * parts are drawn in: links under panels, moving tokens over them, overlays
- * last.  Everything is drawn from v->snap, the copy of the engine's state
- * after the phase shown, and from the layout's rectangles. */
+/* draw: the frame (see draw.h): the layout request made from the view (what
+ * the panels' blocks need, the paragraphs, the table, the key bar's hints),
+ * the status bar, the key bar, and the order the parts are drawn in:
+ * panels, then the links in the gaps between them and their junctions, the
+ * table, moving tokens over the gaps, the final C, the info area, the key
+ * bar, overlays last.  Everything is drawn from v->snap, the copy of the
+ * engine's state after the stop shown, and from the layout's rectangles. */
 #include "draw.h"
 
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "deadlock.h"
-#include <distmm/order.h>
 #include "draw_int.h"
 #include "keys.h"
 #include "quiz.h"
+#include <distmm/bug.h>
+#include <distmm/order.h>
 #include <distmm/schedule.h>
+#include <distmm/split.h>
 #include "theme.h"
 
-/* Where the run is, on the right; what runs, on the left, in the longest
- * of three forms that fits beside it. */
-static void draw_status(const struct view *v, const struct layout *l)
+#define DRAW_BAR_OVERLAY "any key closes this"
+
+/* The panel's blocks: C's and A's rows of a rank, the B shard it holds. */
+static void draw_blocks(const struct view *v, struct layout_req *req)
 {
+	int n = v->cfg.devices;
+	size_t M = v->a->rows, K = v->a->cols, N = v->b->cols;
+	int rows = (int)split_max(M, n);
+	req->c = (struct layout_block){ rows, (int)N, v->fc.min_w + 1, v->fc.ideal_w + 1 };
+	req->a = (struct layout_block){ rows, (int)K, v->fa.min_w + 1, v->fa.ideal_w + 1 };
+	req->b = (struct layout_block){ (int)K, (int)(v->cfg.mode == DM_DP ? N : split_max(N, n)),
+					v->fb.min_w + 1, v->fb.ideal_w + 1 };
+}
+
+/* The widest formula of any rank, long or short. */
+static int draw_formula_w(const struct view *v, int shortform)
+{
+	char buf[128];
+	int w = 0;
+	for (int r = 0; r < v->snap.n; r++) {
+		view_formula(v, r, shortform, buf, sizeof buf);
+		if ((int)strlen(buf) > w)
+			w = (int)strlen(buf);
+	}
+	return w;
+}
+
+/* Lines the formulas of every rank want below the paragraphs. */
+static int draw_formula_lines(const struct view *v, int cols, int widest)
+{
+	int predict = v->kind == SCHED_TRANSFER || v->kind == VIEW_READY;
+	if (v->failed || v->finished || v->snap.mode == DM_DP || v->kind == SCHED_GATHER ||
+	    quiz_open(&v->quiz))
+		return 0;
+	int colw = widest + 8, per = (cols - 2) / colw > 0 ? (cols - 2) / colw : 1;
+	int lines = (v->snap.n + predict + per - 1) / per;
+	return lines > 8 ? 8 : lines;
+}
+
+/* The hints the key bar shows on this screen, in the table's order. */
+static void draw_hints(struct draw_ctx *d)
+{
+	const struct view *v = d->v;
+	unsigned in = v->overlay		? KEYS_IN_OVERLAY
+		      : v->typing_goto		? KEYS_IN_GOTO
+		      : quiz_waiting(&v->quiz) ? KEYS_IN_QUIZ
+		      : v->cell_on		? KEYS_IN_CELL
+						: KEYS_IN_MAIN;
+	unsigned have = 0;
+	if (!v->replaying)
+		have |= KEYS_NEED_LIVE;
+	if (!v->finished && !v->failed)
+		have |= KEYS_NEED_PLAYABLE;
+	if (v->failed && v->fail.code == DM_EDEADLOCK &&
+	    (v->cfg.order == ORDER_SEND_FIRST || v->cfg.order == ORDER_RECV_FIRST))
+		have |= KEYS_NEED_DEADLOCK; /* f: the parity order instead */
+	if (v->focus >= 0 || v->cell_on || v->typing_goto || (v->finished && !v->result_closed))
+		have |= KEYS_NEED_BACKOUT;
+	d->n_hint = 0;
+	for (int i = 0; i < keys_count() && d->n_hint < LAYOUT_MAX_ITEMS; i++) {
+		const struct keys_binding *k = keys_binding(i);
+		if (keys_in_bar(k, in, have))
+			d->hint[d->n_hint++] = k;
+	}
+	d->req.n_footer = d->n_hint;
+	for (int i = 0; i < d->n_hint; i++)
+		d->req.footer_w[i] = (int)(strlen(d->hint[i]->bar_key) + 1 + strlen(d->hint[i]->bar_what));
+	if (d->n_hint == 0) {
+		d->req.n_footer = 1;
+		d->req.footer_w[0] = (int)strlen(DRAW_BAR_OVERLAY);
+	}
+}
+
+void draw_prepare(struct draw_ctx *d, const struct view *v, int cols, int rows, uint64_t now)
+{
+	struct layout_req *req = &d->req;
+	memset(req, 0, sizeof *req);
+	d->v = v;
+	d->now = now;
+	d->n_head = d->n_tok = 0;
+	req->n = v->snap.n > 0 ? v->snap.n : v->cfg.devices;
+	req->focus = v->focus;
+	req->show = v->show;
+	draw_blocks(v, req);
+	int fw = draw_formula_w(v, 0);
+	/* "mem " a bar and "464 B vs DP 608 B"; the traffic line is shorter */
+	req->line_w = fw > 38 ? fw : 38;
+	req->medium_w = draw_formula_w(v, 1);
+	if (req->medium_w < 18)
+		req->medium_w = 18;
+	req->table = v->table && req->n > 1; /* one rank: nothing walks round */
+	draw_table_size(v, &req->table_w, &req->table_h, &req->table_min_w, &req->table_min_h);
+	draw_info_paragraphs(d);
+	req->n_info = d->n_para;
+	for (int i = 0; i < d->n_para; i++)
+		req->info[i] = d->para[i];
+	req->extra_lines = draw_formula_lines(v, cols, fw);
+	draw_hints(d);
+	layout_compute(&d->l, cols, rows, req);
+}
+
+/* What runs on the left, where it is on the right.  The form of each side
+ * depends on the width alone, with room kept for the quiz's score and the
+ * lesson's part, so it never changes when they come and go. */
+static void draw_status(const struct draw_ctx *d)
+{
+	const struct view *v = d->v;
+	const struct layout *l = &d->l;
 	const struct run_snapshot *s = &v->snap;
-	char left[160], right[160];
+	char left[200], right[200], pos[96], extra[96] = "";
 	attr_t a = theme_attr(ROLE_STATUS);
 	attr_on(a, NULL);
 	mvhline(l->status.y, 0, ' ', l->cols);
 	attr_off(a, NULL);
-
-	if (s->mode == DM_FSDP && v->kind >= 0 && !v->finished)
-		snprintf(right, sizeof right, "step s=%d (%d of %d)  %s  %s  %s ", v->step,
-			 v->step + 1, s->n, view_phase_name(v), v->playing ? "playing" : "paused",
-			 view_speed_name(v));
+	int wide = l->cols >= 120, mid = l->cols >= 96;
+	const char *mode = sched_mode_name(s->mode);
+	const char *replay = v->replaying ? " replay" : "";
+	if (wide)
+		snprintf(left, sizeof left, " distmm-tui  %s%s  A %zux%zu  B %zux%zu  %d device%s", mode,
+			 replay, s->M, s->K, s->K, s->N, s->n, s->n == 1 ? "" : "s");
+	else if (mid)
+		snprintf(left, sizeof left, " %s%s  A %zux%zu  B %zux%zu  %d device%s", mode, replay,
+			 s->M, s->K, s->K, s->N, s->n, s->n == 1 ? "" : "s");
 	else
-		snprintf(right, sizeof right, "%s  %s  %s ", view_phase_name(v),
-			 v->playing ? "playing" : "paused", view_speed_name(v));
-	if (v->lesson) {
-		char part[80];
-		snprintf(part, sizeof part, "part %d/%d  ", v->part + 1, v->lesson->nparts);
-		memmove(right + strlen(part), right, strlen(right) + 1);
-		memcpy(right, part, strlen(part));
+		snprintf(left, sizeof left, " %s%s %zux%zu@%zux%zu d=%d", mode, replay, s->M, s->K, s->K,
+			 s->N, s->n);
+	if (s->bug != BUG_NONE && (wide || mid)) {
+		size_t len = strlen(left);
+		snprintf(left + len, sizeof left - len, "  bug %s", bug_name(s->bug));
 	}
-	if (v->quiz.on || v->quiz.asked) {
-		char score[40];
-		snprintf(score, sizeof score, "quiz %d/%d  ", v->quiz.right, v->quiz.asked);
-		memmove(right + strlen(score), right, strlen(right) + 1);
-		memcpy(right, score, strlen(score));
-	}
+	view_position(v, !wide, pos, sizeof pos);
+	size_t el = 0;
+	if (v->fixed && v->cfg.order == ORDER_PARITY)
+		el += (size_t)snprintf(extra + el, sizeof extra - el, "  fixed order");
+	if (v->lesson)
+		el += (size_t)snprintf(extra + el, sizeof extra - el, "  part %d/%d", v->part + 1,
+				       v->lesson->nparts);
+	if (v->quiz.on || v->quiz.asked)
+		snprintf(extra + el, sizeof extra - el, "  quiz %d/%d", v->quiz.right, v->quiz.asked);
+	snprintf(right, sizeof right, "%s  %s  %s%s ", pos, v->playing ? "playing" : "paused",
+		 view_speed_name(v), extra);
 	int rw = (int)strlen(right);
-	/* the longest left side that fits beside the right one */
-	for (int form = 0; form < 3; form++) {
-		if (form == 0)
-			snprintf(left, sizeof left, " distmm-tui  %s%s  A %zux%zu  B %zux%zu  %d device%s",
-				 sched_mode_name(s->mode), v->replaying ? " replay" : "", s->M, s->K,
-				 s->K, s->N, s->n, s->n == 1 ? "" : "s");
-		else if (form == 1)
-			snprintf(left, sizeof left, " %s%s  A %zux%zu  B %zux%zu  %d device%s",
-				 sched_mode_name(s->mode), v->replaying ? " replay" : "", s->M, s->K,
-				 s->K, s->N, s->n, s->n == 1 ? "" : "s");
+	if (v->cfg.order != ORDER_PARITY && !v->replaying && (wide || mid)) {
+		/* the deadlock lab's setting, where it fits whole (the caption says it too) */
+		char ord[48];
+		size_t len = strlen(left);
+		snprintf(ord, sizeof ord, "  %s %s", order_is_fix(v->cfg.order) ? "fix" : "order",
+			 order_name(v->cfg.order));
+		/* against the longest right side this run can have, so that it
+		 * does not come and go from stop to stop */
+		char worst[200];
+		int n = s->n;
+		if (wide)
+			snprintf(worst, sizeof worst, "step s=%d (%d of %d)  transfer deadlock  playing  "
+						      "1/4x%s ", n - 1, n, n, extra);
 		else
-			snprintf(left, sizeof left, " %s %zux%zu@%zux%zu d=%d", sched_mode_name(s->mode),
-				 s->M, s->K, s->K, s->N, s->n);
-		if ((int)strlen(left) + rw + 1 <= l->cols)
-			break;
+			snprintf(worst, sizeof worst, "s=%d %d/%d transfer deadlock  playing  1/4x%s ",
+				 n - 1, n, n, extra);
+		if ((int)(len + strlen(ord) + strlen(worst)) + 1 <= l->cols)
+			snprintf(left + len, sizeof left - len, "%s", ord);
 	}
-	draw_text(l->status.y, 0, l->cols, a | A_BOLD, left);
+	draw_text(l->status.y, 0, l->cols - rw - 1, a | A_BOLD, left);
 	if (rw < l->cols)
 		draw_text(l->status.y, l->cols - rw, rw, a, right);
 }
 
-/* Key hints: all that fit, dropping the least needed first; "? help" and
- * "q quit" always stay, since help lists the rest.  The words are the key
- * table's; which hints, in what order and which go first, is the footer's. */
-static void draw_footer(const struct view *v, const struct layout *l)
+/* The key bar: every hint that applies on this screen, on as many lines as
+ * the layout gave it, placed by the same wrap the layout counted them with. */
+static void draw_footer(const struct draw_ctx *d)
 {
-	static const struct {
-		int action;
-		int rank; /* lower stays longer */
-	} hints[] = {
-		{ ACT_FIX, 0 },    { ACT_NEXT, 0 },    { ACT_BACK, 3 },   { ACT_PLAY, 1 },
-		{ ACT_MODE, 2 },   { ACT_RESTART, 2 }, { ACT_QUIZ, 4 },   { ACT_MEMORY, 4 },
-		{ ACT_FASTER, 5 }, { ACT_FEWER, 3 },   { ACT_HELP, 0 },   { ACT_QUIT, 0 },
-	};
-	enum { NHINTS = sizeof hints / sizeof hints[0] };
-	const struct keys_binding *k[NHINTS];
-	int show[NHINTS], width = 1;
-	int deadlock = v->failed && v->fail.code == DM_EDEADLOCK &&
-		       (v->cfg.order == ORDER_SEND_FIRST || v->cfg.order == ORDER_RECV_FIRST);
-	for (int i = 0; i < NHINTS; i++) {
-		k[i] = keys_find(hints[i].action);
-		/* "f" only where it does something: after a deadlock */
-		show[i] = k[i] && k[i]->bar_key && (hints[i].action != ACT_FIX || deadlock);
-		if (show[i])
-			width += (int)(strlen(k[i]->bar_key) + strlen(k[i]->bar_what)) + 3;
-	}
-	for (int drop = 5; drop > 0 && width > l->cols; drop--)
-		for (int i = NHINTS - 1; i >= 0 && width > l->cols; i--)
-			if (show[i] && hints[i].rank == drop) {
-				show[i] = 0;
-				width -= (int)(strlen(k[i]->bar_key) + strlen(k[i]->bar_what)) + 3;
-			}
-	int x = 1, y = l->footer.y;
-	for (int i = 0; i < NHINTS; i++) {
-		if (!show[i])
-			continue;
-		x += draw_textf(y, x, l->cols - x, theme_attr(ROLE_KEY), "%s", k[i]->bar_key);
-		x += draw_textf(y, x, l->cols - x, theme_attr(ROLE_NORMAL), " %s  ", k[i]->bar_what);
-	}
-}
-
-/* Writes text wrapped at spaces into lines [y, y + h); returns lines used. */
-static int draw_wrapped(int y, int x, int w, int h, attr_t a, const char *text)
-{
-	int used = 0;
-	while (*text && used < h) {
-		int len = (int)strlen(text), cut = len;
-		if (len > w) {
-			cut = w;
-			while (cut > 0 && text[cut] != ' ')
-				cut--;
-			if (cut == 0)
-				cut = w;
-		}
-		char line[512];
-		snprintf(line, sizeof line, "%.*s", cut, text);
-		draw_text(y + used++, x, w, a, line);
-		text += cut;
-		while (*text == ' ')
-			text++;
-	}
-	return used;
-}
-
-/* The quiz's question while one is open; else the caption, then by the
- * run's state the verification, the deadlock's fix or every rank's formula. */
-static void draw_info(const struct view *v, const struct layout *l)
-{
-	const struct rect *r = &l->info;
-	const struct run_snapshot *s = &v->snap;
-	char buf[512];
-	int x = r->x + 1, w = r->w - 2, y = r->y;
-
-	if (quiz_open(&v->quiz)) {
-		const struct quiz *z = &v->quiz;
-		char q[160];
-		quiz_text(&z->q[z->cur], q, sizeof q);
-		if (z->nq > 1)
-			y += draw_textf(y, x, w, theme_attr(ROLE_DIM), "quiz, question %d of %d%s",
-					z->cur + 1, z->nq, r->h > 3 ? ":" : "") > 0;
-		int qx = x + draw_textf(y, x, w, theme_attr(ROLE_TITLE), "%s  ", q);
-		if (!z->revealed) {
-			qx += draw_textf(y, qx, x + w - qx, theme_attr(ROLE_KEY), "> %s", z->input);
-			draw_text(y, qx, 1, theme_attr(ROLE_KEY) | A_BLINK, "_");
-		} else {
-			draw_textf(y, qx, x + w - qx, theme_attr(ROLE_KEY), "> %s", z->input);
-		}
-		y++;
-		if (y < r->y + r->h) {
-			if (z->revealed)
-				draw_wrapped(y, x, w, r->y + r->h - y,
-					     theme_attr(z->correct ? ROLE_OK : ROLE_BAD), z->reveal);
-			else if (z->reveal[0])
-				draw_text(y, x, w, theme_attr(ROLE_DIM), z->reveal);
-			else
-				draw_text(y, x, w, theme_attr(ROLE_DIM),
-					  "type your answer, then Enter (x turns the quiz off)");
-		}
+	const struct layout *l = &d->l;
+	int line[LAYOUT_MAX_ITEMS], x[LAYOUT_MAX_ITEMS];
+	if (d->n_hint == 0) {
+		draw_text(l->footer.y, 1, l->cols - 2, theme_attr(ROLE_KEY), DRAW_BAR_OVERLAY);
 		return;
 	}
-	view_caption(v, buf, sizeof buf);
-	int cap_lines = r->h >= 4 ? 2 : 1;
-	y += draw_wrapped(y, x, w, cap_lines, theme_attr(v->failed ? ROLE_BAD : ROLE_NORMAL), buf);
-	int left = r->y + r->h - y;
-	if (left <= 0)
-		return;
-
-	if (v->finished) {
-		char err[32];
-		snprintf(err, sizeof err, "%.3g", v->max_err);
-		if (v->ok)
-			draw_textf(y, x, w, theme_attr(ROLE_OK),
-				   "verify: allclose ok, max |err| = %s   C = A @ B (%zux%zu) is on rank 0",
-				   err, s->M, s->N);
-		else
-			draw_textf(y, x, w, theme_attr(ROLE_BAD),
-				   "verify: MISMATCH, %zu of %zu elements differ, max |err| = %s", v->n_bad,
-				   s->M * s->N, err);
-		if (v->quiz.asked && y + 1 < r->y + r->h)
-			draw_textf(y + 1, x, w, theme_attr(ROLE_TITLE), "quiz: %d right of %d asked",
-				   v->quiz.right, v->quiz.asked);
-		return;
-	}
-	if (v->failed && v->fail.code == DM_EDEADLOCK) {
-		draw_wrapped(y, x, w, r->y + r->h - y, theme_attr(ROLE_NORMAL), deadlock_fix(s));
-		return;
-	}
-	if (v->failed || s->mode == DM_DP || !s->dev)
-		return;
-
-	/* the formula for every rank, in columns as wide as the longest; the
-	 * short form when the long one does not fit them all; before a
-	 * transfer's result, labelled with the step it is for.  What does not
-	 * fit is in the panels, which carry each rank's formula too. */
-	int predict = v->kind == SCHED_TRANSFER || v->kind < 0;
-	int lines = r->y + r->h - y, n = s->n < LAYOUT_MAX_DEVICES ? s->n : LAYOUT_MAX_DEVICES;
-	char entry[LAYOUT_MAX_DEVICES][96];
-	int colw = 0, per = 1;
-	for (int shortform = predict; shortform < 2; shortform++) {
-		colw = 12; /* the label's "next, s=N:" at least */
-		for (int rank = 0; rank < n; rank++) {
-			char f[80];
-			view_formula(v, rank, shortform, f, sizeof f);
-			snprintf(entry[rank], sizeof entry[rank], "r%d: %s", rank, f);
-			if ((int)strlen(entry[rank]) + 3 > colw)
-				colw = (int)strlen(entry[rank]) + 3;
-		}
-		per = w / colw > 0 ? w / colw : 1;
-		if (per * lines >= n + predict)
+	layout_wrap_items(d->req.footer_w, d->n_hint, l->cols - 2, LAYOUT_FOOTER_GAP, line, x);
+	for (int i = 0; i < d->n_hint; i++) {
+		int y = l->footer.y + line[i], cx = 1 + x[i];
+		if (y >= l->footer.y + l->footer.h)
 			break;
-	}
-	int cells = per * lines, shown = n + predict <= cells ? n : cells - predict - 1;
-	for (int cell = 0, rank = -predict; rank < shown; rank++, cell++) {
-		int cx = x + (cell % per) * colw, cy = y + cell / per;
-		if (rank < 0) {
-			snprintf(buf, sizeof buf, "next, s=%d:", v->kind < 0 ? 0 : v->step + 1);
-			draw_text(cy, cx, colw - 1, theme_attr(ROLE_DIM), buf);
-		} else {
-			draw_text(cy, cx, colw - 1, theme_attr(ROLE_ACCENT), entry[rank]);
-		}
-	}
-	if (shown < n && shown >= 0) {
-		int cell = shown + predict;
-		snprintf(buf, sizeof buf, "(+%d in the panels)", n - shown);
-		draw_text(y + cell / per, x + (cell % per) * colw, colw - 1, theme_attr(ROLE_DIM), buf);
+		cx += draw_textf(y, cx, l->cols - cx, theme_attr(ROLE_KEY), "%s", d->hint[i]->bar_key);
+		draw_textf(y, cx, l->cols - cx, theme_attr(ROLE_NORMAL), " %s", d->hint[i]->bar_what);
 	}
 }
 
-void draw_frame(const struct view *v, const struct layout *l, uint64_t now)
+static void draw_all(struct draw_ctx *d)
 {
+	const struct view *v = d->v;
+	const struct layout *l = &d->l;
 	erase();
-	draw_status(v, l);
+	draw_status(d);
 	if (v->run || v->snap.dev) {
-		draw_links(v, l);
 		for (int r = 0; r < v->snap.n && r < LAYOUT_MAX_DEVICES; r++)
-			draw_panel(v, r, &l->panel[r], l->level);
-		draw_tokens(v, l, now);
-		draw_result(v, l);
+			if (l->panel[r].w > 0)
+				draw_panel(v, r, &l->panel[r], &l->plan[r]);
+		draw_links(d);
+		draw_junctions(d);
+		if (l->table.w > 0)
+			draw_table(v, &l->table);
+		draw_tokens(d);
+		draw_result(d);
 	}
-	draw_info(v, l);
-	draw_footer(v, l);
-	if (v->memory)
-		draw_memory(v, l);
-	if (v->help)
-		draw_help(l);
+	draw_info(d);
+	draw_footer(d);
+	if (v->overlay == VIEW_OV_MEMORY)
+		draw_memory(d);
+	else if (v->overlay == VIEW_OV_TABLE)
+		draw_table_overlay(d);
+	else if (v->overlay == VIEW_OV_HELP)
+		draw_help(d);
 	wnoutrefresh(stdscr);
+}
+
+void draw_frame(const struct view *v, int cols, int rows, uint64_t now)
+{
+	struct draw_ctx d;
+	draw_prepare(&d, v, cols, rows, now);
+	if (d.l.ok)
+		draw_all(&d);
+	else
+		draw_too_small(&d.l, cols, rows);
 }
 
 void draw_too_small(const struct layout *l, int cols, int rows)
@@ -271,20 +259,36 @@ void draw_too_small(const struct layout *l, int cols, int rows)
 	wnoutrefresh(stdscr);
 }
 
+void draw_need(const struct view *v, int cols, int rows, uint64_t now, int *need_cols,
+	       int *need_rows)
+{
+	struct draw_ctx d;
+	draw_prepare(&d, v, cols, rows, now);
+	*need_cols = d.l.ok ? cols : d.l.need_cols;
+	*need_rows = d.l.ok ? rows : d.l.need_rows;
+}
+
 int draw_screen(const struct view *v, uint64_t now)
 {
-	struct layout l;
+	struct draw_ctx d;
 	int rows, cols;
 	getmaxyx(stdscr, rows, cols);
-	layout_compute(&l, cols, rows, v->snap.n);
-	if (l.ok) {
-		int want_w, want_h;
-		draw_want(v, l.level, &want_w, &want_h);
-		layout_fit(&l, want_w, want_h);
-		draw_frame(v, &l, now);
-	} else {
-		draw_too_small(&l, cols, rows);
-	}
+	draw_prepare(&d, v, cols, rows, now);
+	if (d.l.ok)
+		draw_all(&d);
+	else
+		draw_too_small(&d.l, cols, rows);
 	doupdate();
-	return l.ok;
+	return d.l.ok;
+}
+
+int draw_table_fits(const struct view *v)
+{
+	struct draw_ctx d;
+	int rows, cols;
+	getmaxyx(stdscr, rows, cols);
+	draw_prepare(&d, v, cols, rows, 0);
+	d.req.table = 1;
+	layout_compute(&d.l, cols, rows, &d.req);
+	return d.l.ok && d.l.table.w > 0;
 }

@@ -1,7 +1,8 @@
 /* draw: the whole screen from the view and the layout, on stdscr.  Only the
  * UI thread calls it; it reads the view's snapshot, never the engine.  The
- * frame is draw.c; a panel, the links and the overlays are draw_panel.c,
- * draw_links.c and draw_overlay.c, which share draw_int.h. */
+ * frame is draw.c; a panel, the links, the table, the info area and the
+ * overlays are draw_panel.c, draw_links.c, draw_table.c, draw_info.c and
+ * draw_overlay.c, which share draw_int.h. */
 #ifndef TUI_DRAW_H
 #define TUI_DRAW_H
 
@@ -10,19 +11,24 @@
 #include "layout.h"
 #include "view.h"
 
-/* The panel size (borders included) that shows everything of a panel at
- * this level for the view's shapes: the layout shrinks panels to it. */
-void draw_want(const struct view *v, int level, int *w, int *h);
-
-/* Draws one frame (erase, draw, wnoutrefresh; the caller calls doupdate). */
-void draw_frame(const struct view *v, const struct layout *l, uint64_t now);
+/* Draws one frame of a cols x rows screen (erase, draw, wnoutrefresh; the
+ * caller calls doupdate): the run, or the too-small screen. */
+void draw_frame(const struct view *v, int cols, int rows, uint64_t now);
 
 /* The screen shown when the terminal is smaller than l->need_cols x need_rows. */
 void draw_too_small(const struct layout *l, int cols, int rows);
 
-/* A whole frame: lays out stdscr's size, fits the panels to their content,
- * draws the run (or the too-small screen) and updates the terminal once.
- * Returns 1 when the layout fit, 0 when the too-small screen is shown. */
+/* A whole frame: lays out stdscr's size for what the view shows, draws the
+ * run (or the too-small screen) and updates the terminal once.  Returns 1
+ * when the layout fit, 0 when the too-small screen is shown. */
 int draw_screen(const struct view *v, uint64_t now);
+
+/* The smallest cols x rows the layout needs for what the view shows now
+ * (the too-small screen's figures), for a caller without a terminal. */
+void draw_need(const struct view *v, int cols, int rows, uint64_t now, int *need_cols,
+	       int *need_rows);
+
+/* Whether the schedule table, wanted, gets a panel on stdscr's size. */
+int draw_table_fits(const struct view *v);
 
 #endif

@@ -1,15 +1,47 @@
 /* draw_int: what the drawing files share, for app/tui/draw*.c only (the rest
- * of the program sees draw.h).  The text and box primitives, and one drawer
- * per part of the screen, each in the file named for it.  Every drawer reads
- * the view's snapshot and a rectangle of the layout, never the engine. */
+ * of the program sees draw.h).  A frame is built in a draw_ctx: the layout
+ * request made from the view (draw.c), the layout, the info area's
+ * paragraphs and the key bar's hints; then each part is drawn by the file
+ * named for it, from the view's snapshot and a rectangle of the layout,
+ * never the engine. */
 #ifndef TUI_DRAW_INT_H
 #define TUI_DRAW_INT_H
 
 #include <curses.h>
 #include <stdint.h>
 
+#include "keys.h"
 #include "layout.h"
 #include "view.h"
+
+#define DRAW_PARA_MAX 1024
+#define DRAW_MAX_HEADS (LAYOUT_MAX_LINKS + 4)
+#define DRAW_MAX_TOKENS (2 * LAYOUT_MAX_DEVICES)
+
+/* Where a label is drawn this frame: tokens never overlap each other. */
+struct draw_span {
+	int x, y, w;
+};
+
+struct draw_ctx {
+	const struct view *v;
+	uint64_t now;
+	struct layout_req req;
+	struct layout l;
+	char para[LAYOUT_MAX_INFO][DRAW_PARA_MAX]; /* the info area's paragraphs */
+	int para_role[LAYOUT_MAX_INFO];            /* enum theme_role of each */
+	int n_para;
+	int extra;                                 /* optional lines: the formulas */
+	const struct keys_binding *hint[LAYOUT_MAX_ITEMS]; /* the key bar's hints */
+	int n_hint;
+	struct point head[DRAW_MAX_HEADS];         /* the arrowheads drawn: kept clear */
+	int n_head;
+	struct draw_span tok[DRAW_MAX_TOKENS];     /* the labels drawn this frame */
+	int n_tok;
+};
+
+/* draw.c: the request and the layout for the view on a cols x rows screen. */
+void draw_prepare(struct draw_ctx *d, const struct view *v, int cols, int rows, uint64_t now);
 
 /* draw_text.c: text clipped to maxw columns (nothing when maxw <= 0 or off
  * the top-left), boxes in the theme's line glyphs, rectangles blanked. */
@@ -19,22 +51,39 @@ int draw_textf(int y, int x, int maxw, attr_t a, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 void draw_box(const struct rect *r, attr_t a);
 void draw_clear(const struct rect *r);
+/* A box with a title in its top border (clipped to the box). */
+void draw_titled_box(const struct rect *r, attr_t border, attr_t title_attr, const char *title);
+/* Text wrapped at words (layout_wrap) into lines [y, y + h); returns lines used. */
+int draw_wrapped(int y, int x, int w, int h, attr_t a, const char *text);
 
-/* draw_panel.c: rank r's panel in box, showing what a panel of that level
- * (enum layout_level) shows. */
-void draw_panel(const struct view *v, int r, const struct rect *box, int level);
+/* draw_panel.c: rank r's panel in box, showing what its plan says. */
+void draw_panel(const struct view *v, int r, const struct rect *box, const struct layout_plan *p);
 
 /* draw_links.c: the ring's links along the layout's gaps and lanes (FSDP
- * only), and what moves during the phase on screen: shards along the links,
- * row blocks of C flying to rank 0. */
-void draw_links(const struct view *v, const struct layout *l);
-void draw_tokens(const struct view *v, const struct layout *l, uint64_t now);
+ * only), their junctions on the panels' borders, and what moves during the
+ * stop on screen: shards along the links, row blocks of C to rank 0 along
+ * the gather's routes.  A label never covers a panel, an arrowhead or
+ * another label. */
+void draw_links(struct draw_ctx *d);
+void draw_junctions(struct draw_ctx *d);
+void draw_tokens(struct draw_ctx *d);
 
-/* draw_overlay.c: boxes over the panels, each sized by a function of its
- * own and drawn only when it fits: the gathered C at the end, the help, the
- * DP vs FSDP memory table. */
-void draw_result(const struct view *v, const struct layout *l);
-void draw_help(const struct layout *l);
-void draw_memory(const struct view *v, const struct layout *l);
+/* draw_table.c: the schedule table, rank by step, in box (a panel or an
+ * overlay); its size showing everything and its smallest worth showing. */
+void draw_table(const struct view *v, const struct rect *box);
+void draw_table_size(const struct view *v, int *w, int *h, int *min_w, int *min_h);
+
+/* draw_info.c: the info area (the paragraphs, then the formulas) and the
+ * paragraphs for the view. */
+void draw_info(const struct draw_ctx *d);
+void draw_info_paragraphs(struct draw_ctx *d);
+
+/* draw_overlay.c: boxes over the panels, each sized to its content and the
+ * screen: the gathered C at the end, the help, the DP vs FSDP memory table,
+ * the schedule table when its panel has no room. */
+void draw_result(const struct draw_ctx *d);
+void draw_help(const struct draw_ctx *d);
+void draw_memory(const struct draw_ctx *d);
+void draw_table_overlay(const struct draw_ctx *d);
 
 #endif

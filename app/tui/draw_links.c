@@ -1,9 +1,15 @@
-/* draw_links: the ring between the panels (see draw_int.h).  The paths are
- * the layout's (layout_link_path keeps them in the gaps and the lanes, never
- * inside a panel); this file only turns a path into line glyphs and an
- * arrowhead, and places what travels along it at the animation's progress.
- * The path buffers are static (8 KiB each): only the UI thread draws, so
- * nothing else can be using them. */
+/* draw_links: the ring between the panels and what moves along it (see
+ * draw_int.h).  The paths are the layout's (they keep to the gaps and the
+ * lanes, never inside a panel); this file turns a path into line glyphs, an
+ * arrowhead where it enters its panel and a junction where it leaves one,
+ * and places what travels at the animation's progress.
+ *
+ * A moving label is drawn only on free cells: not a panel's or the table's,
+ * not an arrowhead, not another label's, inside the panel area.  On a
+ * horizontal run it sits on the line, on a vertical one beside it; where it
+ * has no room it shrinks to one character, and where even that is taken it
+ * waits a frame.  The path buffers are static (8 KiB each): only the UI
+ * thread draws, so nothing else can be using them. */
 #include "draw_int.h"
 
 #include <stdio.h>
@@ -21,20 +27,18 @@ static int draw_dir(struct point a, struct point b)
 	return GLYPH_DARROW;
 }
 
-static int draw_inside(const struct rect *r, struct point p)
+static int draw_inside(const struct rect *r, int x, int y)
 {
-	return p.x >= r->x && p.x < r->x + r->w && p.y >= r->y && p.y < r->y + r->h;
+	return r->w > 0 && x >= r->x && x < r->x + r->w && y >= r->y && y < r->y + r->h;
 }
 
 /* The cell next to p inside panel r: where a path leaves or enters it. */
 static struct point draw_toward(const struct rect *r, struct point p)
 {
 	static const int dx[4] = { 1, -1, 0, 0 }, dy[4] = { 0, 0, 1, -1 };
-	for (int i = 0; i < 4; i++) {
-		struct point q = { p.x + dx[i], p.y + dy[i] };
-		if (draw_inside(r, q))
-			return q;
-	}
+	for (int i = 0; i < 4; i++)
+		if (draw_inside(r, p.x + dx[i], p.y + dy[i]))
+			return (struct point){ p.x + dx[i], p.y + dy[i] };
 	return p;
 }
 
@@ -54,75 +58,172 @@ static int draw_path_glyph(struct point prev, struct point at, struct point next
 	return GLYPH_HLINE;
 }
 
-/* Every ring link as a line from panel to panel, with an arrowhead where it
- * enters the next rank's panel; the link that closes the ring included. */
-void draw_links(const struct view *v, const struct layout *l)
+/* Whether a label may take cell (x, y) this frame. */
+static int draw_free(const struct draw_ctx *d, int x, int y)
+{
+	const struct layout *l = &d->l;
+	if (!draw_inside(&l->panels, x, y) || draw_inside(&l->table, x, y))
+		return 0;
+	for (int r = 0; r < l->n; r++)
+		if (draw_inside(&l->panel[r], x, y))
+			return 0;
+	for (int i = 0; i < d->n_head; i++)
+		if (d->head[i].x == x && d->head[i].y == y)
+			return 0;
+	for (int i = 0; i < d->n_tok; i++)
+		if (y == d->tok[i].y && x >= d->tok[i].x && x < d->tok[i].x + d->tok[i].w)
+			return 0;
+	return 1;
+}
+
+static int draw_free_span(const struct draw_ctx *d, int x, int y, int w)
+{
+	for (int i = 0; i < w; i++)
+		if (!draw_free(d, x + i, y))
+			return 0;
+	return 1;
+}
+
+void draw_links(struct draw_ctx *d)
 {
 	static struct point p[LAYOUT_MAX_PATH];
-	int n = v->snap.n;
-	if (v->snap.mode != DM_FSDP || n < 2)
+	const struct view *v = d->v;
+	const struct layout *l = &d->l;
+	d->n_head = 0;
+	if (v->snap.mode != DM_FSDP)
 		return;
-	for (int r = 0; r < n; r++) {
-		int len = layout_link_path(l, r, p, LAYOUT_MAX_PATH);
-		const struct run_dev_view *d = &v->snap.dev[r];
-		int stuck = v->failed && d->wait_state == RUN_WAIT_SEND && d->wait_peer == (r + 1) % n;
+	for (int i = 0; i < l->n_links; i++) {
+		const struct layout_link *k = &l->link[i];
+		int len = layout_link_path(l, i, p, LAYOUT_MAX_PATH);
+		const struct run_dev_view *dv = &v->snap.dev[k->from];
+		int stuck = v->failed && dv->wait_state == RUN_WAIT_SEND && dv->wait_peer == k->to;
 		attr_t a = theme_attr(stuck ? ROLE_BAD : ROLE_DIM);
 		if (len == 0)
 			continue;
-		struct point start = draw_toward(&l->panel[r], p[0]);
-		struct point end = draw_toward(&l->panel[(r + 1) % n], p[len - 1]);
-		for (int i = 0; i + 1 < len; i++)
-			theme_put(stdscr, p[i].y, p[i].x,
-				  draw_path_glyph(i > 0 ? p[i - 1] : start, p[i], p[i + 1]), a);
+		struct point start = draw_toward(&l->panel[k->from], p[0]);
+		struct point end = draw_toward(&l->panel[k->to], p[len - 1]);
+		for (int j = 0; j + 1 < len; j++)
+			theme_put(stdscr, p[j].y, p[j].x,
+				  draw_path_glyph(j > 0 ? p[j - 1] : start, p[j], p[j + 1]), a);
 		theme_put(stdscr, p[len - 1].y, p[len - 1].x, draw_dir(p[len - 1], end), a);
-		if (stuck && d->wait_shard >= 0) {
+		if (d->n_head < DRAW_MAX_HEADS)
+			d->head[d->n_head++] = p[len - 1];
+		if (stuck && dv->wait_shard >= 0) {
 			/* the shard waits at its sender's door: nobody takes it */
 			char label[16];
-			snprintf(label, sizeof label, "B%d", d->wait_shard);
-			int lw = (int)strlen(label), lx = p[0].x;
-			if (len > 1 && p[1].x < p[0].x)
-				lx = p[0].x - lw + 1; /* leaving to the left: end at the door */
-			draw_text(p[0].y, lx, lw, theme_shard_attr(d->wait_shard) | A_REVERSE, label);
+			snprintf(label, sizeof label, "B%d", dv->wait_shard);
+			int lw = (int)strlen(label), j0 = 0;
+			/* a lane that turns at once (the wrap-around's) keeps its corner:
+			 * the label goes on the straight run after it */
+			if (len > 2 && (p[0].x - start.x != p[1].x - p[0].x ||
+					p[0].y - start.y != p[1].y - p[0].y))
+				j0 = 1;
+			int lx = p[j0].x;
+			if (len > j0 + 1 && p[j0 + 1].x < p[j0].x)
+				lx = p[j0].x - lw + 1; /* leaving to the left: end at the door */
+			if (len > j0 + lw && draw_free_span(d, lx, p[j0].y, lw))
+				draw_text(p[j0].y, lx, lw, theme_shard_attr(dv->wait_shard) | A_REVERSE,
+					  label);
 		}
 	}
 }
 
-/* Shards in flight during a transfer, and row blocks flying to rank 0
- * during the gather. */
-void draw_tokens(const struct view *v, const struct layout *l, uint64_t now)
+void draw_junctions(struct draw_ctx *d)
 {
 	static struct point p[LAYOUT_MAX_PATH];
+	const struct layout *l = &d->l;
+	if (d->v->snap.mode != DM_FSDP)
+		return;
+	for (int i = 0; i < l->n_links; i++) {
+		int len = layout_link_path(l, i, p, 1);
+		const struct rect *from = &l->panel[l->link[i].from];
+		if (len == 0)
+			continue;
+		struct point b = draw_toward(from, p[0]);
+		int g = p[0].x > b.x ? GLYPH_TEE_RIGHT : p[0].x < b.x ? GLYPH_TEE_LEFT
+			: p[0].y > b.y			  ? GLYPH_TEE_DOWN
+							  : GLYPH_TEE_UP;
+		theme_put(stdscr, b.y, b.x, g, theme_attr(ROLE_BORDER));
+	}
+}
+
+/* Draws label at path cell `at` (next: the cell after it, for the run's
+ * direction): on the line when the run is horizontal, beside it when
+ * vertical; one character when the whole does not fit. */
+static void draw_token(struct draw_ctx *d, struct point at, struct point next, const char *label,
+		       char sym, attr_t a)
+{
+	int w = (int)strlen(label), vertical = next.x == at.x && next.y != at.y;
+	int xs[3], nx = 0;
+	if (!vertical)
+		xs[nx++] = at.x - w / 2;
+	xs[nx++] = at.x + 1;
+	xs[nx++] = at.x - w;
+	for (int i = 0; i < nx; i++)
+		if (draw_free_span(d, xs[i], at.y, w)) {
+			draw_text(at.y, xs[i], w, a, label);
+			if (d->n_tok < DRAW_MAX_TOKENS)
+				d->tok[d->n_tok++] = (struct draw_span){ xs[i], at.y, w };
+			return;
+		}
+	if (draw_free(d, at.x, at.y)) {
+		char one[2] = { sym, '\0' };
+		draw_text(at.y, at.x, 1, a, one);
+		if (d->n_tok < DRAW_MAX_TOKENS)
+			d->tok[d->n_tok++] = (struct draw_span){ at.x, at.y, 1 };
+	}
+}
+
+/* The cell of a path at progress t, never its arrowhead. */
+static int draw_at(int len, double t, int has_head)
+{
+	int last = has_head && len > 1 ? len - 2 : len - 1;
+	int i = (int)(t * last + 0.5);
+	return i < 0 ? 0 : i > last ? last : i;
+}
+
+void draw_tokens(struct draw_ctx *d)
+{
+	static struct point p[LAYOUT_MAX_PATH];
+	const struct view *v = d->v;
+	const struct layout *l = &d->l;
 	const struct run_snapshot *s = &v->snap;
-	double t = view_progress(v, now);
+	double t = view_progress(v, d->now);
 	char label[24];
+	d->n_tok = 0;
 	if (!v->animating)
 		return;
-	for (int r = 0; r < s->n; r++) {
-		const struct run_dev_view *d = &s->dev[r];
-		struct point at;
-		attr_t a;
-		if (v->kind == SCHED_TRANSFER && d->sent_shard >= 0) {
-			int len = layout_link_path(l, r, p, LAYOUT_MAX_PATH);
+	if (v->kind == SCHED_TRANSFER) {
+		for (int i = 0; i < l->n_links; i++) {
+			const struct run_dev_view *dv = &s->dev[l->link[i].from];
+			if (dv->sent_shard < 0 || dv->sent_to != l->link[i].to)
+				continue;
+			int len = layout_link_path(l, i, p, LAYOUT_MAX_PATH);
 			if (len == 0)
 				continue;
-			at = p[(int)(t * (len - 1) + 0.5)];
-			snprintf(label, sizeof label, "B%d", d->sent_shard);
-			a = theme_shard_attr(d->sent_shard) | A_REVERSE;
-		} else if (v->kind == SCHED_GATHER && r > 0 && d->sent_to == 0) {
-			struct point from, to;
-			layout_gather_line(l, r, &from, &to);
-			at.x = from.x + (int)((to.x - from.x) * t + 0.5);
-			at.y = from.y + (int)((to.y - from.y) * t + 0.5);
-			snprintf(label, sizeof label, "C%zu:%zu", d->row_begin, d->row_end);
-			a = theme_shard_attr(r) | A_REVERSE;
-		} else {
-			continue;
+			int at = draw_at(len, t, 1);
+			struct point next = at + 1 < len ? p[at + 1] : p[at];
+			if (at + 1 >= len && at > 0)
+				next = (struct point){ p[at].x + (p[at].x - p[at - 1].x),
+						       p[at].y + (p[at].y - p[at - 1].y) };
+			if (len == 1) /* a one-row gap: the run goes down through it */
+				next = (struct point){ p[0].x, p[0].y + 1 };
+			snprintf(label, sizeof label, "B%d", dv->sent_shard);
+			draw_token(d, p[at], next, label, theme_shard_symbol(dv->sent_shard),
+				   theme_shard_attr(dv->sent_shard) | A_REVERSE);
 		}
-		int w = (int)strlen(label), x = at.x - w / 2;
-		if (x < 0)
-			x = 0;
-		if (x + w > l->cols)
-			x = l->cols - w;
-		draw_text(at.y, x, w, a, label);
+	} else if (v->kind == SCHED_GATHER) {
+		for (int r = 1; r < s->n; r++) {
+			const struct run_dev_view *dv = &s->dev[r];
+			if (dv->row_end == dv->row_begin)
+				continue; /* no rows, nothing to send */
+			int len = layout_gather_path(l, r, p, LAYOUT_MAX_PATH);
+			if (len == 0)
+				continue;
+			int at = draw_at(len, t, 0);
+			struct point next = at + 1 < len ? p[at + 1] : p[at];
+			snprintf(label, sizeof label, "C%zu:%zu", dv->row_begin, dv->row_end);
+			draw_token(d, p[at], next, label, 'C', theme_shard_attr(r) | A_REVERSE);
+		}
 	}
 }

@@ -1,11 +1,12 @@
 /* draw_overlay: the boxes drawn over the panels (see draw_int.h): the
- * gathered C once the run is done, the help, and the DP vs FSDP memory
- * table.  Each overlay's size is one function (draw_*_box) that returns 0
- * when the box would be too small to read, so the size can later follow the
- * content without touching the drawing.  The help's lines come from the key
+ * gathered C at the verification, the help, the DP vs FSDP memory table and
+ * the schedule table when its panel has no room.  Each is sized to what it
+ * holds and clipped to the screen (layout_overlay), and a box that cuts
+ * what it holds says what it cut.  The help's lines come from the key
  * table in keys.c, the one the dispatch reads. */
 #include "draw_int.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,155 +14,231 @@
 #include <distmm/split.h>
 #include "theme.h"
 
-/* A w x h box centred in r. */
-static struct rect draw_centred(const struct rect *r, int w, int h)
+/* A want_w x want_h box centred in area, inside it. */
+static struct rect draw_in_area(const struct rect *area, int want_w, int want_h)
 {
-	struct rect box = { r->x + (r->w - w) / 2, r->y + (r->h - h) / 2, w, h };
-	return box;
+	int w = want_w < area->w ? want_w : area->w, h = want_h < area->h ? want_h : area->h;
+	return (struct rect){ area->x + (area->w - w) / 2, area->y + (area->h - h) / 2, w, h };
 }
 
-/* The result box: C's values and a border, inside the panel area with a
- * margin, never narrower than its title (34) unless the area is. */
-static int draw_result_box(const struct view *v, const struct layout *l, struct rect *box)
+/* The gathered C over the middle of the panels, at the verification, until
+ * Esc closes it.  Its title says what the verification found; a value that
+ * differs is marked '!' in a column of its own, and rows and columns that do
+ * not fit are named on the last line. */
+void draw_result(const struct draw_ctx *d)
 {
+	const struct view *v = d->v;
 	const struct run_snapshot *s = &v->snap;
-	int want_w = (int)s->N * v->cell_w + 4, want_h = (int)s->M + 3;
-	int w = want_w < l->panels.w - 4 ? want_w : l->panels.w - 4;
-	int h = want_h < l->panels.h - 2 ? want_h : l->panels.h - 2;
-	if (w < 34)
-		w = 34 < l->panels.w ? 34 : l->panels.w;
-	if (h < 4 || w < 20)
-		return 0;
-	*box = draw_centred(&l->panels, w, h);
-	return 1;
-}
-
-/* The gathered C, over the middle of the panels, once the run is done. */
-void draw_result(const struct view *v, const struct layout *l)
-{
-	const struct run_snapshot *s = &v->snap;
-	struct rect box;
-	if (!v->finished || v->animating || !s->c || !draw_result_box(v, l, &box))
+	if (!v->finished || v->result_closed || v->animating || !s->c || v->cell_on)
 		return;
-	int cw = v->cell_w, w = box.w, h = box.h;
-	draw_clear(&box);
-	draw_box(&box, theme_attr(v->ok ? ROLE_OK : ROLE_BAD));
-	draw_textf(box.y, box.x + 2, w - 4, theme_attr(ROLE_TITLE), " C = A @ B on rank 0 ");
-	int rows = h - 2, cols = (w - 3) / cw;
-	char buf[64];
-	for (int i = 0; i < rows && (size_t)i < s->M; i++) {
+	int cell = v->fc.ideal_w + 2; /* a space, the mark, the value */
+	char title[96];
+	if (v->verdict == VIEW_OK)
+		snprintf(title, sizeof title, "C = A @ B on rank 0: verified");
+	else if (v->verdict == VIEW_NAN_EQUAL)
+		snprintf(title, sizeof title, "C = A @ B on rank 0: NaN-equal");
+	else
+		snprintf(title, sizeof title, "C on rank 0: MISMATCH, %zu of %zu differ",
+			 v->n_bad, s->M * s->N);
+	int want_w = (int)s->N * cell + 4, tw = (int)strlen(title) + 6;
+	if (want_w < tw)
+		want_w = tw;
+	if (want_w < 36)
+		want_w = 36;
+	struct rect box = draw_in_area(&d->l.panels, want_w, (int)s->M + 3);
+	if (box.w < 20 || box.h < 4)
+		return;
+	draw_titled_box(&box, theme_attr(v->verdict == VIEW_MISMATCH ? ROLE_BAD : ROLE_OK),
+			theme_attr(v->verdict == VIEW_MISMATCH ? ROLE_BAD : ROLE_TITLE), title);
+	int rows = box.h - 3, cols = (box.w - 4) / cell;
+	if ((size_t)rows > s->M)
+		rows = (int)s->M;
+	if ((size_t)cols > s->N)
+		cols = (int)s->N;
+	for (int i = 0; i < rows; i++) {
 		int rank = split_part_of(s->M, s->n, (size_t)i);
-		if (i == rows - 1 && (size_t)rows < s->M) {
-			draw_textf(box.y + 1 + i, box.x + 2, w - 4, theme_attr(ROLE_DIM),
-				   "... %zu more rows", s->M - (size_t)i);
-			break;
-		}
-		for (int j = 0; j < cols && (size_t)j < s->N; j++) {
-			view_value(v, s->c[(size_t)i * s->N + (size_t)j], buf, sizeof buf);
-			int bw = (int)strlen(buf), bx = box.x + 2 + j * cw + cw - 1 - bw;
+		for (int j = 0; j < cols; j++) {
+			char buf[48];
+			double x = s->c[(size_t)i * s->N + (size_t)j];
+			view_value(&v->fc, x, cell - 2, buf, sizeof buf);
+			int bw = (int)strlen(buf) < cell - 2 ? (int)strlen(buf) : cell - 2;
+			int cx = box.x + 2 + j * cell, y = box.y + 1 + i;
 			attr_t a = theme_shard_attr(rank);
 			if (view_cell_wrong(v, (size_t)i, (size_t)j)) {
-				a = theme_attr(ROLE_BAD);
-				draw_text(box.y + 1 + i, bx - 1, 1, a, "!");
+				a = theme_attr(ROLE_BAD) | A_UNDERLINE;
+				draw_text(y, cx + 1, 1, a, "!");
 			}
-			draw_text(box.y + 1 + i, bx, bw, a, buf);
+			draw_text(y, cx + cell - bw, bw, a, buf);
 		}
 	}
+	char foot[128];
+	int len = 0;
+	if ((size_t)rows < s->M || (size_t)cols < s->N)
+		len = snprintf(foot, sizeof foot, "shows rows 0:%d of %zu, cols 0:%d of %zu. ", rows,
+			       s->M, cols, s->N);
+	snprintf(foot + len, sizeof foot - (size_t)len, "Esc closes");
+	draw_text(box.y + box.h - 2, box.x + 2, box.w - 4, theme_attr(ROLE_DIM), foot);
 }
 
-/* The help box: 62 columns; a line a binding, with a blank line above them
- * and room below for the closing hint; centred on the screen. */
-static int draw_help_box(const struct layout *l, int lines, struct rect *box)
+/* The help: every binding of the key table, in its order, a line each;
+ * the box as wide as the longest and as tall as the list. */
+void draw_help(const struct draw_ctx *d)
 {
-	int w = 62 < l->cols - 2 ? 62 : l->cols - 2;
-	int h = lines + 6 < l->rows - 2 ? lines + 6 : l->rows - 2;
-	if (w < 20 || h < 4)
-		return 0;
-	struct rect screen = { 0, 0, l->cols, l->rows };
-	*box = draw_centred(&screen, w, h);
-	return 1;
-}
-
-/* The help: every binding of the key table, in its order. */
-void draw_help(const struct layout *l)
-{
-	int n = keys_count();
-	struct rect box;
-	if (!draw_help_box(l, n, &box))
-		return;
-	int w = box.w, h = box.h;
-	draw_clear(&box);
-	draw_box(&box, theme_attr(ROLE_TITLE));
-	draw_text(box.y, box.x + 2, w - 4, theme_attr(ROLE_TITLE), " keys ");
-	int y = box.y + 2;
-	for (int i = 0; i < n && y < box.y + h - 2; i++, y++) {
+	int n = keys_count(), names = 0, what = 0;
+	for (int i = 0; i < n; i++) {
 		const struct keys_binding *k = keys_binding(i);
-		draw_text(y, box.x + 3, 14, theme_attr(ROLE_KEY), k->names);
-		draw_text(y, box.x + 18, w - 20, theme_attr(ROLE_NORMAL), k->what);
+		if ((int)strlen(k->names) > names)
+			names = (int)strlen(k->names);
+		if ((int)strlen(k->what) > what)
+			what = (int)strlen(k->what);
 	}
-	draw_text(box.y + h - 2, box.x + 3, w - 6, theme_attr(ROLE_DIM), "any key closes this");
-}
-
-/* The memory box: 86 columns for the seven columns of figures; a line a
- * rank and one for the total, under two header lines and above the note;
- * centred on the screen. */
-static int draw_memory_box(const struct layout *l, int ranks, struct rect *box)
-{
-	int w = 86 < l->cols - 2 ? 86 : l->cols - 2;
-	int h = ranks + 8 < l->rows - 2 ? ranks + 8 : l->rows - 2;
-	if (w < 40 || h < 6)
-		return 0;
-	struct rect screen = { 0, 0, l->cols, l->rows };
-	*box = draw_centred(&screen, w, h);
-	return 1;
-}
-
-/* c: DP against FSDP for these matrices, formula beside measurement. */
-void draw_memory(const struct view *v, const struct layout *l)
-{
-	const struct compare *c = &v->cmp;
 	struct rect box;
-	if (!v->cmp_valid || !draw_memory_box(l, c->n, &box))
-		return;
-	int w = box.w, h = box.h;
-	draw_clear(&box);
-	draw_box(&box, theme_attr(ROLE_TITLE));
-	draw_text(box.y, box.x + 2, w - 4, theme_attr(ROLE_TITLE), " memory and traffic: DP vs FSDP ");
-	int x = box.x + 2, y = box.y + 1, iw = w - 4;
-	draw_text(y++, x, iw, theme_attr(ROLE_DIM),
-		  "bytes. DP holds A_r + B + C_r; FSDP A_r + 2*B/n + C_r (formula | measured peak)");
-	draw_textf(y++, x, iw, theme_attr(ROLE_TITLE), "%-8s %10s %10s   %10s %10s   %9s %9s", "",
-		   "DP model", "DP peak", "FSDP model", "FSDP peak", "DP sent", "FSDP sent");
-	int rows_left = box.y + h - 2 - y;
-	for (int i = 0; i <= c->n && rows_left > 0; i++, rows_left--) {
-		int total = i == c->n;
-		if (!total && rows_left == 1 && c->n - i > 0) {
-			i = c->n; /* room for one line: the total */
-			total = 1;
-		}
-		const uint64_t *f = total ? c->total_formula : c->dev[i].formula;
-		const uint64_t *p = total ? c->total_measured : c->dev[i].measured;
-		const uint64_t *snt = total ? c->total_sent : c->dev[i].sent;
-		char cell[6][24], name[16];
-		snprintf(name, sizeof name, total ? "total" : "rank %d", i);
-		view_bytes(f[DM_DP], cell[0], sizeof cell[0]);
-		view_bytes(f[DM_FSDP], cell[2], sizeof cell[2]);
-		for (int k = 0; k < 2; k++) {
-			int mode = k ? DM_FSDP : DM_DP;
-			if (c->measured[mode]) {
-				view_bytes(p[mode], cell[1 + 2 * k], sizeof cell[1]);
-				view_bytes(snt[mode], cell[4 + k], sizeof cell[4]);
-			} else {
-				snprintf(cell[1 + 2 * k], sizeof cell[1], "not run");
-				snprintf(cell[4 + k], sizeof cell[4], "-");
-			}
-		}
-		draw_textf(y++, x, iw, theme_attr(total ? ROLE_TITLE : ROLE_NORMAL),
-			   "%-8s %10s %10s   %10s %10s   %9s %9s", name, cell[0], cell[1], cell[2],
-			   cell[3], cell[4], cell[5]);
+	/* the title and the closing hint sit in the borders */
+	layout_overlay(&d->l, names + what + 7, n + 2, &box);
+	if (box.h < n + 2 && d->l.rows >= n + 2)
+		box = (struct rect){ box.x, (d->l.rows - (n + 2)) / 2, box.w, n + 2 };
+	draw_titled_box(&box, theme_attr(ROLE_TITLE), theme_attr(ROLE_TITLE), "keys");
+	int y = box.y + 1;
+	for (int i = 0; i < n && y < box.y + box.h - 1; i++, y++) {
+		const struct keys_binding *k = keys_binding(i);
+		draw_text(y, box.x + 2, names, theme_attr(ROLE_KEY), k->names);
+		draw_text(y, box.x + 3 + names, box.w - names - 5, theme_attr(ROLE_NORMAL), k->what);
 	}
-	char g[24];
+	const char *hint = " any key closes this ";
+	int hw = (int)strlen(hint);
+	if (hw + 4 <= box.w)
+		draw_text(box.y + box.h - 1, box.x + box.w - hw - 2, hw, theme_attr(ROLE_DIM), hint);
+}
+
+/* The memory table's figures, one column of seven. */
+struct mem_row {
+	char cell[7][24];
+	int total;
+};
+
+static void draw_mem_row(const struct compare *c, int i, struct mem_row *row)
+{
+	int total = i == c->n;
+	const uint64_t *f = total ? c->total_formula : c->dev[i].formula;
+	const uint64_t *p = total ? c->total_measured : c->dev[i].measured;
+	const uint64_t *snt = total ? c->total_sent : c->dev[i].sent;
+	row->total = total;
+	snprintf(row->cell[0], sizeof row->cell[0], total ? "total" : "rank %d", i);
+	view_bytes(f[DM_DP], row->cell[1], sizeof row->cell[1]);
+	view_bytes(f[DM_FSDP], row->cell[3], sizeof row->cell[3]);
+	for (int k = 0; k < 2; k++) {
+		int mode = k ? DM_FSDP : DM_DP;
+		if (c->measured[mode] && !c->model[mode]) /* a run's, not the model's again */
+			view_bytes(p[mode], row->cell[2 + 2 * k], sizeof row->cell[2]);
+		else
+			snprintf(row->cell[2 + 2 * k], sizeof row->cell[2], "not run");
+		view_bytes(snt[mode], row->cell[5 + k], sizeof row->cell[5]);
+	}
+}
+
+/* c: DP against FSDP for these matrices: the model (the engine's own
+ * accounting, real shard sizes) beside the peaks measured, then the notes
+ * that say what the numbers include.  Columns are as wide as their widest
+ * figure; the sends go first when the screen is narrow, and ranks that do
+ * not fit are named. */
+void draw_memory(const struct draw_ctx *d)
+{
+	const struct view *v = d->v;
+	const struct compare *c = &v->cmp;
+	static const char *const head[7] = { "",	  "DP model", "DP run", "FSDP model",
+					     "FSDP run", "DP sent",  "FSDP sent" };
+	int width[7];
+	if (!v->cmp_valid)
+		return;
+	for (int k = 0; k < 7; k++)
+		width[k] = (int)strlen(head[k]);
+	for (int i = 0; i <= c->n; i++) {
+		struct mem_row row;
+		draw_mem_row(c, i, &row);
+		for (int k = 0; k < 7; k++)
+			if ((int)strlen(row.cell[k]) > width[k])
+				width[k] = (int)strlen(row.cell[k]);
+	}
+	int cols = 7, tw = 0;
+	for (;;) {
+		tw = 0;
+		for (int k = 0; k < cols; k++)
+			tw += width[k] + 2;
+		if (tw + 4 <= d->l.cols - 2 || cols <= 5)
+			break;
+		cols--; /* the sends, last first */
+	}
+	char note[5][320], g[24], b[24], tb[24];
+	int n_note = 0;
 	view_bytes(c->gathered, g, sizeof g);
-	draw_textf(box.y + h - 2, x, iw, theme_attr(ROLE_DIM),
-		   "rank 0's peaks include the gathered C (%s). Any key closes this.", g);
+	view_bytes(c->b_bytes * (uint64_t)(c->n > 1 ? c->n - 1 : 0), b, sizeof b);
+	compare_saving_line(c, note[n_note++], sizeof note[0]);
+	snprintf(note[n_note++], sizeof note[0],
+		 "rank 0's figures include the gathered C (%s) in both modes; the model: DP A_r + B + "
+		 "C_r, FSDP A_r + C_r + the two shards of its largest transfer",
+		 g);
+	if (!c->even && c->n > 1) {
+		view_bytes(c->dev[0].textbook[DM_FSDP], tb, sizeof tb);
+		snprintf(note[n_note++], sizeof note[0],
+			 "N does not split evenly: the textbook A_r + 2*B/n + C_r (rank 0: %s, without "
+			 "C) is off; the model uses the real shard sizes",
+			 tb);
+	}
+	snprintf(note[n_note++], sizeof note[0],
+		 "DP's sent counts the gather only: giving the other %d devices their copy of B "
+		 "would move %s more%s",
+		 c->n > 1 ? c->n - 1 : 0, b, cols < 7 ? " (sends not shown: widen the screen)" : "");
+	int box_w = tw + 4 > 60 ? tw + 4 : 60, note_lines = 0;
+	if (box_w > d->l.cols - 2)
+		box_w = d->l.cols - 2;
+	for (int i = 0; i < n_note; i++) {
+		int s0, l0;
+		note_lines += layout_wrap(note[i], box_w - 4, &s0, &l0, 0);
+	}
+	struct rect box;
+	layout_overlay(&d->l, box_w, c->n + 4 + note_lines, &box);
+	draw_titled_box(&box, theme_attr(ROLE_TITLE), theme_attr(ROLE_TITLE),
+			"memory and traffic: DP vs FSDP (bytes)");
+	int x = box.x + 2, y = box.y + 1, iw = box.w - 4, end = box.y + box.h - 1;
+	int avail = end - y - 2 - note_lines; /* lines for ranks: the header and total aside */
+	int shown = c->n <= avail ? c->n : (avail > 1 ? avail - 1 : 0);
+	for (int i = -1; i <= c->n && y < end; i++) {
+		char line[256];
+		int len = 0;
+		if (i >= shown && i < c->n) {
+			if (i == shown)
+				draw_textf(y++, x, iw, theme_attr(ROLE_DIM),
+					   "... ranks %d..%d not shown (in the total)", i, c->n - 1);
+			continue;
+		}
+		struct mem_row row;
+		row.total = 0;
+		if (i >= 0)
+			draw_mem_row(c, i, &row);
+		for (int k = 0; k < cols; k++) {
+			const char *t = i < 0 ? head[k] : row.cell[k];
+			len += snprintf(line + len, sizeof line - (size_t)len, k ? "%*s  " : "%-*s  ",
+					width[k], t);
+		}
+		draw_text(y++, x, iw, theme_attr(i < 0 || row.total ? ROLE_TITLE : ROLE_NORMAL), line);
+	}
+	for (int i = 0; i < n_note && y < end; i++)
+		y += draw_wrapped(y, x, iw, end - y, theme_attr(ROLE_DIM), note[i]);
+	const char *hint = " any key closes this ";
+	int hw = (int)strlen(hint);
+	if (hw + 4 <= box.w)
+		draw_text(end, box.x + box.w - hw - 2, hw, theme_attr(ROLE_DIM), hint);
+}
+
+void draw_table_overlay(const struct draw_ctx *d)
+{
+	int w, h, mw, mh;
+	struct rect box;
+	draw_table_size(d->v, &w, &h, &mw, &mh);
+	layout_overlay(&d->l, w, h, &box);
+	draw_table(d->v, &box);
+	const char *hint = " any key closes this ";
+	int hw = (int)strlen(hint);
+	if (hw + 4 <= box.w)
+		draw_text(box.y + box.h - 1, box.x + box.w - hw - 2, hw, theme_attr(ROLE_DIM), hint);
 }

@@ -1,6 +1,7 @@
 /* draw_text: the primitives every drawer uses (see draw_int.h).  Text is
- * plain ASCII clipped to a width, so a long word never spills into the next
- * panel; lines go through theme_put so that UTF-8, ACS and --ascii all work. */
+ * clipped to a width, so a long word never spills into the next panel;
+ * lines go through theme_put so that UTF-8, ACS and --ascii all work.
+ * Wrapping is layout_wrap's, the one the layout reserved the rows by. */
 #include "draw_int.h"
 
 #include <stdarg.h>
@@ -51,4 +52,25 @@ void draw_clear(const struct rect *r)
 {
 	for (int y = r->y; y < r->y + r->h; y++)
 		mvhline(y, r->x, ' ', r->w);
+}
+
+void draw_titled_box(const struct rect *r, attr_t border, attr_t title_attr, const char *title)
+{
+	draw_clear(r);
+	draw_box(r, border);
+	if (title && *title)
+		draw_textf(r->y, r->x + 2, r->w - 4, title_attr, " %s ", title);
+}
+
+int draw_wrapped(int y, int x, int w, int h, attr_t a, const char *text)
+{
+	int start[64], len[64];
+	int lines = layout_wrap(text, w, start, len, 64);
+	if (lines > h)
+		lines = h;
+	if (lines > 64)
+		lines = 64;
+	for (int i = 0; i < lines; i++)
+		draw_text(y + i, x, len[i] < w ? len[i] : w, a, text + start[i]);
+	return lines;
 }

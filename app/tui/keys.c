@@ -1,7 +1,9 @@
 /* keys: the key table and the dispatch over it (see keys.h).  The context
- * rules (an open overlay takes any key, an answer being typed takes digits,
- * '-' and ':') come before the table, since they change what a key means;
- * every other key means what its row says. */
+ * rules (an open overlay takes any key; an answer or a step being typed
+ * takes digits; the worked cell takes the arrows) come before the table,
+ * since they change what a key means; every other key means what its row
+ * says.  Rows whose keys mean something only in a context (n skips a
+ * question, Esc backs out) are rows too, so the help and the bar say so. */
 #include "keys.h"
 
 #include <curses.h>
@@ -9,29 +11,51 @@
 
 #define KEYS_ESC 27
 #define KEYS_CTRL_L 12
+#define KEYS_TAB 9
+
+#define MAIN KEYS_IN_MAIN
+#define CELL KEYS_IN_CELL
+#define QUIZ KEYS_IN_QUIZ
+#define GOTO KEYS_IN_GOTO
 
 static const struct keys_binding keys_table[] = {
-	{ "space n Right", "next phase (cuts the motion on screen short)", "n", "next",
+	{ "space n Right", "next stop (cuts the motion short)", "n", "next", MAIN | CELL, 0,
 	  { { ' ', ACT_NEXT }, { 'n', ACT_NEXT }, { KEY_RIGHT, ACT_NEXT } } },
-	{ "b Left", "one phase back (rebuilt from the event log)", "b", "back",
+	{ "b Left", "one stop back (rebuilt from the log)", "b", "back", MAIN | CELL, 0,
 	  { { 'b', ACT_BACK }, { KEY_LEFT, ACT_BACK } } },
-	{ "p", "play / pause", "p", "play", { { 'p', ACT_PLAY } } },
-	{ "m", "switch DP / FSDP (restart on the same matrices)", "m", "DP/FSDP",
-	  { { 'm', ACT_MODE } } },
-	{ "r", "restart", "r", "restart", { { 'r', ACT_RESTART } } },
-	{ "+ -", "faster / slower", "+/-", "speed",
+	{ "p", "play / pause", "p", "play", MAIN, KEYS_NEED_PLAYABLE, { { 'p', ACT_PLAY } } },
+	{ "Home End g", "the start, the end; g: go to step s", "g", "step", MAIN, 0,
+	  { { KEY_HOME, ACT_HOME }, { KEY_END, ACT_END }, { 'g', ACT_GOTO } } },
+	{ "+ -", "faster / slower", "+/-", "speed", MAIN, KEYS_NEED_PLAYABLE,
 	  { { '+', ACT_FASTER }, { '=', ACT_FASTER }, { '-', ACT_SLOWER }, { '_', ACT_SLOWER } } },
-	{ "[ ]", "one device fewer / more (restart)", "[ ]", "devices",
+	{ "m", "switch DP / FSDP (restarts)", "m", "mode", MAIN, KEYS_NEED_LIVE,
+	  { { 'm', ACT_MODE } } },
+	{ "r", "restart", "r", "reset", MAIN, 0, { { 'r', ACT_RESTART } } },
+	{ "[ ]", "one device fewer / more (restarts)", "[ ]", "devs", MAIN, KEYS_NEED_LIVE,
 	  { { '[', ACT_FEWER }, { ']', ACT_MORE } } },
-	{ "x", "quiz: predict, then reveal (on / off)", "x", "quiz", { { 'x', ACT_QUIZ } } },
-	{ "c", "memory and traffic, DP vs FSDP", "c", "memory", { { 'c', ACT_MEMORY } } },
-	{ "f", "after a deadlock: run the fixed order", "f", "fix it", { { 'f', ACT_FIX } } },
-	{ "Enter", "answer a question; else the next phase", NULL, NULL,
+	{ "Tab 0-9", "one rank large, by its neighbours", "Tab", "rank", MAIN, 0,
+	  { { KEYS_TAB, ACT_FOCUS_NEXT }, { KEY_BTAB, ACT_FOCUS_PREV } } },
+	{ "v", "panels show all / C / A / the B shard", "v", "panel", MAIN, 0,
+	  { { 'v', ACT_SHOW } } },
+	{ "w", "a worked cell of C; arrows pick it", "w", "cell", MAIN | CELL, 0,
+	  { { 'w', ACT_CELL } } },
+	{ "t", "the schedule table, rank by step", "t", "table", MAIN, 0, { { 't', ACT_TABLE } } },
+	{ "x", "quiz: predict, then reveal (on / off)", "x", "quiz", MAIN | QUIZ, KEYS_NEED_LIVE,
+	  { { 'x', ACT_QUIZ } } },
+	{ "Enter", "answer (n skips); go to the step typed", "Enter", "answer", QUIZ, 0,
 	  { { '\n', ACT_ENTER }, { '\r', ACT_ENTER }, { KEY_ENTER, ACT_ENTER } } },
-	{ "? h F1", "this help", "?", "help",
-	  { { '?', ACT_HELP }, { 'h', ACT_HELP }, { KEY_F(1), ACT_HELP } } },
-	{ "Ctrl-L", "redraw", NULL, NULL, { { KEYS_CTRL_L, ACT_REDRAW } } },
-	{ "q Esc", "quit", "q", "quit", { { 'q', ACT_QUIT }, { KEYS_ESC, ACT_QUIT } } },
+	{ "c", "memory and traffic, DP vs FSDP", "c", "mem", MAIN, 0, { { 'c', ACT_MEMORY } } },
+	{ "f", "after a deadlock: the fixed order", "f", "fix it", MAIN, KEYS_NEED_DEADLOCK,
+	  { { 'f', ACT_FIX } } },
+	{ "s", "share: the command line of this view", "s", "share", MAIN, 0,
+	  { { 's', ACT_SHARE } } },
+	{ "T", "projector theme on / off", "T", "theme", MAIN, 0, { { 'T', ACT_THEME } } },
+	{ "Esc", "back: the cell, the focus, the final C", "Esc", "back", MAIN | CELL | GOTO,
+	  KEYS_NEED_BACKOUT, { { KEYS_ESC, ACT_ESCAPE } } },
+	{ "? h F1", "this help (Ctrl-L redraws)", "?", "help", MAIN | CELL | QUIZ, 0,
+	  { { '?', ACT_HELP }, { 'h', ACT_HELP }, { KEY_F(1), ACT_HELP },
+	    { KEYS_CTRL_L, ACT_REDRAW } } },
+	{ "q", "quit", "q", "quit", MAIN | CELL | QUIZ, 0, { { 'q', ACT_QUIT } } },
 };
 
 enum { KEYS_COUNT = sizeof keys_table / sizeof keys_table[0] };
@@ -55,20 +79,51 @@ const struct keys_binding *keys_find(int action)
 	return NULL;
 }
 
-int keys_action(int ch, int overlay, int typing)
+int keys_in_bar(const struct keys_binding *b, unsigned in, unsigned have)
+{
+	return b->bar_key && (b->bar_in & in) && (b->bar_need & ~have) == 0;
+}
+
+static int keys_digit(int ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+static int keys_backspace(int ch)
+{
+	return ch == KEY_BACKSPACE || ch == 127 || ch == 8;
+}
+
+int keys_action(int ch, const struct keys_ctx *ctx)
 {
 	if (ch == KEY_RESIZE)
 		return ACT_RESIZE;
 	if (ch == ERR)
 		return ACT_NONE;
-	if (overlay)
+	if (ctx->overlay)
 		return ACT_CLOSE_OVERLAY;
-	if (typing) {
-		if ((ch >= '0' && ch <= '9') || ch == '-' || ch == ':')
+	if (ctx->go) {
+		if (keys_digit(ch))
+			return ACT_GOTO_TYPE;
+		if (keys_backspace(ch))
+			return ACT_GOTO_BACK;
+	}
+	if (ctx->quiz) {
+		if (keys_digit(ch) || ch == '-' || ch == ':')
 			return ACT_QUIZ_TYPE;
-		if (ch == KEY_BACKSPACE || ch == 127 || ch == 8)
+		if (keys_backspace(ch))
 			return ACT_QUIZ_BACK;
 	}
+	if (ctx->cell) {
+		switch (ch) {
+		case KEY_UP: return ACT_CELL_UP;
+		case KEY_DOWN: return ACT_CELL_DOWN;
+		case KEY_LEFT: return ACT_CELL_LEFT;
+		case KEY_RIGHT: return ACT_CELL_RIGHT;
+		}
+	}
+	if (keys_digit(ch))
+		return ACT_FOCUS_DIGIT;
 	for (int i = 0; i < KEYS_COUNT; i++)
 		for (int k = 0; k < KEYS_MAX_CODES && keys_table[i].key[k].action != ACT_NONE; k++)
 			if (keys_table[i].key[k].code == ch)

@@ -1,20 +1,24 @@
-/* layout: the screen's rectangles and the ring's arrow paths, computed from
- * (cols, rows, n) alone; the contract is in layout.h.
+/* layout: the screen's bands, the grid of panels, the focus and the
+ * schedule table, computed from the size and the request alone; the
+ * contract and the rule for the panels' area are in layout.h.
  *
  * Invariants when ok:
- *  - status is row 0, the footer the last row, info the rows just above the
- *    footer and the panel area everything in between: the four tile the
- *    screen, top to bottom, without overlap.
- *  - When n > 1 the panel area's first LANE_W columns (the left lane) and its
- *    last row (the bottom lane) hold no panel and no arrow but the wrap
- *    (last rank back to rank 0), so that arrow can never cross another.
+ *  - status is row 0, the footer the last rows, info the rows just above it
+ *    and the panel area everything in between: they tile the screen.
+ *  - In the grid with n > 1, the panel area's LANE_W columns left of the grid
+ *    (the left lane) and the row below it (the bottom lane) hold no panel
+ *    and no arrow but the wrap (last rank back to rank 0) and the gather's
+ *    routes, so the wrap never crosses another arrow.
  *  - Panels are all w x h, hgap apart within a grid row and VGAP apart
  *    between rows, in snake order: rank r + 1 borders rank r across exactly
  *    one gap, so every link but the wrap is a straight run through one gap.
  *  - Whether anything fits is monotone in cols and in rows (more room never
- *    hurts and the info area only shrinks as cols grow), which is what lets
- *    need_cols x need_rows be computed in closed form per grid shape.
- */
+ *    hurts; wrapped text needs no more lines as the width grows), which is
+ *    what lets need_cols x need_rows be computed in closed form per shape.
+ * The grid shape is chosen by a score compared in order: the level, then
+ * what the panels show (values of C, its rows, its columns, then A and B),
+ * then how evenly they exceed the level's minimum, then how fully the grid
+ * fills the area, then more columns. */
 #include "layout.h"
 
 #include <limits.h>
@@ -33,21 +37,20 @@ static const struct level_spec levels[] = {
 
 #define NLEVELS ((int)(sizeof levels / sizeof levels[0]))
 #define VGAP 1        /* one row between grid rows: room for a ↓ */
-#define LANE_W 2      /* left lane: the wrap's up-going arrow and its turn */
+#define LANE_W 2      /* left lane: the wrap's up-going arrow and the gather's */
 #define LANE_H 1      /* bottom lane: the wrap's left-going arrow */
-#define INFO_MIN_H 2  /* what info may shrink to before "too small" */
-#define INFO_KEEP_H 3 /* what info may shrink to for a better panel level */
-#define INFO_MAX_H 6
-#define INFO_COLS 40  /* columns per info entry when laying info out */
+#define TABLE_GAP 2   /* columns (or rows, halved) between the grid and the table */
+#define NSCORE 8
 
 /* need_* minimises the terminal of 80x24's proportions that holds the grid:
  * terminals are wide, so a tall, narrow minimum would be a useless answer. */
 #define NEED_ASPECT_W 80
 #define NEED_ASPECT_H 24
 
-struct grid {
-	int cols, rows; /* grid shape */
-	int w, h;       /* panel size before the caps */
+struct cand {
+	int level, gc, gr, w, h;
+	struct layout_plan plan;
+	long long score[NSCORE];
 };
 
 static int ceil_div(int a, int b)
@@ -60,12 +63,7 @@ static int min_int(int a, int b)
 	return a < b ? a : b;
 }
 
-static long long min_ll(long long a, long long b)
-{
-	return a < b ? a : b;
-}
-
-static long long max_ll(long long a, long long b)
+static int max_int(int a, int b)
 {
 	return a > b ? a : b;
 }
@@ -81,72 +79,285 @@ static int lane_h(int n)
 	return n > 1 ? LANE_H : 0;
 }
 
-static int info_ideal_h(int cols, int n)
+/* Lines the paragraphs take at this screen width (one column of margin a side). */
+static int info_lines(const struct layout_req *req, int cols)
 {
-	int per_line = cols / INFO_COLS > 1 ? cols / INFO_COLS : 1;
-	int h = 2 + ceil_div(n, per_line);
-
-	if (h < 3)
-		h = 3;
-	return h > INFO_MAX_H ? INFO_MAX_H : h;
+	int lines = 0, s, len;
+	for (int i = 0; i < req->n_info && i < LAYOUT_MAX_INFO; i++)
+		if (req->info[i] && req->info[i][0])
+			lines += layout_wrap(req->info[i], cols - 2, &s, &len, 0);
+	return lines;
 }
 
-/* The best grid of n panels of level ls in an aw x ah area: among the shapes
- * that fit, the one whose panels are most evenly above the minimum in both
- * directions (min(w / min_w, h / min_h), compared in integers by scaling with
- * min_w * min_h), ties to more columns.  Returns 0 when no shape fits. */
-static int best_grid(int aw, int ah, int n, const struct level_spec *ls, struct grid *g)
+static int footer_lines(const struct layout_req *req, int cols)
 {
-	long long best = -1;
+	int n = min_int(req->n_footer, LAYOUT_MAX_ITEMS);
+	int lines = layout_wrap_items(req->footer_w, n, cols - 2, LAYOUT_FOOTER_GAP, NULL, NULL);
+	return lines > 0 ? lines : 1;
+}
 
-	for (int gc = 1; gc <= n; gc++) {
-		int gr = ceil_div(n, gc);
-		int w = (aw - (gc - 1) * ls->hgap) / gc;
-		int h = (ah - (gr - 1) * VGAP) / gr;
-		long long score;
+/* Values shown of a section: rows when it has values, else nothing. */
+static long long sect_rows(const struct layout_sect *s)
+{
+	return s->on && s->cell > 0 ? s->rows : 0;
+}
 
-		if (w < ls->min_w || h < ls->min_h)
-			continue;
-		score = min_ll((long long)w * ls->min_h, (long long)h * ls->min_w);
-		if (score >= best) {
-			best = score;
-			*g = (struct grid){ gc, gr, w, h };
+static int cmp_score(const long long *a, const long long *b)
+{
+	for (int i = 0; i < NSCORE; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
+/* The content part of a score: level and C. */
+static int same_content(const struct cand *a, const struct cand *b)
+{
+	for (int i = 0; i < 4; i++)
+		if (a->score[i] != b->score[i])
+			return 0;
+	return 1;
+}
+
+/* A grid of gc columns at a level in an aw x ah area (lanes excluded). */
+static int eval_grid(const struct layout_req *req, int aw, int ah, int level, int gc,
+		     struct cand *c)
+{
+	const struct level_spec *ls = &levels[level];
+	int n = req->n, gr = ceil_div(n, gc), want_w, want_h;
+	int w_av = (aw - (gc - 1) * ls->hgap) / gc;
+	int h_av = (ah - (gr - 1) * VGAP) / gr;
+	if (w_av < ls->min_w || h_av < ls->min_h)
+		return 0;
+	layout_want(req, level, &want_w, &want_h);
+	c->level = level;
+	c->gc = gc;
+	c->gr = gr;
+	c->w = min_int(w_av, max_int(want_w, ls->min_w));
+	c->h = min_int(h_av, max_int(want_h, ls->min_h));
+	layout_plan_panel(req, level, c->w - 2, c->h - 2, &c->plan);
+	/* a line the plan cannot use (a block with no room for its values) is
+	 * not kept: the panel is as tall as what it shows */
+	if (c->plan.height + 2 < c->h)
+		c->h = max_int(c->plan.height + 2, ls->min_h);
+	const struct layout_plan *p = &c->plan;
+	int gw = gc * c->w + (gc - 1) * ls->hgap, gh = gr * c->h + (gr - 1) * VGAP;
+	c->score[0] = -level;
+	c->score[1] = p->c.on && p->c.cell > 0;
+	c->score[2] = sect_rows(&p->c);
+	c->score[3] = p->c.cell > 0 ? p->c.cols : 0;
+	c->score[4] = sect_rows(&p->a) + sect_rows(&p->b);
+	c->score[5] = min_int(c->w * ls->min_h, c->h * ls->min_w);
+	c->score[6] = min_int((int)((long long)gw * 1000 / aw), (int)((long long)gh * 1000 / ah));
+	c->score[7] = gc;
+	return 1;
+}
+
+/* The best grid of any level in aw x ah (the lanes' room already taken
+ * out).  Returns 0 when none fits. */
+static int best_grid(const struct layout_req *req, int aw, int ah, struct cand *best)
+{
+	int found = 0;
+	for (int lv = 0; lv < NLEVELS && !found; lv++)
+		for (int gc = 1; gc <= req->n; gc++) {
+			struct cand c;
+			if (!eval_grid(req, aw, ah, lv, gc, &c))
+				continue;
+			if (!found || cmp_score(c.score, best->score) >= 0)
+				*best = c;
+			found = 1;
+		}
+	return found;
+}
+
+/* Places the grid's panels at w x h with the grid and its lanes' box at
+ * (bx, by). */
+static void place_grid(struct layout *l, const struct cand *c, int bx, int by)
+{
+	int n = l->n;
+	l->level = c->level;
+	l->grid_cols = c->gc;
+	l->grid_rows = c->gr;
+	l->hgap = levels[c->level].hgap;
+	l->vgap = VGAP;
+	int x0 = bx + lane_w(n), gh = c->gr * c->h + (c->gr - 1) * VGAP;
+	l->lane_x = bx;
+	l->lane_y = by + gh;
+	for (int r = 0; r < n; r++) {
+		int gy = r / c->gc, gx = r % c->gc;
+		/* snake: odd rows run right to left, so each row starts below
+		 * where the previous one ended */
+		if (gy % 2)
+			gx = c->gc - 1 - gx;
+		l->grid_x[r] = gx;
+		l->grid_y[r] = gy;
+		l->panel[r] = (struct rect){ x0 + gx * (c->w + l->hgap), by + gy * (c->h + VGAP), c->w,
+					     c->h };
+		l->plan[r] = c->plan;
+	}
+	l->n_links = 0;
+	for (int r = 0; n > 1 && r < n; r++)
+		l->link[l->n_links++] = (struct layout_link){ r, (r + 1) % n, r == n - 1, 0 };
+}
+
+static int grid_box_w(const struct layout *l, const struct cand *c)
+{
+	return lane_w(l->n) + c->gc * c->w + (c->gc - 1) * levels[c->level].hgap;
+}
+
+static int grid_box_h(const struct layout *l, const struct cand *c)
+{
+	return c->gr * c->h + (c->gr - 1) * VGAP + lane_h(l->n);
+}
+
+/* The grid, with the table beside or below it when that costs the panels
+ * nothing of C: the variant that keeps C as it is without the table and
+ * shows most of A and B; the grid and the table centred together. */
+static int place_grid_and_table(struct layout *l, const struct layout_req *req)
+{
+	const struct rect *a = &l->panels;
+	int n = l->n;
+	struct cand base, best;
+	if (!best_grid(req, a->w - lane_w(n), a->h - lane_h(n), &base))
+		return 0;
+	best = base;
+	int where = 0, tw = 0, th = 0; /* 1: right, 2: below */
+	if (req->table && req->table_min_w > 0 && req->table_min_h > 0) {
+		for (int variant = 0; variant < 4; variant++) {
+			int right = variant % 2 == 0, whole = variant < 2;
+			int w = whole ? req->table_w : req->table_min_w;
+			int h = whole ? req->table_h : req->table_min_h;
+			struct cand c;
+			int aw = a->w - lane_w(n), ah = a->h - lane_h(n);
+			if (right)
+				aw -= w + TABLE_GAP;
+			else
+				ah -= h + 1;
+			if (w > a->w || h > a->h || aw < 1 || ah < 1 || !best_grid(req, aw, ah, &c) ||
+			    !same_content(&c, &base))
+				continue;
+			if (where && cmp_score(c.score, best.score) <= 0)
+				continue;
+			best = c;
+			where = right ? 1 : 2;
+			tw = w;
+			th = h;
 		}
 	}
-	return best >= 0;
+	int bw = grid_box_w(l, &best), bh = grid_box_h(l, &best);
+	if (where == 1) {
+		/* the table takes what the grid leaves, up to what it wants */
+		tw = min_int(req->table_w, a->w - bw - TABLE_GAP);
+		th = min_int(req->table_h, a->h);
+		int tot = bw + TABLE_GAP + tw, x = a->x + (a->w - tot) / 2;
+		place_grid(l, &best, x, a->y + (a->h - bh) / 2);
+		l->table = (struct rect){ x + bw + TABLE_GAP, a->y + (a->h - th) / 2, tw, th };
+	} else if (where == 2) {
+		tw = min_int(req->table_w, a->w);
+		th = min_int(req->table_h, a->h - bh - 1);
+		int tot = bh + 1 + th, y = a->y + (a->h - tot) / 2;
+		place_grid(l, &best, a->x + (a->w - bw) / 2, y);
+		l->table = (struct rect){ a->x + (a->w - tw) / 2, y + bh + 1, tw, th };
+	} else {
+		place_grid(l, &best, a->x + (a->w - bw) / 2, a->y + (a->h - bh) / 2);
+	}
+	return 1;
 }
 
-/* The smallest terminal that fits n panels as a COMPACT grid with gc columns
- * and the info area at its smallest.  COMPACT with the smallest gaps is the
- * cheapest way to fit any shape, so this is exactly the frontier of "fits". */
-static void need_for(int n, int gc, int *nc, int *nr)
+/* Focus: rank f large, its left neighbour before it and its right one after
+ * (n == 2: the other rank after it, an arrow each way).  The neighbours get
+ * the best level whose minimum leaves the focus at least FULL; when none
+ * does, the focus is alone.  Returns 0 when even that does not fit. */
+static int place_focus(struct layout *l, const struct layout_req *req)
+{
+	const struct rect *a = &l->panels;
+	int n = l->n, f = req->focus, sides = n == 2 ? 1 : 2, gap = levels[LAYOUT_FULL].hgap;
+	int fw, fh, side_lv = -1, fwid = 0, swid = 0, sh = 0;
+	layout_want(req, LAYOUT_FULL, &fw, &fh);
+	for (int lv = 0; lv < NLEVELS && side_lv < 0; lv++) {
+		int sw_want, sh_want;
+		const struct level_spec *ls = &levels[lv];
+		if (n == 2 && ls->min_h < 5)
+			break; /* two arrows, one each way, need two rows apart */
+		layout_want(req, lv, &sw_want, &sh_want);
+		fwid = min_int(fw, a->w - sides * (ls->min_w + gap));
+		if (fwid < LAYOUT_FULL_MIN_W || a->h < LAYOUT_FULL_MIN_H)
+			continue;
+		swid = min_int(max_int(sw_want, ls->min_w), (a->w - fwid - sides * gap) / sides);
+		sh = min_int(max_int(sh_want, ls->min_h), a->h);
+		if (swid >= ls->min_w && sh >= ls->min_h)
+			side_lv = lv;
+	}
+	if (side_lv < 0) {
+		if (a->w < LAYOUT_FULL_MIN_W || a->h < LAYOUT_FULL_MIN_H)
+			return 0;
+		sides = 0;
+		fwid = min_int(fw, a->w);
+	}
+	int fhh = min_int(fh, a->h), tot = fwid + sides * (swid + gap);
+	int x = a->x + (a->w - tot) / 2, mid = a->y + a->h / 2;
+	int left = sides == 2 ? (f + n - 1) % n : -1, right = sides ? (f + 1) % n : -1;
+	l->level = LAYOUT_FULL;
+	l->hgap = gap;
+	l->vgap = VGAP;
+	l->grid_cols = l->grid_rows = 0;
+	if (left >= 0) {
+		l->panel[left] = (struct rect){ x, mid - sh / 2, swid, sh };
+		layout_plan_panel(req, side_lv, swid - 2, sh - 2, &l->plan[left]);
+		x += swid + gap;
+	}
+	layout_plan_panel(req, LAYOUT_FULL, fwid - 2, fhh - 2, &l->plan[f]);
+	if (l->plan[f].height + 2 < fhh)
+		fhh = max_int(l->plan[f].height + 2, LAYOUT_FULL_MIN_H);
+	l->panel[f] = (struct rect){ x, mid - fhh / 2, fwid, fhh };
+	x += fwid + gap;
+	if (right >= 0) {
+		l->panel[right] = (struct rect){ x, mid - sh / 2, swid, sh };
+		layout_plan_panel(req, side_lv, swid - 2, sh - 2, &l->plan[right]);
+	}
+	l->n_links = 0;
+	if (left >= 0)
+		l->link[l->n_links++] = (struct layout_link){ left, f, 0, 0 };
+	if (right >= 0 && n == 2) {
+		l->link[l->n_links++] = (struct layout_link){ f, right, 0, -1 };
+		l->link[l->n_links++] = (struct layout_link){ right, f, 0, 1 };
+	} else if (right >= 0) {
+		l->link[l->n_links++] = (struct layout_link){ f, right, 0, 0 };
+	}
+	l->focus = f;
+	return 1;
+}
+
+/* The smallest terminal that fits n panels as a COMPACT grid with gc
+ * columns, the paragraphs and the key bar.  COMPACT with the smallest gaps
+ * is the cheapest way to fit any shape, so this is the frontier of "fits". */
+static void need_for(const struct layout_req *req, int gc, int *nc, int *nr)
 {
 	const struct level_spec *ls = &levels[LAYOUT_COMPACT];
-	int gr = ceil_div(n, gc);
-
-	*nc = lane_w(n) + gc * ls->min_w + (gc - 1) * ls->hgap;
-	*nr = 2 + INFO_MIN_H + lane_h(n) + gr * ls->min_h + (gr - 1) * VGAP;
+	int n = req->n, gr = ceil_div(n, gc);
+	*nc = max_int(lane_w(n) + gc * ls->min_w + (gc - 1) * ls->hgap, LAYOUT_MIN_COLS);
+	*nr = 1 + footer_lines(req, *nc) + info_lines(req, *nc) + lane_h(n) + gr * ls->min_h +
+	      (gr - 1) * VGAP;
+	*nr = max_int(*nr, LAYOUT_MIN_ROWS);
 }
 
-/* Picks, among the grid shapes' minimums within lim_c x lim_r (INT_MAX for
- * "any"), the one needing the smallest terminal of 80x24's proportions, then
- * the smallest area.  When the layout fits, the minimum of the shape it fits
- * by is within the limits, so one is always found then. */
-static void compute_need(struct layout *l, int n, int lim_c, int lim_r)
+/* Among the shapes' minimums within lim_c x lim_r (INT_MAX for "any"), the
+ * one needing the smallest terminal of 80x24's proportions, then the
+ * smallest area.  When the layout fits, the minimum of the shape it fits by
+ * is within the limits, so one is always found then. */
+static void compute_need(struct layout *l, const struct layout_req *req, int lim_c, int lim_r)
 {
 	long long best_scale = -1, best_area = 0;
-
-	for (int gc = 1; gc <= n; gc++) {
+	for (int gc = 1; gc <= req->n; gc++) {
 		int nc, nr;
-		long long scale, area;
-
-		need_for(n, gc, &nc, &nr);
+		need_for(req, gc, &nc, &nr);
 		if (nc > lim_c || nr > lim_r)
 			continue;
-		scale = max_ll((long long)nc * NEED_ASPECT_H, (long long)nr * NEED_ASPECT_W);
-		area = (long long)nc * nr;
-		if (best_scale < 0 || scale < best_scale ||
-		    (scale == best_scale && area < best_area)) {
+		long long scale = (long long)nc * NEED_ASPECT_H > (long long)nr * NEED_ASPECT_W
+					  ? (long long)nc * NEED_ASPECT_H
+					  : (long long)nr * NEED_ASPECT_W;
+		long long area = (long long)nc * nr;
+		if (best_scale < 0 || scale < best_scale || (scale == best_scale && area < best_area)) {
 			best_scale = scale;
 			best_area = area;
 			l->need_cols = nc;
@@ -155,177 +366,99 @@ static void compute_need(struct layout *l, int n, int lim_c, int lim_r)
 	}
 }
 
-/* Places the grid's panels at w x h, centred in the panel area. */
-static void place_grid(struct layout *l, int w, int h)
+/* Rows of the panel area the panels and the table leave unused. */
+static int slack_rows(const struct layout *l)
 {
-	int n = l->n;
-	int gw = l->grid_cols * w + (l->grid_cols - 1) * l->hgap;
-	int gh = l->grid_rows * h + (l->grid_rows - 1) * VGAP;
-	/* the grid and its lanes are centred as one, so the lanes hug the grid */
-	int x0 = l->panels.x + (l->panels.w - lane_w(n) - gw) / 2 + lane_w(n);
-	int y0 = l->panels.y + (l->panels.h - lane_h(n) - gh) / 2;
-
-	l->lane_x = x0 - lane_w(n);
-	l->lane_y = y0 + gh;
-
-	for (int r = 0; r < n; r++) {
-		int gy = r / l->grid_cols, gx = r % l->grid_cols;
-
-		/* snake: odd rows run right to left, so each row starts below
-		 * where the previous one ended */
-		if (gy % 2)
-			gx = l->grid_cols - 1 - gx;
-		l->grid_x[r] = gx;
-		l->grid_y[r] = gy;
-		l->panel[r] = (struct rect){ x0 + gx * (w + l->hgap), y0 + gy * (h + VGAP), w, h };
+	int top = l->panels.y + l->panels.h, bottom = l->panels.y;
+	for (int r = 0; r < l->n; r++)
+		if (l->panel[r].w > 0) {
+			top = min_int(top, l->panel[r].y);
+			bottom = max_int(bottom, l->panel[r].y + l->panel[r].h);
+		}
+	if (l->table.w > 0) {
+		top = min_int(top, l->table.y);
+		bottom = max_int(bottom, l->table.y + l->table.h);
 	}
+	if (l->focus < 0 && l->n > 1)
+		bottom = max_int(bottom, l->lane_y + 1);
+	return l->panels.h - (bottom - top);
 }
 
-static void place_panels(struct layout *l, const struct grid *g, int level)
+/* Centres what the panel area holds again, once it has lost the rows the
+ * optional info lines took: the grid (and a table beside it) each on its
+ * own, a table below with the grid as one stack, the focus row on the
+ * middle. */
+static void recentre(struct layout *l)
 {
-	l->level = level;
-	l->grid_cols = g->cols;
-	l->grid_rows = g->rows;
-	l->hgap = levels[level].hgap;
-	l->vgap = VGAP;
-	place_grid(l, min_int(g->w, LAYOUT_MAX_PANEL_W), min_int(g->h, LAYOUT_MAX_PANEL_H));
-}
-
-void layout_fit(struct layout *l, int want_w, int want_h)
-{
-	if (!l->ok || l->n < 1)
+	const struct rect *a = &l->panels;
+	int n = l->n;
+	if (l->focus >= 0) {
+		int mid = a->y + a->h / 2;
+		for (int r = 0; r < n; r++)
+			if (l->panel[r].w > 0)
+				l->panel[r].y = mid - l->panel[r].h / 2;
 		return;
-	const struct level_spec *ls = &levels[l->level];
-	int w = l->panel[0].w, h = l->panel[0].h;
-	if (want_w > 0)
-		w = min_int(w, want_w > ls->min_w ? want_w : ls->min_w);
-	if (want_h > 0)
-		h = min_int(h, want_h > ls->min_h ? want_h : ls->min_h);
-	place_grid(l, w, h);
+	}
+	int top = l->panel[0].y, bh = l->grid_rows * l->panel[0].h + (l->grid_rows - 1) * VGAP +
+				     lane_h(n);
+	int below = l->table.w > 0 && l->table.y >= top + bh;
+	int y0 = a->y + (a->h - (below ? bh + 1 + l->table.h : bh)) / 2, dy = y0 - top;
+	for (int r = 0; r < n; r++)
+		l->panel[r].y += dy;
+	l->lane_y += dy;
+	if (below)
+		l->table.y = y0 + bh + 1;
+	else if (l->table.w > 0)
+		l->table.y = a->y + (a->h - l->table.h) / 2;
 }
 
-/* Below this the status, caption and footer are unreadable whatever the
- * panels need, so the "too small" screen asks for at least this much. */
-static void layout_floor_need(struct layout *l)
+void layout_compute(struct layout *l, int cols, int rows, const struct layout_req *req)
 {
-	if (l->need_cols < LAYOUT_MIN_COLS)
-		l->need_cols = LAYOUT_MIN_COLS;
-	if (l->need_rows < LAYOUT_MIN_ROWS)
-		l->need_rows = LAYOUT_MIN_ROWS;
-}
-
-void layout_compute(struct layout *l, int cols, int rows, int n)
-{
-	struct grid g = { 0, 0, 0, 0 };
-	int info_h, level = -1;
-
 	memset(l, 0, sizeof *l);
 	l->cols = cols;
 	l->rows = rows;
+	l->focus = -1;
+	int n = req ? req->n : 0;
 	l->n = n;
 	/* no size fits an impossible n: need stays 0 x 0 */
-	if (n < 1 || n > LAYOUT_MAX_DEVICES)
+	if (!req || n < 1 || n > LAYOUT_MAX_DEVICES)
 		return;
-	if (cols < 0)
-		cols = 0;
-	if (rows < 0)
-		rows = 0;
-
-	/* A better panel level wins over info rows: the panels carry every
-	 * formula, info only repeats them.  So info gives rows down to
-	 * INFO_KEEP_H (the caption and one line of formulas) for a better level,
-	 * and its last row only when nothing fits at all. */
-	int ideal = info_ideal_h(cols, n);
-	for (int floor_h = INFO_KEEP_H; floor_h >= INFO_MIN_H && level < 0; floor_h--)
-		for (int lv = 0; lv < NLEVELS && level < 0; lv++)
-			for (info_h = ideal; info_h >= floor_h; info_h--) {
-				int aw = cols - lane_w(n), ah = rows - 2 - info_h - lane_h(n);
-				if (best_grid(aw, ah, n, &levels[lv], &g)) {
-					level = lv;
-					break;
-				}
-			}
-	if (level < 0 || cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS) {
-		compute_need(l, n, INT_MAX, INT_MAX);
-		layout_floor_need(l);
+	compute_need(l, req, INT_MAX, INT_MAX);
+	if (cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS)
 		return;
-	}
-	compute_need(l, n, cols, rows);
-	layout_floor_need(l);
-
-	l->ok = 1;
+	int foot = footer_lines(req, cols), info = info_lines(req, cols);
+	int area_h = rows - 1 - foot - info;
+	if (area_h < 1)
+		return;
 	l->status = (struct rect){ 0, 0, cols, 1 };
-	l->footer = (struct rect){ 0, rows - 1, cols, 1 };
-	l->info = (struct rect){ 0, rows - 1 - info_h, cols, info_h };
-	l->panels = (struct rect){ 0, 1, cols, rows - 2 - info_h };
-	place_panels(l, &g, level);
-}
-
-struct path {
-	struct point *pts;
-	int max, len;
-};
-
-/* Appends count cells from (x, y) in steps of (dx, dy); stops at max so a
- * huge terminal costs no more than the caller's buffer. */
-static void run(struct path *p, int x, int y, int dx, int dy, int count)
-{
-	for (int i = 0; i < count && p->len < p->max; i++) {
-		p->pts[p->len++] = (struct point){ x, y };
-		x += dx;
-		y += dy;
+	l->panels = (struct rect){ 0, 1, cols, area_h };
+	int placed = 0;
+	if (req->focus >= 0 && req->focus < n && n > 1)
+		placed = place_focus(l, req);
+	if (!placed) {
+		memset(l->panel, 0, sizeof l->panel);
+		l->focus = -1;
+		placed = place_grid_and_table(l, req);
 	}
-}
-
-int layout_link_path(const struct layout *l, int from, struct point *pts, int max)
-{
-	struct path p = { pts, max, 0 };
-	const struct rect *a, *b;
-	int to, mx, my;
-
-	if (!l->ok || l->n < 2 || from < 0 || from >= l->n || !pts || max <= 0)
-		return 0;
-	to = (from + 1) % l->n;
-	a = &l->panel[from];
-	b = &l->panel[to];
-	mx = a->x + a->w / 2;
-	my = a->y + a->h / 2;
-
-	if (to == 0) {
-		/* The wrap, by the lanes, even when n == 2 and rank 0 is next
-		 * door: the straight gap already carries 0 -> 1.  The last rank
-		 * is in the last grid row, so nothing but slack lies below it. */
-		int yb = l->lane_y; /* bottom lane */
-		int lx = l->lane_x; /* left lane */
-		int by = b->y + b->h / 2;
-		int top = a->y + a->h;
-
-		run(&p, mx, top, 0, 1, yb - top + 1);
-		run(&p, mx - 1, yb, -1, 0, mx - lx);
-		run(&p, lx, yb - 1, 0, -1, yb - by);
-		run(&p, lx + 1, by, 1, 0, b->x - 1 - lx);
-	} else if (l->grid_y[to] == l->grid_y[from]) {
-		if (b->x > a->x)
-			run(&p, a->x + a->w, my, 1, 0, b->x - (a->x + a->w));
-		else
-			run(&p, a->x - 1, my, -1, 0, a->x - (b->x + b->w));
-	} else {
-		/* the end of a snake row: the next rank is directly below */
-		run(&p, mx, a->y + a->h, 0, 1, b->y - (a->y + a->h));
-	}
-	return p.len;
-}
-
-void layout_gather_line(const struct layout *l, int from, struct point *a, struct point *b)
-{
-	const struct rect *p, *q;
-
-	if (!l->ok || from < 0 || from >= l->n) {
-		*a = *b = (struct point){ 0, 0 };
+	if (!placed) {
+		memset(l->panel, 0, sizeof l->panel);
 		return;
 	}
-	p = &l->panel[from];
-	q = &l->panel[0];
-	*a = (struct point){ p->x + p->w / 2, p->y + p->h / 2 };
-	*b = (struct point){ q->x + q->w / 2, q->y + q->h / 2 };
+	/* when it fits, what it needs is within what it has: the smallest
+	 * within it, or (a focus that fits where no grid would, a caption
+	 * that wraps shorter here than at the grid's narrowest) this size */
+	l->need_cols = l->need_rows = 0;
+	compute_need(l, req, cols, rows);
+	if (l->need_cols == 0) {
+		l->need_cols = cols;
+		l->need_rows = rows;
+	}
+	/* rows the panels leave go to the optional lines, then around them */
+	int extra = min_int(max_int(req->extra_lines, 0), slack_rows(l));
+	l->panels.h -= extra;
+	recentre(l);
+	l->info_lines = info;
+	l->info = (struct rect){ 0, 1 + l->panels.h, cols, info + extra };
+	l->footer = (struct rect){ 0, rows - foot, cols, foot };
+	l->ok = 1;
 }

@@ -8,21 +8,53 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 
-void quiz_init(struct quiz *z, int on, int level)
+void quiz_init(struct quiz *z, int on, int level, uint64_t seed)
 {
 	memset(z, 0, sizeof *z);
 	z->on = on;
 	z->level = level < 1 ? 1 : level > 2 ? 2 : level;
 	z->phase = -2;
+	z->rng = seed ^ 0x6a09e667f3bcc909ull;
+	z->last_rank = -1;
 }
 
-/* A rank for level 1: spread over the ring as the phases go, the same on
- * every run. */
-static int quiz_pick(int phase, int n)
+/* splitmix64: small, and the same draws on every machine. */
+static uint64_t quiz_rand(struct quiz *z)
 {
-	uint32_t h = (uint32_t)phase * 2654435761u + 12345u;
-	h ^= h >> 15;
-	return (int)(h % (uint32_t)n);
+	uint64_t x = (z->rng += 0x9e3779b97f4a7c15ull);
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* A rank for level 1: the next from a shuffled bag of every rank, refilled
+ * when empty so that no rank is asked twice before all have been, nor
+ * twice in a row where one bag ends and the next begins. */
+static int quiz_pick(struct quiz *z, int n)
+{
+	if (n > QUIZ_MAX_RANKS)
+		return (int)(quiz_rand(z) % (uint64_t)n);
+	if (z->bag_n != n)
+		z->bag_len = 0;
+	if (z->bag_len == 0) {
+		z->bag_n = n;
+		for (int i = 0; i < n; i++)
+			z->bag[i] = i;
+		for (int i = n - 1; i > 0; i--) {
+			int j = (int)(quiz_rand(z) % (uint64_t)(i + 1)), t = z->bag[i];
+			z->bag[i] = z->bag[j];
+			z->bag[j] = t;
+		}
+		/* drawn from the end: the last of the array goes first */
+		if (n > 1 && z->bag[n - 1] == z->last_rank) {
+			int t = z->bag[n - 1];
+			z->bag[n - 1] = z->bag[0];
+			z->bag[0] = t;
+		}
+		z->bag_len = n;
+	}
+	z->last_rank = z->bag[--z->bag_len];
+	return z->last_rank;
 }
 
 static void quiz_add(struct quiz *z, int type, int rank, int step, int n, size_t M, size_t N)
@@ -41,7 +73,7 @@ void quiz_prepare(struct quiz *z, int mode, int kind, int step, int phase, int n
 	z->input_len = 0;
 	z->input[0] = '\0';
 	if (z->level == 1)
-		first = last = quiz_pick(phase, n);
+		first = last = quiz_pick(z, n);
 	for (int r = first; r <= last; r++) {
 		if (mode == DM_DP) {
 			if (kind == SCHED_COMPUTE)
@@ -111,6 +143,46 @@ int quiz_advance(struct quiz *z)
 	z->input[0] = '\0';
 	z->reveal[0] = '\0';
 	return z->cur < z->nq;
+}
+
+void quiz_answer(const struct quiz_question *q, char *buf, size_t size)
+{
+	int n = q->n, r = q->rank, s = q->step, k = sched_shard(n, r, s);
+	switch (q->type) {
+	case QUIZ_SHARD:
+		snprintf(buf, size, "%d", k);
+		break;
+	case QUIZ_COLS:
+		snprintf(buf, size, "%zu:%zu", split_offset(q->N, n, k), split_offset(q->N, n, k + 1));
+		break;
+	case QUIZ_SEND_TO:
+		snprintf(buf, size, "%d", sched_right(n, r));
+		break;
+	case QUIZ_RECV_FROM:
+		snprintf(buf, size, "%d", sched_left(n, r));
+		break;
+	case QUIZ_DP_ROWS:
+		snprintf(buf, size, "%zu:%zu", split_offset(q->M, n, r), split_offset(q->M, n, r + 1));
+		break;
+	default:
+		snprintf(buf, size, "0");
+	}
+}
+
+void quiz_skip(struct quiz *z)
+{
+	char answer[QUIZ_INPUT_MAX], why[sizeof z->reveal];
+	if (!quiz_waiting(z))
+		return;
+	quiz_answer(&z->q[z->cur], answer, sizeof answer);
+	quiz_check(&z->q[z->cur], answer, why, sizeof why);
+	/* "right: (1 - 3) mod 4 = 2" becomes the skip's explanation */
+	const char *colon = strchr(why, ':');
+	snprintf(z->reveal, sizeof z->reveal, "skipped, not counted. The answer is %s%s", answer,
+		 colon ? colon : "");
+	z->revealed = 1;
+	z->correct = -1; /* neither right nor wrong */
+	z->skipped++;
 }
 
 int quiz_hides(const struct quiz *z, int r)

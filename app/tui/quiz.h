@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #define QUIZ_MAX_QUESTIONS 130 /* level 2 at 64 devices: two a rank */
+#define QUIZ_MAX_RANKS 64
 #define QUIZ_INPUT_MAX 16
 
 enum quiz_type {
@@ -29,21 +30,27 @@ struct quiz_question {
 struct quiz {
 	int on, level;     /* level 1: one rank a phase; 2: every rank */
 	int right, asked;  /* the score */
+	int skipped;       /* questions skipped (n): revealed, not counted */
+	uint64_t rng;      /* level 1's draws */
+	int bag[QUIZ_MAX_RANKS]; /* the ranks not asked about yet, in the order drawn */
+	int bag_len, bag_n, last_rank;
 	struct quiz_question q[QUIZ_MAX_QUESTIONS];
 	int nq, cur;       /* the questions before the next phase, and the one shown */
 	int phase;         /* the phase they are about, -2 when none */
 	char input[QUIZ_INPUT_MAX];
 	int input_len;
-	int revealed, correct;
+	int revealed, correct; /* correct: 1, 0, or -1 for a skipped question */
 	char reveal[256];
 };
 
-/* Resets the score and the questions; on and level as given. */
-void quiz_init(struct quiz *z, int on, int level);
+/* Resets the score and the questions; on and level as given, level 1's
+ * draws from seed (the same seed asks the same ranks). */
+void quiz_init(struct quiz *z, int on, int level, uint64_t seed);
 
 /* Makes the questions for the phase to come: its kind (SCHED_*), its step,
- * its index, the mode, n, M and N.  Level 1 picks one rank by the phase (so
- * the same run asks the same); no questions for a gather in FSDP. */
+ * its index, the mode, n, M and N.  Level 1 picks one rank at random, never
+ * one asked about before every other rank has been (a shuffled bag, and no
+ * rank twice in a row across bags); no questions for a gather in FSDP. */
 void quiz_prepare(struct quiz *z, int mode, int kind, int step, int phase, int n, size_t M,
 		  size_t N);
 
@@ -58,6 +65,12 @@ void quiz_backspace(struct quiz *z);
 /* Enter: checks the answer and reveals.  An answer that is not a number
  * (or a:b where one is asked) is not counted: it says what to type. */
 void quiz_submit(struct quiz *z);
+
+/* n while a question waits: reveals the answer without counting it. */
+void quiz_skip(struct quiz *z);
+
+/* The right answer to q as it would be typed ("3", "4:5"). */
+void quiz_answer(const struct quiz_question *q, char *buf, size_t size);
 
 /* After a reveal: the next question; returns 0 when none is left (the
  * phase may run). */

@@ -3,6 +3,7 @@
  * very way the interface does; the loop keeps only keys, time and curses. */
 #include "session.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "layout.h"
 #include "quiz.h"
 #include "status.h"
+#include "theme.h"
 
 static void session_apply_set(struct cli_opts *o, const struct lesson_set *st)
 {
@@ -105,10 +107,11 @@ int session_start(struct session *t, uint64_t now, struct dm_err *err)
 			return rc;
 		}
 		if (o->quiz && !t->no_quiz)
-			quiz_init(&t->v.quiz, 1, o->quiz);
+			quiz_init(&t->v.quiz, 1, o->quiz, o->seed);
 		t->v.lesson = t->lesson;
 		t->v.part = t->part;
 	}
+	t->v.utf8 = theme_utf8(); /* 0 until the screen is set up: its owner sets it then */
 	if (o->speed_step) {
 		/* the view starts at 1x; restarted, its first phase waits at the
 		 * new speed too */
@@ -118,6 +121,39 @@ int session_start(struct session *t, uint64_t now, struct dm_err *err)
 			return rc;
 		}
 	}
+	return 0;
+}
+
+/* The stop --start-at names for this run, or -2 when the run has no such
+ * stop (with why in msg). */
+static int session_start_stop(const struct cli_opts *o, const struct view *v, char *msg,
+			      size_t size)
+{
+	int n = v->cfg.devices, fsdp = v->cfg.mode == DM_FSDP, s = o->start_step;
+	switch (o->start_kind) {
+	case CLI_START_READY: return -1;
+	case CLI_START_GATHER: return v->phase_count - 1;
+	case CLI_START_VERIFY: return v->phase_count;
+	case CLI_START_COMPUTE:
+		if (s < (fsdp ? n : 1))
+			return fsdp ? 2 * s : 0;
+		snprintf(msg, size, "--start-at %d: the run's steps are s=0 to s=%d", s, fsdp ? n - 1 : 0);
+		return -2;
+	default:
+		if (fsdp && s + 1 < n)
+			return 2 * s + 1;
+		snprintf(msg, size, "--start-at %dt: %s", s,
+			 fsdp ? "the transfers follow steps 0 to n-2" : "DP has no ring transfer");
+		return -2;
+	}
+}
+
+int session_start_at(struct session *t, uint64_t now, char *msg, size_t size)
+{
+	int stop = session_start_stop(&t->opts, &t->v, msg, size);
+	if (stop < -1)
+		return -1;
+	view_goto(&t->v, stop, now);
 	return 0;
 }
 

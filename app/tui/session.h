@@ -39,6 +39,11 @@ void session_close(struct session *t);
 int session_start(struct session *t, uint64_t now, struct dm_err *err);
 void session_stop(struct session *t);
 
+/* --start-at: goes to the stop it names (nothing for ready).  Returns 0, or
+ * -1 with msg one line on why the run has no such stop (its steps are
+ * known only once the devices are: a trace may set them). */
+int session_start_at(struct session *t, uint64_t now, char *msg, size_t size);
+
 /* At the end of a lesson's part: the next part, started paused.  Returns 1
  * when it started, 0 when there is none (or the part is not over yet), -1
  * with err filled when it could not start. */

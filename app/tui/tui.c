@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <distmm/bug.h>
 #include "draw.h"
 #include "export/export.h"
 #include "export/record.h"
@@ -115,13 +116,99 @@ static void tui_catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/* Applies one action (ch: the key, for typing); returns 1 to quit. */
-static int tui_apply(struct view *v, int action, int ch, uint64_t now)
+/* A word of the command line, quoted for a shell when it needs it. */
+static size_t tui_arg(char *buf, size_t size, size_t len, const char *word)
 {
+	int plain = *word != '\0';
+	for (const char *c = word; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+		      strchr("-_./=:+,@%", *c)))
+			plain = 0;
+	if (len >= size)
+		return len;
+	if (plain)
+		return len + (size_t)snprintf(buf + len, size - len, " %s", word);
+	len += (size_t)snprintf(buf + len, size - len, " '");
+	for (const char *c = word; *c && len < size; c++)
+		len += (size_t)snprintf(buf + len, size - len, *c == '\'' ? "'\\''" : "%c", *c);
+	return len < size ? len + (size_t)snprintf(buf + len, size - len, "'") : len;
+}
+
+/* s: the command line that opens this view again: the run's settings as
+ * they are now (after m, [ ], f or a lesson's part) and --start-at for the
+ * stop on screen. */
+static void tui_share(const struct session *t, char *buf, size_t size)
+{
+	const struct cli_opts *o = &t->opts;
+	const struct view *v = &t->v;
+	char num[64];
+	size_t len = (size_t)snprintf(buf, size, "share: ./distmm-tui");
+#define ARG(w) (len = tui_arg(buf, size, len, (w)))
+#define ARGF(...) (snprintf(num, sizeof num, __VA_ARGS__), ARG(num))
+	if (t->replaying)
+		ARG("--replay"), ARG(o->replay_file);
+	if (!t->replaying && v->cfg.mode == DM_DP)
+		ARG("-m"), ARG("dp");
+	if (!t->replaying)
+		ARGF("-d"), ARGF("%d", v->cfg.devices);
+	if (o->a_file)
+		ARG("-A"), ARG(o->a_file);
+	if (o->b_file)
+		ARG("-B"), ARG(o->b_file);
+	if (!o->a_file)
+		ARG("-M"), ARGF("%zu", v->a->rows);
+	if (!(o->a_file || o->b_file))
+		ARG("-K"), ARGF("%zu", v->a->cols);
+	if (!o->b_file)
+		ARG("-N"), ARGF("%zu", v->b->cols);
+	if (!(o->a_file && o->b_file)) {
+		ARG("--values"), ARG(o->values == MAT_VALUES_INTS ? "ints" : "floats");
+		ARG("--seed"), ARGF("%llu", (unsigned long long)o->seed);
+	}
+	if (!t->replaying && v->cfg.order != ORDER_PARITY)
+		ARG(order_is_fix(v->cfg.order) ? "--fix" : "--order"),
+			ARG(order_name(v->cfg.order));
+	if (!t->replaying && v->cfg.capacity != RUN_UNBOUNDED)
+		ARG("--capacity"), ARGF("%zu", v->cfg.capacity);
+	if (v->cfg.bug)
+		ARG("--bug"), ARG(bug_name(v->cfg.bug));
+	if (!t->replaying && v->quiz.on)
+		ARGF("--quiz=%d", v->quiz.level);
+	if (theme_projector())
+		ARG("--theme"), ARG("projector");
+	if (o->ascii)
+		ARG("--ascii");
+	if (o->no_color)
+		ARG("--no-color");
+	int stop = v->failed ? v->live_phase : v->stop;
+	if (stop >= v->phase_count)
+		ARG("--start-at"), ARG("verify");
+	else if (stop >= 0 && sched_phase_kind(v->cfg.mode, v->cfg.devices, stop) == SCHED_GATHER)
+		ARG("--start-at"), ARG("gather");
+	else if (stop >= 0)
+		ARG("--start-at"), ARGF("%d%s", sched_phase_step(v->cfg.mode, v->cfg.devices, stop),
+					sched_phase_kind(v->cfg.mode, v->cfg.devices, stop) ==
+							SCHED_TRANSFER
+						? "t"
+						: "");
+#undef ARG
+#undef ARGF
+}
+
+/* Applies one action (ch: the key, for typing); returns 1 to quit. */
+static int tui_apply(struct session *t, int action, int ch, uint64_t now)
+{
+	struct view *v = &t->v;
 	struct dm_err err;
+	if (action != ACT_RESIZE && action != ACT_REDRAW && action != ACT_NONE)
+		v->msg[0] = '\0'; /* a word lasts until the next key */
+	if (v->typing_goto && action != ACT_GOTO_TYPE && action != ACT_GOTO_BACK &&
+	    action != ACT_ENTER && action != ACT_RESIZE && action != ACT_REDRAW)
+		v->typing_goto = 0; /* any other key: no step to go to */
 	switch (action) {
 	case ACT_QUIZ:
-		view_toggle_quiz(v);
+		if (!v->replaying)
+			view_toggle_quiz(v);
 		break;
 	case ACT_MEMORY:
 		view_open_memory(v);
@@ -132,8 +219,19 @@ static int tui_apply(struct view *v, int action, int ch, uint64_t now)
 	case ACT_QUIZ_BACK:
 		quiz_backspace(&v->quiz);
 		break;
+	case ACT_GOTO:
+		view_goto_start(v);
+		break;
+	case ACT_GOTO_TYPE:
+		view_goto_type(v, ch);
+		break;
+	case ACT_GOTO_BACK:
+		view_goto_type(v, '\b');
+		break;
 	case ACT_ENTER:
-		if (quiz_waiting(&v->quiz))
+		if (v->typing_goto)
+			view_goto_submit(v, now);
+		else if (quiz_waiting(&v->quiz))
 			quiz_submit(&v->quiz);
 		else
 			view_next(v, now);
@@ -143,6 +241,12 @@ static int tui_apply(struct view *v, int action, int ch, uint64_t now)
 		break;
 	case ACT_BACK:
 		view_back(v);
+		break;
+	case ACT_HOME:
+		view_goto(v, -1, now);
+		break;
+	case ACT_END:
+		view_goto(v, v->phase_count, now);
 		break;
 	case ACT_PLAY:
 		view_toggle_play(v, now);
@@ -173,19 +277,60 @@ static int tui_apply(struct view *v, int action, int ch, uint64_t now)
 		}
 		break;
 	}
+	case ACT_FOCUS_NEXT:
+	case ACT_FOCUS_PREV:
+		view_focus_next(v, action == ACT_FOCUS_NEXT ? 1 : -1);
+		break;
+	case ACT_FOCUS_DIGIT:
+		if (ch - '0' < v->cfg.devices)
+			view_focus(v, ch - '0');
+		else
+			snprintf(v->msg, sizeof v->msg, "there is no rank %d (ranks 0 to %d; Tab goes "
+							"through them all)",
+				 ch - '0', v->cfg.devices - 1);
+		break;
+	case ACT_SHOW:
+		view_cycle_show(v);
+		break;
+	case ACT_CELL:
+		view_cell_toggle(v);
+		break;
+	case ACT_CELL_UP: view_cell_move(v, -1, 0); break;
+	case ACT_CELL_DOWN: view_cell_move(v, 1, 0); break;
+	case ACT_CELL_LEFT: view_cell_move(v, 0, -1); break;
+	case ACT_CELL_RIGHT: view_cell_move(v, 0, 1); break;
+	case ACT_TABLE:
+		if (draw_table_fits(v))
+			v->table = !v->table;
+		else
+			view_open_overlay(v, VIEW_OV_TABLE);
+		break;
 	case ACT_HELP:
-		v->help = 1;
+		view_open_overlay(v, VIEW_OV_HELP);
 		break;
 	case ACT_CLOSE_OVERLAY:
-		v->help = 0;
-		v->memory = 0;
+		view_close_overlay(v, now);
+		break;
+	case ACT_ESCAPE:
+		view_escape(v);
 		break;
 	case ACT_FIX:
-		if (v->cfg.order == ORDER_SEND_FIRST || v->cfg.order == ORDER_RECV_FIRST) {
+		if ((v->cfg.order == ORDER_SEND_FIRST || v->cfg.order == ORDER_RECV_FIRST) &&
+		    v->failed && v->fail.code == DM_EDEADLOCK) {
 			v->cfg.order = ORDER_PARITY; /* even ranks send first, odd receive first */
+			v->fixed = 1;
 			view_restart(v, now, &err);
 			view_toggle_play(v, now);
+			snprintf(v->msg, sizeof v->msg, "f: the fixed order runs now: even ranks send "
+							"first, odd ranks receive first.");
 		}
+		break;
+	case ACT_SHARE:
+		tui_share(t, v->msg, sizeof v->msg);
+		break;
+	case ACT_THEME:
+		theme_set_projector(!theme_projector());
+		clearok(curscr, TRUE);
 		break;
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
@@ -218,10 +363,13 @@ static int tui_loop(struct session *t, struct record *rec, struct dm_err *err)
 		int ch = getch();
 		if (tui_signal)
 			return 0;
-		int action = keys_action(ch, v->help || v->memory, quiz_waiting(&v->quiz));
+		struct keys_ctx ctx = { v->overlay != VIEW_OV_NONE, quiz_waiting(&v->quiz),
+					v->typing_goto, v->cell_on };
+		int action = keys_action(ch, &ctx);
 		if (!fits && action != ACT_QUIT && action != ACT_RESIZE && action != ACT_REDRAW)
 			continue; /* too small: only q (and resizing) do anything */
-		if ((action == ACT_NEXT || (action == ACT_ENTER && !quiz_waiting(&v->quiz))) &&
+		if ((action == ACT_NEXT || (action == ACT_ENTER && !quiz_waiting(&v->quiz) &&
+					    !v->typing_goto)) &&
 		    t->lesson) {
 			int next = session_next_part(t, tui_now(), err);
 			if (next < 0)
@@ -229,7 +377,7 @@ static int tui_loop(struct session *t, struct record *rec, struct dm_err *err)
 			if (next > 0)
 				continue;
 		}
-		if (tui_apply(v, action, ch, tui_now()))
+		if (tui_apply(t, action, ch, tui_now()))
 			return 0;
 	}
 }
@@ -265,6 +413,15 @@ int tui_main(const struct cli_opts *o, int argc, char *const argv[])
 		session_close(&t);
 		return status_of(rc);
 	}
+	if (o->start_kind != CLI_START_READY) {
+		char msg[160];
+		if (session_start_at(&t, tui_now(), msg, sizeof msg)) {
+			status_error("%s", msg);
+			session_stop(&t);
+			session_close(&t);
+			return STATUS_USAGE;
+		}
+	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		status_error("interactive mode needs a terminal on stdin and stdout "
 			     "(use -b for batch mode, or --export to write a recording)");
@@ -298,7 +455,8 @@ int tui_main(const struct cli_opts *o, int argc, char *const argv[])
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
-	theme_init(session_mono(o), o->ascii);
+	theme_init(session_mono(o), o->ascii, o->projector);
+	t.v.utf8 = theme_utf8();
 	tui_catch_crashes();
 
 	rc = tui_loop(&t, o->record_file ? &rec : NULL, &err);

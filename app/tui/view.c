@@ -1,17 +1,16 @@
-/* view: the interface's state and words (see view.h).
- * The run is stepped here, on the UI thread, only between frames; what is
- * drawn comes from v->snap, copied after each phase. */
+/* view: the interface's state (see view.h): the run stepped stop by stop,
+ * the clocks, and the modes of the screen.  The run is stepped here, on the
+ * UI thread, only between frames; what is drawn comes from v->snap, copied
+ * after each phase.  The words are view_words.c's. */
 #include "view.h"
 
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <distmm/bug.h>
+#include "layout.h"
 #include <distmm/order.h>
-#include "deadlock.h"
 #include <distmm/replay.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
@@ -20,7 +19,7 @@ static const double view_speed_table[VIEW_SPEEDS] = { 0.25, 0.5, 1, 2, 4, 8, 16 
 static const char *const view_speed_names[VIEW_SPEEDS] = { "1/4x", "1/2x", "1x", "2x",
 							   "4x",   "8x",   "16x" };
 #define VIEW_SPEED_DEFAULT 2
-#define VIEW_DWELL_NS 1600000000ull  /* a phase stays this long at 1x when playing */
+#define VIEW_DWELL_NS 1600000000ull  /* a stop stays this long at 1x when playing */
 #define VIEW_MOVE_NS 1100000000ull   /* a transfer or gather moves this long at 1x */
 #define VIEW_FILL_NS 400000000ull    /* computed cells light up this long at 1x */
 
@@ -29,70 +28,82 @@ static uint64_t view_scaled(const struct view *v, uint64_t ns)
 	return (uint64_t)((double)ns / view_speed_table[v->speed]);
 }
 
-static int view_ints(const struct mat *m)
+/* How a matrix's values are written: whole numbers at their widest, or
+ * floats with 1 to 3 decimals (scientific beyond 1e5). */
+static void view_measure_one(const struct mat *m, struct view_format *f)
 {
-	for (size_t i = 0; i < m->rows * m->cols; i++)
-		if (m->data[i] != floor(m->data[i]) || fabs(m->data[i]) >= 1e9)
-			return 0;
-	return 1;
-}
-
-void view_value(const struct view *v, double x, char *buf, size_t size)
-{
-	if (v->ints)
-		snprintf(buf, size, "%.0f", x);
-	else if (fabs(x) < 1e4)
-		snprintf(buf, size, "%.2f", x);
-	else
-		snprintf(buf, size, "%.1e", x);
-}
-
-/* Cells as wide as the widest value C will hold, so columns never move. */
-static void view_measure(struct view *v)
-{
-	char buf[64];
-	int w = 1;
-	v->ints = view_ints(&v->ref);
-	for (size_t i = 0; i < v->ref.rows * v->ref.cols; i++) {
-		view_value(v, v->ref.data[i], buf, sizeof buf);
-		if ((int)strlen(buf) > w)
-			w = (int)strlen(buf);
+	double top = 0;
+	int neg = 0, ints = 1;
+	for (size_t i = 0; i < m->rows * m->cols; i++) {
+		double x = m->data[i];
+		if (!isfinite(x))
+			continue;
+		if (x != floor(x) || fabs(x) >= 1e9)
+			ints = 0;
+		if (fabs(x) > top)
+			top = fabs(x);
+		if (x < 0)
+			neg = 1;
 	}
-	v->cell_w = w + 1;
+	memset(f, 0, sizeof *f);
+	f->ints = ints;
+	int digits = top >= 1 ? (int)floor(log10(top)) + 1 : 1;
+	if (ints) {
+		f->min_w = f->ideal_w = neg + digits;
+	} else if (top >= 1e5) {
+		f->sci = 1;
+		f->prec_min = 1;
+		f->prec_ideal = 3;
+		f->min_w = neg + 7 + f->prec_min; /* -1.2e+05 */
+		f->ideal_w = neg + 7 + f->prec_ideal;
+	} else {
+		f->prec_min = 1;
+		f->prec_ideal = 3;
+		f->min_w = neg + digits + 1 + f->prec_min;
+		f->ideal_w = neg + digits + 1 + f->prec_ideal;
+	}
+	if (f->min_w < 3)
+		f->min_w = 3; /* room for "nan" */
+	if (f->ideal_w < f->min_w)
+		f->ideal_w = f->min_w;
 }
 
-/* kind, step and the memory bars' scale follow the snapshot shown. */
-static void view_after_snapshot(struct view *v)
+/* kind and step follow the stop shown. */
+static void view_set_stop(struct view *v, int stop)
 {
-	int p = v->snap.phase;
-	v->kind = p < 0 ? -1 : sched_phase_kind(v->snap.mode, v->snap.n, p);
-	v->step = p < 0 ? 0 : sched_phase_step(v->snap.mode, v->snap.n, p);
-	v->mem_scale = 1;
-	for (int i = 0; i < v->snap.n; i++) {
-		if (v->snap.dev[i].peak_bytes > v->mem_scale)
-			v->mem_scale = v->snap.dev[i].peak_bytes;
-		if (v->snap.dev[i].dp_bytes > v->mem_scale)
-			v->mem_scale = v->snap.dev[i].dp_bytes;
+	v->stop = stop;
+	if (stop < 0) {
+		v->kind = VIEW_READY;
+		v->step = 0;
+	} else if (stop >= v->phase_count) {
+		v->kind = VIEW_VERIFY;
+		v->step = sched_phase_step(v->cfg.mode, v->cfg.devices, v->phase_count - 1);
+	} else {
+		v->kind = sched_phase_kind(v->cfg.mode, v->cfg.devices, stop);
+		v->step = sched_phase_step(v->cfg.mode, v->cfg.devices, stop);
 	}
 }
 
-/* Puts phase p on screen.  The engine's own snapshot for its current phase
+/* Puts stop s on screen.  The engine's own snapshot for its current phase
  * (it alone knows who is blocked on whom); every other phase rebuilt from A,
- * B and the log, exactly as the engine had it then. */
-static void view_show(struct view *v, int p)
+ * B and the log, exactly as the engine had it then.  The verification shows
+ * the gather's phase. */
+static void view_show(struct view *v, int s)
 {
 	struct dm_err err;
+	int p = s < v->phase_count ? s : v->phase_count - 1;
 	if (v->run && p == run_phase(v->run)) {
 		run_snapshot_take(v->run, &v->snap);
 	} else if (replay_snapshot(&v->snap, v->a, v->b, v->cfg.mode, v->cfg.devices, v->cfg.bug,
 				   v->ev, v->n_ev, p, &err)) {
 		v->run_failed = v->failed = 1; /* a log that cannot be replayed: say so */
 		v->fail = err;
+		v->fail_phase = p;
 		return;
 	}
-	view_after_snapshot(v);
-	v->finished = v->run_done && p == v->live_phase;
-	v->failed = v->run_failed && p == v->live_phase;
+	view_set_stop(v, s);
+	v->finished = s >= v->phase_count;
+	v->failed = v->run_failed && s == v->live_phase;
 }
 
 /* Copies the engine's new events (the first n of its log) into the view's. */
@@ -114,6 +125,12 @@ static int view_copy_events(struct view *v, const struct ev *ev, size_t n)
 	return 0;
 }
 
+static void view_quiz_clear(struct view *v)
+{
+	v->quiz.nq = v->quiz.cur = 0;
+	v->quiz.phase = -2;
+}
+
 /* Forgets the last run: its snapshot, its log, how it ended. */
 static void view_reset(struct view *v)
 {
@@ -123,24 +140,38 @@ static void view_reset(struct view *v)
 	v->n_ev = 0;
 	v->live_phase = -1;
 	v->run_done = v->run_failed = 0;
-	v->finished = v->ok = v->failed = v->animating = 0;
-	v->kind = -1;
-	v->step = 0;
-	v->n_bad = 0;
-	v->quiz.nq = v->quiz.cur = 0;
-	v->quiz.phase = -2;
+	v->finished = v->failed = v->animating = 0;
+	v->verdict = VIEW_OK;
+	v->n_bad = v->n_nan = 0;
+	v->result_closed = 0;
+	view_set_stop(v, -1);
+	view_quiz_clear(v);
 	v->cmp_valid = 0; /* other devices, other numbers */
 	v->max_err = 0;
 	dm_err_clear(&v->fail);
+}
+
+/* What a new run of this configuration fixes for its whole length. */
+static void view_run_constants(struct view *v)
+{
+	int n = v->cfg.devices;
+	v->phase_count = sched_phase_count(v->cfg.mode, n);
+	v->mem_scale = compare_model_scale(n, v->a->rows, v->a->cols, v->b->cols);
+	if (v->focus >= n)
+		v->focus = -1;
+	if (v->cell_i >= v->a->rows || v->cell_j >= v->b->cols)
+		v->cell_i = v->cell_j = 0;
 }
 
 int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 {
 	struct run_config cfg;
 	int rc;
+	v->animating = 0;
 	if (v->replaying) {
 		/* a recorded run restarts where it began */
-		v->animating = 0;
+		v->result_closed = 0;
+		view_quiz_clear(v);
 		view_show(v, -1);
 		v->next_at = now + view_scaled(v, VIEW_DWELL_NS);
 		return 0;
@@ -152,7 +183,7 @@ int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 	cfg.capacity = v->cfg.capacity;
 	cfg.order = v->cfg.order;
 	cfg.bug = v->cfg.bug;
-	v->phase_count = sched_phase_count(cfg.mode, cfg.devices);
+	view_run_constants(v);
 	if ((rc = run_snapshot_init(&v->snap, cfg.devices, v->a->rows, v->b->cols, 1, err)) ||
 	    (rc = run_new(&v->run, &cfg, v->a, v->b, err))) {
 		v->failed = v->run_failed = 1;
@@ -164,20 +195,32 @@ int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 	return 0;
 }
 
+static void view_common_init(struct view *v, const struct mat *a, const struct mat *b)
+{
+	memset(v, 0, sizeof *v);
+	v->a = a;
+	v->b = b;
+	v->speed = VIEW_SPEED_DEFAULT;
+	v->focus = -1;
+	v->table = 1;
+	v->live_phase = -1;
+	v->kind = VIEW_READY;
+	v->stop = -1;
+	quiz_init(&v->quiz, 0, 1, 1);
+	view_measure_one(a, &v->fa);
+	view_measure_one(b, &v->fb);
+}
+
 int view_init(struct view *v, const struct mat *a, const struct mat *b,
 	      const struct view_config *cfg, int playing, uint64_t now, struct dm_err *err)
 {
 	int rc;
-	memset(v, 0, sizeof *v);
+	view_common_init(v, a, b);
 	v->cfg = *cfg;
-	v->a = a;
-	v->b = b;
-	v->speed = VIEW_SPEED_DEFAULT;
 	v->playing = playing;
-	quiz_init(&v->quiz, 0, 1);
 	if ((rc = mat_matmul(&v->ref, a, b, err)))
 		return rc;
-	view_measure(v);
+	view_measure_one(&v->ref, &v->fc);
 	if ((rc = view_restart(v, now, err))) {
 		view_free(v);
 		return rc;
@@ -196,29 +239,36 @@ void view_free(struct view *v)
 	mat_free(&v->ref);
 }
 
-/* The phase on screen starts moving: its animation, then the dwell. */
+/* The stop just reached starts moving: its animation, then the dwell. */
 static void view_animate(struct view *v, uint64_t now)
 {
-	v->animating = 1;
+	uint64_t dur = v->kind == SCHED_COMPUTE ? VIEW_FILL_NS
+		       : v->kind == SCHED_TRANSFER || v->kind == SCHED_GATHER ? VIEW_MOVE_NS : 0;
+	v->animating = dur > 0;
 	v->anim_start = now;
-	v->anim_dur = view_scaled(v, v->kind == SCHED_COMPUTE ? VIEW_FILL_NS : VIEW_MOVE_NS);
+	v->anim_dur = view_scaled(v, dur);
 	uint64_t dwell = view_scaled(v, VIEW_DWELL_NS);
 	v->next_at = now + (dwell > v->anim_dur ? dwell : v->anim_dur);
 }
 
-/* The verification of the last phase's C, once. */
+/* The verification of the run's C, once, by the engine's one rule
+ * (mat_allclose: allclose with equal_nan), named NaN-equal when some
+ * elements pass only as the same NaN or infinity as A @ B's. */
 static void view_verify(struct view *v, const struct mat *c)
 {
-	v->ok = mat_allclose(c, &v->ref, &v->max_err, &v->n_bad);
+	if (mat_allclose(c, &v->ref, &v->max_err, &v->n_bad, &v->n_nan))
+		v->verdict = v->n_nan ? VIEW_NAN_EQUAL : VIEW_OK;
+	else
+		v->verdict = VIEW_MISMATCH;
 }
 
-/* Runs the engine's next phase and shows it. */
-static void view_step(struct view *v, uint64_t now)
+/* Runs the engine's next phase; returns run_step's code. */
+static int view_run_engine(struct view *v)
 {
 	struct dm_err err;
 	size_t n;
 	if (!v->run || v->run_done || v->run_failed)
-		return;
+		return -1;
 	int rc = run_step(v->run, &err);
 	const struct ev *ev = run_events(v->run, &n);
 	if (view_copy_events(v, ev, n) && rc >= 0)
@@ -227,28 +277,30 @@ static void view_step(struct view *v, uint64_t now)
 	if (rc < 0) {
 		v->run_failed = 1;
 		v->fail = err;
+		v->fail_phase = v->live_phase + 1;
 		v->playing = 0;
 	} else if (rc == 1) {
 		v->run_done = 1;
-		v->playing = 0; /* the end stays on screen */
 		view_verify(v, run_result(v->run));
 	}
-	view_show(v, v->live_phase);
-	if (rc >= 0)
-		view_animate(v, now);
+	return rc;
 }
 
 /* With the quiz on, a phase runs only once its questions are answered: the
- * first press asks, Enter answers, the next press goes on. */
+ * first press asks, Enter answers (n skips), the next press goes on. */
 static int view_quiz_holds(struct view *v)
 {
 	struct quiz *z = &v->quiz;
 	/* questions before phases the engine has yet to run, not on replays */
-	if (!z->on || !v->run || v->finished || v->failed || v->snap.phase != v->live_phase)
+	if (!z->on || !v->run || v->run_done || v->failed || v->stop != v->live_phase)
 		return 0;
-	int next = v->snap.phase + 1, n = v->snap.n;
+	int next = v->stop + 1, n = v->snap.n;
+	if (quiz_waiting(z)) {
+		quiz_skip(z);
+		return 1;
+	}
 	if (quiz_open(z))
-		return !z->revealed || quiz_advance(z);
+		return quiz_advance(z);
 	if (z->phase != next) {
 		quiz_prepare(z, v->snap.mode, sched_phase_kind(v->snap.mode, n, next),
 			     sched_phase_step(v->snap.mode, n, next), next, n, v->snap.M, v->snap.N);
@@ -260,27 +312,69 @@ static int view_quiz_holds(struct view *v)
 void view_next(struct view *v, uint64_t now)
 {
 	/* a press during the motion cuts it short and goes on: k presses are
-	 * always k phases, however fast they come */
+	 * always k stops, however fast they come */
 	v->animating = 0;
+	if (v->failed || v->finished)
+		return;
 	if (view_quiz_holds(v))
 		return;
-	if (v->snap.phase < v->live_phase) {
-		view_show(v, v->snap.phase + 1); /* seen before: rebuilt from the log */
-		view_animate(v, now);
-		if (v->finished || v->failed)
-			v->playing = 0;
-		return;
+	if (v->stop < v->live_phase) {
+		view_show(v, v->stop + 1); /* seen before: rebuilt from the log */
+	} else if (v->run_done) {
+		view_show(v, v->phase_count); /* the verification, a stop of its own */
+	} else {
+		int rc = view_run_engine(v);
+		view_show(v, v->live_phase);
+		if (rc < 0)
+			return;
 	}
-	view_step(v, now);
+	view_animate(v, now);
+	if (v->finished || v->failed)
+		v->playing = 0; /* the end stays on screen */
 }
 
 void view_back(struct view *v)
 {
 	v->animating = 0;
-	v->quiz.nq = v->quiz.cur = 0;
-	v->quiz.phase = -2;
-	if (v->snap.phase >= 0)
-		view_show(v, v->snap.phase - 1);
+	view_quiz_clear(v);
+	v->result_closed = 0;
+	if (v->stop >= 0)
+		view_show(v, v->stop - 1);
+}
+
+int view_stop_count(const struct view *v)
+{
+	return v->phase_count + 1;
+}
+
+int view_stop_of_step(const struct view *v, int s)
+{
+	int n = v->cfg.devices;
+	if (s < 0)
+		s = 0;
+	if (v->cfg.mode == DM_DP)
+		return 0;
+	return 2 * (s < n ? s : n - 1);
+}
+
+void view_goto(struct view *v, int target, uint64_t now)
+{
+	v->animating = 0;
+	view_quiz_clear(v);
+	if (target < -1)
+		target = -1;
+	if (target > v->phase_count)
+		target = v->phase_count;
+	int want = target < v->phase_count ? target : v->phase_count - 1;
+	while (v->live_phase < want && view_run_engine(v) >= 0)
+		;
+	if (target > v->live_phase && !(target == v->phase_count && v->run_done))
+		target = v->live_phase; /* the run stopped before: show where */
+	view_show(v, target);
+	v->result_closed = 0;
+	v->next_at = now + view_scaled(v, VIEW_DWELL_NS);
+	if (v->finished || v->failed)
+		v->playing = 0;
 }
 
 int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
@@ -288,17 +382,13 @@ int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
 		     struct dm_err *err)
 {
 	int rc;
-	memset(v, 0, sizeof *v);
+	view_common_init(v, a, b);
 	v->cfg = (struct view_config){ mode, n, RUN_UNBOUNDED, ORDER_PARITY, bug };
-	v->a = a;
-	v->b = b;
 	v->replaying = 1;
-	v->speed = VIEW_SPEED_DEFAULT;
-	quiz_init(&v->quiz, 0, 1);
-	v->phase_count = sched_phase_count(mode, n);
 	if ((rc = mat_matmul(&v->ref, a, b, err)))
 		return rc;
-	view_measure(v);
+	view_measure_one(&v->ref, &v->fc);
+	view_run_constants(v);
 	if ((rc = run_snapshot_init(&v->snap, n, a->rows, b->cols, 1, err)) ||
 	    view_copy_events(v, ev, n_ev)) {
 		view_free(v);
@@ -317,6 +407,7 @@ int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
 		v->run_done = 1;
 	} else {
 		v->run_failed = 1;
+		v->fail_phase = v->live_phase + 1;
 		dm_err_set(&v->fail, DM_ESTOPPED,
 			   "the recorded run stops here, in phase %d of %d: it did not finish",
 			   v->live_phase + 1, v->phase_count);
@@ -332,9 +423,27 @@ int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
 	return 0;
 }
 
-
-/* Runs both modes at most this big for the table; beyond, formulas only. */
+/* Runs both modes at most this big for the table; beyond, the model only. */
 #define VIEW_COMPARE_MAX (256ull << 20)
+
+void view_open_overlay(struct view *v, int overlay)
+{
+	if (v->overlay == VIEW_OV_NONE && v->playing) {
+		v->playing = 0; /* nothing moves under an overlay */
+		v->resume = 1;
+	}
+	v->overlay = overlay;
+}
+
+void view_close_overlay(struct view *v, uint64_t now)
+{
+	v->overlay = VIEW_OV_NONE;
+	if (v->resume && !v->finished && !v->failed) {
+		v->playing = 1;
+		v->next_at = now + view_scaled(v, VIEW_DWELL_NS) / 2;
+	}
+	v->resume = 0;
+}
 
 void view_open_memory(struct view *v)
 {
@@ -349,21 +458,21 @@ void view_open_memory(struct view *v)
 			return;
 		v->cmp_valid = 1;
 	}
-	v->memory = 1;
+	view_open_overlay(v, VIEW_OV_MEMORY);
 }
 
 void view_toggle_quiz(struct view *v)
 {
 	v->quiz.on = !v->quiz.on;
-	v->quiz.nq = v->quiz.cur = 0;
-	v->quiz.phase = -2;
+	view_quiz_clear(v);
 }
 
 void view_tick(struct view *v, uint64_t now)
 {
 	if (v->animating && now >= v->anim_start + v->anim_dur)
 		v->animating = 0;
-	if (v->playing && !v->animating && now >= v->next_at && !quiz_open(&v->quiz))
+	if (v->playing && !v->animating && now >= v->next_at && !quiz_open(&v->quiz) &&
+	    v->overlay == VIEW_OV_NONE && !v->typing_goto)
 		view_next(v, now);
 }
 
@@ -371,7 +480,7 @@ uint64_t view_wake_at(const struct view *v, uint64_t now)
 {
 	if (v->animating)
 		return now + 33000000ull; /* ~30 frames a second while something moves */
-	if (v->playing && !v->finished && !v->failed)
+	if (v->playing && !v->finished && !v->failed && v->overlay == VIEW_OV_NONE)
 		return v->next_at > now ? v->next_at : now;
 	return 0;
 }
@@ -394,7 +503,7 @@ void view_toggle_play(struct view *v, uint64_t now)
 	}
 	v->playing = !v->playing;
 	if (v->playing)
-		v->next_at = now; /* play means go: the next phase starts now */
+		v->next_at = now; /* play means go: the next stop starts now */
 }
 
 void view_speed(struct view *v, int delta)
@@ -408,211 +517,95 @@ const char *view_speed_name(const struct view *v)
 	return view_speed_names[v->speed];
 }
 
-const char *view_phase_name(const struct view *v)
+void view_focus(struct view *v, int rank)
 {
-	if (v->failed)
-		return v->fail.code == DM_EDEADLOCK ? "deadlock" : "failed";
-	if (v->kind < 0)
-		return "ready";
-	if (v->finished)
-		return "done";
-	return sched_kind_name(v->kind);
+	v->focus = rank >= 0 && rank < v->cfg.devices ? rank : -1;
 }
 
-static void view_gather_caption(int n, char *buf, size_t size)
+void view_focus_next(struct view *v, int delta)
 {
-	if (n == 1)
-		snprintf(buf, size, "gather: one device, whose rows of C are all of C: rank 0 "
-				    "places them as they are.");
-	else if (n == 2)
-		snprintf(buf, size, "gather: rank 1 sends its rows of C to rank 0, which places them "
-				    "by row offset.");
+	int n = v->cfg.devices, f = v->focus;
+	if (f < 0)
+		f = delta > 0 ? 0 : n - 1;
 	else
-		snprintf(buf, size, "gather: ranks 1..%d send their rows of C to rank 0, which places "
-				    "them by row offset.",
-			 n - 1);
+		f += delta;
+	view_focus(v, f); /* past either end: the grid again */
 }
 
-/* The lesson's words for this moment, if the lesson has some. */
-static int view_lesson_caption(const struct view *v, char *buf, size_t size)
+void view_cycle_show(struct view *v)
 {
-	int when;
-	if (!v->lesson)
-		return 0;
-	if (v->failed && v->fail.code == DM_EDEADLOCK)
-		when = LESSON_DEADLOCK;
-	else if (v->finished)
-		when = LESSON_DONE;
-	else if (v->kind < 0)
-		when = LESSON_READY;
-	else if (v->kind == SCHED_COMPUTE)
-		when = LESSON_COMPUTE;
-	else if (v->kind == SCHED_TRANSFER)
-		when = LESSON_TRANSFER;
-	else
-		when = LESSON_GATHER;
-	int got = lesson_caption(v->lesson, v->part, when, v->step, v->snap.n, buf, size);
-	if ((v->finished || v->failed) && v->part + 1 < v->lesson->nparts) {
-		size_t len = got ? strlen(buf) : 0;
-		snprintf(buf + len, size - len, "%sNext (n): %s.", got ? " " : "",
-			 v->lesson->part[v->part + 1].name);
-		got = 1;
-	}
-	return got;
+	v->show = (v->show + 1) % LAYOUT_SHOWS;
 }
 
-void view_caption(const struct view *v, char *buf, size_t size)
+void view_cell_toggle(struct view *v)
 {
-	int n = v->snap.n, s = v->step;
-	if (view_lesson_caption(v, buf, size))
-		return;
-	if (!v->run && !v->replaying && v->failed) {
-		snprintf(buf, size, "cannot start: %s", v->fail.msg);
-		return;
+	v->cell_on = !v->cell_on;
+	if (v->cell_on && v->stop >= 0 && v->cfg.mode == DM_FSDP && v->kind == SCHED_COMPUTE) {
+		/* start where the step just wrote: rank 0's first row and column */
+		const struct run_dev_view *d = &v->snap.dev[v->focus >= 0 ? v->focus : 0];
+		if (d->row_end > d->row_begin && d->shard_col_end > d->shard_col_begin) {
+			v->cell_i = d->row_begin;
+			v->cell_j = d->shard_col_begin;
+		}
 	}
-	if (v->failed && v->fail.code == DM_EDEADLOCK) {
-		char cycle[256];
-		deadlock_cycle(&v->snap, cycle, sizeof cycle);
-		snprintf(buf, size, "deadlock: %s. %s", cycle, deadlock_why(&v->snap));
-		return;
-	}
-	if (v->failed) {
-		snprintf(buf, size, "%s", v->fail.msg);
-		return;
-	}
-	if (v->snap.bug != BUG_NONE && (v->kind < 0 || v->finished)) {
-		/* where the mistake cannot show (r-plus-s on two devices...), say so */
-		const char *note = bug_note(v->snap.bug, n);
-		if (note && v->finished)
-			snprintf(buf, size, "The run has the bug %s, but %s.", bug_name(v->snap.bug),
-				 note);
-		else
-			snprintf(buf, size, "%s the run has a bug: spot it from where each rank "
-					    "writes%s",
-				 v->finished ? "Found it?" : "Spot the bug:",
-				 v->finished ? ". The cells marked ! differ from A @ B (--bug list "
-					       "tells)."
-					     : ", before the verification fails.");
-		return;
-	}
-	if (v->snap.mode == DM_DP) {
-		if (v->kind < 0)
-			snprintf(buf, size, "DP: every rank holds its rows of A and its own full copy of "
-					    "B. Next: each multiplies its rows by all of B.");
-		else if (v->kind == SCHED_COMPUTE)
-			snprintf(buf, size, "compute: each rank multiplies its rows of A by its own copy of "
-					    "B, filling all the columns of its rows of C at once.");
-		else
-			view_gather_caption(n, buf, size);
-		return;
-	}
-	if (v->kind < 0 && v->cfg.order != ORDER_PARITY)
-		snprintf(buf, size, "Ready: %s (%s), on channels of capacity %s. Will the ring "
-				    "complete? Press n.", order_describe(v->cfg.order),
-			 order_name(v->cfg.order),
-			 v->cfg.capacity == RUN_UNBOUNDED ? "unbounded"
-			 : v->cfg.capacity == 0		   ? "0 (synchronous sends)"
-							   : "bounded");
-	else if (v->kind < 0)
-		snprintf(buf, size, "Ready: rank r holds rows of A and its own shard B[r]. At step s it "
-				    "will hold shard (r - s) mod %d. Press n for s=0.",
-			 n);
-	else if (v->kind == SCHED_COMPUTE)
-		snprintf(buf, size, "step s=%d: each rank multiplies its rows of A by the shard it holds, "
-				    "B[(r - %d) mod %d], into those columns of C.",
-			 s, s, n);
-	else if (v->kind == SCHED_TRANSFER)
-		snprintf(buf, size, "transfer after s=%d: each rank passes its shard to (r + 1) mod %d and "
-				    "gets one from (r - 1) mod %d. Each rank sends %d/%d of B in all.",
-			 s, n, n, n - 1, n);
-	else
-		view_gather_caption(n, buf, size);
 }
 
-void view_formula(const struct view *v, int r, int shortform, char *buf, size_t size)
+void view_cell_move(struct view *v, int di, int dj)
 {
-	const struct run_dev_view *d = &v->snap.dev[r];
-	int n = v->snap.n;
-	size_t N = v->snap.N;
-
-	if (quiz_hides(&v->quiz, r)) {
-		/* the question is about this rank: the screen must not answer it */
-		const struct quiz_question *q = &v->quiz.q[v->quiz.cur];
-		if (v->snap.mode == DM_DP)
-			snprintf(buf, size, "A[?] @ B -> C[?, 0:%zu]", N);
-		else if (q->type == QUIZ_SHARD || q->type == QUIZ_COLS)
-			snprintf(buf, size, "(%d-%d) mod %d = ?", r, q->step, n);
-		else
-			snprintf(buf, size, "sends to ?, receives from ?");
-		return;
-	}
-	if (v->snap.mode == DM_DP) {
-		if (v->kind == SCHED_GATHER && r > 0)
-			snprintf(buf, size, "sent C[%zu:%zu] -> rank 0", d->row_begin, d->row_end);
-		else
-			snprintf(buf, size, "A[%zu:%zu] @ B -> C[%zu:%zu, 0:%zu]", d->row_begin,
-				 d->row_end, d->row_begin, d->row_end, N);
-		return;
-	}
-	if (v->kind == SCHED_TRANSFER && !shortform && d->sent_shard >= 0) {
-		snprintf(buf, size, "B[%d] -> rank %d, B[%d] <- rank %d", d->sent_shard, d->sent_to,
-			 d->recv_shard, d->recv_from);
-		return;
-	}
-	if (v->kind == SCHED_GATHER && r > 0 && !shortform) {
-		snprintf(buf, size, "sent C[%zu:%zu] -> rank 0", d->row_begin, d->row_end);
-		return;
-	}
-	/* the step whose shard the rank holds now: after a transfer, the next one */
-	int s = v->kind == SCHED_TRANSFER ? v->step + 1 : v->step;
-	int k = d->shard;
-	if (v->snap.bug != BUG_NONE) {
-		/* what the mistaken code computes, whatever the rank holds */
-		char f[64], why[8];
-		size_t c0, w, hw = k >= 0 ? split_size(N, n, k) : 0;
-		int stops = bug_place(v->snap.bug, n, N, r, s, k, hw, &c0, &w, why, sizeof why);
-		bug_formula(v->snap.bug, n, r, s, f, sizeof f);
-		if (shortform || stops)
-			snprintf(buf, size, "%s%s", f,
-				 !stops || shortform		  ? ""
-				 : v->snap.bug == BUG_PY_NO_MOD ? ": numpy's shape error!"
-								  : ": a negative index!");
-		else if (w == 0)
-			snprintf(buf, size, "%s -> C[%zu:%zu, %zu:%zu]: an empty slice", f, d->row_begin,
-				 d->row_end, c0, c0);
-		else
-			snprintf(buf, size, "%s -> C[%zu:%zu, %zu:%zu]", f, d->row_begin, d->row_end,
-				 c0, c0 + w);
-		return;
-	}
-	if (k < 0) {
-		snprintf(buf, size, "holds no shard");
-		return;
-	}
-	size_t c0 = split_offset(N, n, k), c1 = split_offset(N, n, k + 1);
-	if (shortform)
-		snprintf(buf, size, "(%d-%d) mod %d = %d", r, s, n, k);
-	else
-		snprintf(buf, size, "(%d-%d) mod %d = %d -> C[%zu:%zu, %zu:%zu]", r, s, n, k,
-			 d->row_begin, d->row_end, c0, c1);
+	long i = (long)v->cell_i + di, j = (long)v->cell_j + dj;
+	long M = (long)v->a->rows, N = (long)v->b->cols;
+	v->cell_i = (size_t)(i < 0 ? 0 : i >= M ? M - 1 : i);
+	v->cell_j = (size_t)(j < 0 ? 0 : j >= N ? N - 1 : j);
 }
 
-int view_cell_wrong(const struct view *v, size_t row, size_t col)
+int view_escape(struct view *v)
 {
-	if (!v->finished || v->ok || !v->snap.c || row >= v->ref.rows || col >= v->ref.cols)
-		return 0;
-	double x = v->snap.c[row * v->snap.N + col], y = MAT_AT(&v->ref, row, col);
-	return !(fabs(x - y) <= 1e-8 + 1e-5 * fabs(y));
+	if (v->typing_goto) {
+		v->typing_goto = 0;
+		return 1;
+	}
+	if (v->cell_on) {
+		v->cell_on = 0;
+		return 1;
+	}
+	if (v->focus >= 0) {
+		v->focus = -1;
+		return 1;
+	}
+	if (v->finished && !v->result_closed) {
+		v->result_closed = 1;
+		return 1;
+	}
+	return 0;
 }
 
-void view_bytes(uint64_t bytes, char *buf, size_t size)
+void view_goto_start(struct view *v)
 {
-	if (bytes < 1024)
-		snprintf(buf, size, "%" PRIu64 " B", bytes);
-	else if (bytes < 1024ull * 1024)
-		snprintf(buf, size, "%.1f KiB", (double)bytes / 1024.0);
-	else if (bytes < 1024ull * 1024 * 1024)
-		snprintf(buf, size, "%.1f MiB", (double)bytes / 1048576.0);
-	else
-		snprintf(buf, size, "%.1f GiB", (double)bytes / 1073741824.0);
+	v->typing_goto = 1;
+	v->goto_buf[0] = '\0';
+}
+
+void view_goto_type(struct view *v, int ch)
+{
+	size_t len = strlen(v->goto_buf);
+	if (ch >= '0' && ch <= '9' && len + 1 < sizeof v->goto_buf) {
+		v->goto_buf[len] = (char)ch;
+		v->goto_buf[len + 1] = '\0';
+	} else if (ch == '\b' && len > 0) {
+		v->goto_buf[len - 1] = '\0';
+	}
+}
+
+void view_goto_submit(struct view *v, uint64_t now)
+{
+	v->typing_goto = 0;
+	if (!v->goto_buf[0])
+		return;
+	int s = atoi(v->goto_buf), steps = v->cfg.mode == DM_DP ? 1 : v->cfg.devices;
+	if (s >= steps) {
+		snprintf(v->msg, sizeof v->msg, "there is no step s=%d: the steps are s=0 to s=%d", s,
+			 steps - 1);
+		return;
+	}
+	view_goto(v, view_stop_of_step(v, s), now);
 }

@@ -24,10 +24,20 @@
 static sem_t gemm_gate;
 static pthread_once_t gemm_once = PTHREAD_ONCE_INIT;
 
+/* OpenBLAS (pthread build) starts its worker threads when it loads, and an
+ * idle worker spins on sched_yield for some 10^8 cycles before it sleeps:
+ * about 0.1 s of a core taken from the devices at every start of the
+ * program, a whole 1024^3 job's worth.  Its own blas_thread_shutdown_ (what
+ * it calls before a fork) ends them; they come back if a caller asks for
+ * more threads.  Weak: a BLAS without it simply keeps its threads. */
+int blas_thread_shutdown_(void) __attribute__((weak));
+
 static void gemm_init_once(void)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	openblas_set_num_threads(1);
+	if (blas_thread_shutdown_)
+		blas_thread_shutdown_();
 	sem_init(&gemm_gate, 0,
 		 cpus < 1 ? 1 : cpus > GEMM_MAX_CONCURRENT ? GEMM_MAX_CONCURRENT : (unsigned)cpus);
 }

@@ -24,7 +24,8 @@ void gemm_acc_nt(size_t m, size_t n, size_t k, const double *a, size_t lda,
 void gemm_acc_tn(size_t m, size_t n, size_t k, const double *a, size_t lda,
 		 const double *b, size_t ldb, double *c, size_t ldc);
 
-/* Sets OpenBLAS to one thread; called once before any device thread starts. */
+/* Sets OpenBLAS to one thread and ends its idle workers; called once before
+ * any device thread starts (and before the generator's threads). */
 void gemm_init(void);
 
 #endif

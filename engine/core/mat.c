@@ -8,9 +8,13 @@
 
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/fault.h"
 #include "core/gemm.h"
 #include "core/xalloc.h"
 
@@ -38,7 +42,7 @@ size_t mat_bytes(size_t rows, size_t cols)
 	return bytes;
 }
 
-int mat_alloc(struct mat *m, size_t rows, size_t cols, struct dm_err *err)
+static int mat_alloc_as(struct mat *m, size_t rows, size_t cols, int zeroed, struct dm_err *err)
 {
 	size_t bytes = mat_bytes(rows, cols);
 	m->rows = 0;
@@ -47,7 +51,8 @@ int mat_alloc(struct mat *m, size_t rows, size_t cols, struct dm_err *err)
 	if (bytes == SIZE_MAX)
 		return dm_err_set(err, DM_ENOMEM, "a %zux%zu matrix is too large", rows, cols);
 	if (bytes > 0) {
-		m->data = xcalloc_matrix(rows * cols, sizeof(double));
+		m->data = zeroed ? xcalloc_matrix(rows * cols, sizeof(double))
+				 : xmalloc_matrix(rows * cols, sizeof(double));
 		if (!m->data)
 			return dm_err_set(err, DM_ENOMEM,
 					  "out of memory allocating a %zux%zu matrix", rows, cols);
@@ -55,6 +60,16 @@ int mat_alloc(struct mat *m, size_t rows, size_t cols, struct dm_err *err)
 	m->rows = rows;
 	m->cols = cols;
 	return 0;
+}
+
+int mat_alloc(struct mat *m, size_t rows, size_t cols, struct dm_err *err)
+{
+	return mat_alloc_as(m, rows, cols, 1, err);
+}
+
+int mat_alloc_uninit(struct mat *m, size_t rows, size_t cols, struct dm_err *err)
+{
+	return mat_alloc_as(m, rows, cols, 0, err);
 }
 
 void mat_free(struct mat *m)
@@ -80,10 +95,15 @@ int mat_copy_block(struct mat *dst, const struct mat *src, size_t r0, size_t nr,
 }
 
 /* splitmix64: tiny, fast and the same on every platform, so a seed names
- * the same matrices everywhere. */
+ * the same matrices everywhere.  Its state advances by a constant, so the
+ * state before draw j is known without making the draws before it: that is
+ * what lets chunks of a matrix be generated in parallel, each from its own
+ * starting state, with the very values one sequential pass gives. */
+#define MAT_RNG_GAMMA 0x9e3779b97f4a7c15ULL
+
 static uint64_t mat_rng_next(uint64_t *state)
 {
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+	uint64_t z = (*state += MAT_RNG_GAMMA);
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
@@ -95,24 +115,88 @@ static double mat_rng_unit(uint64_t *state)
 	return ((double)(mat_rng_next(state) >> 11) + 1.0) * 0x1.0p-53;
 }
 
-void mat_fill(struct mat *m, enum mat_values kind, uint64_t seed, uint64_t stream)
+/* Elements [begin, end) of the matrix whose stream starts at state0; begin
+ * is even.  Element i comes from draw i: one draw each for ints, and for
+ * floats a Box-Muller pair takes draws i and i + 1 for elements i and i + 1
+ * (the last pair of an odd count makes two draws for one element). */
+static void mat_fill_range(double *d, size_t begin, size_t end, uint64_t state0,
+			   enum mat_values kind)
 {
-	uint64_t state = seed ^ (stream * 0xd1b54a32d192ed03ULL + 0x8bb84b93962eacc9ULL);
-	size_t n = m->rows * m->cols;
-	size_t i = 0;
+	uint64_t state = state0 + (uint64_t)begin * MAT_RNG_GAMMA;
+	size_t i = begin;
 
 	if (kind == MAT_VALUES_INTS) {
-		for (; i < n; i++)
-			m->data[i] = (double)(int)(mat_rng_next(&state) % 10) - 4.0;
+		for (; i < end; i++)
+			d[i] = (double)(int)(mat_rng_next(&state) % 10) - 4.0;
 		return;
 	}
-	/* Box-Muller gives normals in pairs. */
-	while (i < n) {
+	while (i < end) {
 		double u1 = mat_rng_unit(&state), u2 = mat_rng_unit(&state);
 		double r = sqrt(-2.0 * log(u1)), t = 6.283185307179586 * u2;
-		m->data[i++] = r * cos(t);
-		if (i < n)
-			m->data[i++] = r * sin(t);
+		d[i++] = r * cos(t);
+		if (i < end)
+			d[i++] = r * sin(t);
+	}
+}
+
+/* Parallel generation: worth a thread from this many elements a chunk on
+ * (a thread's start costs about what 10^4 normals do), up to this many. */
+#define MAT_FILL_CHUNK (1u << 17)
+#define MAT_FILL_THREADS 8
+
+struct mat_fill_job {
+	double *d;
+	size_t begin, end;
+	uint64_t state0;
+	enum mat_values kind;
+};
+
+static void *mat_fill_main(void *arg)
+{
+	struct mat_fill_job *j = arg;
+	mat_fill_range(j->d, j->begin, j->end, j->state0, j->kind);
+	return NULL;
+}
+
+void mat_fill(struct mat *m, enum mat_values kind, uint64_t seed, uint64_t stream)
+{
+	uint64_t state0 = seed ^ (stream * 0xd1b54a32d192ed03ULL + 0x8bb84b93962eacc9ULL);
+	size_t n = m->rows * m->cols;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t parts = n / MAT_FILL_CHUNK;
+
+	if (parts > (size_t)(cpus > 1 ? cpus : 1))
+		parts = (size_t)(cpus > 1 ? cpus : 1);
+	if (parts > MAT_FILL_THREADS)
+		parts = MAT_FILL_THREADS;
+	if (parts <= 1) {
+		mat_fill_range(m->data, 0, n, state0, kind);
+		return;
+	}
+	gemm_init(); /* BLAS's idle workers would spin on the cores these threads need */
+	struct mat_fill_job job[MAT_FILL_THREADS];
+	pthread_t th[MAT_FILL_THREADS];
+	int started[MAT_FILL_THREADS] = { 0 };
+	size_t per = (n / parts + 1) & ~(size_t)1; /* even: no pair is cut */
+	sigset_t all, old;
+	for (size_t p = 0; p < parts; p++) {
+		size_t b = p * per < n ? p * per : n;
+		job[p] = (struct mat_fill_job){ m->data, b, p + 1 == parts || b + per > n ? n : b + per,
+						state0, kind };
+	}
+	/* signals stay with the threads that handle them, as for the devices */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (size_t p = 1; p < parts; p++)
+		started[p] = !fault_thread_fails() &&
+			     pthread_create(&th[p], NULL, mat_fill_main, &job[p]) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	mat_fill_main(&job[0]);
+	for (size_t p = 1; p < parts; p++) {
+		if (started[p])
+			pthread_join(th[p], NULL);
+		else /* no thread: the same values from this one */
+			mat_fill_main(&job[p]);
 	}
 }
 
@@ -156,10 +240,26 @@ int mat_matmul_tn(struct mat *c, const struct mat *a, const struct mat *b, struc
 	return 0;
 }
 
-int mat_allclose(const struct mat *x, const struct mat *y, double *max_abs_err, size_t *n_bad)
+/* Both NaN, or the same infinity. */
+static int mat_same_nonfinite(double x, double y)
+{
+	return (isnan(x) && isnan(y)) || (isinf(x) && x == y);
+}
+
+int mat_close(double x, double y)
+{
+	/* as numpy.isclose: the tolerance for numbers only (against an infinite
+	 * reference it would be infinite too, and pass any number) */
+	if (isfinite(x) && isfinite(y))
+		return fabs(x - y) <= 1e-8 + 1e-5 * fabs(y);
+	return mat_same_nonfinite(x, y);
+}
+
+int mat_allclose(const struct mat *x, const struct mat *y, double *max_abs_err, size_t *n_bad,
+		 size_t *n_nonfinite)
 {
 	double worst = 0.0;
-	size_t bad = 0;
+	size_t bad = 0, same = 0;
 	int saw_nan = 0;
 
 	if (x->rows != y->rows || x->cols != y->cols) {
@@ -167,11 +267,17 @@ int mat_allclose(const struct mat *x, const struct mat *y, double *max_abs_err, 
 			*max_abs_err = INFINITY;
 		if (n_bad)
 			*n_bad = SIZE_MAX;
+		if (n_nonfinite)
+			*n_nonfinite = 0;
 		return 0;
 	}
 	for (size_t i = 0; i < x->rows * x->cols; i++) {
-		double d = fabs(x->data[i] - y->data[i]);
-		if (!(d <= 1e-8 + 1e-5 * fabs(y->data[i])))
+		double a = x->data[i], b = y->data[i], d = fabs(a - b);
+		if (mat_same_nonfinite(a, b)) {
+			same++;
+			continue;
+		}
+		if (!mat_close(a, b))
 			bad++;
 		if (isnan(d))
 			saw_nan = 1;
@@ -182,5 +288,7 @@ int mat_allclose(const struct mat *x, const struct mat *y, double *max_abs_err, 
 		*max_abs_err = saw_nan ? NAN : worst;
 	if (n_bad)
 		*n_bad = bad;
+	if (n_nonfinite)
+		*n_nonfinite = same;
 	return bad == 0;
 }

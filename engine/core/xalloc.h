@@ -14,12 +14,22 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
 
-/* xcalloc for matrices: from XALLOC_HUGE bytes on, aligned to 2 MiB, with
- * transparent huge pages asked for, and touched here.  A fresh 4 KiB page
- * faults twice under dgemm's C += (read, then write), at a few microseconds
- * each when devices fault at once: a multiply of 2048^2 spent a fifth of its
- * time there.  Freed with free(). */
+/* Allocation for matrices, from XALLOC_HUGE bytes on with transparent huge
+ * pages asked for (madvise) before anything touches the memory.  A fresh
+ * page costs a fault and the kernel's zeroing of it; in 4 KiB pages that was
+ * a fifth of a 2048^2 multiply, in 2 MiB pages it is a few hundredths, and the
+ * zeroing is the one pass over fresh memory: neither function memsets what
+ * the kernel has zeroed already (calloc knows when it has).  Freed with free().
+ *
+ * xcalloc_matrix: zeroed (calloc), and faulted in now (one write a page), so
+ * that a device's C faults here and not under dgemm's first C += (which would
+ * fault each small page twice, read then write).  The block's first and last
+ * partial 2 MiB stay in small pages: aligning would need a memset.
+ * xmalloc_matrix: contents undefined, for a matrix its caller fills whole
+ * straight away; aligned to 2 MiB and rounded up to whole huge pages, and
+ * the filling faults them in, once. */
 #define XALLOC_HUGE (4u << 20)
 void *xcalloc_matrix(size_t n, size_t size);
+void *xmalloc_matrix(size_t n, size_t size);
 
 #endif

@@ -49,8 +49,15 @@ int device_init(struct device *d, struct dm_err *err)
 	return 0;
 }
 
+/* The block of src at row r0, column c0 of dst's shape, into dst. */
+void device_copy_block(struct mat *dst, const struct mat *src, size_t r0, size_t c0)
+{
+	for (size_t i = 0; i < dst->rows && dst->cols > 0; i++)
+		memcpy(&MAT_AT(dst, i, 0), &MAT_AT(src, r0 + i, c0), dst->cols * sizeof(double));
+}
+
 int device_setup(struct device *d, int rank, int n, int mode, int bug, size_t M, size_t K,
-		 size_t N, struct dm_err *err)
+		 size_t N, const struct mat *a, const struct mat *b, struct dm_err *err)
 {
 	int rc;
 	d->rank = rank;
@@ -62,19 +69,36 @@ int device_setup(struct device *d, int rank, int n, int mode, int bug, size_t M,
 	d->row_begin = split_offset(M, n, rank);
 	d->row_end = d->row_begin + split_size(M, n, rank);
 	d->bug = bug_applies(bug, mode) ? bug : 0; /* most are the ring's */
-	if ((rc = device_init(d, err)) ||
-	    (rc = mat_alloc(&d->a, d->row_end - d->row_begin, K, err)) ||
-	    (rc = mat_alloc(&d->b, K, mode == DM_DP ? N : split_size(N, n, rank), err)))
+	if ((rc = device_init(d, err)))
 		return rc;
+	size_t rows = d->row_end - d->row_begin, width = mode == DM_DP ? N : split_size(N, n, rank);
+	if (a) {
+		d->a = (struct mat){ rows, K, rows && K ? &MAT_AT(a, d->row_begin, 0) : NULL };
+		d->a_view = 1;
+	} else if ((rc = mat_alloc_uninit(&d->a, rows, K, err))) {
+		return rc;
+	}
+	/* B stays the caller's only where it is all of B and never moves (a bug
+	 * may send it even on one device: extra-rotation's send too many) */
+	if (b && width == N && (mode == DM_DP ? rank == 0 : n == 1 && d->bug == BUG_NONE)) {
+		d->b = *b;
+		d->b_view = 1;
+	} else if ((rc = mat_alloc_uninit(&d->b, K, width, err))) {
+		return rc;
+	} else if (b) { /* FSDP's columns are not contiguous in B: a copy */
+		device_copy_block(&d->b, b, 0, mode == DM_DP ? 0 : split_offset(N, n, rank));
+	}
 	d->shard = mode == DM_DP ? -1 : rank;
 	device_hold(d, mat_bytes(d->b.rows, d->b.cols));
 	return 0;
 }
 
 int device_setup_train(struct device *d, int rank, int n, int mode, int bug, size_t M,
-		       size_t K, size_t N, struct dm_err *err)
+		       size_t K, size_t N, const struct mat *a, const struct mat *b,
+		       struct dm_err *err)
 {
-	int rc = device_setup(d, rank, n, mode, 0, M, K, N, err);
+	/* the backward reads A and B and never frees them: views stay views */
+	int rc = device_setup(d, rank, n, mode, 0, M, K, N, a, b, err);
 	if (rc)
 		return rc;
 	d->train = 1;
@@ -90,8 +114,11 @@ int device_setup_train(struct device *d, int rank, int n, int mode, int bug, siz
 
 void device_release(struct device *d)
 {
-	mat_free(&d->a);
-	mat_free(&d->b);
+	if (!d->a_view)
+		mat_free(&d->a);
+	if (!d->b_view)
+		mat_free(&d->b);
+	d->a = d->b = (struct mat){ 0, 0, NULL };
 	mat_free(&d->c);
 	mat_free(&d->gathered);
 	mat_free(&d->own);

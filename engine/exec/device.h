@@ -3,10 +3,14 @@
  * fsdp_device_run() are written for one rank over the comm interface, so the
  * same code runs as a thread here and as an MPI process later.
  *
- * Ownership: a device owns its A rows, the B it holds and its C rows.  A
- * send moves a buffer to the transport; the accounting still counts what a
- * real device must hold: a receive buffer from the start of a transfer, and
- * the shard it sends until the transfer ends (the double buffer of a ring).
+ * Ownership: a device owns the B it holds and its C rows.  A send moves a
+ * buffer to the transport; the accounting still counts what a real device
+ * must hold: a receive buffer from the start of a transfer, and the shard it
+ * sends until the transfer ends (the double buffer of a ring).  In-process,
+ * its rows of A are a view of the caller's A (they are only read, and never
+ * travel), and so is the B of a device that holds all of B without ever
+ * sending it (DP's rank 0, FSDP on one device): the caller's matrices are
+ * where a real scatter would start, and the views are counted as held.
  * A transfer that fails counts neither afterwards, nor the peak it raised:
  * the device holds no shard then, and got none.
  *
@@ -58,6 +62,7 @@ struct device {
 
 	struct mat a;      /* its rows of A: rows x K */
 	struct mat b;      /* DP: all of B; FSDP: the shard it holds, K x width */
+	int a_view, b_view; /* a, b are views of the caller's matrices: not freed */
 	int shard;         /* FSDP: owner index of b, -1 when it holds none */
 	struct mat c;      /* its rows of C: rows x N, zeroed; empty after the gather sent it */
 	int *col_fill;     /* N entries: shard that filled each output column */
@@ -98,16 +103,22 @@ struct device {
 int device_init(struct device *d, struct dm_err *err);
 
 /* Sets device `rank` of n up for an M x K @ K x N multiply in mode (with
- * bug, in FSDP): its fields, its rows, device_init, and zeroed buffers for
- * its rows of A and the B it starts with (all of B in DP, shard `rank` in
- * FSDP), counted as held.  The owner then fills a and b (a copy in-process,
- * a receive over MPI) and sets comm, enter and ctx.  Returns 0 or DM_ENOMEM. */
+ * bug, in FSDP): its fields, its rows, device_init, its rows of A and the B
+ * it starts with (all of B in DP, shard `rank` in FSDP), counted as held.
+ * With the caller's a and b (in-process) it takes them from there: views
+ * where the memory can stay the caller's (see above), copies otherwise; a
+ * and b must then outlive the device.  With a and b NULL (MPI) the buffers
+ * are left unfilled for the owner to fill whole (a receive).  The owner
+ * then sets comm, enter and ctx.  Returns 0 or DM_ENOMEM. */
 int device_setup(struct device *d, int rank, int n, int mode, int bug, size_t M, size_t K,
-		 size_t N, struct dm_err *err);
+		 size_t N, const struct mat *a, const struct mat *b, struct dm_err *err);
 /* The same for the training step: also its rows of dC (zeroed, counted,
  * for the owner to fill) and its dB column fill. */
 int device_setup_train(struct device *d, int rank, int n, int mode, int bug, size_t M,
-		       size_t K, size_t N, struct dm_err *err);
+		       size_t K, size_t N, const struct mat *a, const struct mat *b,
+		       struct dm_err *err);
+/* The block of src at row r0, column c0 of dst's shape, into dst. */
+void device_copy_block(struct mat *dst, const struct mat *src, size_t r0, size_t c0);
 void device_release(struct device *d);
 
 /* Accounting: bytes now held in addition / no longer held. */

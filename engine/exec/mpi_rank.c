@@ -104,9 +104,9 @@ static int mr_setup_device(struct device *d, int rank, int n, const long long *h
 	int rc = head[MR_TRAIN]
 			 ? device_setup_train(d, rank, n, (int)head[MR_MODE], (int)head[MR_BUG],
 					      (size_t)head[MR_M], (size_t)head[MR_K],
-					      (size_t)head[MR_N], err)
+					      (size_t)head[MR_N], NULL, NULL, err)
 			 : device_setup(d, rank, n, (int)head[MR_MODE], (int)head[MR_BUG],
-					(size_t)head[MR_M], (size_t)head[MR_K], (size_t)head[MR_N], err);
+					(size_t)head[MR_M], (size_t)head[MR_K], (size_t)head[MR_N], NULL, NULL, err);
 	d->enter = mr_enter;
 	d->ctx = x;
 	d->order = ORDER_PARITY;

@@ -187,33 +187,24 @@ static void *run_device_main(void *arg)
 	return NULL;
 }
 
-/* Gives each device its rows of A and its part of B, as its own copies. */
-/* Copies rows [r0, r0 + dst->rows) and columns [c0, c0 + dst->cols) of src
- * into dst, which has that shape already. */
-static void run_copy_block(struct mat *dst, const struct mat *src, size_t r0, size_t c0)
-{
-	for (size_t i = 0; i < dst->rows && dst->cols > 0; i++)
-		memcpy(&MAT_AT(dst, i, 0), &MAT_AT(src, r0 + i, c0), dst->cols * sizeof(double));
-}
-
-/* Gives each device its rows of A and its part of B, as its own copies. */
+/* Gives each device its rows of A and its part of B (device_setup: views
+ * of a and b where they can be, copies where they must). */
 static int run_setup_device(struct run *r, int i, const struct mat *a, const struct mat *b,
 			    struct dm_err *err)
 {
 	struct device *d = &r->dev[i];
 	int rc = r->cfg.train
-			 ? device_setup_train(d, i, r->n, r->cfg.mode, r->cfg.bug, r->M, r->K, r->N, err)
-			 : device_setup(d, i, r->n, r->cfg.mode, r->cfg.bug, r->M, r->K, r->N, err);
+			 ? device_setup_train(d, i, r->n, r->cfg.mode, r->cfg.bug, r->M, r->K, r->N, a, b,
+					      err)
+			 : device_setup(d, i, r->n, r->cfg.mode, r->cfg.bug, r->M, r->K, r->N, a, b, err);
 	if (rc)
 		return rc;
 	if (r->cfg.train)
-		run_copy_block(&d->dc, r->cfg.dc, d->row_begin, 0);
+		device_copy_block(&d->dc, r->cfg.dc, d->row_begin, 0);
 	d->comm = r->comm;
 	d->enter = run_enter;
 	d->ctx = r;
 	d->order = r->cfg.mode == DM_FSDP ? r->cfg.order : ORDER_PARITY; /* DP: no ring */
-	run_copy_block(&d->a, a, d->row_begin, 0);
-	run_copy_block(&d->b, b, 0, r->cfg.mode == DM_DP ? 0 : split_offset(r->N, r->n, i));
 	return 0;
 }
 

@@ -2,8 +2,8 @@
  * (slurp.c) and all-or-nothing writes (afile.c); nothing here knows about devices.
  *
  * matio: reading and writing matrix files by extension (see matio.h).
- * Reading loads the whole file and hands the bytes to npy.c or csv.c, which
- * own the formats' parsing; writing is here, through afile so a failed write
+ * Reading hands the bytes to npy.c or csv.c, which own the formats' parsing
+ * (a .npy file's data is read straight into the matrix, a CSV file whole); writing is here, through afile so a failed write
  * never leaves a partial file.  The .npy writer reproduces np.save's bytes
  * exactly (numpy 1.24), so files written here and by numpy compare equal. */
 #include <distmm/matio.h>
@@ -15,7 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "io/afile.h"
+#include "io/npy.h"
 #include "io/slurp.h"
 #include "core/xalloc.h"
 
@@ -71,13 +75,26 @@ int matio_read(const char *path, struct mat *out, size_t max_bytes, struct dm_er
 	if (kind == MATIO_UNKNOWN)
 		return dm_err_set(err, DM_EFORMAT, "%s: unknown file type (use .npy or .csv)",
 				  path ? path : "(null)");
-	if ((rc = slurp_file(path, max_bytes, &buf, &len, err)))
-		return rc;
-	if (kind == MATIO_NPY)
-		rc = npy_parse(out, buf, len, path, err);
-	else
+	if (kind == MATIO_CSV) {
+		if ((rc = slurp_file(path, max_bytes, &buf, &len, err)))
+			return rc;
 		rc = csv_parse(out, buf, len, path, err);
-	free(buf);
+		free(buf);
+		return rc;
+	}
+	/* .npy: a regular file's data is read straight into the matrix; a pipe
+	 * or a device is read whole first, as its size is not known */
+	int fd;
+	struct stat st;
+	if ((rc = slurp_open(path, max_bytes, &fd, &st, err)))
+		return rc;
+	if (S_ISREG(st.st_mode)) {
+		rc = npy_read_fd(out, fd, &st, path, err);
+	} else if (!(rc = slurp_fd(fd, &st, path, max_bytes, &buf, &len, err))) {
+		rc = npy_parse(out, buf, len, path, err);
+		free(buf);
+	}
+	close(fd);
 	return rc;
 }
 

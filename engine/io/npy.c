@@ -11,7 +11,12 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/xalloc.h"
+#include "io/npy.h"
+#include "io/slurp.h"
 
 #define NPY_MAGIC "\x93NUMPY"
 #define NPY_MAGIC_LEN 6
@@ -382,19 +387,24 @@ static void npy_convert(double *dst, const unsigned char *src, size_t n, enum np
 	}
 }
 
-int npy_parse(struct mat *out, const void *buf, size_t len, const char *name, struct dm_err *err)
+/* What a checked header says about the data that follows it. */
+struct npy_info {
+	enum npy_type type;
+	size_t rows, cols, count; /* count = rows * cols values */
+	size_t off, need;         /* where the data starts, and its bytes */
+};
+
+/* Checks the header image b[0..len) (the whole header, or all the file has
+ * when it is shorter) of a file of file_len bytes, the data included, and
+ * fills *info.  Every refusal of npy_parse but running out of memory. */
+static int npy_parse_header(const unsigned char *b, size_t len, size_t file_len, const char *nm,
+			    struct npy_info *info, struct dm_err *err)
 {
-	const unsigned char *b = buf;
-	const char *nm = npy_name(name);
 	struct npy_hdr h;
 	size_t lsize, hlen, off, need, count;
 	enum npy_type type;
 	char shown[NPY_DESCR_SHOW + 4];
 	int rc;
-
-	out->rows = 0;
-	out->cols = 0;
-	out->data = NULL;
 
 	if (len == 0)
 		return dm_err_set(err, DM_EFORMAT, "%s: empty file (not a .npy file)", nm);
@@ -454,16 +464,94 @@ int npy_parse(struct mat *out, const void *buf, size_t len, const char *name, st
 	    mat_size_mul(count, npy_item_size(type), &need))
 		return dm_err_set(err, DM_EFORMAT,
 				  "%s: data is shorter than the header declares (%zu bytes for a "
-				  "%zux%zu array)", nm, len - off, (size_t)h.dims[0],
+				  "%zux%zu array)", nm, file_len - off, (size_t)h.dims[0],
 				  (size_t)h.dims[1]);
-	if (need > len - off)
+	if (need > file_len - off)
 		return dm_err_set(err, DM_EFORMAT,
 				  "%s: data is shorter than the header declares (%zu of %zu bytes)",
-				  nm, len - off, need);
-	/* Bytes after the data are ignored: np.load does the same. */
-	if (mat_alloc(out, (size_t)h.dims[0], (size_t)h.dims[1], NULL))
+				  nm, file_len - off, need);
+	*info = (struct npy_info){ type, (size_t)h.dims[0], (size_t)h.dims[1], count, off, need };
+	return 0;
+}
+
+static int npy_alloc(struct mat *out, const struct npy_info *in, const char *nm,
+		     struct dm_err *err)
+{
+	if (mat_alloc_uninit(out, in->rows, in->cols, NULL))
 		return dm_err_set(err, DM_ENOMEM, "%s: out of memory for a %zux%zu matrix", nm,
-				  (size_t)h.dims[0], (size_t)h.dims[1]);
-	npy_convert(out->data, b + off, count, type);
+				  in->rows, in->cols);
+	return 0;
+}
+
+int npy_parse(struct mat *out, const void *buf, size_t len, const char *name, struct dm_err *err)
+{
+	const char *nm = npy_name(name);
+	struct npy_info in;
+	int rc;
+	out->rows = 0;
+	out->cols = 0;
+	out->data = NULL;
+	/* Bytes after the data are ignored: np.load does the same. */
+	if ((rc = npy_parse_header(buf, len, len, nm, &in, err)) || (rc = npy_alloc(out, &in, nm, err)))
+		return rc;
+	npy_convert(out->data, (const unsigned char *)buf + in.off, in.count, in.type);
+	return 0;
+}
+
+/* The prefix that says how long the header is: magic, version, length. */
+#define NPY_PREFIX_MAX (NPY_MAGIC_LEN + 2 + 4)
+
+int npy_read_fd(struct mat *out, int fd, const struct stat *st, const char *path,
+		struct dm_err *err)
+{
+	unsigned char pre[NPY_PREFIX_MAX];
+	size_t got, more = 0, file_len = st->st_size > 0 ? (size_t)st->st_size : 0;
+	struct npy_info in;
+	int rc;
+	out->rows = 0;
+	out->cols = 0;
+	out->data = NULL;
+	if ((rc = slurp_read_full(fd, pre, sizeof pre, &got, path, err)))
+		return rc;
+	/* the header's length, when the prefix is one; never more than the file */
+	size_t want = got;
+	if (got == sizeof pre && memcmp(pre, NPY_MAGIC, NPY_MAGIC_LEN) == 0 && pre[7] == 0 &&
+	    (pre[6] == 1 || pre[6] == 2 || pre[6] == 3)) {
+		size_t lsize = pre[6] == 1 ? 2 : 4;
+		want = NPY_MAGIC_LEN + 2 + lsize +
+		       (lsize == 2 ? (size_t)pre[8] | (size_t)pre[9] << 8 : (size_t)npy_le32(pre + 8));
+	}
+	if (file_len < got)
+		file_len = got; /* it grew since fstat */
+	if (want > file_len)
+		want = file_len; /* the parser then says the header is truncated */
+	if (want < got)
+		want = got;
+	unsigned char *hdr = xmalloc(want ? want : 1);
+	if (!hdr)
+		return dm_err_set(err, DM_ENOMEM, "cannot read %s: out of memory", path);
+	memcpy(hdr, pre, got);
+	if (want > got && (rc = slurp_read_full(fd, hdr + got, want - got, &more, path, err))) {
+		free(hdr);
+		return rc;
+	}
+	rc = npy_parse_header(hdr, got + more, file_len, path, &in, err);
+	free(hdr);
+	if (rc || (rc = npy_alloc(out, &in, path, err)))
+		return rc;
+	/* straight into place: float64 and int64 where they stay, the 4-byte
+	 * types into the upper half, widened upwards from the start (value i's
+	 * 8 bytes end before the 4 of value i + 1 begin) */
+	unsigned char *dst = (unsigned char *)out->data + (in.need < in.count * 8 ? in.count * 4 : 0);
+	if ((rc = slurp_read_full(fd, dst, in.need, &got, path, err)) || got < in.need) {
+		if (!rc)
+			rc = dm_err_set(err, DM_EFORMAT,
+					"%s: data is shorter than the header declares (%zu of %zu bytes)",
+					path, got, in.need);
+		mat_free(out);
+		return rc;
+	}
+	if (!(in.type == NPY_F8 && npy_host_is_le()))
+		npy_convert(out->data, dst, in.count, in.type);
 	return 0;
 }

@@ -17,17 +17,13 @@
 
 /* Reads all of fd into a new buffer.  Reads until EOF rather than trusting
  * st_size, which a file being written can outgrow, and which a pipe lacks. */
-static int slurp_fd(int fd, const struct stat *st, const char *path, size_t max_bytes,
-		    char **out, size_t *out_len, struct dm_err *err)
+int slurp_fd(int fd, const struct stat *st, const char *path, size_t max_bytes, char **out,
+	     size_t *out_len, struct dm_err *err)
 {
 	size_t cap = SLURP_CHUNK, len = 0;
 	char *buf;
 
 	if (S_ISREG(st->st_mode)) {
-		if (max_bytes && (uintmax_t)st->st_size > max_bytes)
-			return dm_err_set(err, DM_ENOMEM,
-					  "cannot read %s: %jd bytes is more than the limit of %zu",
-					  path, (intmax_t)st->st_size, max_bytes);
 		if (st->st_size < 0 || (uintmax_t)st->st_size >= SIZE_MAX)
 			return dm_err_set(err, DM_ENOMEM, "cannot read %s: %jd bytes is too large",
 					  path, (intmax_t)st->st_size);
@@ -78,24 +74,63 @@ static int slurp_fd(int fd, const struct stat *st, const char *path, size_t max_
 	return 0;
 }
 
+int slurp_open(const char *path, size_t max_bytes, int *fd, struct stat *st, struct dm_err *err)
+{
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return dm_err_set(err, DM_EIO, "cannot read %s: %s", path, strerror(errno));
+	const char *why = NULL;
+	int e = 0;
+	if (fstat(*fd, st) != 0)
+		e = errno;
+	else if (S_ISDIR(st->st_mode))
+		why = "is a directory";
+	if (e || why) {
+		close(*fd);
+		*fd = -1;
+		return dm_err_set(err, DM_EIO, "cannot read %s: %s", path, why ? why : strerror(e));
+	}
+	if (S_ISREG(st->st_mode) && max_bytes && (uintmax_t)st->st_size > max_bytes) {
+		close(*fd);
+		*fd = -1;
+		return dm_err_set(err, DM_ENOMEM,
+				  "cannot read %s: %jd bytes is more than the limit of %zu", path,
+				  (intmax_t)st->st_size, max_bytes);
+	}
+	return 0;
+}
+
+int slurp_read_full(int fd, void *buf, size_t n, size_t *got, const char *path,
+		    struct dm_err *err)
+{
+	size_t done = 0;
+	while (done < n) {
+		/* a read moves at most 2^31 - 4096 bytes on Linux: loop */
+		ssize_t r = read(fd, (char *)buf + done, n - done);
+		if (r < 0) {
+			int e = errno;
+			if (e == EINTR)
+				continue;
+			*got = done;
+			return dm_err_set(err, DM_EIO, "cannot read %s: %s", path, strerror(e));
+		}
+		if (r == 0)
+			break;
+		done += (size_t)r;
+	}
+	*got = done;
+	return 0;
+}
+
 int slurp_file(const char *path, size_t max_bytes, char **out, size_t *len, struct dm_err *err)
 {
 	struct stat st;
+	int fd, rc;
 	*out = NULL;
 	*len = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return dm_err_set(err, DM_EIO, "cannot read %s: %s", path, strerror(errno));
-	if (fstat(fd, &st) != 0) {
-		int e = errno;
-		close(fd);
-		return dm_err_set(err, DM_EIO, "cannot read %s: %s", path, strerror(e));
-	}
-	if (S_ISDIR(st.st_mode)) {
-		close(fd);
-		return dm_err_set(err, DM_EIO, "cannot read %s: is a directory", path);
-	}
-	int rc = slurp_fd(fd, &st, path, max_bytes, out, len, err);
+	if ((rc = slurp_open(path, max_bytes, &fd, &st, err)))
+		return rc;
+	rc = slurp_fd(fd, &st, path, max_bytes, out, len, err);
 	close(fd);
 	return rc;
 }

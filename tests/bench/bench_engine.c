@@ -152,7 +152,7 @@ static void bench_one_run(int mode, int d, const struct mat *a, const struct mat
 	if (check) {
 		double max_err;
 		size_t bad;
-		*ok = mat_allclose(run_result(r), check, &max_err, &bad);
+		*ok = mat_allclose(run_result(r), check, &max_err, &bad, NULL);
 	}
 	run_free(r);
 	double t3 = bench_now();
@@ -597,11 +597,9 @@ static int bench_memory(int argc, char **argv)
 	if (run_new(&r, &cfg, &a, &b, &err))
 		bench_die("run_new", &err);
 	uint64_t setup_peak = bench_rss_peak();
-	/* the inputs are the caller's: gone once each device has its copy, so
-	 * that what stays is what the engine holds; from here on the peak is
-	 * the run's own */
-	mat_free(&a);
-	mat_free(&b);
+	/* A (and DP's rank 0's B) are the devices' own now, views of the
+	 * caller's (run.h): the inputs stay until run_free, and from here on
+	 * the peak is the run's */
 	uint64_t after_setup = bench_rss_now();
 	int hwm = bench_reset_hwm();
 	if (run_snapshot_init(&snap, d, S, S, 0, &err))
@@ -639,6 +637,8 @@ static int bench_memory(int argc, char **argv)
 	       run_peak ? (double)(run_peak - base) / (double)peaks : 0.0);
 	run_snapshot_free(&snap);
 	run_free(r);
+	mat_free(&a);
+	mat_free(&b);
 	return 0;
 }
 

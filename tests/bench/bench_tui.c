@@ -1,11 +1,12 @@
 /* bench_tui: the interface's figures for `make bench`, without a terminal.
  * Curses writes to /dev/null through newterm() at a fixed size (LINES and
- * COLUMNS), and each frame is what tui.c's loop does: view_tick, the layout
- * (layout_compute, draw_want, layout_fit), draw_frame and doupdate.  Built
- * from app/'s own objects, unchanged.  One JSON object a line on stdout.
+ * COLUMNS), and each frame is what tui.c's loop does: view_tick and
+ * draw_screen (the layout request, layout_compute, the drawing, doupdate).
+ * Built from app/'s own objects, unchanged.  One JSON object a line on
+ * stdout.  The issue's bar: 300x80 with 16 devices, a median of 2 ms or less.
  *
- *   bench_tui frames D COLS ROWS COUNT   frame times while phases animate
- *   bench_tui startup D COLS ROWS        main() to the first frame on screen */
+ *   bench_tui frames D COLS ROWS COUNT [M K N]  frame times while stops animate
+ *   bench_tui startup D COLS ROWS               main() to the first frame on screen */
 #include <curses.h>
 #include <locale.h>
 #include <stdint.h>
@@ -43,12 +44,20 @@ struct bt_session {
 };
 
 /* What tui_main does before its loop, with /dev/null for the terminal. */
-static void bt_start(struct bt_session *s, const char *devices, int cols, int rows)
+static void bt_start(struct bt_session *s, const char *devices, int cols, int rows,
+		     char *const *shape)
 {
-	char *argv[] = { "distmm-tui", "-d", (char *)devices, NULL };
+	char *argv[] = { "distmm-tui", "-d", (char *)devices, "-M", NULL, "-K", NULL, "-N", NULL, NULL };
 	char err_line[256], num[16];
 	struct dm_err err;
-	if (cli_parse(3, argv, &s->o, err_line, sizeof err_line) != CLI_RUN) {
+	int argc = 3;
+	if (shape) {
+		argv[4] = shape[0];
+		argv[6] = shape[1];
+		argv[8] = shape[2];
+		argc = 9;
+	}
+	if (cli_parse(argc, argv, &s->o, err_line, sizeof err_line) != CLI_RUN) {
 		fprintf(stderr, "bench_tui: %s\n", err_line);
 		exit(2);
 	}
@@ -76,7 +85,8 @@ static void bt_start(struct bt_session *s, const char *devices, int cols, int ro
 	if (LINES != rows || COLS != cols)
 		resizeterm(rows, cols);
 	curs_set(0);
-	theme_init(0, 0);
+	theme_init(0, 0, 0);
+	s->v.utf8 = theme_utf8();
 }
 
 static void bt_stop(struct bt_session *s)
@@ -90,27 +100,25 @@ static void bt_stop(struct bt_session *s)
 	mat_free(&s->b);
 }
 
-/* One frame as tui_loop draws it. */
-static void bt_frame(struct view *v, uint64_t now)
+/* One frame as tui_loop draws it; returns whether the layout fit. */
+static int bt_frame(struct view *v, uint64_t now)
 {
 	view_tick(v, now);
-	draw_screen(v, now);
+	return draw_screen(v, now);
 }
 
 #define BT_FRAMES_PER_PHASE 30
 
-static int bt_frames(const char *devices, int cols, int rows, int count)
+static int bt_frames(const char *devices, int cols, int rows, int count, char *const *shape)
 {
 	struct bt_session s;
 	memset(&s, 0, sizeof s);
-	bt_start(&s, devices, cols, rows);
+	bt_start(&s, devices, cols, rows, shape);
 	double *ft = calloc((size_t)count, sizeof *ft);
 	uint64_t clock = bt_now();
-	int phases = 0, ok_layout;
-	struct layout l;
-	layout_compute(&l, cols, rows, s.v.snap.n);
-	ok_layout = l.ok;
-	bt_frame(&s.v, clock); /* the first frame draws everything: not counted */
+	int phases = 0;
+	/* the first frame draws everything: not counted */
+	int ok_layout = bt_frame(&s.v, clock);
 	for (int f = 0; f < count; f++) {
 		if (f % BT_FRAMES_PER_PHASE == 0) {
 			/* the next phase, outside the frame's time: its animation
@@ -148,7 +156,7 @@ static int bt_startup(const char *devices, int cols, int rows)
 	uint64_t t0 = bt_now();
 	struct bt_session s;
 	memset(&s, 0, sizeof s);
-	bt_start(&s, devices, cols, rows);
+	bt_start(&s, devices, cols, rows, NULL);
 	bt_frame(&s.v, bt_now());
 	uint64_t t1 = bt_now();
 	bt_stop(&s);
@@ -164,9 +172,9 @@ int main(int argc, char **argv)
 {
 	if (argc >= 6 && strcmp(argv[1], "frames") == 0)
 		return bt_frames(argv[2], atoi(argv[3]), atoi(argv[4]),
-				 atoi(argv[5]) > 0 ? atoi(argv[5]) : 1);
+				 atoi(argv[5]) > 0 ? atoi(argv[5]) : 1, argc >= 9 ? argv + 6 : NULL);
 	if (argc >= 5 && strcmp(argv[1], "startup") == 0)
 		return bt_startup(argv[2], atoi(argv[3]), atoi(argv[4]));
-	fprintf(stderr, "usage: bench_tui frames D COLS ROWS COUNT | startup D COLS ROWS\n");
+	fprintf(stderr, "usage: bench_tui frames D COLS ROWS COUNT [M K N] | startup D COLS ROWS\n");
 	return 2;
 }

@@ -40,6 +40,9 @@ def main():
     ap.add_argument("--lines", required=True)
     ap.add_argument("--json", required=True)
     ap.add_argument("--quick", default="0")
+    ap.add_argument("--side-only", default="0")
+    ap.add_argument("--ours", default="./distmm-tui")
+    ap.add_argument("--cold", default="0")
     ap.add_argument("--load-start", default="")
     ap.add_argument("--load-end", default="")
     ap.add_argument("--others-start", default="0")
@@ -79,6 +82,64 @@ def main():
     p("load average at start %s, at end %s; other test/fuzz/UI processes: %s, %s"
       % (a.load_start, a.load_end, a.others_start, a.others_end))
     p()
+
+    # 0. the whole job against the Python peer
+    side = by.get("side", [])
+    if side or by.get("side_skipped"):
+        p("0. the whole job against the exercise's Python solution (whole processes, alternated,"
+          " d = 2)")
+    if by.get("side_skipped"):
+        p("   skipped: %s has no numpy" % by["side_skipped"][0]["python"])
+    if side:
+        p("   %-8s %-5s %10s %10s %7s %6s %9s   %-26s %-26s" % (
+            "size", "mode", "ours", "peer", "ratio", "limit", "load", "ours: user / sys / RSS",
+            "peer: user / sys / RSS"))
+        limits = {"8x6x4": 0.1, "1024^3": 0.6, "2048^3": 0.8}
+        groups = []
+        for r in side:
+            key = (r["size"], r["mode"])
+            if key not in groups:
+                groups.append(key)
+        for size, mode in groups:
+            rows = {w: [r for r in side if r["size"] == size and r["mode"] == mode
+                        and r["who"] == w] for w in ("ours", "peer")}
+            if not rows["ours"] or not rows["peer"]:
+                continue
+            med = {w: {f: statistics.median(r[f] for r in rows[w])
+                       for f in ("wall_s", "user_s", "sys_s", "max_rss")} for w in rows}
+            bad = [w for w in rows if any(r["status"] != 0 for r in rows[w])]
+            ratio = med["ours"]["wall_s"] / med["peer"]["wall_s"]
+            limit = limits.get(size)
+            # the 1-minute load average before each round: its range over the rounds
+            loads = [r["load1"] for w in rows for r in rows[w] if "load1" in r]
+            load = "%.2f-%.2f" % (min(loads), max(loads)) if loads else "-"
+            p("   %-8s %-5s %8.1fms %8.1fms %7.3f %6s %9s   %-26s %-26s%s" % (
+                size, mode, med["ours"]["wall_s"] * 1e3, med["peer"]["wall_s"] * 1e3, ratio,
+                "%.2f" % limit if limit else "-", load,
+                "%.0f / %.0f ms / %.0f MiB" % (med["ours"]["user_s"] * 1e3,
+                                               med["ours"]["sys_s"] * 1e3,
+                                               mib(med["ours"]["max_rss"])),
+                "%.0f / %.0f ms / %.0f MiB" % (med["peer"]["user_s"] * 1e3,
+                                               med["peer"]["sys_s"] * 1e3,
+                                               mib(med["peer"]["max_rss"])),
+                "  FAILED: " + ", ".join(bad) if bad else ""))
+            if limit and not quick:
+                target("whole job %s %s d=2 / Python peer" % (mode, size), round(ratio, 3),
+                       limit, ratio <= limit and not bad, "x peer")
+        p("   ours: %s -b --values floats -M S -K S -N S -d 2 -m MODE (as the issue" % a.ours)
+        p("   runs it, output to /dev/null); peer: /usr/bin/python3 tests/bench/peer.py S S S 2")
+        rounds = sorted({len([r for r in side if r["who"] == "ours" and r["size"] == z
+                              and r["mode"] == m]) for z, m in groups})
+        p("   MODE.  Wall time from fork to exit, the median of %s rounds each; ours and"
+          % "/".join(str(n) for n in rounds))
+        p("   the peer alternated in one run, so that load changes hit both alike; load: the")
+        p("   1-minute load average before each of the row's runs, lowest to highest.")
+        if a.cold == "1":
+            p("   --cold: each process after 3 s idle (its memory first touched cold).")
+        p()
+
+    if a.side_only == "1":
+        return finish(a, m, out, targets, res, quick)
 
     # 1. compute
     p("1. compute: the distributed multiply against one OpenBLAS dgemm on the same cores")
@@ -165,13 +226,17 @@ def main():
                    0.9 <= r["ratio"] <= 1.1)
     if "DP" in mem and "FSDP" in mem:
         d, f = mem["DP"], mem["FSDP"]
+        rss_ratio = (d["max_rss"] - d["base_rss"]) / max(1, f["max_rss"] - f["base_rss"])
         p("   DP/FSDP: RSS %.2f, accounted %.2f (B on every device vs about two B for the ring)"
-          % ((d["max_rss"] - d["base_rss"]) / max(1, f["max_rss"] - f["base_rss"]),
-             d["accounted_peak_sum"] / max(1, f["accounted_peak_sum"])))
+          % (rss_ratio, d["accounted_peak_sum"] / max(1, f["accounted_peak_sum"])))
+        if not quick:
+            target("memory DP / FSDP peak RSS %d^2 d=%d" % (d["size"], d["d"]),
+                   round(rss_ratio, 3), ">= 1.5", rss_ratio >= 1.5)
     p("   peak RSS: getrusage's peak less the RSS before the inputs were made (program and")
-    p("   libraries), the caller's A and B included while run_new copies them; 'run alone':")
-    p("   the peak after run_new, once the inputs are freed (VmHWM reset).  accounted: the")
-    p("   sum of every device's peak held bytes, as the batch summary prints it.")
+    p("   libraries); the caller's A is the devices' rows of A (views), and DP's rank 0 holds")
+    p("   the caller's B; 'run alone': the peak after run_new (VmHWM reset), the inputs still")
+    p("   held.  accounted: the sum of every device's peak held bytes, as the batch summary")
+    p("   prints it.")
     p()
 
     # 5. interface
@@ -277,6 +342,12 @@ def main():
         p("   train_model_together, the most the ranks hold in one phase summed (app/train_model.c).")
         p()
 
+    return finish(a, m, out, targets, res, quick)
+
+
+def finish(a, m, out, targets, res, quick):
+    """Prints the table and the targets' verdict, writes the JSON."""
+    p = out.append
     if targets and not quick:
         held = sum(1 for t in targets if t["holds"])
         p("targets: %d of %d hold%s" % (held, len(targets), "" if held == len(targets) else
@@ -284,7 +355,7 @@ def main():
                                             t["target"] for t in targets if not t["holds"])))
     text = "\n".join(out)
     print(text)
-    doc = {"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "quick": quick, "machine": m,
+    doc = {"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "quick": quick, "ours": a.ours, "cold": a.cold == "1", "machine": m,
            "load": {"start": a.load_start, "end": a.load_end,
                     "other_processes_start": int(a.others_start or 0),
                     "other_processes_end": int(a.others_end or 0)},

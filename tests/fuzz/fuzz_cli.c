@@ -261,6 +261,9 @@ static const struct int_field {
 	{ "bug", offsetof(struct cli_opts, bug), BUG_NONE, BUG_COUNT - 1 },
 	{ "quiz", offsetof(struct cli_opts, quiz), 0, 2 },
 	{ "trace_format", offsetof(struct cli_opts, trace_format), CLI_TRACE_JSONL, CLI_TRACE_CHROME },
+	{ "start_kind", offsetof(struct cli_opts, start_kind), CLI_START_READY, CLI_START_VERIFY },
+	{ "start_step", offsetof(struct cli_opts, start_step), 0, RUN_MAX_DEVICES - 1 },
+	{ "projector", offsetof(struct cli_opts, projector), 0, 1 },
 	{ "train", offsetof(struct cli_opts, train), 0, 1 },
 };
 
@@ -300,8 +303,10 @@ static int field_int(const struct cli_opts *o, size_t off)
 /* What the parsed options say about the mode, for the rules below. */
 enum {
 	IN_BATCH = 1 << 0, IN_INTERFACE = 1 << 1, IN_REPLAY = 1 << 2, IN_DP = 1 << 3,
-	NO_TRACE = 1 << 4, BOTH_FILES = 1 << 5, RING_BUG = 1 << 6, IN_TRAIN = 1 << 7,
-	NO_TRAIN = 1 << 8, NO_GRADS = 1 << 9, FWD_BUG = 1 << 10, BWD_BUG = 1 << 11,
+	NO_TRACE = 1 << 4, BOTH_FILES = 1 << 5, RING_BUG = 1 << 6, IN_EXPORT = 1 << 7,
+	NO_EXPORT = 1 << 8, IN_JUDGE = 1 << 9, NO_JUDGE = 1 << 10, IN_LESSON = 1 << 11,
+	IN_TRAIN = 1 << 12, NO_TRAIN = 1 << 13, NO_GRADS = 1 << 14, FWD_BUG = 1 << 15,
+	BWD_BUG = 1 << 16,
 };
 
 static int is_backward_bug(int bug)
@@ -322,6 +327,8 @@ static unsigned mode_of(const struct cli_opts *o)
 		* others are the ring's; the backward's are DP's too */
 	       (o->bug != BUG_NONE && o->bug != BUG_ARRIVAL_ORDER && !is_backward_bug(o->bug)
 			? RING_BUG : 0) |
+	       (o->export_file ? IN_EXPORT : NO_EXPORT) | (o->judge_file ? IN_JUDGE : NO_JUDGE) |
+	       (o->lesson_file ? IN_LESSON : 0) |
 	       (o->train ? IN_TRAIN : NO_TRAIN) | (o->train || o->replay_file ? 0 : NO_GRADS) |
 	       (o->bug == BUG_NONE ? 0 : is_backward_bug(o->bug) ? BWD_BUG : FWD_BUG);
 }
@@ -331,12 +338,24 @@ static unsigned mode_of(const struct cli_opts *o)
 static const struct mode_rule {
 	const char *name;
 	unsigned where;
-	uint64_t forbidden;
+	cli_given_t forbidden;
 } mode_rules[] = {
 	{ "the interface's options with -b", IN_BATCH,
-	  CLI_GIVEN_PLAY | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII },
+	  CLI_GIVEN_PLAY | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII |
+		  CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD | CLI_GIVEN_SPEED | CLI_GIVEN_START_AT |
+		  CLI_GIVEN_THEME },
 	{ "batch's options without -b", IN_INTERFACE,
-	  CLI_GIVEN_QUIET | CLI_GIVEN_OUT | CLI_GIVEN_TRACE },
+	  CLI_GIVEN_QUIET | CLI_GIVEN_OUT | CLI_GIVEN_TRACE | CLI_GIVEN_VERIFY | CLI_GIVEN_COMPARE |
+		  CLI_GIVEN_JUDGE },
+	{ "--size without --export", NO_EXPORT, CLI_GIVEN_SIZE },
+	{ "--start-at with --lesson (each part starts at its beginning)", IN_LESSON,
+	  CLI_GIVEN_START_AT },
+	{ "what an export cannot do", IN_EXPORT, CLI_GIVEN_RECORD | CLI_GIVEN_PLAY | CLI_GIVEN_QUIZ },
+	{ "--judge-timeout without --judge", NO_JUDGE, CLI_GIVEN_JUDGE_TIMEOUT },
+	{ "the engine's inputs and orders with --judge", IN_JUDGE,
+	  CLI_GIVEN_A | CLI_GIVEN_B | CLI_GIVEN_OUT | CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER |
+		  CLI_GIVEN_FIX | CLI_GIVEN_BUG | CLI_GIVEN_REPLAY | CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ |
+		  CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD },
 	{ "--trace-format without --trace", NO_TRACE, CLI_GIVEN_TRACE_FORMAT },
 	{ "what the trace says, with --replay", IN_REPLAY,
 	  CLI_GIVEN_DEVICES | CLI_GIVEN_MODE | CLI_GIVEN_CAPACITY | CLI_GIVEN_NAIVE |
@@ -356,6 +375,7 @@ static const struct mode_rule {
 	{ "the ring's orders with --train", IN_TRAIN,
 	  CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX },
 	{ "a forward's bug with --train", IN_TRAIN | FWD_BUG, CLI_GIVEN_BUG },
+	{ "--verify and --compare with --train", IN_TRAIN, CLI_GIVEN_VERIFY | CLI_GIVEN_COMPARE },
 	{ "a backward's bug without --train", NO_TRAIN | BWD_BUG, CLI_GIVEN_BUG },
 };
 
@@ -399,10 +419,10 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 
 	/* what differs from the defaults was on the line: a value other than
 	 * the default was given (the converse need not hold: "-d 4") */
-	CHECK((o->given & ~(uint64_t)CLI_GIVEN_ALL) == 0);
+	CHECK((o->given & ~CLI_GIVEN_ALL) == 0);
 	const struct {
 		const char *name;
-		uint64_t bit;
+		cli_given_t bit;
 		bool differs;
 	} given[] = {
 		{ "-b", CLI_GIVEN_BATCH, o->batch != 0 },
@@ -430,6 +450,14 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		{ "--quiz", CLI_GIVEN_QUIZ, o->quiz != 0 },
 		{ "--lesson", CLI_GIVEN_LESSON, o->lesson_file != NULL },
 		{ "--replay", CLI_GIVEN_REPLAY, o->replay_file != NULL },
+		{ "--export", CLI_GIVEN_EXPORT, o->export_file != NULL },
+		{ "--record", CLI_GIVEN_RECORD, o->record_file != NULL },
+		{ "--judge", CLI_GIVEN_JUDGE, o->judge_file != NULL },
+		{ "--judge-timeout", CLI_GIVEN_JUDGE_TIMEOUT, o->judge_ms != CLI_JUDGE_MS },
+		{ "--verify", CLI_GIVEN_VERIFY, o->verify != CLI_VERIFY_AUTO },
+		{ "--compare", CLI_GIVEN_COMPARE, o->compare != 0 },
+		{ "--start-at", CLI_GIVEN_START_AT, o->start_kind != CLI_START_READY },
+		{ "--theme", CLI_GIVEN_THEME, o->projector != 0 },
 		{ "--train", CLI_GIVEN_TRAIN, o->train != 0 },
 		{ "--dC", CLI_GIVEN_DC, o->dc_file != NULL },
 		{ "--dA-out", CLI_GIVEN_DA_OUT, o->da_out_file != NULL },
@@ -448,7 +476,7 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 	/* a lesson that sets nothing refuses nothing; one that sets every key
 	 * refuses exactly a line that gave one of them, and names it */
 	char e[FUZZ_ERR_SIZE];
-	const uint64_t keys = CLI_GIVEN_MODE | CLI_GIVEN_DEVICES | CLI_GIVEN_M | CLI_GIVEN_K |
+	const cli_given_t keys = CLI_GIVEN_MODE | CLI_GIVEN_DEVICES | CLI_GIVEN_M | CLI_GIVEN_K |
 			      CLI_GIVEN_N | CLI_GIVEN_VALUES | CLI_GIVEN_SEED | CLI_GIVEN_CAPACITY |
 			      CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX | CLI_GIVEN_BUG |
 			      CLI_GIVEN_QUIZ | CLI_GIVEN_TRAIN;

@@ -29,6 +29,11 @@ size_t mat_bytes(size_t rows, size_t cols);
  * err) when the size overflows or the allocation fails. */
 int mat_alloc(struct mat *m, size_t rows, size_t cols, struct dm_err *err);
 
+/* As mat_alloc, but the values are undefined: for a matrix the caller fills
+ * whole straight away (generated, read from a file, copied), which then
+ * touches each fresh page once instead of twice. */
+int mat_alloc_uninit(struct mat *m, size_t rows, size_t cols, struct dm_err *err);
+
 /* Frees m's data and leaves it as an empty 0 x 0 matrix. */
 void mat_free(struct mat *m);
 
@@ -43,7 +48,9 @@ enum mat_values {
 };
 
 /* Fills m deterministically from seed; stream tells A (0) from B (1) so both
- * can come from one seed. */
+ * can come from one seed.  The values depend on the seed, the stream and the
+ * element's index only (not on the machine or the number of threads): large
+ * matrices are generated in parallel chunks with the same result. */
 void mat_fill(struct mat *m, enum mat_values kind, uint64_t seed, uint64_t stream);
 
 /* Sequential reference product c = a @ b (c is allocated).  Returns 0,
@@ -56,11 +63,21 @@ int mat_matmul(struct mat *c, const struct mat *a, const struct mat *b, struct d
 int mat_matmul_nt(struct mat *c, const struct mat *a, const struct mat *b, struct dm_err *err);
 int mat_matmul_tn(struct mat *c, const struct mat *a, const struct mat *b, struct dm_err *err);
 
-/* numpy.allclose's rule on every element, |x - y| <= atol + rtol*|y| with
- * atol = 1e-8, rtol = 1e-5 (y the reference).  Shapes must match.  Fills the
- * largest |x - y| and the number of elements that fail the rule; returns 1 when
- * all pass (NaN never passes), 0 otherwise. */
+/* The one rule every check of C uses, element by element: numpy's
+ * isclose(x, y, equal_nan=True) with y the reference, |x - y| <= atol +
+ * rtol*|y| (atol = 1e-8, rtol = 1e-5), or x and y the same value not finite
+ * (both NaN, or the same infinity: the product of inputs with a NaN or an
+ * infinity has it in the same places whatever the order of its sums).  A
+ * NaN or an infinity where the reference has a number, or a number where it
+ * has one, fails. */
+int mat_close(double x, double y);
+
+/* mat_close on every element; shapes must match.  Fills (each may be NULL)
+ * the largest |x - y| over the elements that are not the same non-finite
+ * value (NaN when a failing one's difference is NaN), the number of
+ * elements that fail, and the number that pass as the same NaN or
+ * infinity.  Returns 1 when all pass, 0 otherwise. */
 int mat_allclose(const struct mat *x, const struct mat *y, double *max_abs_err,
-		 size_t *n_bad);
+		 size_t *n_bad, size_t *n_nonfinite);
 
 #endif

@@ -33,9 +33,11 @@ int npy_parse(struct mat *out, const void *buf, size_t len, const char *name, st
  * DM_ENOMEM; on failure *out is left as an empty 0 x 0 matrix. */
 int csv_parse(struct mat *out, const char *text, size_t len, const char *name, struct dm_err *err);
 
-/* Reads a whole file into memory (refusing directories, missing or unreadable files with DM_EIO and strerror text, e.g.
- * "cannot read a.npy: No such file or directory", "cannot read dir: is a directory"), then parses by extension:
+/* Reads a matrix file (refusing directories, missing or unreadable files with DM_EIO and strerror text, e.g.
+ * "cannot read a.npy: No such file or directory", "cannot read dir: is a directory") and parses it by extension:
  * ".npy" -> npy_parse, ".csv" -> csv_parse (case-insensitive); any other extension -> DM_EFORMAT
+ * A regular .npy file is read in two reads, its header and then its data straight into the matrix (no copy of the
+ * file), with npy_parse's checks and messages for the same bytes; CSV and anything not a regular file are read whole.
  * "x.txt: unknown file type (use .npy or .csv)".  Files larger than max_bytes (0 = no limit) are refused with DM_ENOMEM before reading.
  * The extension is checked before the file is opened.  Returns 0, DM_EIO, DM_EFORMAT or DM_ENOMEM; on failure *out is
  * left as an empty 0 x 0 matrix. */

@@ -71,8 +71,12 @@ int run_check_train(int bug, const struct mat *a, const struct mat *b, const str
 struct run;
 
 /* Validates the configuration and shapes, checks the estimate against
- * cfg->mem_limit, gives every device its own copy of what it holds, and starts
- * the device threads parked before phase 0.  a and b are only read here.
+ * cfg->mem_limit, gives every device what it holds, and starts the device
+ * threads parked before phase 0.  a and b are only read, but not only here:
+ * the devices' rows of A are views of a, and a device that holds all of B
+ * without sending it (DP's rank 0, FSDP on one device) uses b itself, so
+ * both must stay alive and unchanged until run_free().  FSDP's shards and
+ * DP's other replicas of B are the devices' own copies.
  * Returns 0, or DM_EINVAL (bad configuration or shapes), DM_ENOMEM, DM_ETHREAD
  * with err filled; nothing is left running on failure. */
 int run_new(struct run **out, const struct run_config *cfg, const struct mat *a,
