@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "batch_train.h"
 #include "inputs.h"
 #include <distmm/replay.h>
 #include "report.h"
@@ -30,6 +31,19 @@ static int batch_replay(const struct cli_opts *o)
 	if ((rc = trace_read(o->replay_file, &t, avail > SIZE_MAX ? SIZE_MAX : (size_t)avail, &err))) {
 		status_error("%s", err.msg);
 		return status_of(rc);
+	}
+	if (t.train) { /* the training step's account (batch_train.c) */
+		status = batch_train_replay(o, &t);
+		trace_free(&t);
+		return status;
+	}
+	if (o->given & CLI_GIVEN_GRAD_FILES) {
+		status_error("%s has no effect with --replay of %s: it is the trace of a forward run, "
+			     "not a training step", cli_option_name(o->given & CLI_GIVEN_GRAD_FILES &
+								    -(o->given & CLI_GIVEN_GRAD_FILES)),
+			     o->replay_file);
+		trace_free(&t);
+		return STATUS_USAGE;
 	}
 	if ((rc = inputs_load(o, &a, &b, &err))) {
 		status_error("%s", err.msg);
@@ -84,6 +98,8 @@ int batch_main(const struct cli_opts *o)
 	}
 	if (o->replay_file)
 		return batch_replay(o);
+	if (o->train)
+		return batch_train_main(o);
 	if ((rc = inputs_load(o, &a, &b, &err))) {
 		status_error("%s", err.msg);
 		return status_of(rc);

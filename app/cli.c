@@ -48,6 +48,10 @@ enum {
 	OPT_COMPARE,
 	OPT_START_AT,
 	OPT_THEME,
+	OPT_TRAIN,
+	OPT_DC,
+	OPT_DA_OUT,
+	OPT_DB_OUT,
 };
 
 static const struct option cli_longopts[] = {
@@ -86,6 +90,10 @@ static const struct option cli_longopts[] = {
 	{ "compare", no_argument, NULL, OPT_COMPARE },
 	{ "start-at", required_argument, NULL, OPT_START_AT },
 	{ "theme", required_argument, NULL, OPT_THEME },
+	{ "train", no_argument, NULL, OPT_TRAIN },
+	{ "dC", required_argument, NULL, OPT_DC },
+	{ "dA-out", required_argument, NULL, OPT_DA_OUT },
+	{ "dB-out", required_argument, NULL, OPT_DB_OUT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -134,6 +142,10 @@ static const struct cli_name {
 	{ OPT_COMPARE, CLI_GIVEN_COMPARE, "--compare" },
 	{ OPT_START_AT, CLI_GIVEN_START_AT, "--start-at" },
 	{ OPT_THEME, CLI_GIVEN_THEME, "--theme" },
+	{ OPT_TRAIN, CLI_GIVEN_TRAIN, "--train" },
+	{ OPT_DC, CLI_GIVEN_DC, "--dC" },
+	{ OPT_DA_OUT, CLI_GIVEN_DA_OUT, "--dA-out" },
+	{ OPT_DB_OUT, CLI_GIVEN_DB_OUT, "--dB-out" },
 };
 
 /* Where an option can be useless: the mode as the whole command line
@@ -151,6 +163,11 @@ enum {
 	CLI_IN_JUDGE = 1u << 9,     /* --judge: the candidate's Python runs, not the engine */
 	CLI_NO_JUDGE = 1u << 10,    /* no --judge */
 	CLI_IN_LESSON = 1u << 11,   /* --lesson: its parts say where they start */
+	CLI_IN_TRAIN = 1u << 12,    /* --train: the training step */
+	CLI_NO_GRADS = 1u << 13,    /* no --train and no --replay (of a training step's trace) */
+	CLI_FWD_BUG = 1u << 14,     /* a bug of the forward's (bug_is_backward: not) */
+	CLI_BWD_BUG = 1u << 15,     /* a bug of the backward's */
+	CLI_NO_TRAIN = 1u << 16,    /* no --train */
 };
 
 /* The options that do nothing in a mode, refused with the first given one
@@ -165,7 +182,7 @@ static const struct cli_rule {
 	  "has no effect without --judge (it is the time limit of each judged case)" },
 	{ CLI_GIVEN_A | CLI_GIVEN_B | CLI_GIVEN_OUT | CLI_GIVEN_ORDERS | CLI_GIVEN_BUG |
 		  CLI_GIVEN_REPLAY | CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ | CLI_GIVEN_EXPORT |
-		  CLI_GIVEN_RECORD,
+		  CLI_GIVEN_RECORD | CLI_GIVEN_TRAIN | CLI_GIVEN_GRAD_FILES,
 	  CLI_IN_JUDGE,
 	  "has no effect with --judge (your file runs on the judge's own matrices, "
 	  "with its own communicator)" },
@@ -187,6 +204,33 @@ static const struct cli_rule {
 	  "interface's c key shows both)" },
 	{ CLI_GIVEN_VERIFY, CLI_IN_INTERFACE,
 	  "has no effect without -b (it chooses the check of a batch run)" },
+	/* the training step: its own rows, together */
+	{ CLI_GIVEN_TRAIN, CLI_IN_INTERFACE,
+	  "has no effect without -b yet (the interface shows the forward alone; -b --train "
+	  "prints the training step)" },
+	{ CLI_GIVEN_TRAIN, CLI_IN_REPLAY,
+	  "has no effect with --replay (the trace says whether it was a training step)" },
+	{ CLI_GIVEN_DC, CLI_NO_GRADS,
+	  "has no effect without --train (it is dC, the gradient the backward starts from)" },
+	{ CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT, CLI_NO_GRADS,
+	  "has no effect without --train (it writes a gradient of the training step)" },
+	{ CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT, CLI_IN_INTERFACE,
+	  "has no effect without -b (the interface runs the forward alone)" },
+	{ CLI_GIVEN_ORDERS, CLI_IN_TRAIN,
+	  "has no effect with --train (the deadlock lab is the forward ring's; the training "
+	  "step's rings use the parity order)" },
+	{ CLI_GIVEN_BUG, CLI_IN_TRAIN | CLI_FWD_BUG,
+	  "has no effect with --train (that bug is a mistake of the forward, which a training "
+	  "step runs correctly; its own: rs-off-by-one, no-sum)" },
+	{ CLI_GIVEN_VERIFY, CLI_IN_TRAIN,
+	  "has no effect with --train (the training step checks C, dA and dB against their "
+	  "sequential products, element by element)" },
+	{ CLI_GIVEN_COMPARE, CLI_IN_TRAIN,
+	  "has no effect with --train (the training step's report always compares DP and FSDP "
+	  "from the model)" },
+	{ CLI_GIVEN_BUG, CLI_NO_TRAIN | CLI_BWD_BUG,
+	  "has no effect without --train (that bug is a mistake of the backward's "
+	  "reduce-scatter)" },
 	{ CLI_GIVEN_OUT, CLI_IN_INTERFACE,
 	  "has no effect without -b (it writes the result of a batch run)" },
 	{ CLI_GIVEN_TRACE, CLI_IN_REPLAY,
@@ -213,6 +257,8 @@ static const struct cli_rule {
 	  "arrival-order)" },
 	{ CLI_GIVEN_SEED | CLI_GIVEN_VALUES, CLI_BOTH_FILES,
 	  "has no effect with both -A and -B (it makes generated matrices; none is)" },
+	/* (with --train or --replay but no --dC, dC may come from the seed: not
+	 * refused) */
 	{ CLI_GIVEN_SIZE, CLI_NO_EXPORT,
 	  "has no effect without --export (the interface takes the terminal's size)" },
 	{ CLI_GIVEN_RECORD, CLI_IN_EXPORT,
@@ -272,6 +318,12 @@ const char *cli_usage(void)
 	       "                      (MPI_Bsend)\n"
 	       "      --bug KIND      run the ring with a classic mistake to spot (FSDP; with\n"
 	       "                      -m dp only arrival-order; --bug list names them)\n"
+	       "\n"
+	       "The training step (forward, then backward: dA = dC @ B^T, dB = A^T @ dC):\n"
+	       "      --train         FSDP: a second all-gather of B, then dB's reduce-scatter;\n"
+	       "                      DP: dB's ring all-reduce (batch mode, -b, for now)\n"
+	       "      --dC FILE       load dC (M x N, .npy or .csv; default: from the seed)\n"
+	       "      --dA-out FILE   write dA (M x K), --dB-out FILE dB (K x N): .npy or .csv\n"
 	       "\n"
 	       "Batch mode:\n"
 	       "  -b, --batch         no interface: print the schedule and the check\n"
@@ -587,6 +639,11 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_SIZE: return cli_screen_size(arg, o, err, size);
 	case OPT_SPEED: return cli_speed(arg, o, err, size);
 	case OPT_JUDGE: o->judge_file = arg; break;
+	/* the training step */
+	case OPT_TRAIN: o->train = 1; break;
+	case OPT_DC: o->dc_file = arg; break;
+	case OPT_DA_OUT: o->da_out_file = arg; break;
+	case OPT_DB_OUT: o->db_out_file = arg; break;
 	case OPT_JUDGE_TIMEOUT:
 		if (cli_seconds(arg, &o->judge_ms))
 			return cli_fail(err, size, "--judge-timeout must be seconds from 0.1 to 600, "
@@ -682,11 +739,15 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 	unsigned where = (o->batch ? CLI_IN_BATCH : CLI_IN_INTERFACE) |
 			 (o->replay_file ? CLI_IN_REPLAY : 0u) | (o->mode == DM_DP ? CLI_IN_DP : 0u) |
 			 (o->trace_file ? 0u : CLI_NO_TRACE) |
-			 (o->a_file && o->b_file ? CLI_BOTH_FILES : 0u) |
+			 (o->a_file && o->b_file && (o->dc_file || (!o->train && !o->replay_file))
+				  ? CLI_BOTH_FILES : 0u) |
 			 (o->export_file ? CLI_IN_EXPORT : CLI_NO_EXPORT) |
-			 (bug_applies(o->bug, DM_DP) ? 0u : CLI_RING_BUG) |
+			 (bug_applies(o->bug, DM_DP) || bug_is_backward(o->bug) ? 0u : CLI_RING_BUG) |
 			 (o->judge_file ? CLI_IN_JUDGE : CLI_NO_JUDGE) |
-			 (o->lesson_file ? CLI_IN_LESSON : 0u);
+			 (o->lesson_file ? CLI_IN_LESSON : 0u) |
+			 (o->train ? CLI_IN_TRAIN : CLI_NO_TRAIN) |
+			 (o->train || o->replay_file ? 0u : CLI_NO_GRADS) |
+			 (o->bug == BUG_NONE ? 0u : bug_is_backward(o->bug) ? CLI_BWD_BUG : CLI_FWD_BUG);
 	for (size_t i = 0; i < sizeof cli_rules / sizeof cli_rules[0]; i++) {
 		const struct cli_rule *r = &cli_rules[i];
 		cli_given_t hit = o->given & r->opts;
@@ -718,6 +779,7 @@ static const struct cli_lesson_key {
 	{ LESSON_SET_ORDER, CLI_GIVEN_ORDERS, "naive, ordered, order= or fix=" },
 	{ LESSON_SET_BUG, CLI_GIVEN_BUG, "bug=" },
 	{ LESSON_SET_QUIZ, CLI_GIVEN_QUIZ, "quiz=" },
+	{ LESSON_SET_TRAIN, CLI_GIVEN_TRAIN, "train or forward" },
 };
 
 int cli_lesson_check(const struct cli_opts *o, unsigned lesson_set_has, char *err,

@@ -65,6 +65,10 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 	CLI_GIVEN_COMPARE_BIT,
 	CLI_GIVEN_START_AT_BIT,
 	CLI_GIVEN_THEME_BIT,
+	CLI_GIVEN_TRAIN_BIT,
+	CLI_GIVEN_DC_BIT,
+	CLI_GIVEN_DA_OUT_BIT,
+	CLI_GIVEN_DB_OUT_BIT,
 	CLI_GIVEN_COUNT
 };
 #define CLI_GIVEN_BATCH (UINT64_C(1) << CLI_GIVEN_BATCH_BIT)
@@ -102,7 +106,13 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 #define CLI_GIVEN_COMPARE (UINT64_C(1) << CLI_GIVEN_COMPARE_BIT)
 #define CLI_GIVEN_START_AT (UINT64_C(1) << CLI_GIVEN_START_AT_BIT)
 #define CLI_GIVEN_THEME (UINT64_C(1) << CLI_GIVEN_THEME_BIT)
+#define CLI_GIVEN_TRAIN (UINT64_C(1) << CLI_GIVEN_TRAIN_BIT)
+#define CLI_GIVEN_DC (UINT64_C(1) << CLI_GIVEN_DC_BIT)
+#define CLI_GIVEN_DA_OUT (UINT64_C(1) << CLI_GIVEN_DA_OUT_BIT)
+#define CLI_GIVEN_DB_OUT (UINT64_C(1) << CLI_GIVEN_DB_OUT_BIT)
 #define CLI_GIVEN_ALL ((UINT64_C(1) << CLI_GIVEN_COUNT) - 1u)
+/* The files only a training step reads or writes. */
+#define CLI_GIVEN_GRAD_FILES (CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT)
 /* The three ways to say how a transfer is made (--naive is --order send-first). */
 #define CLI_GIVEN_ORDERS (CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX)
 /* The options only the interface uses (distmm-mpi words their refusal itself). */
@@ -147,6 +157,10 @@ struct cli_opts {
 	unsigned judge_ms;    /* --judge-timeout: each case's time limit, ms */
 	int verify;           /* enum cli_verify */
 	int compare;          /* batch: run the other mode for the DP-vs-FSDP table */
+	/* --train: the training step (forward and backward); its gradients'
+	 * files: dC read (else generated from the seed), dA and dB written */
+	int train;
+	const char *dc_file, *da_out_file, *db_out_file;
 };
 
 #define CLI_JUDGE_MS 3000u /* --judge-timeout's default */

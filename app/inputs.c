@@ -51,8 +51,11 @@ static int inputs_check_memory(const struct cli_opts *o, size_t M, size_t K, siz
 	run_config_default(&cfg);
 	cfg.mode = o->mode;
 	cfg.devices = o->devices;
+	cfg.train = o->train;
 	uint64_t need = run_estimate_bytes(&cfg, M, K, N);
 	uint64_t inputs = (uint64_t)mat_bytes(M, K) + mat_bytes(K, N) + mat_bytes(M, N);
+	if (o->train) /* dC, and the references dA and dB */
+		inputs += (uint64_t)mat_bytes(M, N) + mat_bytes(M, K) + mat_bytes(K, N);
 	uint64_t avail = inputs_available_bytes();
 	if (mat_bytes(M, K) == SIZE_MAX || mat_bytes(K, N) == SIZE_MAX ||
 	    mat_bytes(M, N) == SIZE_MAX || need == UINT64_MAX || need + inputs < need ||
@@ -120,6 +123,29 @@ fail:
 	return rc;
 }
 
+/* The training step's input, apart from A's and B's. */
+int inputs_load_dc(const struct cli_opts *o, size_t M, size_t N, struct mat *dc,
+		   struct dm_err *err)
+{
+	uint64_t avail = inputs_available_bytes();
+	int rc;
+	memset(dc, 0, sizeof *dc);
+	if (!o->dc_file) {
+		if ((rc = mat_alloc(dc, M, N, err)))
+			return rc;
+		mat_fill(dc, (enum mat_values)o->values, o->seed, 2);
+		return 0;
+	}
+	if ((rc = matio_read(o->dc_file, dc, avail > SIZE_MAX ? SIZE_MAX : (size_t)avail, err)))
+		return rc;
+	if (dc->rows != M || dc->cols != N) {
+		rc = dm_err_set(err, DM_EINVAL, "dC is %zux%zu in %s, but C = A @ B is %zux%zu: dC "
+				"must have C's shape", dc->rows, dc->cols, o->dc_file, M, N);
+		mat_free(dc);
+	}
+	return rc;
+}
+
 void inputs_run_config(const struct cli_opts *o, const struct mat *a, const struct mat *b,
 		       struct run_config *cfg)
 {
@@ -129,8 +155,12 @@ void inputs_run_config(const struct cli_opts *o, const struct mat *a, const stru
 	cfg->capacity = o->capacity;
 	cfg->order = o->order;
 	cfg->bug = o->bug;
+	cfg->train = o->train; /* its dC is the caller's to set */
 	uint64_t held = (uint64_t)mat_bytes(a->rows, a->cols) + mat_bytes(b->rows, b->cols) +
 			mat_bytes(a->rows, b->cols);
+	if (o->train)
+		held += (uint64_t)mat_bytes(a->rows, b->cols) + mat_bytes(a->rows, a->cols) +
+			mat_bytes(b->rows, b->cols);
 	uint64_t avail = inputs_available_bytes();
 	cfg->mem_limit = avail > held ? avail - held : 1;
 }

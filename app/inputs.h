@@ -19,6 +19,13 @@ uint64_t inputs_available_bytes(void);
  * DM_EIO / DM_ENOMEM with err filled; nothing is left allocated on failure. */
 int inputs_load(const struct cli_opts *o, struct mat *a, struct mat *b, struct dm_err *err);
 
+/* The training step's dC (M x N: C's shape): loaded from --dC, else
+ * generated from the seed (the stream after A's and B's).  Returns 0, or
+ * DM_EINVAL (its shape: one line naming the file and both shapes) /
+ * DM_EFORMAT / DM_EIO / DM_ENOMEM with err filled; dc empty on failure. */
+int inputs_load_dc(const struct cli_opts *o, size_t M, size_t N, struct mat *dc,
+		   struct dm_err *err);
+
 /* The run configuration for these options and shapes, with its memory limit
  * set to what is available once A, B and the reference product are held. */
 void inputs_run_config(const struct cli_opts *o, const struct mat *a, const struct mat *b,

@@ -57,6 +57,9 @@ static int lesson_setting(struct lesson_set *st, char *word, const char *name, i
 	if (!eq && (strcmp(word, "fsdp") == 0 || strcmp(word, "dp") == 0)) {
 		st->mode = strcmp(word, "dp") == 0 ? DM_DP : DM_FSDP;
 		st->has |= LESSON_SET_MODE;
+	} else if (!eq && (strcmp(word, "train") == 0 || strcmp(word, "forward") == 0)) {
+		st->train = word[0] == 't';
+		st->has |= LESSON_SET_TRAIN;
 	} else if (!eq && (strcmp(word, "naive") == 0 || strcmp(word, "ordered") == 0)) {
 		st->order = word[0] == 'n' ? ORDER_SEND_FIRST : ORDER_PARITY;
 		st->has |= LESSON_SET_ORDER;
@@ -94,8 +97,9 @@ static int lesson_setting(struct lesson_set *st, char *word, const char *name, i
 		st->has |= LESSON_SET_QUIZ;
 	} else {
 		return lesson_fail(err, size, name, line,
-				   "unknown setting '%s%s%s' (fsdp, dp, devices=, M=, K=, N=, values=, "
-				   "seed=, capacity=, naive, ordered, order=, fix=, bug=, quiz=)",
+				   "unknown setting '%s%s%s' (fsdp, dp, train, forward, devices=, M=, "
+				   "K=, N=, values=, seed=, capacity=, naive, ordered, order=, fix=, "
+				   "bug=, quiz=)",
 				   word, eq ? "=" : "", val);
 	}
 	return 0;
@@ -104,8 +108,9 @@ static int lesson_setting(struct lesson_set *st, char *word, const char *name, i
 static int lesson_when_of(const char *key, int *when)
 {
 	static const char *const names[] = { "ready", "compute", "transfer", "gather", "done",
-					      "deadlock" };
-	for (int i = 0; i < 6; i++)
+					      "deadlock", "backward", "backward-transfer",
+					      "partial", "reduce-scatter", "all-gather" };
+	for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
 		if (strcmp(key, names[i]) == 0) {
 			*when = i;
 			return 0;
@@ -164,14 +169,19 @@ static int lesson_line(struct lesson *l, char *text, const char *name, int line,
 	if (sscanf(key, "%31s%n", kind, &used) != 1 || lesson_when_of(kind, &when))
 		return lesson_fail(err, size, name, line,
 				   "unknown key '%s' (title, part, set, ready, compute, transfer, "
-				   "gather, done, deadlock)",
+				   "gather, done, deadlock, backward, backward-transfer, partial, "
+				   "reduce-scatter, all-gather)",
 				   key);
 	char *rest = lesson_trim(key + used);
 	if (*rest) {
-		if ((when != LESSON_COMPUTE && when != LESSON_TRANSFER) ||
-		    lesson_number(rest, 0, 1000, &v))
+		int stepped = when == LESSON_COMPUTE || when == LESSON_TRANSFER ||
+			      when == LESSON_BACKWARD || when == LESSON_BACKWARD_TRANSFER ||
+			      when == LESSON_REDUCE_SCATTER || when == LESSON_ALL_GATHER;
+		if (!stepped || lesson_number(rest, 0, 1000, &v))
 			return lesson_fail(err, size, name, line, "'%s %s': a step number goes only "
-								 "after compute or transfer",
+								 "after compute, transfer, backward, "
+								 "backward-transfer, reduce-scatter or "
+								 "all-gather",
 					   kind, rest);
 		step = (int)v;
 	}

@@ -10,6 +10,9 @@
  *   compute 0: ...            (a caption for one step's compute)
  *   compute: ... {s} ... {n}  (any other compute; {s}, {n} become numbers)
  *   transfer: ...   gather: ...   done: ...   deadlock: ...
+ *   set: train                (the training step; `forward` goes back)
+ *   backward: ...  backward-transfer 1: ...  partial: ...
+ *   reduce-scatter 0: ...  all-gather: ...   (the training step's phases)
  */
 #ifndef APP_LESSON_H
 #define APP_LESSON_H
@@ -28,6 +31,12 @@ enum lesson_when {
 	LESSON_GATHER,
 	LESSON_DONE,      /* the run is over */
 	LESSON_DEADLOCK,  /* the run deadlocked */
+	/* the training step's phases (set: train) */
+	LESSON_BACKWARD,          /* a backward compute (dA) */
+	LESSON_BACKWARD_TRANSFER, /* the backward's all-gather of B, one step */
+	LESSON_PARTIAL,           /* the partial dB */
+	LESSON_REDUCE_SCATTER,    /* one reduce-scatter step */
+	LESSON_ALL_GATHER,        /* one step of DP's all-gather of dB */
 };
 
 /* What a part's set: line may change; `has` says which were named. */
@@ -35,12 +44,13 @@ enum {
 	LESSON_SET_MODE = 1 << 0, LESSON_SET_DEVICES = 1 << 1, LESSON_SET_M = 1 << 2,
 	LESSON_SET_K = 1 << 3, LESSON_SET_N = 1 << 4, LESSON_SET_VALUES = 1 << 5,
 	LESSON_SET_SEED = 1 << 6, LESSON_SET_CAPACITY = 1 << 7, LESSON_SET_ORDER = 1 << 8,
-	LESSON_SET_BUG = 1 << 9, LESSON_SET_QUIZ = 1 << 10,
+	LESSON_SET_BUG = 1 << 9, LESSON_SET_QUIZ = 1 << 10, LESSON_SET_TRAIN = 1 << 11,
 };
 
 struct lesson_set {
 	unsigned has;
 	int mode, devices, values, order, bug, quiz; /* order: enum dm_order */
+	int train;       /* the training step (set: train), or the forward alone */
 	size_t M, K, N, capacity;
 	uint64_t seed;
 };

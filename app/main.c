@@ -28,7 +28,12 @@ static int main_run(int argc, char **argv)
 	case CLI_BUG_LIST:
 		printf("--bug KIND runs the ring with one classic mistake:\n");
 		for (int b = 1; b < BUG_COUNT; b++)
-			printf("  %-16s %s\n", bug_name(b), bug_describe(b));
+			if (!bug_is_backward(b))
+				printf("  %-16s %s\n", bug_name(b), bug_describe(b));
+		printf("with --train, the backward's (in the reduce-scatter of dB):\n");
+		for (int b = 1; b < BUG_COUNT; b++)
+			if (bug_is_backward(b))
+				printf("  %-16s %s\n", bug_name(b), bug_describe(b));
 		return STATUS_OK;
 	case CLI_ERROR:
 		status_error("%s", err);

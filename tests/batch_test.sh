@@ -319,6 +319,126 @@ expect 0 "--capacity with -m dp" -- -b -q -m dp --capacity 0
 expect 0 "--seed with one file" -- -b -q -A "$T/ok.csv" --seed 9 -N 2
 
 
+# --- the training step: the schedule, the formulas, C, dA and dB -------------
+"$BIN" -b --train -d 4 >"$T/out" 2>"$T/err"; st=$?
+[ "$st" = 0 ] && [ ! -s "$T/err" ] || bad "-b --train: exit $st, $(head -3 "$T/err")"
+for line in \
+	'^verify C = A @ B: allclose ok, max |err| = 0$' \
+	'^verify dA = dC @ B^T: allclose ok, max |err| = 0$' \
+	'^verify dB = A^T @ dC: allclose ok, max |err| = 0$' \
+	'^backward step 1  rank 0  holds shard (0-1) mod 4 = 3  dA\[0:2\] += dC\[0:2, 3:4\] @ B\[:, 3:4\]^T$' \
+	'^backward transfer 0  rank 3 -> rank 0  shard 3  B\[:, 3:4\]  48 B$' \
+	'^free  rank 1  lets B\[2\] go' \
+	'^reduce-scatter 0  rank 0 -> rank 1  sends chunk (0-0-1) mod 4 = 3  dB\[:, 3:4\]  48 B$' \
+	'^reduce-scatter 2  rank 1  receives chunk (1-2-2) mod 4 = 1 from rank 0, adds its part: 4 of 4 parts$' \
+	'^keep  rank 2  keeps chunk 2 of dB' \
+	'^gather  rank 3 -> rank 0  dB\[:, 3:4\] (chunk 3)  48 B$' \
+	'^    rank 0: 2\*(B - w1) + (B - w0) = 2\*(192 - 48) + (192 - 48) = 432$'; do
+	grep -q -- "$line" "$T/out" || bad "-b --train lacks: $line"
+done
+[ "$(grep -c '^reduce-scatter .* sends chunk' "$T/out")" = 12 ] || bad "want 3x4 reduce-scatter sends"
+[ "$(grep -c '^backward step ' "$T/out")" = 16 ] || bad "want 4x4 backward computes"
+ok
+"$BIN" -b --train -m dp -d 3 >"$T/out" 2>&1 || bad "-b --train -m dp: $(tail -3 "$T/out")"
+grep -q '^all-gather 1  rank 2 -> rank 0  sends chunk (2-1) mod 3 = 1' "$T/out" && ok || bad "DP's all-gather line"
+grep -q '^    rank 0: (B - w0) + (B - w1)' "$T/out" && ok || bad "DP's closed form"
+for d in 1 2 3 5 8 16; do
+	for m in fsdp dp; do
+		expect 0 "--train d=$d $m" -- -b -q --train -d $d -m $m -M 13 -K 5 -N 7 --values floats
+	done
+done
+expect 0 "--train, more devices than rows and columns" -- -b -q --train -d 9 -M 3 -N 2 -K 4
+expect 0 "--train at capacity 0" -- -b -q --train -d 5 --capacity 0
+# the backward's bugs: only dB fails (exit 1), and the list has them
+for bug in rs-off-by-one no-sum; do
+	for m in fsdp dp; do
+		"$BIN" -b -q --train -m $m -d 4 --bug $bug >"$T/out" 2>"$T/err"; st=$?
+		[ "$st" = 1 ] && grep -q '^verify dB = A^T @ dC: MISMATCH' "$T/out" &&
+			grep -q '^verify dA = dC @ B^T: allclose ok' "$T/out" && ok ||
+			bad "--train --bug $bug -m $m: exit $st, $(grep '^verify' "$T/out" | tr '\n' '|')"
+	done
+	"$BIN" --bug list | grep -q "^  $bug " && ok || bad "--bug list lacks $bug"
+	expect 0 "--bug $bug on one device cannot show" -- -b -q --train -d 1 --bug $bug
+done
+# bad dC: missing, another shape, not a matrix file; options that do nothing
+$PY -c "import numpy as np; np.save('$T/dc34.npy', np.zeros((3, 4)))"
+printf '1,2\n3\n' >"$T/ragged.csv"
+expect_msg 2 "^distmm-tui: cannot read $T/none.npy" -- -b --train --dC "$T/none.npy"
+expect_msg 2 "^distmm-tui: dC is 3x4 in $T/dc34.npy, but C = A @ B is 8x4: dC must have C's shape" -- -b --train --dC "$T/dc34.npy"
+expect 2 "a ragged dC" -- -b --train --dC "$T/ragged.csv"
+expect_msg 2 "^distmm-tui: --dC has no effect without --train" -- -b --dC "$T/dc34.npy"
+expect_msg 2 "^distmm-tui: --dA-out has no effect without --train" -- -b --dA-out "$T/da.npy"
+expect_msg 2 "^distmm-tui: --dB-out has no effect without --train" -- -b -q --dB-out "$T/db.npy"
+expect_msg 2 "^distmm-tui: --train has no effect without -b" -- --train
+expect_msg 2 "^distmm-tui: --train has no effect with --replay" -- -b --train --replay "$T/r.jsonl"
+expect_msg 2 "^distmm-tui: --naive has no effect with --train" -- -b --train --naive
+expect_msg 2 "^distmm-tui: --fix has no effect with --train" -- -b --train --fix sendrecv
+expect_msg 2 "^distmm-tui: --bug has no effect with --train (that bug is a mistake of the forward" -- -b --train --bug r-plus-s
+expect_msg 2 "^distmm-tui: --bug has no effect without --train (that bug is a mistake of the backward" -- -b --bug no-sum
+expect_msg 2 "^distmm-tui: --train has no effect with --judge" -- -b --judge x.py --train
+expect_msg 2 "unknown file type" -- -b --train --dA-out "$T/da.txt"
+expect_msg 2 "directory" -- -b --train --dB-out "$T/dir.npy"
+printf '1,2,3\n4,5,6\n7,8,9\n' >"$T/sq.csv"
+expect 0 "--seed with both files and a generated dC" -- -b -q --train -A "$T/sq.csv" -B "$T/sq.csv" --seed 4
+# the outputs, the trace through --replay, dC from a file: numpy agrees
+$PY - "$T" <<'PY'
+import numpy as np, sys
+t = sys.argv[1]; r = np.random.default_rng(7)
+np.save(f"{t}/ta.npy", r.standard_normal((11, 5))); np.save(f"{t}/tb.npy", r.standard_normal((5, 9)))
+np.savetxt(f"{t}/tdc.csv", r.standard_normal((11, 9)), delimiter=",")
+PY
+for m in fsdp dp; do
+	for d in 1 3 4; do
+		if ! "$BIN" -b -q --train -m $m -d $d -A "$T/ta.npy" -B "$T/tb.npy" --dC "$T/tdc.csv" \
+			-o "$T/tc.npy" --dA-out "$T/tda.npy" --dB-out "$T/tdb.csv" --trace "$T/tt.jsonl" >"$T/out" 2>"$T/err"; then
+			bad "--train outputs $m d=$d: $(cat "$T/err")"; continue
+		fi
+		$PY - "$T" "$d" "$m" <<'PY' || bad "numpy disagrees with --train's outputs ($m d=$d)"
+import json, numpy as np, sys
+t, d, m = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+a, b = np.load(f"{t}/ta.npy"), np.load(f"{t}/tb.npy")
+dc = np.loadtxt(f"{t}/tdc.csv", delimiter=",", ndmin=2)
+assert np.allclose(np.load(f"{t}/tc.npy"), a @ b)
+assert np.allclose(np.load(f"{t}/tda.npy"), dc @ b.T)
+assert np.allclose(np.loadtxt(f"{t}/tdb.csv", delimiter=",", ndmin=2), a.T @ dc)
+lines = [json.loads(l) for l in open(f"{t}/tt.jsonl")]
+assert lines[0] == {"op": "run", "train": True}, lines[0]
+w = [len(c) for c in np.array_split(np.arange(b.shape[1]), d)]
+B = 8 * b.shape[0] * b.shape[1]; wb = [8 * b.shape[0] * x for x in w]
+kinds = {}
+for l in lines[1:]:
+    if l.get("op") == "send" and l.get("tensor") != "dA" and not (l.get("tensor") is None and l["shard"] < 0):
+        kinds.setdefault(l["rank"], []).append(l)
+for r in range(d):
+    # the ring's sends: every send but the gather's (the gather is the last phase)
+    last = max(l["phase"] for l in lines[1:] if "phase" in l)
+    sent = sum(l["bytes"] for l in kinds.get(r, []) if l["phase"] != last)
+    want = 0 if d == 1 else (2 * (B - wb[(r + 1) % d]) + (B - wb[r]) if m == "fsdp"
+                            else (B - wb[r]) + (B - wb[(r + 1) % d]))
+    assert sent == want, (r, sent, want)
+for l in lines[1:]:
+    if l.get("op") == "add":
+        assert l["shard"] == (l["rank"] - l["step"] - 2) % d, l
+PY
+		"$BIN" -b -q --replay "$T/tt.jsonl" -A "$T/ta.npy" -B "$T/tb.npy" --dC "$T/tdc.csv" \
+			--dA-out "$T/rda.npy" --dB-out "$T/rdb.npy" -o "$T/rc.npy" >"$T/out" 2>"$T/err" &&
+			cmp -s "$T/rda.npy" "$T/tda.npy" && cmp -s "$T/rc.npy" "$T/tc.npy" &&
+			$PY -c "import numpy as np; assert (np.load('$T/rdb.npy') == np.loadtxt('$T/tdb.csv', delimiter=',', ndmin=2)).all()" &&
+			grep -q '^verify dB = A^T @ dC: allclose ok' "$T/out" && ok ||
+			bad "--replay of a training trace ($m d=$d): $(cat "$T/err") $(tail -2 "$T/out")"
+	done
+done
+expect_msg 2 "the trace of a forward run" -- -b --replay "$T/r.jsonl" --dC "$T/dc34.npy"
+"$BIN" -b -q --train -d 3 --trace "$T/tc.json" --trace-format chrome >/dev/null || bad "--train chrome trace"
+$PY - "$T/tc.json" <<'PY' && ok || bad "the training step's Chrome trace is not what Perfetto loads"
+import json, sys
+d = json.load(open(sys.argv[1])); ev = d["traceEvents"]
+assert any(e.get("args", {}).get("name") == "distmm-tui FSDP training step" for e in ev)
+names = [e["name"] for e in ev if e.get("ph") == "X"]
+assert sum(1 for x in names if x.startswith("add into dB[")) == 3 * 2, names
+assert any(x.startswith("compute dA with B[") for x in names)
+PY
+
 # --- output that cannot be written: one line, exit 2, never exit 0 -----------
 # expect_full DESCRIPTION -- ARGS: stdout on /dev/full.
 expect_full() {

@@ -100,6 +100,31 @@ START_TEST(captions_by_step_and_placeholders)
 }
 END_TEST
 
+/* The training step: set: train and forward, cumulative like the rest;
+ * its phases' captions, by step where they have steps. */
+START_TEST(the_training_step)
+{
+	char err[256], buf[256];
+	ck_assert_msg(parse("part: one\nset: train dp\nbackward: dA {s}\npartial: P\n"
+			    "reduce-scatter 1: RS one\nreduce-scatter: RS {s} of {n}\n"
+			    "all-gather: AG\nbackward-transfer 0: BT\npart: two\nset: fsdp\n"
+			    "part: three\nset: forward\n", err, sizeof err) == 0, "%s", err);
+	ck_assert(les.part[0].set.train && (les.part[0].set.has & LESSON_SET_TRAIN));
+	ck_assert(les.part[1].set.train); /* kept */
+	ck_assert(!les.part[2].set.train);
+	ck_assert(lesson_caption(&les, 0, LESSON_REDUCE_SCATTER, 1, 4, buf, sizeof buf));
+	ck_assert_str_eq(buf, "RS one");
+	ck_assert(lesson_caption(&les, 0, LESSON_REDUCE_SCATTER, 2, 4, buf, sizeof buf));
+	ck_assert_str_eq(buf, "RS 2 of 4");
+	ck_assert(lesson_caption(&les, 0, LESSON_PARTIAL, 0, 4, buf, sizeof buf));
+	ck_assert_str_eq(buf, "P");
+	ck_assert(lesson_caption(&les, 0, LESSON_BACKWARD_TRANSFER, 0, 4, buf, sizeof buf));
+	ck_assert(!lesson_caption(&les, 0, LESSON_BACKWARD_TRANSFER, 1, 4, buf, sizeof buf));
+	ck_assert(lesson_caption(&les, 0, LESSON_ALL_GATHER, 3, 4, buf, sizeof buf));
+	ck_assert(!lesson_caption(&les, 1, LESSON_ALL_GATHER, 3, 4, buf, sizeof buf));
+}
+END_TEST
+
 START_TEST(mistakes_name_their_line)
 {
 	static const struct { const char *text, *want; } bad[] = {
@@ -112,7 +137,9 @@ START_TEST(mistakes_name_their_line)
 		{ "part: p\nset: bug=sign\n", "unknown setting 'bug=sign'" },
 		{ "part: p\n\n\nsoon: x\n", ":4: unknown key 'soon'" },
 		{ "part: p\nno colon here\n", ":2: expected 'key: value'" },
-		{ "part: p\ngather 2: x\n", "a step number goes only after compute or transfer" },
+		{ "part: p\ngather 2: x\n", "a step number goes only after compute, transfer" },
+		{ "part: p\npartial 1: x\n", ":2: 'partial 1': a step number goes only after" },
+		{ "part: p\nset: train=1\n", "unknown setting 'train=1'" },
 		{ "part: p\ncompute x: y\n", "a step number" },
 		{ "part: p\ndone:\n", ":2: empty caption" },
 	};
@@ -136,6 +163,7 @@ static Suite *lesson_suite(void)
 	TCase *tc = tcase_create("format");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, shipped_lessons_parse);
+	tcase_add_test(tc, the_training_step);
 	tcase_add_test(tc, settings_are_cumulative);
 	tcase_add_test(tc, orders_and_fixes);
 	tcase_add_test(tc, captions_by_step_and_placeholders);

@@ -8,6 +8,9 @@
 # with exit 2 and one message), options that would do nothing, MPI calls
 # made to fail (tests/mpi_fail.c), stdout on /dev/full, --step fed by a
 # pipe, and the recorded trace replayed in the interface in a private tmux.
+# The training step (--train): for N = 1..4 and both modes, C, dA and dB
+# written by rank 0 equal bit for bit to distmm-tui's, the same stdout and
+# trace; a backward bug; a bad dC on rank 0.
 #
 # Every mpirun runs under a deadline, so a hang fails instead of hanging.
 # Without Open MPI (mpirun or mpicc missing) the script says so and passes:
@@ -133,6 +136,61 @@ for args in "-q -M 300 -K 280 -N 310 --values floats" "-q -m dp -M 300 -K 280 -N
 	[ "$st" = "$want" ] && diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && grep -q '^verify: .*Freivalds' "$TMPD/out" \
 		&& ok || bad "3 ranks, $args: exit $st (distmm-tui $want), or output differs"
 done
+
+# --- the training step: C, dA and dB bit for bit, the same account ---------
+# N = 1..4 ranks, both modes, even and uneven shapes and more ranks than
+# rows and columns; dC from a file, or from the seed
+for shape in "12 6 12" "13 5 7" "3 4 2"; do
+	read -r M K N <<<"$shape"
+	$PY - "$TMPD" "$M" "$K" "$N" <<'PY'
+import numpy as np, sys
+t, M, K, N = sys.argv[1], *map(int, sys.argv[2:5])
+rng = np.random.default_rng(M * 1000 + K * 10 + N + 1)
+np.save(f"{t}/a.npy", rng.standard_normal((M, K)))
+np.save(f"{t}/b.npy", rng.standard_normal((K, N)))
+np.save(f"{t}/dc.npy", rng.standard_normal((M, N)))
+PY
+	for np_ in 1 2 3 4; do
+		for mode in fsdp dp; do
+			what="--train $M x $K x $N, -np $np_, $mode"
+			files=(-A "$TMPD/a.npy" -B "$TMPD/b.npy" --dC "$TMPD/dc.npy")
+			mpi "$np_" --train -m "$mode" "${files[@]}" -o "$TMPD/cm.npy" --dA-out "$TMPD/dam.npy" \
+				--dB-out "$TMPD/dbm.npy" --trace "$TMPD/tm.jsonl"; st=$?
+			if [ "$st" != 0 ]; then bad "$what: exit $st: $(head -5 "$TMPD/err")"; continue; fi
+			[ -s "$TMPD/err" ] && bad "$what: stderr: $(head -3 "$TMPD/err")"
+			"$TUI_BIN" -b --train -d "$np_" -m "$mode" "${files[@]}" -o "$TMPD/ct.npy" --dA-out "$TMPD/dat.npy" \
+				--dB-out "$TMPD/dbt.npy" --trace "$TMPD/tt.jsonl" >"$TMPD/tui.out" 2>&1 || bad "$what: distmm-tui failed"
+			for f in c da db; do
+				cmp -s "$TMPD/${f}m.npy" "$TMPD/${f}t.npy" && ok || bad "$what: $f differs from the in-process run"
+			done
+			diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && ok || bad "$what: stdout differs from distmm-tui -b --train"
+			$PY - "$TMPD" <<'PY' && ok || bad "$what: numpy or the trace check failed"
+import json, numpy as np, sys
+t = sys.argv[1]
+a, b, dc = np.load(f"{t}/a.npy"), np.load(f"{t}/b.npy"), np.load(f"{t}/dc.npy")
+assert np.allclose(np.load(f"{t}/dam.npy"), dc @ b.T) and np.allclose(np.load(f"{t}/dbm.npy"), a.T @ dc)
+strip = lambda p: [{k: v for k, v in json.loads(l).items() if k not in ("t_begin_ns", "t_end_ns")} for l in open(p)]
+assert strip(f"{t}/tm.jsonl") == strip(f"{t}/tt.jsonl"), "the MPI trace differs from the in-process one"
+PY
+		done
+	done
+done
+mpi 3 --train -q; st=$?
+"$TUI_BIN" -b --train -q -d 3 >"$TMPD/tui.out" 2>&1
+[ "$st" = 0 ] && diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && ok || bad "--train with dC from the seed on 3 ranks"
+mpi 4 --train -q -m dp --bug no-sum; st=$?
+"$TUI_BIN" -b --train -q -d 4 -m dp --bug no-sum >"$TMPD/tui.out" 2>&1
+[ "$st" = 1 ] && diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && grep -q '^verify dB = A^T @ dC: MISMATCH' "$TMPD/out" \
+	&& ok || bad "--train --bug no-sum on 4 ranks: exit $st (want 1) or differs from distmm-tui"
+$PY -c "import numpy as np; np.save('$TMPD/dc_bad.npy', np.zeros((2, 2)))"
+mpiq 3 --train --dC "$TMPD/dc_bad.npy"; st=$?
+[ "$st" = 2 ] && [ "$(wc -l <"$TMPD/err")" = 1 ] && grep -q "^distmm-tui: dC is 2x2 in" "$TMPD/err" && ok \
+	|| bad "a bad dC on 3 ranks: exit $st (want 2 and one line): $(head -3 "$TMPD/err")"
+mpiq 2 --train --dC "$TMPD/none.npy"; st=$?
+[ "$st" = 2 ] && [ "$(wc -l <"$TMPD/err")" = 1 ] && ok || bad "a missing dC on 2 ranks: exit $st"
+mpi 2 --train --step </dev/null; st=$?
+[ "$st" = 0 ] && grep -q 'before phase [0-9]*/9 (reduce-scatter, s=0)' "$TMPD/out" && grep -q 'sent dB\[' "$TMPD/out" && ok \
+	|| bad "--train --step on 2 ranks: exit $st"
 
 # --- a deliberate bug: the same wrong answer, the same account ---------------
 mpi 4 --bug r-plus-s; st=$?

@@ -28,6 +28,7 @@
 #include "inputs.h"
 #include <distmm/mpi_rank.h>
 #include "report.h"
+#include "report_train.h"
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 #include "status.h"
@@ -128,8 +129,8 @@ static void mm_show(void *ctx, const struct mpi_rank_view *v)
 	if (v->phase < v->phase_count)
 		snprintf(where, sizeof where, "before phase %d/%d (%s, s=%d)", v->phase + 1,
 			 v->phase_count,
-			 sched_kind_name(sched_phase_kind(v->mode, v->n, v->phase)),
-			 sched_phase_step(v->mode, v->n, v->phase));
+			 sched_kind_name(sched_run_phase_kind(v->mode, v->train, v->n, v->phase)),
+			 sched_run_phase_step(v->mode, v->train, v->n, v->phase));
 	else
 		snprintf(where, sizeof where, "at the end");
 	if (v->holds_full_b)
@@ -150,6 +151,15 @@ static void mm_show(void *ctx, const struct mpi_rank_view *v)
 	if (v->recv_shard >= 0)
 		snprintf(moved + strlen(moved), sizeof moved - strlen(moved), ", got B[%d] <- rank %d",
 			 v->recv_shard, v->recv_from);
+	if (v->train && v->db_sent >= 0)
+		snprintf(moved + strlen(moved), sizeof moved - strlen(moved), ", sent dB[%d] -> rank %d",
+			 v->db_sent, v->sent_to);
+	if (v->train && v->db_recv >= 0)
+		snprintf(moved + strlen(moved), sizeof moved - strlen(moved), ", got dB[%d] <- rank %d",
+			 v->db_recv, v->recv_from);
+	if (v->train && v->da_parts > 0)
+		snprintf(moved + strlen(moved), sizeof moved - strlen(moved), ", dA from %d of %d shards",
+			 v->da_parts, v->n);
 	printf("rank %d %s: A rows %zu:%zu, %s, %s%s, holds %llu B\n", v->rank, where,
 	       v->row_begin, v->row_end, b, c, moved, (unsigned long long)v->held_bytes);
 	status_flush_stdout();
@@ -173,31 +183,74 @@ static int mm_pause(void *ctx, int phase)
 	return 0;
 }
 
-/* Rank 0, before anything runs: the outputs, the inputs and
+/* What rank 0 holds beside A and B: a training step's dC and
+ * its references (the forward's C is checked by report_verify). */
+struct mm_refs {
+	struct mat c, dc, da, db;
+};
+
+static void mm_refs_free(struct mm_refs *r)
+{
+	mat_free(&r->c);
+	mat_free(&r->dc);
+	mat_free(&r->da);
+	mat_free(&r->db);
+}
+
+/* Rank 0, before anything runs: the outputs, the inputs, a training step's references and
  * the checks run_new() makes.  Returns the exit status (STATUS_OK: go). */
-static int mm_prepare(const struct cli_opts *o, struct mat *a, struct mat *b)
+static int mm_prepare(const struct cli_opts *o, struct mat *a, struct mat *b, struct mm_refs *ref)
 {
 	struct dm_err err;
 	int rc;
-	if ((o->out_file && (rc = report_check_output(o->out_file, 1, &err))) ||
-	    (o->trace_file && (rc = report_check_output(o->trace_file, 0, &err)))) {
+	if ((rc = report_train_check_outputs(o, &err))) { /* the forward's outputs too */
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
-	if ((rc = inputs_load(o, a, b, &err))) {
+	if ((rc = inputs_load(o, a, b, &err)) ||
+	    (o->train && (rc = inputs_load_dc(o, a->rows, b->cols, &ref->dc, &err)))) {
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
-	if ((rc = mpi_rank_check(o->mode, o->bug, mm_size, a, b, &err))) {
+	if ((rc = mpi_rank_check(o->mode, o->bug, mm_size, a, b, &err)) ||
+	    (o->train && (rc = run_check_train(o->bug, a, b, &ref->dc, 0, &err))) ||
+	    (o->train && (rc = mat_matmul(&ref->c, a, b, &err))) ||
+	    (o->train && (rc = report_train_refs(a, b, &ref->dc, &ref->da, &ref->db, &err)))) {
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
 	return STATUS_OK;
 }
 
+/* Rank 0, after a training step: what batch_train_main prints after the run. */
+static int mm_report_train(const struct cli_opts *o, const struct mat *a, const struct mat *b,
+			   const struct mm_refs *ref, const struct mpi_rank_result *res, int rc,
+			   const struct dm_err *err)
+{
+	int status;
+	if (!o->quiet)
+		report_train_events(res->ev, res->n_ev, o->mode, mm_size, o->bug);
+	if (rc) {
+		status_flush_stdout();
+		status_error("%s", err->msg);
+		report_train_write(o, res->ev, res->n_ev, res->sum, mm_size, o->mode, NULL, NULL,
+				   NULL);
+		return STATUS_MISMATCH;
+	}
+	report_train_summary(res->sum, res->ev, res->n_ev, o->mode, mm_size, a->rows, a->cols,
+			     b->cols);
+	report_train_compare(mm_size, a->rows, a->cols, b->cols);
+	status = report_train_write(o, res->ev, res->n_ev, res->sum, mm_size, o->mode, &res->c,
+				    &res->da, &res->db);
+	if (status == STATUS_OK)
+		status = report_train_verify(&res->c, &res->da, &res->db, &ref->c, &ref->da,
+					     &ref->db);
+	return status;
+}
+
 /* Rank 0, after the run: what batch_main prints after run_finish. */
 static int mm_report(const struct cli_opts *o, const struct mat *a, const struct mat *b,
-		     const struct mpi_rank_result *res, int rc,
+		     const struct mm_refs *ref, const struct mpi_rank_result *res, int rc,
 		     const struct dm_err *err)
 {
 	struct run_config cfg;
@@ -207,6 +260,8 @@ static int mm_report(const struct cli_opts *o, const struct mat *a, const struct
 		status_error("%s", err->msg);
 		return status_of(rc);
 	}
+	if (o->train)
+		return mm_report_train(o, a, b, ref, res, rc, err);
 	if (!o->quiet)
 		report_events(res->ev, res->n_ev, o->mode, mm_size, o->bug);
 	if (rc) {
@@ -229,12 +284,14 @@ static int mm_main(int argc, char **argv)
 {
 	struct cli_opts o;
 	struct mat a = { 0, 0, NULL }, b = { 0, 0, NULL };
+	struct mm_refs ref;
 	struct mpi_rank_result res;
 	struct mm_step step_state = { 0 };
 	struct dm_err err = { DM_OK, "" };
 	char msg[256];
 	int step, status = STATUS_OK;
 
+	memset(&ref, 0, sizeof ref);
 	if (mm_size > RUN_MAX_DEVICES) {
 		if (mm_rank == 0)
 			status_error("distmm-mpi runs one device per rank, up to %d; this job has %d ranks",
@@ -254,7 +311,12 @@ static int mm_main(int argc, char **argv)
 		if (mm_rank == 0) {
 			printf("--bug KIND runs the ring with one classic mistake:\n");
 			for (int k = 1; k < BUG_COUNT; k++)
-				printf("  %-16s %s\n", bug_name(k), bug_describe(k));
+				if (!bug_is_backward(k))
+					printf("  %-16s %s\n", bug_name(k), bug_describe(k));
+			printf("with --train, the backward's (in the reduce-scatter of dB):\n");
+			for (int k = 1; k < BUG_COUNT; k++)
+				if (bug_is_backward(k))
+					printf("  %-16s %s\n", bug_name(k), bug_describe(k));
 		}
 		return STATUS_OK;
 	case CLI_ERROR:
@@ -276,16 +338,19 @@ static int mm_main(int argc, char **argv)
 		return status;
 	}
 
-	if (mm_rank == 0 && (status = mm_prepare(&o, &a, &b)) == STATUS_OK) {
+	if (mm_rank == 0 && (status = mm_prepare(&o, &a, &b, &ref)) == STATUS_OK) {
 		/* before the go: with --step the ranks' lines come after it */
 		report_header("distmm-tui batch", &o, o.mode, mm_size, o.bug, a.rows, a.cols, b.cols);
+		if (o.train)
+			report_train_intro(&o, o.mode, mm_size);
 		status_flush_stdout();
 	}
 	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD); /* go, or every rank ends with it */
 	if (status != STATUS_OK)
 		goto out;
 
-	struct mpi_rank_config cfg = { .mode = o.mode, .bug = o.bug };
+	struct mpi_rank_config cfg = { .mode = o.mode, .bug = o.bug, .train = o.train,
+				       .dc = mm_rank == 0 && o.train ? &ref.dc : NULL };
 	if (step) {
 		cfg.show = mm_show;
 		cfg.pause = mm_pause;
@@ -294,11 +359,12 @@ static int mm_main(int argc, char **argv)
 	int rc = mpi_rank_run(MPI_COMM_WORLD, &cfg, mm_rank == 0 ? &a : NULL,
 			      mm_rank == 0 ? &b : NULL, &res, &err);
 	if (mm_rank == 0)
-		status = mm_report(&o, &a, &b, &res, rc, &err);
+		status = mm_report(&o, &a, &b, &ref, &res, rc, &err);
 	mpi_rank_result_free(&res);
 	status_flush_stdout();
 	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
 out:
+	mm_refs_free(&ref);
 	mat_free(&a);
 	mat_free(&b);
 	return status;

@@ -23,13 +23,17 @@
 enum comm_kind {
 	COMM_SHARD = 1, /* a column shard of B travelling round the ring */
 	COMM_BLOCK = 2, /* a row block of C on its way to rank 0 */
+	COMM_DB_CHUNK = 3, /* a chunk of dB: a running sum round the ring, or summed */
+	COMM_DA_BLOCK = 4, /* a row block of dA on its way to rank 0 */
 };
 
 struct comm_msg {
 	int src, dst;
 	int step;     /* the ring step it belongs to (transfer after step s) */
 	int kind;     /* enum comm_kind */
-	int index;    /* owner index of the B shard, or the rank whose C rows these are */
+	int index;    /* owner index of the B shard, the rank whose C or dA rows these
+			 are, or the dB chunk */
+	int parts;    /* a dB chunk: how many ranks' partials its sum holds; else 0 */
 	size_t rows, cols;
 	double *data; /* rows * cols doubles, malloc'd; NULL when empty */
 };

@@ -82,7 +82,13 @@ static void inproc_wake_everyone(struct inproc *ip)
 
 static const char *inproc_kind_name(int kind)
 {
-	return kind == COMM_SHARD ? "shard" : kind == COMM_BLOCK ? "row block" : "message";
+	switch (kind) {
+	case COMM_SHARD: return "shard";
+	case COMM_BLOCK: return "row block";
+	case COMM_DB_CHUNK: return "dB chunk";
+	case COMM_DA_BLOCK: return "dA block";
+	}
+	return "message";
 }
 
 static const char *inproc_peer_name(int rank, char *buf, size_t size)

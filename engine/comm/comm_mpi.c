@@ -43,7 +43,8 @@ enum {
 	CMPI_TAG_RELEASE = 5, /* step barrier: rank 0 lets the phase start */
 };
 
-enum { CMPI_SRC, CMPI_DST, CMPI_STEP, CMPI_KIND, CMPI_INDEX, CMPI_ROWS, CMPI_COLS, CMPI_HDR };
+enum { CMPI_SRC, CMPI_DST, CMPI_STEP, CMPI_KIND, CMPI_INDEX, CMPI_PARTS, CMPI_ROWS, CMPI_COLS,
+       CMPI_HDR };
 
 /* MPI counts are int: a payload goes in pieces of at most 2^27 doubles (1 GiB). */
 #define CMPI_CHUNK ((size_t)1 << 27)
@@ -227,6 +228,7 @@ static int cmpi_send(struct comm *c, struct comm_msg *msg, struct dm_err *err)
 	o->hdr[CMPI_STEP] = msg->step;
 	o->hdr[CMPI_KIND] = msg->kind;
 	o->hdr[CMPI_INDEX] = msg->index;
+	o->hdr[CMPI_PARTS] = msg->parts;
 	o->hdr[CMPI_ROWS] = (long long)msg->rows;
 	o->hdr[CMPI_COLS] = (long long)msg->cols;
 	o->data = data;
@@ -327,6 +329,7 @@ static int cmpi_recv(struct comm *c, int rank, int src, int step, int kind,
 	}
 	*out = (struct comm_msg){ .src = from, .dst = rank, .step = (int)hdr[CMPI_STEP],
 				  .kind = (int)hdr[CMPI_KIND], .index = (int)hdr[CMPI_INDEX],
+				  .parts = (int)hdr[CMPI_PARTS],
 				  .rows = (size_t)hdr[CMPI_ROWS], .cols = (size_t)hdr[CMPI_COLS],
 				  .data = data };
 	return 0;

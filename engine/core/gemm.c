@@ -47,8 +47,10 @@ void gemm_init(void)
 	pthread_once(&gemm_once, gemm_init_once);
 }
 
-void gemm_acc(size_t m, size_t n, size_t k, const double *a, size_t lda,
-	      const double *b, size_t ldb, double *c, size_t ldc)
+/* Every product goes through the gate. */
+static void gemm_gated(enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, size_t m, size_t n,
+		       size_t k, const double *a, size_t lda, const double *b, size_t ldb,
+		       double *c, size_t ldc)
 {
 	if (m == 0 || n == 0 || k == 0)
 		return;
@@ -56,7 +58,25 @@ void gemm_acc(size_t m, size_t n, size_t k, const double *a, size_t lda,
 	/* ends: every slot holder gives its slot back when its product is done */
 	while (sem_wait(&gemm_gate) != 0 && errno == EINTR)
 		;
-	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0, a,
-		    (int)lda, b, (int)ldb, 1.0, c, (int)ldc);
+	cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0, a, (int)lda, b, (int)ldb,
+		    1.0, c, (int)ldc);
 	sem_post(&gemm_gate);
+}
+
+void gemm_acc(size_t m, size_t n, size_t k, const double *a, size_t lda,
+	      const double *b, size_t ldb, double *c, size_t ldc)
+{
+	gemm_gated(CblasNoTrans, CblasNoTrans, m, n, k, a, lda, b, ldb, c, ldc);
+}
+
+void gemm_acc_nt(size_t m, size_t n, size_t k, const double *a, size_t lda,
+		 const double *b, size_t ldb, double *c, size_t ldc)
+{
+	gemm_gated(CblasNoTrans, CblasTrans, m, n, k, a, lda, b, ldb, c, ldc);
+}
+
+void gemm_acc_tn(size_t m, size_t n, size_t k, const double *a, size_t lda,
+		 const double *b, size_t ldb, double *c, size_t ldc)
+{
+	gemm_gated(CblasTrans, CblasNoTrans, m, n, k, a, lda, b, ldb, c, ldc);
 }

@@ -16,6 +16,14 @@
 void gemm_acc(size_t m, size_t n, size_t k, const double *a, size_t lda,
 	      const double *b, size_t ldb, double *c, size_t ldc);
 
+/* The backward's products, the same way: C[m x n] += A[m x k] @ B[n x k]ᵀ
+ * (nt: dA = dC @ Bᵀ) and C[m x n] += A[k x m]ᵀ @ B[k x n] (tn: dB = Aᵀ @ dC),
+ * A and B as stored, row-major with their own leading dimensions. */
+void gemm_acc_nt(size_t m, size_t n, size_t k, const double *a, size_t lda,
+		 const double *b, size_t ldb, double *c, size_t ldc);
+void gemm_acc_tn(size_t m, size_t n, size_t k, const double *a, size_t lda,
+		 const double *b, size_t ldb, double *c, size_t ldc);
+
 /* Sets OpenBLAS to one thread and ends its idle workers; called once before
  * any device thread starts (and before the generator's threads). */
 void gemm_init(void);

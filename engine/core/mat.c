@@ -214,6 +214,32 @@ int mat_matmul(struct mat *c, const struct mat *a, const struct mat *b, struct d
 	return 0;
 }
 
+int mat_matmul_nt(struct mat *c, const struct mat *a, const struct mat *b, struct dm_err *err)
+{
+	if (a->cols != b->cols)
+		return dm_err_set(err, DM_EINVAL, "shapes do not match: %zux%zu @ (%zux%zu)ᵀ",
+				  a->rows, a->cols, b->rows, b->cols);
+	int rc = mat_alloc(c, a->rows, b->rows, err);
+	if (rc)
+		return rc;
+	gemm_acc_nt(a->rows, b->rows, a->cols, a->data, a->cols, b->data, b->cols, c->data,
+		    c->cols);
+	return 0;
+}
+
+int mat_matmul_tn(struct mat *c, const struct mat *a, const struct mat *b, struct dm_err *err)
+{
+	if (a->rows != b->rows)
+		return dm_err_set(err, DM_EINVAL, "shapes do not match: (%zux%zu)ᵀ @ %zux%zu",
+				  a->rows, a->cols, b->rows, b->cols);
+	int rc = mat_alloc(c, a->cols, b->cols, err);
+	if (rc)
+		return rc;
+	gemm_acc_tn(a->cols, b->cols, a->rows, a->data, a->cols, b->data, b->cols, c->data,
+		    c->cols);
+	return 0;
+}
+
 /* Both NaN, or the same infinity. */
 static int mat_same_nonfinite(double x, double y)
 {

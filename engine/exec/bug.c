@@ -14,6 +14,7 @@ static const char *const bug_names[BUG_COUNT] = {
 	[BUG_NO_WRAP] = "no-wrap",    [BUG_PY_NO_MOD] = "py-no-mod",
 	[BUG_RECV_OVERWRITE] = "recv-overwrite", [BUG_REUSE_BUFFER] = "reuse-buffer",
 	[BUG_EXTRA_ROTATION] = "extra-rotation", [BUG_ARRIVAL_ORDER] = "arrival-order",
+	[BUG_RS_OFF_BY_ONE] = "rs-off-by-one", [BUG_NO_SUM] = "no-sum",
 };
 
 static const char *const bug_lines[BUG_COUNT] = {
@@ -41,6 +42,13 @@ static const char *const bug_lines[BUG_COUNT] = {
 	[BUG_ARRIVAL_ORDER] = "rank 0 stacks the blocks of C in the order they arrive "
 			      "(np.concatenate of what comm.recv returns), not by rank; here they "
 			      "arrive last rank first, as they may in Python",
+	[BUG_RS_OFF_BY_ONE] = "the reduce-scatter sends chunk (r - s) mod n, the "
+			      "all-gather's index, instead of (r - s - 1) mod n: each chunk's sum "
+			      "ends on the rank to its left, and rank r keeps only its own part of "
+			      "chunk r",
+	[BUG_NO_SUM] = "the reduce-scatter stores the running sum it receives over its "
+		       "own part (grad[:, c] = recv) instead of adding to it: every chunk of dB "
+		       "ends as one rank's partial, never summed",
 };
 
 const char *bug_name(int bug)
@@ -63,14 +71,30 @@ const char *bug_note(int bug, int n)
 		       "passes: it shows from 3 devices on";
 	if (n == 1 && bug == BUG_ARRIVAL_ORDER)
 		return "with one device there is one block: nothing to reorder";
+	if (n == 1 && bug_is_backward(bug))
+		return "with one device there is no reduce-scatter: the mistake cannot show";
 	if (n == 1 && bug != BUG_NONE && bug != BUG_INT_ACC && bug != BUG_EXTRA_ROTATION)
 		return "with one device nothing travels and r - s is 0: the mistake cannot show";
 	return NULL;
 }
 
+int bug_is_backward(int bug)
+{
+	return bug == BUG_RS_OFF_BY_ONE || bug == BUG_NO_SUM;
+}
+
 int bug_applies(int bug, int mode)
 {
+	if (bug_is_backward(bug))
+		return 0;
 	return mode == DM_FSDP || bug == BUG_NONE || bug == BUG_ARRIVAL_ORDER;
+}
+
+int bug_applies_run(int bug, int mode, int train)
+{
+	if (train)
+		return bug == BUG_NONE || bug_is_backward(bug);
+	return bug_applies(bug, mode);
 }
 
 int bug_parse(const char *name)
@@ -207,4 +231,30 @@ int bug_sends(int bug, int n, int rank)
 int bug_receives(int bug, int rank)
 {
 	return !(bug == BUG_NO_WRAP && rank == 0);
+}
+
+int bug_rs_send_chunk(int bug, int n, int rank, int step)
+{
+	return bug == BUG_RS_OFF_BY_ONE ? sched_ag_send_chunk(n, rank, step)
+					: sched_rs_send_chunk(n, rank, step);
+}
+
+int bug_rs_recv_chunk(int bug, int n, int rank, int step)
+{
+	return bug_rs_send_chunk(bug, n, sched_left(n, rank), step);
+}
+
+int bug_rs_adds(int bug)
+{
+	return bug != BUG_NO_SUM;
+}
+
+void bug_rs_formula(int bug, int n, int rank, int step, char *buf, size_t size)
+{
+	if (bug == BUG_RS_OFF_BY_ONE)
+		snprintf(buf, size, "(%d-%d) mod %d = %d", rank, step, n,
+			 bug_rs_send_chunk(bug, n, rank, step));
+	else
+		snprintf(buf, size, "(%d-%d-1) mod %d = %d", rank, step, n,
+			 bug_rs_send_chunk(bug, n, rank, step));
 }

@@ -44,12 +44,13 @@ int device_init(struct device *d, struct dm_err *err)
 		d->col_fill[j] = DEVICE_FILL_NONE;
 	d->shard = -1;
 	d->sent_shard = d->sent_to = d->recv_shard = d->recv_from = -1;
+	d->db_sent = d->db_recv = d->db_added = -1;
 	device_hold(d, mat_bytes(rows, d->K) + mat_bytes(rows, d->N));
 	return 0;
 }
 
 /* The block of src at row r0, column c0 of dst's shape, into dst. */
-static void device_copy_block(struct mat *dst, const struct mat *src, size_t r0, size_t c0)
+void device_copy_block(struct mat *dst, const struct mat *src, size_t r0, size_t c0)
 {
 	for (size_t i = 0; i < dst->rows && dst->cols > 0; i++)
 		memcpy(&MAT_AT(dst, i, 0), &MAT_AT(src, r0 + i, c0), dst->cols * sizeof(double));
@@ -92,6 +93,25 @@ int device_setup(struct device *d, int rank, int n, int mode, int bug, size_t M,
 	return 0;
 }
 
+int device_setup_train(struct device *d, int rank, int n, int mode, int bug, size_t M,
+		       size_t K, size_t N, const struct mat *a, const struct mat *b,
+		       struct dm_err *err)
+{
+	/* the backward reads A and B and never frees them: views stay views */
+	int rc = device_setup(d, rank, n, mode, 0, M, K, N, a, b, err);
+	if (rc)
+		return rc;
+	d->train = 1;
+	d->bug = bug_applies_run(bug, mode, 1) ? bug : 0; /* the backward's alone */
+	if ((rc = mat_alloc(&d->dc, d->row_end - d->row_begin, N, err)))
+		return rc;
+	d->db_fill = xcalloc(N ? N : 1, sizeof *d->db_fill);
+	if (!d->db_fill)
+		return dm_err_set(err, DM_ENOMEM, "out of memory for rank %d", rank);
+	device_hold(d, mat_bytes(d->dc.rows, N));
+	return 0;
+}
+
 void device_release(struct device *d)
 {
 	if (!d->a_view)
@@ -101,9 +121,35 @@ void device_release(struct device *d)
 	d->a = d->b = (struct mat){ 0, 0, NULL };
 	mat_free(&d->c);
 	mat_free(&d->gathered);
+	mat_free(&d->own);
+	mat_free(&d->dc);
+	mat_free(&d->da);
+	mat_free(&d->g);
+	mat_free(&d->db);
+	mat_free(&d->spare);
+	mat_free(&d->gathered_da);
+	mat_free(&d->gathered_db);
 	free(d->col_fill);
+	free(d->db_fill);
 	d->col_fill = NULL;
+	d->db_fill = NULL;
 	evlog_free(&d->log);
+}
+
+int device_run(struct device *d)
+{
+	if (d->train)
+		return train_device_run(d);
+	return d->mode == DM_DP ? dp_device_run(d) : fsdp_device_run(d);
+}
+
+int device_copy_cols(struct device *d, const double *src, size_t rows, size_t ld, size_t c0,
+		     size_t w, struct mat *out)
+{
+	int rc = mat_alloc(out, rows, w, &d->err);
+	for (size_t i = 0; !rc && w > 0 && i < rows; i++)
+		memcpy(&out->data[i * w], &src[i * ld + c0], w * sizeof(double));
+	return rc;
 }
 
 int device_enter(struct device *d, int phase)
@@ -112,8 +158,10 @@ int device_enter(struct device *d, int phase)
 	/* after the wait, and only when the phase starts: until then the
 	 * controller may be reading these, and a refused enter (the run
 	 * stopped) leaves what the last phase moved for the failure screen */
-	if (rc == 0)
+	if (rc == 0) {
 		d->sent_shard = d->sent_to = d->recv_shard = d->recv_from = -1;
+		d->db_sent = d->db_recv = d->db_added = -1;
+	}
 	return rc;
 }
 

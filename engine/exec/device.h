@@ -12,7 +12,16 @@
  * sending it (DP's rank 0, FSDP on one device): the caller's matrices are
  * where a real scatter would start, and the views are counted as held.
  * A transfer that fails counts neither afterwards, nor the peak it raised:
- * the device holds no shard then, and got none. */
+ * the device holds no shard then, and got none.
+ *
+ * The training step (train): a device also holds its rows of dC from the
+ * start, its rows of dA from the backward's first compute, and its dB
+ * buffer g (K x N) from the partial on; in FSDP it keeps its own shard of B
+ * for the backward (own, while b holds the one the ring brought: a real
+ * device sends its own shard in place, so that copy is not counted), lets
+ * the gathered shard go after each pass, and once its chunk of dB is summed
+ * keeps that chunk alone (db) and lets g go.  The ring steps of the
+ * backward count their send and receive buffers as the forward's do. */
 #ifndef DM_DEVICE_H
 #define DM_DEVICE_H
 
@@ -49,6 +58,7 @@ struct device {
 	int order;                /* enum dm_order: the transfer's order or fix */
 	struct rxthread *rx;      /* its receive thread (recv-thread), or NULL */
 	int bug;                  /* enum dm_bug: a deliberate mistake in the ring */
+	int train;                /* the training step: the backward follows the forward */
 
 	struct mat a;      /* its rows of A: rows x K */
 	struct mat b;      /* DP: all of B; FSDP: the shard it holds, K x width */
@@ -58,6 +68,24 @@ struct device {
 	int *col_fill;     /* N entries: shard that filled each output column */
 	struct mat gathered; /* rank 0: the gathered C, M x N, made by the gather */
 	int gather_done;     /* rank 0: gathered holds C */
+
+	/* the training step (train) */
+	struct mat own;      /* FSDP: its own shard of B while b holds another (K rows, even
+				when the shard has no columns); else 0 x 0 */
+	struct mat dc;       /* its rows of dC: rows x N */
+	struct mat da;       /* its rows of dA: rows x K, from the backward's first compute */
+	struct mat g;        /* its dB: the K x N partial, summed in place by the reduce-scatter
+				(in DP filled by the all-gather); empty once db keeps its chunk */
+	struct mat db;       /* FSDP: its summed chunk of dB, K x width of shard rank */
+	struct mat spare;    /* the chunk last received in a ring step over dB: the next
+				step's send buffer (collective.c), counted as held */
+	int *db_fill;        /* N entries: how many ranks' partials column j of its dB holds
+				(0: none held) */
+	int da_parts;        /* B shards accumulated into da (n for all of B in DP) */
+	int db_sent, db_recv; /* the dB chunks the last phase sent and received, -1 none */
+	int db_added;        /* the last phase added its part into db_recv (1), stored it over
+				(0, no-sum), or neither (-1) */
+	struct mat gathered_da, gathered_db; /* rank 0: dA (M x K) and, FSDP, dB (K x N) */
 
 	/* accounting, bytes */
 	uint64_t held, peak, sent, recvd;
@@ -84,6 +112,13 @@ int device_init(struct device *d, struct dm_err *err);
  * then sets comm, enter and ctx.  Returns 0 or DM_ENOMEM. */
 int device_setup(struct device *d, int rank, int n, int mode, int bug, size_t M, size_t K,
 		 size_t N, const struct mat *a, const struct mat *b, struct dm_err *err);
+/* The same for the training step: also its rows of dC (zeroed, counted,
+ * for the owner to fill) and its dB column fill. */
+int device_setup_train(struct device *d, int rank, int n, int mode, int bug, size_t M,
+		       size_t K, size_t N, const struct mat *a, const struct mat *b,
+		       struct dm_err *err);
+/* The block of src at row r0, column c0 of dst's shape, into dst. */
+void device_copy_block(struct mat *dst, const struct mat *src, size_t r0, size_t c0);
 void device_release(struct device *d);
 
 /* Accounting: bytes now held in addition / no longer held. */
@@ -96,6 +131,34 @@ uint64_t device_now_ns(void);
 /* The algorithms.  Return 0, or an error with d->err filled. */
 int fsdp_device_run(struct device *d);
 int dp_device_run(struct device *d);
+/* The training step's, both modes: the schedule's phases in turn (train.c). */
+int train_device_run(struct device *d);
+/* The one a device runs: its mode's, or the training step. */
+int device_run(struct device *d);
+
+/* Steps of the algorithms the training step shares (fsdp.c, dp.c): FSDP's
+ * compute of C at step s and ring transfer (the backward's all-gather is
+ * the same transfer), DP's compute of C. */
+int fsdp_compute(struct device *d, int phase, int step);
+int fsdp_transfer(struct device *d, int phase, int step);
+int dp_compute(struct device *d, int phase);
+
+/* The training step's ring steps over dB's chunks (collective.c): one step
+ * of the reduce-scatter (send the running sum of a chunk right, receive one
+ * from the left, add its own part into it) and of DP's all-gather (pass the
+ * summed chunks on). */
+int coll_reduce_scatter(struct device *d, int phase, int step);
+int coll_all_gather(struct device *d, int phase, int step);
+
+/* The training step's gather (train_gather.c): C's rows, dA's rows and, in
+ * FSDP, each rank's chunk of dB to rank 0. */
+int train_gather(struct device *d, int phase);
+
+/* A copy of columns [c0, c0 + w) of a rows x ld matrix at src, as a new
+ * rows x w matrix in *out (the chunk a message carries).  Returns 0 or
+ * DM_ENOMEM with d->err filled. */
+int device_copy_cols(struct device *d, const double *src, size_t rows, size_t ld, size_t c0,
+		     size_t w, struct mat *out);
 
 /* Shared by both: every rank's C rows to rank 0, placed by row offset. */
 int device_gather(struct device *d, int phase, int step);

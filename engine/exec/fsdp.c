@@ -7,7 +7,12 @@
  * With a deliberate bug (bug.h) the rank does what the mistaken code does:
  * it places its product where its formula says, whatever it holds; widths
  * that differ are cut to the narrower one, so no bug writes out of bounds.
- * A transfer's calls follow the configured order or fix (order.h). */
+ * A transfer's calls follow the configured order or fix (order.h).
+ *
+ * In the training step (train.c) the same compute and transfer make the
+ * forward and the backward's second all-gather; there a rank keeps its own
+ * shard through a pass: the first transfer sends a copy and keeps the
+ * shard in d->own (train.c lets the gathered one go after the pass). */
 #include "exec/device.h"
 
 #include <stdint.h>
@@ -40,7 +45,7 @@ static int fsdp_truncating_gemm(struct device *d, size_t c0, size_t w)
 	return 0;
 }
 
-static int fsdp_compute(struct device *d, int phase, int step)
+int fsdp_compute(struct device *d, int phase, int step)
 {
 	int n = d->n, r = d->rank;
 	uint32_t flags = 0;
@@ -260,10 +265,12 @@ static int fsdp_forward(struct device *d, int phase, int step, struct mat *out, 
  * (capacity 0); send-first deadlocks there, recv-first everywhere.  The
  * shard held moves out of d->b first, so either order works.  Both events
  * are logged at the end, stamped with the bytes held then. */
-static int fsdp_transfer(struct device *d, int phase, int step)
+int fsdp_transfer(struct device *d, int phase, int step)
 {
 	int sends = bug_sends(d->bug, d->n, d->rank), receives = bug_receives(d->bug, d->rank);
 	int forwards = sends && receives && bug_forwards(d->bug, d->n, d->rank);
+	/* the training step's first transfer of a pass: its own shard stays */
+	int keep = d->train && receives && !d->own.rows; /* rows: K even for an empty shard */
 	struct mat out = { 0, 0, NULL };
 	int out_shard = d->shard, rc = 0, logged = 0;
 	uint64_t out_bytes = mat_bytes(d->b.rows, d->b.cols), peak_before = d->peak;
@@ -273,7 +280,15 @@ static int fsdp_transfer(struct device *d, int phase, int step)
 	uint64_t buf_bytes = sends && d->order == ORDER_BUFFERED ? out_bytes : 0;
 	struct ev ev[2];
 
-	if (receives) {
+	if (keep) {
+		/* a real device sends it in place: the copy is the message, not a
+		 * buffer the device holds */
+		if ((rc = fsdp_copy_held(d, &out)))
+			return rc;
+		d->own = d->b;
+		d->b = (struct mat){ 0, 0, NULL };
+		d->shard = -1;
+	} else if (receives) {
 		/* what it holds goes out, or (no-wrap's last rank) is let go */
 		out = d->b;
 		d->b = (struct mat){ 0, 0, NULL };
@@ -291,7 +306,7 @@ static int fsdp_transfer(struct device *d, int phase, int step)
 	 * that failed, or let go), and the receive buffer's count ends: the
 	 * shard that came takes its place, and it may differ in size from the
 	 * one the schedule named */
-	if (receives)
+	if (receives && !keep)
 		device_drop(d, out_bytes);
 	device_drop(d, in_bytes + buf_bytes);
 	if (rc) {

@@ -32,10 +32,10 @@
 #include <distmm/split.h>
 #include "core/xalloc.h"
 
-enum { MR_TAG_A = 1, MR_TAG_B = 2, MR_TAG_ERR = 3 };
+enum { MR_TAG_A = 1, MR_TAG_B = 2, MR_TAG_ERR = 3, MR_TAG_DC = 4 };
 
 /* What rank 0 tells every rank before anything is allocated. */
-enum { MR_CODE, MR_MODE, MR_BUG, MR_M, MR_K, MR_N, MR_HEAD };
+enum { MR_CODE, MR_MODE, MR_BUG, MR_TRAIN, MR_M, MR_K, MR_N, MR_HEAD };
 
 /* One rank's outcome, gathered to rank 0 (plain bytes: every host runs the
  * same binary). */
@@ -73,7 +73,8 @@ static void mr_show(const struct mr_ctx *x, const struct device *d, int phase)
 		.sent_shard = d->sent_shard, .sent_to = d->sent_to,
 		.recv_shard = d->recv_shard, .recv_from = d->recv_from,
 		.held_bytes = d->held, .peak_bytes = d->peak, .sent_bytes = d->sent,
-		.recv_bytes = d->recvd,
+		.recv_bytes = d->recvd, .train = d->train, .da_parts = d->da_parts,
+		.db_sent = d->db_sent, .db_recv = d->db_recv,
 	};
 	if (v.shard >= 0) {
 		v.shard_col_begin = split_offset(d->N, d->n, v.shard);
@@ -100,8 +101,12 @@ static int mr_enter(struct device *d, int phase)
 static int mr_setup_device(struct device *d, int rank, int n, const long long *head,
 			   struct mr_ctx *x, struct dm_err *err)
 {
-	int rc = device_setup(d, rank, n, (int)head[MR_MODE], (int)head[MR_BUG], (size_t)head[MR_M],
-			      (size_t)head[MR_K], (size_t)head[MR_N], NULL, NULL, err);
+	int rc = head[MR_TRAIN]
+			 ? device_setup_train(d, rank, n, (int)head[MR_MODE], (int)head[MR_BUG],
+					      (size_t)head[MR_M], (size_t)head[MR_K],
+					      (size_t)head[MR_N], NULL, NULL, err)
+			 : device_setup(d, rank, n, (int)head[MR_MODE], (int)head[MR_BUG],
+					(size_t)head[MR_M], (size_t)head[MR_K], (size_t)head[MR_N], NULL, NULL, err);
 	d->enter = mr_enter;
 	d->ctx = x;
 	d->order = ORDER_PARITY;
@@ -111,13 +116,17 @@ static int mr_setup_device(struct device *d, int rank, int n, const long long *h
 /* Rank 0 sends every rank its rows of A and its B; each copies or receives
  * into the buffers it set up.  Sizes are known on both sides, so an empty
  * part (more ranks than rows or columns) is simply not sent. */
-static void mr_scatter(struct device *d, MPI_Comm cc, const struct mat *a, const struct mat *b)
+static void mr_scatter(struct device *d, MPI_Comm cc, const struct mat *a, const struct mat *b,
+		       const struct mat *dc)
 {
 	int n = d->n;
 	size_t K = d->K, N = d->N;
 	if (d->rank != 0) {
 		if (d->a.rows * K > 0)
 			MPI_Recv(d->a.data, (int)(d->a.rows * K), MPI_DOUBLE, 0, MR_TAG_A, cc,
+				 MPI_STATUS_IGNORE);
+		if (d->train && d->dc.rows * N > 0)
+			MPI_Recv(d->dc.data, (int)(d->dc.rows * N), MPI_DOUBLE, 0, MR_TAG_DC, cc,
 				 MPI_STATUS_IGNORE);
 		if (d->mode == DM_DP)
 			MPI_Bcast(d->b.data, (int)(K * N), MPI_DOUBLE, 0, cc);
@@ -128,10 +137,14 @@ static void mr_scatter(struct device *d, MPI_Comm cc, const struct mat *a, const
 	}
 	if (d->a.rows * K > 0)
 		memcpy(d->a.data, a->data, d->a.rows * K * sizeof(double));
+	if (d->train && d->dc.rows * N > 0)
+		memcpy(d->dc.data, dc->data, d->dc.rows * N * sizeof(double));
 	for (int r = 1; r < n; r++) {
 		size_t r0 = split_offset(d->M, n, r), rows = split_size(d->M, n, r);
 		if (rows * K > 0)
 			MPI_Send(&a->data[r0 * K], (int)(rows * K), MPI_DOUBLE, r, MR_TAG_A, cc);
+		if (d->train && rows * N > 0)
+			MPI_Send(&dc->data[r0 * N], (int)(rows * N), MPI_DOUBLE, r, MR_TAG_DC, cc);
 	}
 	if (d->mode == DM_DP) {
 		memcpy(d->b.data, b->data, K * N * sizeof(double));
@@ -222,7 +235,7 @@ static int mr_collect(MPI_Comm cc, struct device *d, int rc, struct mr_record *r
 
 	if (ok) {
 		/* phase by phase, rank by rank: the order never depends on timing */
-		int phases = sched_phase_count(d->mode, n);
+		int phases = sched_run_phase_count(d->mode, d->train, n);
 		for (int p = 0; p < phases; p++)
 			for (int r = 0; r < n; r++)
 				while (cur[r] < (size_t)counts[r] && all[(size_t)displs[r] + cur[r]].phase == p)
@@ -273,9 +286,12 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 	/* rank 0's word on the shapes, before anyone allocates */
 	if (rank == 0) {
 		rc = mpi_rank_check(cfg->mode, cfg->bug, n, a, b, err);
+		if (!rc && cfg->train)
+			rc = run_check_train(cfg->bug, a, b, cfg->dc, 0, err);
 		head[MR_CODE] = rc;
 		head[MR_MODE] = cfg->mode;
 		head[MR_BUG] = cfg->bug;
+		head[MR_TRAIN] = cfg->train != 0;
 		head[MR_M] = rc ? 0 : (long long)a->rows;
 		head[MR_K] = rc ? 0 : (long long)a->cols;
 		head[MR_N] = rc ? 0 : (long long)b->cols;
@@ -290,11 +306,13 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 	}
 	res->n = n;
 	res->mode = (int)head[MR_MODE];
-	res->bug = res->mode == DM_FSDP ? (int)head[MR_BUG] : 0;
+	res->train = (int)head[MR_TRAIN];
+	res->bug = res->train ? (bug_is_backward((int)head[MR_BUG]) ? (int)head[MR_BUG] : 0)
+			      : res->mode == DM_FSDP ? (int)head[MR_BUG] : 0;
 	res->M = (size_t)head[MR_M];
 	res->K = (size_t)head[MR_K];
 	res->N = (size_t)head[MR_N];
-	x.phase_count = sched_phase_count(res->mode, n);
+	x.phase_count = sched_run_phase_count(res->mode, res->train, n);
 
 	/* every rank's buffers, its transport, and rank 0's for the outcome */
 	rc = mr_setup_device(&d, rank, n, head, &x, &mine);
@@ -314,12 +332,12 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 		goto out;
 	d.comm = comm;
 
-	mr_scatter(&d, cc, a, b);
+	mr_scatter(&d, cc, a, b, cfg->dc);
 	gemm_init();
 	res->ran = 1;
 	MPI_Barrier(cc); /* the common start of every rank's clock */
 	d.t0_ns = device_now_ns();
-	rc = d.mode == DM_DP ? dp_device_run(&d) : fsdp_device_run(&d);
+	rc = device_run(&d);
 	if (!rc && cfg->show) {
 		/* the state at the end, and the ranks together once more */
 		mr_show(&x, &d, x.phase_count);
@@ -338,6 +356,13 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 	if (rank == 0 && rc == DM_OK) {
 		res->c = d.gathered; /* moved out: rank 0's device gathered it */
 		d.gathered = (struct mat){ 0, 0, NULL };
+		if (res->train) { /* DP: rank 0's own dB, whole after the all-gather */
+			struct mat *db = res->mode == DM_DP ? &d.g : &d.gathered_db;
+			res->da = d.gathered_da;
+			res->db = *db;
+			d.gathered_da = (struct mat){ 0, 0, NULL };
+			*db = (struct mat){ 0, 0, NULL };
+		}
 	} else if (rank != 0 && rc) {
 		*err = d.err;
 	}
@@ -355,5 +380,7 @@ void mpi_rank_result_free(struct mpi_rank_result *res)
 	free(res->ev);
 	free(res->sum);
 	mat_free(&res->c);
+	mat_free(&res->da);
+	mat_free(&res->db);
 	memset(res, 0, sizeof *res);
 }

@@ -66,6 +66,8 @@ void run_config_default(struct run_config *cfg)
 	cfg->bug = 0;
 	cfg->wait_timeout_ms = 120000;
 	cfg->mem_limit = 0;
+	cfg->train = 0;
+	cfg->dc = NULL;
 }
 
 /* Saturating arithmetic for the estimate. */
@@ -98,6 +100,19 @@ uint64_t run_estimate_bytes(const struct run_config *cfg, size_t M, size_t K, si
 	total = run_sat_add(total, c);     /* the devices' C rows */
 	total = run_sat_add(total, c);     /* the gathered C */
 	total = run_sat_add(total, ev_bytes);
+	if (cfg->train) {
+		/* dC's and dA's rows, a K x N partial per device, FSDP's own shards
+		 * and summed chunks (each about B), a chunk in flight each way, the
+		 * gathered dA and dB; the events of the backward (about twice the
+		 * forward's and the reduce-scatter's 3 an event a rank and step),
+		 * and the column fill of dB */
+		uint64_t da = run_sat_mul(run_sat_mul(M, K), d);
+		uint64_t grads = run_sat_add(run_sat_add(c, run_sat_mul(da, 2)), run_sat_mul(b, n));
+		grads = run_sat_add(grads, run_sat_mul(run_sat_mul(K, N + 2 * n), d * 4));
+		uint64_t more = run_sat_mul(run_sat_mul(4 * n + 8, n), 2 * sizeof(struct ev));
+		total = run_sat_add(run_sat_add(total, grads), more);
+		total = run_sat_add(total, run_sat_mul(run_sat_mul(N, n), sizeof(int)));
+	}
 	return run_sat_add(total, run_sat_mul(per_dev, n));
 }
 
@@ -105,10 +120,24 @@ int run_phase(const struct run *r) { return r->phase; }
 int run_phase_count(const struct run *r) { return r->phase_count; }
 int run_devices(const struct run *r) { return r->n; }
 int run_mode(const struct run *r) { return r->cfg.mode; }
+int run_train(const struct run *r) { return r->cfg.train; }
 
 const struct mat *run_result(const struct run *r)
 {
 	return r->finished ? &r->dev[0].gathered : NULL;
+}
+
+const struct mat *run_result_da(const struct run *r)
+{
+	return r->finished && r->cfg.train ? &r->dev[0].gathered_da : NULL;
+}
+
+const struct mat *run_result_db(const struct run *r)
+{
+	if (!r->finished || !r->cfg.train)
+		return NULL;
+	/* DP: rank 0 holds all of dB after the all-gather, and sends none */
+	return r->cfg.mode == DM_DP ? &r->dev[0].g : &r->dev[0].gathered_db;
 }
 
 const struct ev *run_events(const struct run *r, size_t *count)
@@ -143,7 +172,7 @@ static void *run_device_main(void *arg)
 {
 	struct device *d = arg;
 	struct run *r = d->ctx;
-	int rc = d->mode == DM_DP ? dp_device_run(d) : fsdp_device_run(d);
+	int rc = device_run(d);
 	if (rc && rc != DM_ESTOPPED) {
 		if (d->err.code == DM_OK) /* an error with no message: say what it was */
 			dm_err_set(&d->err, rc, "rank %d: %s", d->rank, dm_status_name(rc));
@@ -164,9 +193,14 @@ static int run_setup_device(struct run *r, int i, const struct mat *a, const str
 			    struct dm_err *err)
 {
 	struct device *d = &r->dev[i];
-	int rc = device_setup(d, i, r->n, r->cfg.mode, r->cfg.bug, r->M, r->K, r->N, a, b, err);
+	int rc = r->cfg.train
+			 ? device_setup_train(d, i, r->n, r->cfg.mode, r->cfg.bug, r->M, r->K, r->N, a, b,
+					      err)
+			 : device_setup(d, i, r->n, r->cfg.mode, r->cfg.bug, r->M, r->K, r->N, a, b, err);
 	if (rc)
 		return rc;
+	if (r->cfg.train)
+		device_copy_block(&d->dc, r->cfg.dc, d->row_begin, 0);
 	d->comm = r->comm;
 	d->enter = run_enter;
 	d->ctx = r;
@@ -200,12 +234,34 @@ int run_check_shapes(int mode, int bug, int n, const struct mat *a, const struct
 	return 0;
 }
 
+int run_check_train(int bug, const struct mat *a, const struct mat *b, const struct mat *dc,
+		    int shapes_only, struct dm_err *err)
+{
+	if (!dc)
+		return dm_err_set(err, DM_EINVAL, "a training step needs dC, the gradient of C");
+	if (dc->rows != a->rows || dc->cols != b->cols)
+		return dm_err_set(err, DM_EINVAL, "dC is %zux%zu, but C = A @ B is %zux%zu: dC must "
+				  "have C's shape", dc->rows, dc->cols, a->rows, b->cols);
+	if (!shapes_only && !dc->data)
+		return dm_err_set(err, DM_EINVAL, "dC has no values");
+	if (bug != BUG_NONE && !bug_is_backward(bug))
+		return dm_err_set(err, DM_EINVAL, "bug %s is a mistake of the forward: a training "
+				  "step runs the correct forward and takes the backward's bugs",
+				  bug_name(bug));
+	return 0;
+}
+
 static int run_check(const struct run_config *cfg, const struct mat *a, const struct mat *b,
 		     struct dm_err *err)
 {
 	int rc = run_check_shapes(cfg->mode, cfg->bug, cfg->devices, a, b, err);
 	if (rc)
 		return rc;
+	if (cfg->train && (rc = run_check_train(cfg->bug, a, b, cfg->dc, 0, err)))
+		return rc;
+	if (cfg->train && cfg->order != ORDER_PARITY)
+		return dm_err_set(err, DM_EINVAL, "a training step's rings use the parity order, not "
+				  "%s", order_name(cfg->order));
 	if (cfg->order < 0 || cfg->order >= ORDER_COUNT)
 		return dm_err_set(err, DM_EINVAL, "unknown transfer order %d", cfg->order);
 	uint64_t need = run_estimate_bytes(cfg, a->rows, a->cols, b->cols);
@@ -261,7 +317,7 @@ int run_new(struct run **out, const struct run_config *cfg, const struct mat *a,
 	r->K = a->cols;
 	r->N = b->cols;
 	r->phase = -1;
-	r->phase_count = sched_phase_count(cfg->mode, r->n);
+	r->phase_count = sched_run_phase_count(cfg->mode, cfg->train, r->n);
 	r->dev = xcalloc((size_t)r->n, sizeof *r->dev);
 	r->thread = xcalloc((size_t)r->n, sizeof *r->thread);
 	r->cursor = xcalloc((size_t)r->n, sizeof *r->cursor);
@@ -279,6 +335,7 @@ int run_new(struct run **out, const struct run_config *cfg, const struct mat *a,
 			goto fail;
 		r->dev[i].t0_ns = t0;
 	}
+	r->cfg.dc = NULL; /* the devices have their rows: the caller's dC is not read again */
 	gemm_init();
 	if ((rc = run_start_threads(r, err)))
 		goto fail;
@@ -472,14 +529,109 @@ int run_snapshot_init(struct run_snapshot *s, int n, size_t M, size_t N, int wan
 	return 0;
 }
 
+int run_snapshot_init_train(struct run_snapshot *s, int n, size_t M, size_t K, size_t N,
+			    int want_values, struct dm_err *err)
+{
+	size_t cells, da_cells = 0, db_cells = 0;
+	int rc = run_snapshot_init(s, n, M, N, want_values, err);
+	if (rc)
+		return rc;
+	s->K = K;
+	if (!mat_size_mul((size_t)n, N ? N : 1, &cells))
+		s->db_fill = xcalloc(cells, sizeof *s->db_fill);
+	int sized = !mat_size_mul(M, K, &da_cells) && !mat_size_mul(K, N, &db_cells) &&
+		    !mat_size_mul(db_cells, (size_t)n, &cells) && mat_bytes(cells, 1) != SIZE_MAX;
+	if (want_values && sized) {
+		s->da = xcalloc(da_cells ? da_cells : 1, sizeof *s->da);
+		s->db = xcalloc(cells ? cells : 1, sizeof *s->db);
+		s->db_result = xcalloc(db_cells ? db_cells : 1, sizeof *s->db_result);
+	}
+	if (!s->db_fill || (want_values && (!s->da || !s->db || !s->db_result))) {
+		run_snapshot_free(s);
+		return dm_err_set(err, DM_ENOMEM, "out of memory for a snapshot");
+	}
+	return 0;
+}
+
 void run_snapshot_free(struct run_snapshot *s)
 {
 	free(s->dev);
 	free(s->col_fill);
 	free(s->c);
+	free(s->db_fill);
+	free(s->da);
+	free(s->db);
+	free(s->db_result);
 	s->dev = NULL;
 	s->col_fill = NULL;
 	s->c = NULL;
+	s->db_fill = NULL;
+	s->da = NULL;
+	s->db = NULL;
+	s->db_result = NULL;
+}
+
+/* The training step's part of a device's view. */
+static void run_train_view(const struct run *r, const struct device *d, struct run_dev_view *v)
+{
+	v->da_parts = d->da_parts;
+	v->db_sent = d->db_sent;
+	v->db_recv = d->db_recv;
+	v->db_added = d->db_added;
+	v->db_chunk = -1;
+	if (r->cfg.mode == DM_FSDP && d->db.rows > 0) /* kept (rows K even when its chunk is empty) */
+		v->db_chunk = r->n == 1 ? -2 : d->rank;
+	else if (r->cfg.mode == DM_DP && d->g.data && r->phase >= r->phase_count - 2)
+		v->db_chunk = -2; /* after the all-gather's last step (one device: the partial) */
+}
+
+/* The training step's values and fills, into a snapshot made for them. */
+static void run_train_snapshot(const struct run *r, struct run_snapshot *s)
+{
+	size_t K = r->K, N = r->N;
+	if (!s->db_fill)
+		return;
+	if (!r->cfg.train) { /* a forward run: no gradients */
+		memset(s->db_fill, 0, (size_t)r->n * N * sizeof *s->db_fill);
+		if (s->db) {
+			memset(s->da, 0, r->M * K * sizeof(double));
+			memset(s->db, 0, (size_t)r->n * K * N * sizeof(double));
+			memset(s->db_result, 0, K * N * sizeof(double));
+		}
+		return;
+	}
+	for (int i = 0; i < r->n; i++) {
+		const struct device *d = &r->dev[i];
+		if (d->db_fill)
+			memcpy(&s->db_fill[(size_t)i * N], d->db_fill, N * sizeof(int));
+		else
+			memset(&s->db_fill[(size_t)i * N], 0, N * sizeof(int));
+		if (!s->db)
+			continue;
+		double *out = &s->db[(size_t)i * K * N];
+		size_t rows = d->row_end - d->row_begin;
+		memset(out, 0, K * N * sizeof(double));
+		if (d->g.data) {
+			memcpy(out, d->g.data, K * N * sizeof(double));
+		} else if (d->db.data) {
+			size_t c0 = split_offset(N, r->n, i), w = d->db.cols;
+			for (size_t k = 0; k < K; k++)
+				memcpy(&out[k * N + c0], &d->db.data[k * w], w * sizeof(double));
+		}
+		if (d->da.data)
+			memcpy(&s->da[d->row_begin * K], d->da.data, rows * K * sizeof(double));
+		else
+			memset(&s->da[d->row_begin * K], 0, rows * K * sizeof(double));
+	}
+	if (!s->db)
+		return;
+	const struct device *d0 = &r->dev[0];
+	memset(s->db_result, 0, K * N * sizeof(double));
+	if (d0->gather_done) {
+		memcpy(s->da, d0->gathered_da.data, r->M * K * sizeof(double));
+		const struct mat *db = r->cfg.mode == DM_DP ? &d0->g : &d0->gathered_db;
+		memcpy(s->db_result, db->data, K * N * sizeof(double));
+	}
 }
 
 void run_snapshot_take(const struct run *r, struct run_snapshot *s)
@@ -495,6 +647,9 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 	s->phase_count = r->phase_count;
 	s->finished = r->finished;
 	s->event_count = r->log.len;
+	s->train = r->cfg.train;
+	s->kind = r->phase >= 0 ? sched_run_phase_kind(r->cfg.mode, r->cfg.train, r->n, r->phase)
+				: -1;
 	uint64_t b_bytes = mat_bytes(r->K, r->N);
 	for (int i = 0; i < r->n; i++) {
 		const struct device *d = &r->dev[i];
@@ -527,6 +682,7 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 		v->rx_state = run_wait_state_of(rx.state);
 		v->rx_peer = rx.peer;
 		v->failed = d->err.code != DM_OK && d->err.code != DM_ESTOPPED;
+		run_train_view(r, d, v);
 		memcpy(&s->col_fill[(size_t)i * r->N], d->col_fill, r->N * sizeof(int));
 		if (s->c && d->c.data)
 			memcpy(&s->c[d->row_begin * r->N], d->c.data,
@@ -534,4 +690,5 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 	}
 	if (s->c && r->dev[0].gather_done)
 		memcpy(s->c, r->dev[0].gathered.data, r->M * r->N * sizeof(double));
+	run_train_snapshot(r, s);
 }

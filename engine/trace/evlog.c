@@ -41,6 +41,17 @@ const char *ev_op_name(int op)
 	case EV_SEND: return "send";
 	case EV_RECV: return "recv";
 	case EV_GATHER: return "gather";
+	case EV_ADD: return "add";
+	case EV_FREE: return "free";
 	}
 	return "?";
+}
+
+const char *ev_tensor_name(int tensor)
+{
+	switch (tensor) {
+	case EV_TENSOR_DA: return "dA";
+	case EV_TENSOR_DB: return "dB";
+	}
+	return "";
 }

@@ -14,6 +14,7 @@
  * rank makes its calls, never what an event says, so no rule here knows
  * them. */
 #include "trace/evrules.h"
+#include "trace/evrules_kind.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -25,13 +26,13 @@
 #include <distmm/split.h>
 #include "core/xalloc.h"
 
-#define EVR_OP(op) (1u << (op))
-
-void evr_run_init(struct evr_run *run, int mode, int n, size_t M, size_t K, size_t N)
+void evr_run_init(struct evr_run *run, int mode, int train, int n, size_t M, size_t K,
+		  size_t N)
 {
 	run->mode = mode;
+	run->train = train;
 	run->n = n;
-	run->phases = sched_phase_count(mode, n);
+	run->phases = sched_run_phase_count(mode, train, n);
 	run->M = M;
 	run->K = K;
 	run->N = N;
@@ -47,14 +48,14 @@ size_t evr_row_end(const struct evr_run *run, int rank)
 	return split_offset(run->M, run->n, rank) + split_size(run->M, run->n, rank);
 }
 
-static uint64_t evr_block_bytes(uint64_t rows, uint64_t cols)
+uint64_t evr_block_bytes(uint64_t rows, uint64_t cols)
 {
 	return rows * cols * sizeof(double); /* rows, cols < 2^32: no overflow */
 }
 
 /* ---- one event alone ---------------------------------------------------- */
 
-static int evr_bytes(size_t i, const struct ev *e, uint64_t want, struct dm_err *err)
+int evr_bytes(size_t i, const struct ev *e, uint64_t want, struct dm_err *err)
 {
 	if (e->bytes != want)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: %" PRIu64 " bytes, but the block is %"
@@ -62,7 +63,7 @@ static int evr_bytes(size_t i, const struct ev *e, uint64_t want, struct dm_err 
 	return 0;
 }
 
-static int evr_rows(const struct evr_run *run, size_t i, const struct ev *e, int rank,
+int evr_rows(const struct evr_run *run, size_t i, const struct ev *e, int rank,
 		    const char *what, struct dm_err *err)
 {
 	size_t r0 = evr_row_begin(run, rank), r1 = evr_row_end(run, rank);
@@ -73,7 +74,7 @@ static int evr_rows(const struct evr_run *run, size_t i, const struct ev *e, int
 	return 0;
 }
 
-static int evr_peer(const struct evr_run *run, size_t i, const struct ev *e, struct dm_err *err)
+int evr_peer(const struct evr_run *run, size_t i, const struct ev *e, struct dm_err *err)
 {
 	if (e->peer < 0 || e->peer >= run->n)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: peer %d, but the run has %d devices",
@@ -81,7 +82,7 @@ static int evr_peer(const struct evr_run *run, size_t i, const struct ev *e, str
 	return 0;
 }
 
-static int evr_shard(const struct evr_run *run, size_t i, const struct ev *e, struct dm_err *err)
+int evr_shard(const struct evr_run *run, size_t i, const struct ev *e, struct dm_err *err)
 {
 	if (e->shard < 0 || e->shard >= run->n)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: shard %d, but a run on %d devices has "
@@ -97,7 +98,8 @@ static int evr_placed(const struct evr_run *run, const struct ev *e, int owner)
 	size_t rows = split_size(run->M, run->n, owner);
 	for (int b = 0; b < BUG_COUNT; b++) {
 		size_t at = bug_gather_row0(b, run->M, run->n, owner);
-		if (bug_applies(b, run->mode) && e->row_begin == at && e->row_end == at + rows)
+		if (bug_applies_run(b, run->mode, run->train) && e->row_begin == at &&
+		    e->row_end == at + rows)
 			return 1;
 	}
 	return 0;
@@ -123,7 +125,7 @@ static int evr_block(const struct evr_run *run, size_t i, const struct ev *e, in
 	return evr_bytes(i, e, want, err);
 }
 
-static int evr_shape_compute(const struct evr_run *run, size_t i, const struct ev *e,
+int evr_shape_compute(const struct evr_run *run, size_t i, const struct ev *e,
 			     struct dm_err *err)
 {
 	uint64_t w = e->col_end - e->col_begin;
@@ -152,7 +154,7 @@ static int evr_shape_compute(const struct evr_run *run, size_t i, const struct e
 }
 
 /* A shard on the move: all K rows of B and exactly the shard's columns. */
-static int evr_shape_transfer(const struct evr_run *run, size_t i, const struct ev *e,
+int evr_shape_transfer(const struct evr_run *run, size_t i, const struct ev *e,
 			      struct dm_err *err)
 {
 	int rc;
@@ -174,7 +176,7 @@ static int evr_shape_transfer(const struct evr_run *run, size_t i, const struct 
 	return evr_bytes(i, e, evr_block_bytes(run->K, c1 - c0), err);
 }
 
-static int evr_shape_gather(const struct evr_run *run, size_t i, const struct ev *e,
+int evr_shape_gather(const struct evr_run *run, size_t i, const struct ev *e,
 			    struct dm_err *err)
 {
 	int rc;
@@ -197,7 +199,7 @@ static int evr_shape_gather(const struct evr_run *run, size_t i, const struct ev
 
 /* The candidate, as a message names it: the ring (FSDP) or the run (DP),
  * with its bug. */
-static const char *evr_cand_name(const struct evr *x, int bug, char *buf, size_t size)
+const char *evr_cand_name(const struct evr *x, int bug, char *buf, size_t size)
 {
 	const char *run = x->run.mode == DM_FSDP ? "the ring" : "the run";
 	if (bug == BUG_NONE)
@@ -207,9 +209,7 @@ static const char *evr_cand_name(const struct evr *x, int bug, char *buf, size_t
 }
 
 /* Candidate b disagrees; the primary candidate's first reason is kept. */
-static void evr_drop(struct evr *x, int b, const char *fmt, ...) DM_PRINTF(3, 4);
-
-static void evr_drop(struct evr *x, int b, const char *fmt, ...)
+void evr_drop(struct evr *x, int b, const char *fmt, ...)
 {
 	x->alive &= ~(1u << b);
 	if (b != x->primary)
@@ -227,7 +227,7 @@ static int evr_start(const struct evr_ring *g, int rank, int phase)
 	return g->moved[rank] == phase ? g->before[rank] : g->held[rank];
 }
 
-static void evr_set(struct evr_ring *g, int rank, int phase, int shard)
+void evr_set(struct evr_ring *g, int rank, int phase, int shard)
 {
 	if (g->moved[rank] != phase) {
 		g->before[rank] = g->held[rank];
@@ -259,7 +259,7 @@ static void evr_follow_extra(struct evr *x, int b, size_t i, const struct ev *e)
 /* A compute: with the shard held, into the columns the candidate's code
  * picks (bug_place: the held shard's, or the buggy index's, cut to the
  * narrower); where that code stops (c-mod, py-no-mod), the run does. */
-static void evr_follow_compute(struct evr *x, int b, size_t i, const struct ev *e)
+void evr_follow_compute(struct evr *x, int b, size_t i, const struct ev *e)
 {
 	const struct evr_run *run = &x->run;
 	int r = e->rank, held = x->ring[b].held[r];
@@ -314,7 +314,7 @@ static int evr_sent_by(const struct evr *x, int b, int rank, int p)
 /* A send moves the shard out, unless the rank keeps a copy (it does not
  * receive: no-wrap's rank 0; it forwards what it received) or a receive
  * already replaced it this phase. */
-static void evr_follow_transfer(struct evr *x, int b, size_t i, const struct ev *e)
+void evr_follow_transfer(struct evr *x, int b, size_t i, const struct ev *e)
 {
 	struct evr_ring *g = &x->ring[b];
 	int n = x->run.n, r = e->rank, p = e->phase;
@@ -349,7 +349,7 @@ static void evr_follow_transfer(struct evr *x, int b, size_t i, const struct ev 
 /* The gather: a rank takes part only after its send too many, if the
  * candidate makes one (extra-rotation's code sends it before the gather);
  * rank 0 places a block where the candidate's rank 0 stacks it. */
-static void evr_follow_gather(struct evr *x, int b, size_t i, const struct ev *e)
+void evr_follow_gather(struct evr *x, int b, size_t i, const struct ev *e)
 {
 	const struct evr_run *run = &x->run;
 	char name[48];
@@ -373,12 +373,12 @@ static void evr_follow_gather(struct evr *x, int b, size_t i, const struct ev *e
 
 /* ---- whole phases ------------------------------------------------------- */
 
-static int evr_took(const struct evr_slot *s, int rank, int phase)
+int evr_took(const struct evr_slot *s, int rank, int phase)
 {
 	return s[rank].phase == phase;
 }
 
-static int evr_end_compute(struct evr *x, int phase, struct dm_err *err)
+int evr_end_compute(struct evr *x, int phase, struct dm_err *err)
 {
 	for (int r = 0; r < x->run.n; r++)
 		if (!evr_took(x->compute_of, r, phase))
@@ -388,7 +388,7 @@ static int evr_end_compute(struct evr *x, int phase, struct dm_err *err)
 }
 
 /* Every message received, every receive sent; then each candidate's part. */
-static int evr_end_transfer(struct evr *x, int phase, struct dm_err *err)
+int evr_end_transfer(struct evr *x, int phase, struct dm_err *err)
 {
 	const struct ev *ev = x->ev;
 	int n = x->run.n;
@@ -441,17 +441,8 @@ static int evr_end_gather(struct evr *x, int phase, struct dm_err *err)
 
 /* ---- the kinds of phase --------------------------------------------------- */
 
-/* One row per enum sched_kind: the ops it allows, the shape of one of its
- * events, how a candidate follows one (ring: only in FSDP, where shards
- * move), and what the whole phase must hold. */
-struct evr_kind {
-	unsigned ops;
-	int (*shape)(const struct evr_run *run, size_t i, const struct ev *e, struct dm_err *err);
-	void (*follow)(struct evr *x, int b, size_t i, const struct ev *e);
-	int ring;
-	int (*end)(struct evr *x, int phase, struct dm_err *err);
-};
-
+/* The forward's rows (struct evr_kind, evrules_kind.h); a training step's
+ * are evrules_train.c's. */
 static const struct evr_kind evr_kinds[] = {
 	[SCHED_COMPUTE] = { EVR_OP(EV_COMPUTE), evr_shape_compute, evr_follow_compute, 1,
 			    evr_end_compute },
@@ -466,13 +457,35 @@ static const struct evr_kind evr_kinds[] = {
  * transfer.  Whether a candidate sends it is the candidate's. */
 static int evr_extra_send(const struct evr_run *run, const struct ev *e)
 {
-	return e->op == EV_SEND && run->mode == DM_FSDP && e->phase == run->phases - 2;
+	return e->op == EV_SEND && run->mode == DM_FSDP && !run->train &&
+	       e->phase == run->phases - 2;
+}
+
+/* The row of phase's kind, in the run's schedule. */
+static const struct evr_kind *evr_kind_of(const struct evr_run *run, int phase)
+{
+	int kind = sched_run_phase_kind(run->mode, run->train, run->n, phase);
+	return run->train ? evr_train_kind(kind) : &evr_kinds[kind];
+}
+
+/* The columns an event's range lies in: dA's K for its blocks in the
+ * gather, else B's (C's, dC's, dB's) N. */
+static size_t evr_cols_of(const struct evr_run *run, const struct ev *e)
+{
+	return e->tensor == EV_TENSOR_DA && e->op != EV_COMPUTE ? run->K : run->N;
 }
 
 int evr_check_event(const struct evr_run *run, size_t i, const struct ev *e, struct dm_err *err)
 {
-	if (e->op < EV_COMPUTE || e->op > EV_GATHER)
+	if (e->op < EV_COMPUTE || e->op >= EV_OP_COUNT)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: unknown op %d", i, e->op);
+	if (e->tensor < 0 || e->tensor >= EV_TENSOR_COUNT)
+		return dm_err_set(err, DM_EFORMAT, "event %zu: unknown tensor %d", i, e->tensor);
+	if (!run->train && (e->tensor != EV_TENSOR_FWD || e->op > EV_GATHER))
+		return dm_err_set(err, DM_EFORMAT, "event %zu: a%s %s%s%s is a training step's, but "
+				  "the run is the forward alone", i, e->op == EV_ADD ? "n" : "",
+				  ev_op_name(e->op), e->tensor ? " of " : "",
+				  ev_tensor_name(e->tensor));
 	if (e->rank < 0 || e->rank >= run->n)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: rank %d, but the run has %d devices",
 				  i, e->rank, run->n);
@@ -480,28 +493,34 @@ int evr_check_event(const struct evr_run *run, size_t i, const struct ev *e, str
 		return dm_err_set(err, DM_EFORMAT, "event %zu: phase %d, but a %s run on %d devices "
 				  "has %d phases (0 to %d)", i, e->phase, sched_mode_name(run->mode),
 				  run->n, run->phases, run->phases - 1);
-	int step = sched_phase_step(run->mode, run->n, e->phase);
+	int step = sched_run_phase_step(run->mode, run->train, run->n, e->phase);
 	if (e->step != step)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: phase %d belongs to step %d, not %d",
 				  i, e->phase, step, e->step);
-	int kind = sched_phase_kind(run->mode, run->n, e->phase);
-	const struct evr_kind *k = &evr_kinds[kind];
+	int kind = sched_run_phase_kind(run->mode, run->train, run->n, e->phase);
+	const struct evr_kind *k = evr_kind_of(run, e->phase);
 	int extra = evr_extra_send(run, e);
 	if (!(k->ops & EVR_OP(e->op)) && !extra)
-		return dm_err_set(err, DM_EFORMAT, "event %zu: a %s in phase %d, a %s phase", i,
-				  ev_op_name(e->op), e->phase, sched_kind_name(kind));
-	if (e->flags & ~EV_FLAG_TRUNCATED)
+		return dm_err_set(err, DM_EFORMAT, "event %zu: a%s %s in phase %d, a %s phase", i,
+				  e->op == EV_ADD ? "n" : "", ev_op_name(e->op), e->phase,
+				  sched_kind_name(kind));
+	if (e->flags & ~(EV_FLAG_TRUNCATED | EV_FLAG_OVERWRITE))
 		return dm_err_set(err, DM_EFORMAT, "event %zu: unknown flags %#x", i,
 				  (unsigned)e->flags);
-	if ((e->flags & EV_FLAG_TRUNCATED) && (e->op != EV_COMPUTE || run->mode == DM_DP))
+	if ((e->flags & EV_FLAG_TRUNCATED) &&
+	    (e->op != EV_COMPUTE || run->mode == DM_DP || e->tensor != EV_TENSOR_FWD))
 		return dm_err_set(err, DM_EFORMAT, "event %zu: only an FSDP compute is truncated",
 				  i);
+	if ((e->flags & EV_FLAG_OVERWRITE) && e->op != EV_ADD)
+		return dm_err_set(err, DM_EFORMAT, "event %zu: only an add overwrites", i);
 	if (e->row_begin > e->row_end)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: rows %u:%u are not a range", i,
 				  e->row_begin, e->row_end);
-	if (e->col_begin > e->col_end || e->col_end > run->N)
+	size_t width = evr_cols_of(run, e);
+	if (e->col_begin > e->col_end || e->col_end > width)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: columns %u:%u are not a range inside "
-				  "B's %zu columns", i, e->col_begin, e->col_end, run->N);
+				  "%s's %zu columns", i, e->col_begin, e->col_end,
+				  width == run->N ? "B" : "dA", width);
 	if (e->held > e->peak)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: %" PRIu64 " bytes held, more than "
 				  "the peak %" PRIu64, i, e->held, e->peak);
@@ -545,7 +564,7 @@ static int evr_end_phase(struct evr *x, int p, struct dm_err *err)
 	if (p != x->phase)
 		rc = dm_err_set(err, DM_EFORMAT, "phase %d has no events", p);
 	else
-		rc = evr_kinds[sched_phase_kind(x->run.mode, x->run.n, p)].end(x, p, err);
+		rc = evr_kind_of(&x->run, p)->end(x, p, err);
 	if (rc && x->policy == EVR_PHASES_UNTIL_SHORT) {
 		x->whole = 0; /* a failed run stopped here: events alone from now on */
 		return 0;
@@ -579,13 +598,13 @@ int evr_event(struct evr *x, size_t i, struct dm_err *err)
 			return rc;
 	x->phase = e->phase;
 	r = e->rank;
-	switch (e->op) {
-	case EV_COMPUTE: rc = evr_slot_take(x->compute_of, r, i, e->phase, "computes", err); break;
-	case EV_SEND: rc = evr_slot_take(x->send_of, r, i, e->phase, "sends", err); break;
-	case EV_RECV: rc = evr_slot_take(x->recv_of, r, i, e->phase, "receives", err); break;
-	default: rc = evr_slot_take(x->gather_of, e->peer, i, e->phase, "is gathered", err); break;
-	}
-	if (rc)
+	static const char *const verbs[EVR_OPS] = { "computes", "sends", "receives",
+						    "is gathered", "adds", "frees" };
+	char what[32];
+	snprintf(what, sizeof what, "%s%s%s", verbs[e->op], e->tensor ? " " : "",
+		 ev_tensor_name(e->tensor));
+	if ((rc = evr_slot_take(x->slot[e->op][e->tensor], e->op == EV_GATHER ? e->peer : r, i,
+				e->phase, what, err)))
 		return rc;
 	if (e->peak < x->peak[r])
 		return dm_err_set(err, DM_EFORMAT, "event %zu: rank %d's peak falls from %" PRIu64
@@ -595,7 +614,7 @@ int evr_event(struct evr *x, size_t i, struct dm_err *err)
 		x->sent[r] += e->bytes;
 	else if (e->op == EV_RECV || (e->op == EV_GATHER && e->peer != r))
 		x->recvd[r] += e->bytes;
-	const struct evr_kind *k = &evr_kinds[sched_phase_kind(x->run.mode, x->run.n, e->phase)];
+	const struct evr_kind *k = evr_kind_of(&x->run, e->phase);
 	if (k->follow && (x->run.mode == DM_FSDP || !k->ring))
 		for (int b = 0; b < BUG_COUNT; b++)
 			if (x->alive & (1u << b))
@@ -635,6 +654,12 @@ int evr_gathered(const struct evr *x, int rank)
 	return evr_took(x->gather_of, rank, x->run.phases - 1);
 }
 
+int evr_gathered_tensor(const struct evr *x, int tensor, int rank)
+{
+	const struct evr_slot *s = x->slot[EV_GATHER][tensor];
+	return s && evr_took(s, rank, x->run.phases - 1);
+}
+
 /* ---- making and freeing --------------------------------------------------- */
 
 static struct evr_slot *evr_slots(size_t n)
@@ -660,18 +685,18 @@ static int evr_ring_init(struct evr_ring *g, int n)
 	return 0;
 }
 
-int evr_init(struct evr *x, const struct ev *ev, int mode, int n, size_t M, size_t K, size_t N,
-	     unsigned bugs, int policy, struct dm_err *err)
+int evr_init(struct evr *x, const struct ev *ev, int mode, int train, int n, size_t M, size_t K,
+	     size_t N, unsigned bugs, int policy, struct dm_err *err)
 {
 	memset(x, 0, sizeof *x);
-	evr_run_init(&x->run, mode, n, M, K, N);
+	evr_run_init(&x->run, mode, train, n, M, K, N);
 	x->ev = ev;
 	x->policy = policy;
 	x->whole = policy != EVR_PHASES_NONE;
 	x->phase = -1;
 	x->cands = 0;
-	for (int b = 0; b < BUG_COUNT; b++) /* most bugs are the ring's (bug_applies) */
-		if ((bugs & (1u << b)) && bug_applies(b, mode))
+	for (int b = 0; b < BUG_COUNT; b++) /* most bugs are the ring's (bug_applies_run) */
+		if ((bugs & (1u << b)) && bug_applies_run(b, mode, train))
 			x->cands |= 1u << b;
 	if (!x->cands)
 		return dm_err_set(err, DM_EINVAL, "no run to check the events against");
@@ -680,15 +705,22 @@ int evr_init(struct evr *x, const struct ev *ev, int mode, int n, size_t M, size
 	while (!(x->cands & (1u << x->primary)))
 		x->primary++;
 	size_t un = (size_t)n;
-	x->compute_of = evr_slots(un);
-	x->send_of = evr_slots(un);
-	x->recv_of = evr_slots(un);
-	x->gather_of = evr_slots(un);
+	int rc = 0;
+	/* a forward run has the forward's four; a training step every op on
+	 * every tensor */
+	for (int op = 0; op < EVR_OPS; op++)
+		for (int t = 0; t < EVR_TENSORS; t++)
+			if ((train || (t == EV_TENSOR_FWD && op <= EV_GATHER)) &&
+			    !(x->slot[op][t] = evr_slots(un)))
+				rc = 1;
+	x->compute_of = x->slot[EV_COMPUTE][EV_TENSOR_FWD];
+	x->send_of = x->slot[EV_SEND][EV_TENSOR_FWD];
+	x->recv_of = x->slot[EV_RECV][EV_TENSOR_FWD];
+	x->gather_of = x->slot[EV_GATHER][EV_TENSOR_FWD];
 	x->sent = xcalloc(un, sizeof *x->sent);
 	x->recvd = xcalloc(un, sizeof *x->recvd);
 	x->peak = xcalloc(un, sizeof *x->peak);
-	int rc = !x->compute_of || !x->send_of || !x->recv_of || !x->gather_of || !x->sent ||
-		 !x->recvd || !x->peak;
+	rc = rc || !x->sent || !x->recvd || !x->peak;
 	for (int b = 0; b < BUG_COUNT && !rc && mode == DM_FSDP; b++)
 		if (x->cands & (1u << b))
 			rc = evr_ring_init(&x->ring[b], n);
@@ -705,10 +737,9 @@ void evr_free(struct evr *x)
 		free(x->ring[b].moved);
 		free(x->ring[b].got);
 	}
-	free(x->compute_of);
-	free(x->send_of);
-	free(x->recv_of);
-	free(x->gather_of);
+	for (int op = 0; op < EVR_OPS; op++)
+		for (int t = 0; t < EVR_TENSORS; t++)
+			free(x->slot[op][t]);
 	free(x->sent);
 	free(x->recvd);
 	free(x->peak);

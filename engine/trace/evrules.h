@@ -17,9 +17,12 @@
  *    held to that, so the replay (which also replays a run that failed
  *    mid-phase, or the first phases of one) leaves it out.
  *
- * What a kind of phase allows and checks is one row of a table in evrules.c
- * (ops, the shape of one event, the shards followed, the whole phase), so a
- * new kind of phase is a row and its functions. */
+ * What a kind of phase allows and checks is one row of a table (ops, the
+ * shape of one event, the shards followed, the whole phase): the forward's
+ * in evrules.c, the training step's in evrules_train.c (evrules_kind.h is
+ * what the two share), so a new kind of phase is a row and its functions.
+ * A slot records who did an op on which tensor (enum ev_tensor) in a phase:
+ * the gather of a training step has three ops a rank, one a tensor. */
 #ifndef DM_EVRULES_H
 #define DM_EVRULES_H
 
@@ -34,13 +37,14 @@
 #include <distmm/dm_err.h>
 #include <distmm/evlog.h>
 
-/* The run the events are held to. */
+/* The run the events are held to: forward only, or the training step. */
 struct evr_run {
-	int mode, n, phases;
+	int mode, train, n, phases;
 	size_t M, K, N;
 };
 
-void evr_run_init(struct evr_run *run, int mode, int n, size_t M, size_t K, size_t N);
+void evr_run_init(struct evr_run *run, int mode, int train, int n, size_t M, size_t K,
+		  size_t N);
 
 /* rank's rows of A and C (numpy.array_split), [begin, end). */
 size_t evr_row_begin(const struct evr_run *run, int rank);
@@ -79,6 +83,9 @@ struct evr_ring {
 	int *got;    /* n: the phase it last received in, -1 */
 };
 
+#define EVR_OPS EV_OP_COUNT
+#define EVR_TENSORS EV_TENSOR_COUNT
+
 struct evr {
 	struct evr_run run;
 	const struct ev *ev; /* the log: evr_event(x, i) takes ev[i] */
@@ -88,20 +95,24 @@ struct evr {
 	unsigned alive;      /* bit b: a run with bug b still fits */
 	int primary;         /* the candidate whose reason is given */
 	struct evr_ring ring[BUG_COUNT];
-	struct evr_slot *compute_of, *send_of, *recv_of, *gather_of; /* n; gather by peer */
+	/* n each: who did op on tensor in which phase (gather by peer, the rest by
+	 * rank); the forward's tensors are the names below */
+	struct evr_slot *slot[EVR_OPS][EVR_TENSORS];
+	struct evr_slot *compute_of, *send_of, *recv_of, *gather_of; /* slot[op][EV_TENSOR_FWD] */
 	uint64_t *sent, *recvd, *peak; /* n: sums so far, the last peak */
 	int phase;           /* of the last event taken, -1 before */
 	struct dm_err first; /* why the primary candidate dropped */
 };
 
-/* Starts checking the log ev of a run of mode on n devices, A M x K, B
- * K x N, against the candidates in `bugs` (bit b: BUG_b; only those that
- * change a run of this mode count, bug_applies: in DP BUG_NONE and
- * arrival-order's gather).  The primary candidate, whose disagreement the message
- * gives, is BUG_NONE when it is one, else the lowest.  Returns 0,
+/* Starts checking the log ev of a run of mode (a training step when train)
+ * on n devices, A M x K, B K x N, against the candidates in `bugs` (bit b:
+ * BUG_b; only those that change a run of this mode count, bug_applies_run:
+ * in DP BUG_NONE and arrival-order's gather; in a training step BUG_NONE
+ * and the backward's).  The primary candidate, whose disagreement the
+ * message gives, is BUG_NONE when it is one, else the lowest.  Returns 0,
  * DM_EINVAL (no candidate) or DM_ENOMEM; free with evr_free either way. */
-int evr_init(struct evr *x, const struct ev *ev, int mode, int n, size_t M, size_t K, size_t N,
-	     unsigned bugs, int policy, struct dm_err *err);
+int evr_init(struct evr *x, const struct ev *ev, int mode, int train, int n, size_t M, size_t K,
+	     size_t N, unsigned bugs, int policy, struct dm_err *err);
 void evr_free(struct evr *x);
 
 /* Takes ev[i] (events are taken in order, from 0).  Returns 0, or
@@ -122,5 +133,8 @@ int evr_check_summaries(const struct evr *x, const struct ev_summary *sum, struc
  * none, and always in DP), and whether rank 0 has placed rank's rows. */
 int evr_holds(const struct evr *x, int bug, int rank);
 int evr_gathered(const struct evr *x, int rank);
+/* Whether rank 0 has placed rank's piece of tensor (C's rows, dA's rows,
+ * dB's chunk) in the last phase. */
+int evr_gathered_tensor(const struct evr *x, int tensor, int rank);
 
 #endif

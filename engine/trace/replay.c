@@ -21,7 +21,10 @@
  * values bug_truncate cuts (saturated beyond int64_t, NaN as 0), as fsdp.c
  * does.  The gather only copies rows, so the gathered C holds the same
  * values: each block where bug_gather_row0 puts it (arrival-order stacks
- * them in the order they came, which evrules checks). */
+ * them in the order they came, which evrules checks).
+ *
+ * A training step's trace (replay_snapshot_train) is replayed the same way,
+ * its forward by this file and its gradients by replay_train.c. */
 #include <distmm/replay.h>
 
 #include <stdint.h>
@@ -35,14 +38,7 @@
 #include <distmm/split.h>
 #include "core/xalloc.h"
 #include "trace/evrules.h"
-
-struct replay_ctx {
-	int mode, n, bug, upto, phase_count;
-	size_t M, K, N;
-	const struct ev *ev;
-	size_t used;      /* ev[0..used) have phase <= upto */
-	struct evr chk;   /* the events used, checked: shards, sums, gathers */
-};
+#include "trace/replay_int.h"
 
 /* The blocks a device multiplies, as heap copies (see the top). */
 struct replay_scratch {
@@ -53,18 +49,22 @@ struct replay_scratch {
 /* The engine's own shape check (run_check_shapes), then what a replay needs
  * besides: the values, a phase of the schedule, a snapshot of these shapes. */
 static int replay_check_args(const struct run_snapshot *s, const struct mat *a,
-			     const struct mat *b, int mode, int n, int bug, const struct ev *ev,
-			     size_t n_ev, int upto, struct dm_err *err)
+			     const struct mat *b, const struct mat *dc, int mode, int train, int n,
+			     int bug, const struct ev *ev, size_t n_ev, int upto, struct dm_err *err)
 {
 	struct dm_err why;
 	if (!s || !a || !b || (!ev && n_ev > 0))
 		return dm_err_set(err, DM_EINVAL, "replay: missing argument");
-	if (run_check_shapes(mode, bug, n, a, b, &why))
+	if (run_check_shapes(mode, bug, n, a, b, &why) ||
+	    (train && run_check_train(bug_applies_run(bug, mode, 1) ? bug : 0, a, b, dc, 0, &why)))
 		return dm_err_set(err, why.code, "replay: %s", why.msg);
 	if (!a->data || !b->data)
 		return dm_err_set(err, DM_EINVAL, "replay: matrices without values: A is %zux%zu, B "
 				  "is %zux%zu", a->rows, a->cols, b->rows, b->cols);
-	int phases = sched_phase_count(mode, n);
+	if ((train && (!s->db_fill || (s->c && !s->db))) || (s->db_fill && s->K != a->cols))
+		return dm_err_set(err, DM_EINVAL, "replay: a training step's snapshot is made by "
+				  "run_snapshot_init_train for K = %zu", a->cols);
+	int phases = sched_run_phase_count(mode, train, n);
 	if (upto < -1 || upto >= phases)
 		return dm_err_set(err, DM_EINVAL, "replay: phase %d, but a %s run on %d devices has "
 				  "phases 0 to %d", upto, sched_mode_name(mode), n, phases - 1);
@@ -155,18 +155,21 @@ static void replay_initial(struct run_snapshot *s, const struct replay_ctx *x)
 	s->phase_count = x->phase_count;
 	s->finished = x->upto == x->phase_count - 1;
 	s->event_count = x->used;
+	s->train = x->train;
+	s->kind = x->upto >= 0 ? sched_run_phase_kind(x->mode, x->train, x->n, x->upto) : -1;
 	for (int r = 0; r < x->n; r++) {
 		struct run_dev_view *v = &s->dev[r];
 		size_t rows = split_size(x->M, x->n, r);
 		uint64_t b_held = x->mode == DM_DP ? b_bytes
 						   : mat_bytes(x->K, split_size(x->N, x->n, r));
 		uint64_t own = mat_bytes(rows, x->K) + mat_bytes(rows, x->N);
+		uint64_t dc_rows = x->train ? mat_bytes(rows, x->N) : 0;
 		memset(v, 0, sizeof *v);
 		v->row_begin = evr_row_begin(&x->chk.run, r);
 		v->row_end = evr_row_end(&x->chk.run, r);
 		v->holds_full_b = x->mode == DM_DP;
-		v->held_bytes = own + b_held;
-		v->peak_bytes = own + b_held;
+		v->held_bytes = own + b_held + dc_rows;
+		v->peak_bytes = own + b_held + dc_rows;
 		v->dp_bytes = own + b_bytes;
 		v->sent_shard = v->sent_to = v->recv_shard = v->recv_from = -1;
 		v->wait_state = s->finished ? RUN_EXITED : RUN_IDLE;
@@ -174,6 +177,7 @@ static void replay_initial(struct run_snapshot *s, const struct replay_ctx *x)
 		v->threads = 1; /* the trace does not say which order ran */
 		v->rx_state = RUN_IDLE;
 		v->rx_peer = -1;
+		v->db_sent = v->db_recv = v->db_added = v->db_chunk = -1;
 		for (size_t j = 0; j < x->N; j++)
 			s->col_fill[(size_t)r * x->N + j] = RUN_FILL_NONE;
 	}
@@ -181,16 +185,33 @@ static void replay_initial(struct run_snapshot *s, const struct replay_ctx *x)
 
 /* The second pass: every event used, into s. */
 static void replay_build(struct run_snapshot *s, const struct replay_ctx *x,
-			 struct replay_scratch *sc, const struct mat *a, const struct mat *b)
+			 struct replay_scratch *sc, struct replay_grads *gr, const struct mat *a,
+			 const struct mat *b, const struct mat *dc)
 {
 	int gathered = 0;
 	replay_initial(s, x);
+	if (x->train) {
+		replay_train_initial(s, x, gr);
+	} else if (s->db_fill) { /* a training step's snapshot of a forward run */
+		memset(s->db_fill, 0, (size_t)x->n * x->N * sizeof *s->db_fill);
+		if (s->db) {
+			memset(s->da, 0, x->M * x->K * sizeof(double));
+			memset(s->db, 0, (size_t)x->n * x->K * x->N * sizeof(double));
+			memset(s->db_result, 0, x->K * x->N * sizeof(double));
+		}
+	}
 	if (s->c)
 		memset(s->c, 0, x->M * x->N * sizeof(double));
 	for (size_t i = 0; i < x->used; i++) {
 		const struct ev *e = &x->ev[i];
 		struct run_dev_view *v = &s->dev[e->rank];
 		int last = e->phase == x->upto;
+		if (e->tensor != EV_TENSOR_FWD || e->op == EV_ADD || e->op == EV_FREE) {
+			replay_train_event(s, x, gr, a, b, dc, e, last);
+			v->held_bytes = e->held;
+			v->peak_bytes = e->peak;
+			continue;
+		}
 		switch (e->op) {
 		case EV_COMPUTE: {
 			int fill = e->shard < 0 ? RUN_FILL_FULL_B : e->shard;
@@ -236,7 +257,7 @@ static void replay_build(struct run_snapshot *s, const struct replay_ctx *x,
 		memset(sc->g, 0, x->M * x->N * sizeof(double));
 		for (size_t i = 0; i < x->used; i++) {
 			const struct ev *e = &x->ev[i];
-			if (e->op == EV_GATHER)
+			if (e->op == EV_GATHER && e->tensor == EV_TENSOR_FWD)
 				memcpy(&sc->g[(size_t)e->row_begin * x->N],
 				       &s->c[evr_row_begin(&x->chk.run, e->peer) * x->N],
 				       ((size_t)e->row_end - e->row_begin) * x->N * sizeof(double));
@@ -248,22 +269,29 @@ static void replay_build(struct run_snapshot *s, const struct replay_ctx *x,
 				memset(&s->c[evr_row_begin(&x->chk.run, r) * x->N], 0,
 				       split_size(x->M, x->n, r) * x->N * sizeof(double));
 	}
+	if (x->train)
+		replay_train_finish(s, x, gr);
 }
 
-int replay_snapshot(struct run_snapshot *s, const struct mat *a, const struct mat *b, int mode,
-		    int n, int bug, const struct ev *ev, size_t n_ev, int upto, struct dm_err *err)
+/* Both kinds of run: dc is NULL for the forward alone. */
+static int replay_run(struct run_snapshot *s, const struct mat *a, const struct mat *b,
+		      const struct mat *dc, int mode, int train, int n, int bug, const struct ev *ev,
+		      size_t n_ev, int upto, struct dm_err *err)
 {
 	struct replay_ctx x;
 	struct replay_scratch sc = { NULL, NULL, NULL, NULL, NULL };
-	int rc = replay_check_args(s, a, b, mode, n, bug, ev, n_ev, upto, err);
+	struct replay_grads gr;
+	int rc = replay_check_args(s, a, b, dc, mode, train, n, bug, ev, n_ev, upto, err);
 	if (rc)
 		return rc;
 	memset(&x, 0, sizeof x);
+	memset(&gr, 0, sizeof gr);
 	x.mode = mode;
+	x.train = train;
 	x.n = n;
-	x.bug = bug_applies(bug, mode) ? bug : 0; /* most bugs are the ring's */
+	x.bug = bug_applies_run(bug, mode, train) ? bug : 0; /* most bugs are the ring's */
 	x.upto = upto;
-	x.phase_count = sched_phase_count(mode, n);
+	x.phase_count = sched_run_phase_count(mode, train, n);
 	x.M = a->rows;
 	x.K = a->cols;
 	x.N = b->cols;
@@ -275,23 +303,46 @@ int replay_snapshot(struct run_snapshot *s, const struct mat *a, const struct ma
 			return dm_err_set(err, DM_EFORMAT, "event %zu: phase %d after phase %d: the "
 					  "events are not in phase order", i, ev[i].phase,
 					  ev[i - 1].phase);
-	rc = evr_init(&x.chk, ev, mode, n, x.M, x.K, x.N, 1u << x.bug, EVR_PHASES_NONE, err);
+	rc = evr_init(&x.chk, ev, mode, train, n, x.M, x.K, x.N, 1u << x.bug, EVR_PHASES_NONE,
+		      err);
 	for (size_t i = 0; i < x.used && !rc; i++)
 		rc = evr_event(&x.chk, i, err);
 	if (!rc && s->c)
 		rc = replay_scratch_alloc(&sc, &x, err);
+	if (!rc && train)
+		rc = replay_train_alloc(&gr, &x, s->c != NULL, err);
 	if (!rc)
-		replay_build(s, &x, &sc, a, b);
+		replay_build(s, &x, &sc, &gr, a, b, dc);
+	replay_train_free(&gr);
 	replay_scratch_free(&sc);
 	evr_free(&x.chk);
 	return rc;
 }
 
+int replay_snapshot(struct run_snapshot *s, const struct mat *a, const struct mat *b, int mode,
+		    int n, int bug, const struct ev *ev, size_t n_ev, int upto, struct dm_err *err)
+{
+	return replay_run(s, a, b, NULL, mode, 0, n, bug, ev, n_ev, upto, err);
+}
+
+int replay_snapshot_train(struct run_snapshot *s, const struct mat *a, const struct mat *b,
+			  const struct mat *dc, int mode, int n, int bug, const struct ev *ev,
+			  size_t n_ev, int upto, struct dm_err *err)
+{
+	return replay_run(s, a, b, dc, mode, 1, n, bug, ev, n_ev, upto, err);
+}
+
 int replay_finished(const struct ev *ev, size_t n_ev, int mode, int n)
 {
-	int last = sched_phase_count(mode, n) - 1;
+	return replay_finished_run(ev, n_ev, mode, 0, n);
+}
+
+int replay_finished_run(const struct ev *ev, size_t n_ev, int mode, int train, int n)
+{
+	int last = sched_run_phase_count(mode, train, n) - 1;
 	size_t gathers = 0;
 	for (size_t i = 0; ev && i < n_ev; i++)
-		gathers += ev[i].op == EV_GATHER && ev[i].phase == last;
+		gathers += ev[i].op == EV_GATHER && ev[i].phase == last &&
+			   ev[i].tensor == EV_TENSOR_FWD;
 	return n > 0 && gathers == (size_t)n;
 }

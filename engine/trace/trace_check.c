@@ -15,6 +15,16 @@
 #include <distmm/run.h>
 #include "trace/evrules.h"
 
+/* Whether an event's rows are B's (or dB's): K of them.  A training
+ * step's dB chunks and frees have them too; its dA blocks have K columns. */
+static int trace_rows_are_k(const struct ev *e)
+{
+	if (e->tensor == EV_TENSOR_DB)
+		return e->op != EV_COMPUTE; /* the partial's rows are A's */
+	return e->tensor == EV_TENSOR_FWD &&
+	       (((e->op == EV_SEND || e->op == EV_RECV) && e->shard >= 0) || e->op == EV_FREE);
+}
+
 /* The shapes the events imply, against M, K and N. */
 static int trace_check_shapes(const struct trace *t, size_t M, size_t K, size_t N,
 			      struct dm_err *err)
@@ -23,9 +33,15 @@ static int trace_check_shapes(const struct trace *t, size_t M, size_t K, size_t 
 	int moved = 0;
 	for (size_t i = 0; i < t->n_ev; i++) {
 		const struct ev *e = &t->ev[i];
-		if (e->col_end > cols)
+		int da_block = e->tensor == EV_TENSOR_DA && e->op != EV_COMPUTE;
+		if (da_block) { /* dA's rows and K columns */
+			moved = 1;
+			if (e->col_end > krows)
+				krows = e->col_end;
+		} else if (e->col_end > cols) {
 			cols = e->col_end;
-		if ((e->op == EV_SEND || e->op == EV_RECV) && e->shard >= 0) {
+		}
+		if (trace_rows_are_k(e)) {
 			moved = 1;
 			if (e->row_end > krows)
 				krows = e->row_end;
@@ -60,8 +76,8 @@ int trace_check(const struct trace *t, size_t M, size_t K, size_t N, struct dm_e
 		return dm_err_set(err, DM_EFORMAT, "the trace has no events");
 	if ((rc = trace_check_shapes(t, M, K, N, err)))
 		return rc;
-	int finished = replay_finished(t->ev, t->n_ev, t->mode, t->n);
-	rc = evr_init(&x, t->ev, t->mode, t->n, M, K, N, (1u << BUG_COUNT) - 1,
+	int finished = replay_finished_run(t->ev, t->n_ev, t->mode, t->train, t->n);
+	rc = evr_init(&x, t->ev, t->mode, t->train, t->n, M, K, N, (1u << BUG_COUNT) - 1,
 		      finished ? EVR_PHASES_WHOLE : EVR_PHASES_UNTIL_SHORT, err);
 	if (!rc)
 		rc = evr_check_events(&x.run, t->ev, t->n_ev, err);

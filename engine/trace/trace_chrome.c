@@ -1,6 +1,7 @@
 /* trace_chrome: the event log in the Chrome Trace Event Format (see
  * trace.h), for Perfetto and chrome://tracing: one track a device, a
- * complete event a compute, send, receive or gather at its measured time. */
+ * complete event a compute, send, receive or gather at its measured time
+ * (and a training step's adds and frees), named by the tensor it is about. */
 #include <distmm/trace.h>
 
 #include <errno.h>
@@ -17,8 +18,47 @@ static int trace_put_us(FILE *fp, uint64_t ns)
 	return fprintf(fp, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
 }
 
+/* A training step's gradient events: dA's rows, dB's chunks. */
+static void trace_chrome_grad_name(const struct ev *e, char *buf, size_t size)
+{
+	int da = e->tensor == EV_TENSOR_DA;
+	switch (e->op) {
+	case EV_COMPUTE:
+		if (!da)
+			snprintf(buf, size, "compute dB partial");
+		else if (e->shard >= 0)
+			snprintf(buf, size, "compute dA with B[%d]", e->shard);
+		else
+			snprintf(buf, size, "compute dA with B");
+		break;
+	case EV_SEND:
+	case EV_RECV:
+	case EV_GATHER: {
+		const char *verb = e->op == EV_SEND ? "send" : e->op == EV_RECV ? "recv" : "gather";
+		const char *dir = e->op == EV_SEND ? "->" : "<-";
+		if (da)
+			snprintf(buf, size, "%s dA rows %u:%u %s %d", verb, e->row_begin, e->row_end,
+				 dir, e->peer);
+		else
+			snprintf(buf, size, "%s dB[%d] %s %d", verb, e->shard, dir, e->peer);
+		break;
+	}
+	case EV_ADD:
+		snprintf(buf, size, "%s dB[%d]", (e->flags & EV_FLAG_OVERWRITE) ? "store over" : "add into",
+			 e->shard);
+		break;
+	default: /* EV_FREE */
+		snprintf(buf, size, "keep dB[%d], free the partial", e->shard);
+		break;
+	}
+}
+
 static void trace_chrome_name(const struct ev *e, char *buf, size_t size)
 {
+	if (e->tensor != EV_TENSOR_FWD) {
+		trace_chrome_grad_name(e, buf, size);
+		return;
+	}
 	switch (e->op) {
 	case EV_COMPUTE:
 		if (e->shard >= 0)
@@ -38,6 +78,9 @@ static void trace_chrome_name(const struct ev *e, char *buf, size_t size)
 		break;
 	case EV_GATHER:
 		snprintf(buf, size, "gather rows %u:%u <- %d", e->row_begin, e->row_end, e->peer);
+		break;
+	case EV_FREE:
+		snprintf(buf, size, "free B[%d]", e->shard);
 		break;
 	default:
 		snprintf(buf, size, "event %d", e->op);
@@ -66,14 +109,20 @@ static int trace_chrome_event(FILE *fp, const struct ev *e)
 		return DM_EIO;
 	if ((e->flags & EV_FLAG_TRUNCATED) && fputs(",\"truncated\":true", fp) == EOF)
 		return DM_EIO;
+	if (e->tensor != EV_TENSOR_FWD &&
+	    fprintf(fp, ",\"tensor\":\"%s\"", ev_tensor_name(e->tensor)) < 0)
+		return DM_EIO;
+	if ((e->flags & EV_FLAG_OVERWRITE) && fputs(",\"overwrite\":true", fp) == EOF)
+		return DM_EIO;
 	return fputs("}}", fp) == EOF ? DM_EIO : 0;
 }
 
-static int trace_chrome_body(FILE *fp, const struct ev *ev, size_t n_ev, int n, int mode)
+static int trace_chrome_body(FILE *fp, const struct ev *ev, size_t n_ev, int n, int mode,
+			     int train)
 {
 	if (fprintf(fp, "{\"traceEvents\":[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,"
-		    "\"tid\":0,\"ts\":0,\"args\":{\"name\":\"distmm-tui %s\"}}",
-		    sched_mode_name(mode)) < 0)
+		    "\"tid\":0,\"ts\":0,\"args\":{\"name\":\"distmm-tui %s%s\"}}",
+		    sched_mode_name(mode), train ? " training step" : "") < 0)
 		return DM_EIO;
 	for (int r = 0; r < n; r++)
 		if (fprintf(fp, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
@@ -87,8 +136,23 @@ static int trace_chrome_body(FILE *fp, const struct ev *ev, size_t n_ev, int n, 
 	return fputs("\n],\"displayTimeUnit\":\"ns\"}\n", fp) == EOF ? DM_EIO : 0;
 }
 
+static int trace_chrome_write(const char *path, const struct ev *ev, size_t n_ev, int n,
+			      int mode, int train, struct dm_err *err);
+
 int trace_write_chrome(const char *path, const struct ev *ev, size_t n_ev, int n, int mode,
 		       struct dm_err *err)
+{
+	return trace_chrome_write(path, ev, n_ev, n, mode, 0, err);
+}
+
+int trace_write_train_chrome(const char *path, const struct ev *ev, size_t n_ev, int n,
+			     int mode, struct dm_err *err)
+{
+	return trace_chrome_write(path, ev, n_ev, n, mode, 1, err);
+}
+
+static int trace_chrome_write(const char *path, const struct ev *ev, size_t n_ev, int n,
+			      int mode, int train, struct dm_err *err)
 {
 	struct afile af;
 	if (!path || (!ev && n_ev > 0))
@@ -97,7 +161,7 @@ int trace_write_chrome(const char *path, const struct ev *ev, size_t n_ev, int n
 	if (rc)
 		return rc;
 	errno = 0;
-	if (trace_chrome_body(af.fp, ev, n_ev, n, mode)) {
+	if (trace_chrome_body(af.fp, ev, n_ev, n, mode, train)) {
 		int e = errno;
 		afile_abort(&af);
 		return dm_err_set(err, DM_EIO, "cannot write %s: %s", path,

@@ -27,14 +27,14 @@
 #include "core/xalloc.h"
 #include "io/afile.h"
 #include "io/slurp.h"
+#include "trace/trace_lex.h"
 
-#define TRACE_STR_MAX 24      /* strings kept: every key and op fits */
 #define TRACE_SHOW 32         /* how much of a string a message quotes */
 
 enum trace_key {
 	TK_PHASE, TK_STEP, TK_OP, TK_RANK, TK_DST, TK_SRC, TK_SHARD, TK_ROW_BEGIN, TK_ROW_END,
 	TK_COL_BEGIN, TK_COL_END, TK_BYTES, TK_HELD, TK_PEAK, TK_T_BEGIN, TK_T_END, TK_TRUNCATED,
-	TK_SENT, TK_RECV, TK_COUNT
+	TK_SENT, TK_RECV, TK_TENSOR, TK_OVERWRITE, TK_TRAIN, TK_COUNT
 };
 
 static const char *const trace_keys[TK_COUNT] = {
@@ -44,28 +44,17 @@ static const char *const trace_keys[TK_COUNT] = {
 	[TK_COL_BEGIN] = "col_begin", [TK_COL_END] = "col_end",     [TK_BYTES] = "bytes",
 	[TK_HELD] = "held_bytes",     [TK_PEAK] = "peak_bytes",     [TK_T_BEGIN] = "t_begin_ns",
 	[TK_T_END] = "t_end_ns",      [TK_TRUNCATED] = "truncated", [TK_SENT] = "sent_bytes",
-	[TK_RECV] = "recv_bytes",
+	[TK_RECV] = "recv_bytes",     [TK_TENSOR] = "tensor",       [TK_OVERWRITE] = "overwrite",
+	[TK_TRAIN] = "train",
 };
 
-enum trace_kind { TV_INT, TV_STR, TV_BOOL, TV_OTHER };
-
-struct trace_val {
-	int kind;                    /* enum trace_kind */
-	int neg, big;                /* TV_INT: a minus sign; more than UINT64_MAX */
-	uint64_t u;                  /* TV_INT: the magnitude; TV_BOOL: 1 for true */
-	char s[TRACE_STR_MAX];       /* TV_STR: the first bytes, unescaped */
-	size_t slen;
-	int cut;                     /* TV_STR: longer than s */
-};
+/* The ops of a line besides EV_*: the summaries after the events, and the
+ * header a training step's trace starts with. */
+enum { TRACE_OP_SUMMARY = -1, TRACE_OP_RUN = -2 };
 
 struct trace_line {
 	struct trace_val v[TK_COUNT];
 	unsigned char seen[TK_COUNT];
-};
-
-/* The part of a line not read yet. */
-struct trace_lex {
-	const char *p, *end;
 };
 
 /* Where the messages point. */
@@ -79,181 +68,6 @@ struct trace_where {
 static const char *trace_name(const char *name)
 {
 	return name ? name : "(trace)";
-}
-
-/* A string for a message: non-printing bytes become '?', long ones are cut. */
-static void trace_show(char *dst, size_t cap, const char *s, size_t n, int cut)
-{
-	size_t i, o = 0;
-	for (i = 0; i < n && o + 4 < cap; i++) {
-		unsigned char c = (unsigned char)s[i];
-		dst[o++] = (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') ? (char)c : '?';
-	}
-	if (i < n || cut) {
-		memcpy(dst + o, "...", 3);
-		o += 3;
-	}
-	dst[o] = '\0';
-}
-
-static int trace_is_ws(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
-static void trace_skip_ws(struct trace_lex *lx)
-{
-	while (lx->p < lx->end && trace_is_ws(*lx->p))
-		lx->p++;
-}
-
-static int trace_hex(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* A JSON string at lx->p (on its '"'): its first TRACE_STR_MAX bytes,
- * unescaped, into v.  A \u escape outside ASCII becomes byte 0x80, which no
- * key or op contains.  Returns NULL, or why it is not JSON. */
-static const char *trace_string(struct trace_lex *lx, struct trace_val *v)
-{
-	v->kind = TV_STR;
-	v->slen = 0;
-	v->cut = 0;
-	lx->p++;
-	for (;;) {
-		if (lx->p >= lx->end)
-			return "a string does not end";
-		unsigned char c = (unsigned char)*lx->p++;
-		if (c == '"')
-			return NULL;
-		if (c < 0x20)
-			return "a control character in a string";
-		if (c == '\\') {
-			if (lx->p >= lx->end)
-				return "a string does not end";
-			char e = *lx->p++;
-			switch (e) {
-			case '"': c = '"'; break;
-			case '\\': c = '\\'; break;
-			case '/': c = '/'; break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'n': c = '\n'; break;
-			case 'r': c = '\r'; break;
-			case 't': c = '\t'; break;
-			case 'u': {
-				unsigned code = 0;
-				if (lx->end - lx->p < 4)
-					return "a bad \\u escape";
-				for (int k = 0; k < 4; k++) {
-					int h = trace_hex(lx->p[k]);
-					if (h < 0)
-						return "a bad \\u escape";
-					code = code * 16 + (unsigned)h;
-				}
-				lx->p += 4;
-				c = code < 0x80 ? (unsigned char)code : 0x80;
-				break;
-			}
-			default:
-				return "a bad escape in a string";
-			}
-		}
-		if (v->slen < sizeof v->s)
-			v->s[v->slen++] = (char)c;
-		else
-			v->cut = 1;
-	}
-}
-
-static int trace_is_digit(const struct trace_lex *lx)
-{
-	return lx->p < lx->end && *lx->p >= '0' && *lx->p <= '9';
-}
-
-/* A JSON number at lx->p.  An integer goes into v (TV_INT, its magnitude
- * saturating into `big`); one with a fraction or exponent is TV_OTHER. */
-static const char *trace_number(struct trace_lex *lx, struct trace_val *v)
-{
-	v->kind = TV_INT;
-	v->neg = 0;
-	v->big = 0;
-	v->u = 0;
-	if (*lx->p == '-') {
-		v->neg = 1;
-		lx->p++;
-	}
-	if (!trace_is_digit(lx))
-		return "a bad number";
-	if (*lx->p == '0' && lx->p + 1 < lx->end && lx->p[1] >= '0' && lx->p[1] <= '9')
-		return "a number with a leading zero";
-	while (trace_is_digit(lx)) {
-		unsigned d = (unsigned)(*lx->p++ - '0');
-		if (v->u > (UINT64_MAX - d) / 10)
-			v->big = 1;
-		else if (!v->big)
-			v->u = v->u * 10 + d;
-	}
-	if (lx->p < lx->end && *lx->p == '.') {
-		lx->p++;
-		if (!trace_is_digit(lx))
-			return "a bad number";
-		while (trace_is_digit(lx))
-			lx->p++;
-		v->kind = TV_OTHER;
-	}
-	if (lx->p < lx->end && (*lx->p == 'e' || *lx->p == 'E')) {
-		lx->p++;
-		if (lx->p < lx->end && (*lx->p == '+' || *lx->p == '-'))
-			lx->p++;
-		if (!trace_is_digit(lx))
-			return "a bad number";
-		while (trace_is_digit(lx))
-			lx->p++;
-		v->kind = TV_OTHER;
-	}
-	return NULL;
-}
-
-static int trace_literal(struct trace_lex *lx, const char *word)
-{
-	size_t n = strlen(word);
-	if ((size_t)(lx->end - lx->p) < n || memcmp(lx->p, word, n) != 0)
-		return 0;
-	lx->p += n;
-	return 1;
-}
-
-/* Any JSON value but an object or array (those are refused as such); the
- * kinds a trace does not use come back as TV_OTHER. */
-static const char *trace_value(struct trace_lex *lx, struct trace_val *v)
-{
-	if (lx->p >= lx->end)
-		return "a value is missing";
-	char c = *lx->p;
-	if (c == '"')
-		return trace_string(lx, v);
-	if (c == '-' || (c >= '0' && c <= '9'))
-		return trace_number(lx, v);
-	if (trace_literal(lx, "true") || trace_literal(lx, "false")) {
-		v->kind = TV_BOOL;
-		v->u = c == 't';
-		return NULL;
-	}
-	if (trace_literal(lx, "null")) {
-		v->kind = TV_OTHER;
-		return NULL;
-	}
-	if (c == '{' || c == '[')
-		return "nested objects and arrays are not part of a trace";
-	return "a value is missing";
 }
 
 /* The key's index, or TK_COUNT for one this reader does not know. */
@@ -282,28 +96,28 @@ static int trace_parse_object(struct trace_line *ln, const char *p, const char *
 	char shown[TRACE_SHOW + 4];
 
 	memset(ln->seen, 0, sizeof ln->seen);
-	trace_skip_ws(&lx);
+	trace_lex_skip_ws(&lx);
 	if (lx.p >= lx.end || *lx.p != '{')
 		return trace_syntax(w, "a line must be one object, starting with '{'", err);
 	lx.p++;
-	trace_skip_ws(&lx);
+	trace_lex_skip_ws(&lx);
 	if (lx.p < lx.end && *lx.p == '}') {
 		lx.p++;
 	} else {
 		for (;;) {
-			trace_skip_ws(&lx);
+			trace_lex_skip_ws(&lx);
 			if (lx.p >= lx.end || *lx.p != '"')
 				return trace_syntax(w, "a key (a string) is missing", err);
-			if ((why = trace_string(&lx, &key)))
+			if ((why = trace_lex_string(&lx, &key)))
 				return trace_syntax(w, why, err);
-			trace_skip_ws(&lx);
+			trace_lex_skip_ws(&lx);
 			if (lx.p >= lx.end || *lx.p != ':')
 				return trace_syntax(w, "':' is missing after a key", err);
 			lx.p++;
-			trace_skip_ws(&lx);
-			if ((why = trace_value(&lx, &val)))
+			trace_lex_skip_ws(&lx);
+			if ((why = trace_lex_value(&lx, &val)))
 				return trace_syntax(w, why, err);
-			trace_show(shown, sizeof shown, key.s, key.slen, key.cut);
+			trace_lex_show(shown, sizeof shown, key.s, key.slen, key.cut);
 			if (val.kind == TV_OTHER)
 				return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "\"%s\": only "
 						  "strings, integers, true and false are part of a "
@@ -318,7 +132,7 @@ static int trace_parse_object(struct trace_line *ln, const char *p, const char *
 						  w->name, w->line, shown);
 			ln->seen[k] = 1;
 			ln->v[k] = val;
-			trace_skip_ws(&lx);
+			trace_lex_skip_ws(&lx);
 			if (lx.p < lx.end && *lx.p == ',') {
 				lx.p++;
 				continue;
@@ -330,7 +144,7 @@ static int trace_parse_object(struct trace_line *ln, const char *p, const char *
 			return trace_syntax(w, "',' or '}' is missing after a value", err);
 		}
 	}
-	trace_skip_ws(&lx);
+	trace_lex_skip_ws(&lx);
 	if (lx.p < lx.end)
 		return trace_syntax(w, "text after the object", err);
 	return 0;
@@ -373,6 +187,42 @@ static int trace_int(const struct trace_line *ln, int k, int need, int64_t lo, u
 	return 0;
 }
 
+/* A true-or-false key: flag set in e when true. */
+static int trace_flag(const struct trace_line *ln, int k, uint32_t flag, struct ev *e,
+		      const struct trace_where *w, struct dm_err *err)
+{
+	if (!ln->seen[k])
+		return 0;
+	if (ln->v[k].kind != TV_BOOL)
+		return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "\"%s\" must be true or false",
+				  w->name, w->line, trace_keys[k]);
+	if (ln->v[k].u)
+		e->flags |= flag;
+	return 0;
+}
+
+/* "tensor": "dA" or "dB" (a gradient's event); without it, the forward's. */
+static int trace_tensor(const struct trace_line *ln, struct ev *e, const struct trace_where *w,
+			struct dm_err *err)
+{
+	const struct trace_val *v = &ln->v[TK_TENSOR];
+	char shown[TRACE_SHOW + 4];
+	if (!ln->seen[TK_TENSOR])
+		return 0;
+	for (int t = EV_TENSOR_DA; t < EV_TENSOR_COUNT; t++)
+		if (v->kind == TV_STR && !v->cut && v->slen == strlen(ev_tensor_name(t)) &&
+		    memcmp(v->s, ev_tensor_name(t), v->slen) == 0) {
+			e->tensor = t;
+			return 0;
+		}
+	if (v->kind != TV_STR)
+		return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "\"tensor\" must be a string",
+				  w->name, w->line);
+	trace_lex_show(shown, sizeof shown, v->s, v->slen, v->cut);
+	return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "unknown tensor \"%s\" (dA or dB)",
+			  w->name, w->line, shown);
+}
+
 /* The fields of an event line into e. */
 static int trace_event_fields(const struct trace_line *ln, int op, struct ev *e,
 			      const struct trace_where *w, struct dm_err *err)
@@ -404,14 +254,10 @@ static int trace_event_fields(const struct trace_line *ln, int op, struct ev *e,
 		rc = trace_int(ln, TK_SRC, 1, 0, INT32_MAX, &peer, NULL, w, err);
 	if (rc)
 		return rc;
-	if (ln->seen[TK_TRUNCATED]) {
-		if (ln->v[TK_TRUNCATED].kind != TV_BOOL)
-			return dm_err_set(err, DM_EFORMAT,
-					  TRACE_LINE_FMT "\"truncated\" must be true or false",
-					  w->name, w->line);
-		if (ln->v[TK_TRUNCATED].u)
-			e->flags |= EV_FLAG_TRUNCATED;
-	}
+	if ((rc = trace_flag(ln, TK_TRUNCATED, EV_FLAG_TRUNCATED, e, w, err)) ||
+	    (rc = trace_flag(ln, TK_OVERWRITE, EV_FLAG_OVERWRITE, e, w, err)) ||
+	    (rc = trace_tensor(ln, e, w, err)))
+		return rc;
 	e->phase = (int32_t)s[0];
 	e->step = (int32_t)s[1];
 	e->op = op;
@@ -445,11 +291,12 @@ static int trace_summary_fields(const struct trace_line *ln, struct ev_summary *
 	return 0;
 }
 
-/* The op of a line: EV_*, or -1 for a summary. */
+/* The op of a line: EV_*, TRACE_OP_SUMMARY or TRACE_OP_RUN. */
 static int trace_op(const struct trace_line *ln, int *op, const struct trace_where *w,
 		    struct dm_err *err)
 {
-	static const char *const ops[] = { "compute", "send", "recv", "gather", "summary" };
+	static const char *const ops[] = { "compute", "send", "recv", "gather", "add", "free",
+					   "summary", "run" };
 	const struct trace_val *v = &ln->v[TK_OP];
 	char shown[TRACE_SHOW + 4];
 	if (!ln->seen[TK_OP])
@@ -458,12 +305,12 @@ static int trace_op(const struct trace_line *ln, int *op, const struct trace_whe
 	if (v->kind != TV_STR)
 		return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "\"op\" must be a string", w->name,
 				  w->line);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < EV_OP_COUNT + 2; i++)
 		if (!v->cut && strlen(ops[i]) == v->slen && memcmp(ops[i], v->s, v->slen) == 0) {
-			*op = i < 4 ? i : -1;
+			*op = i < EV_OP_COUNT ? i : i == EV_OP_COUNT ? TRACE_OP_SUMMARY : TRACE_OP_RUN;
 			return 0;
 		}
-	trace_show(shown, sizeof shown, v->s, v->slen, v->cut);
+	trace_lex_show(shown, sizeof shown, v->s, v->slen, v->cut);
 	return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "unknown op \"%s\"", w->name, w->line,
 			  shown);
 }
@@ -473,9 +320,9 @@ static int trace_op(const struct trace_line *ln, int *op, const struct trace_whe
 	(TK_BIT(TK_PHASE) | TK_BIT(TK_STEP) | TK_BIT(TK_OP) | TK_BIT(TK_RANK) | TK_BIT(TK_SHARD) |  \
 	 TK_BIT(TK_ROW_BEGIN) | TK_BIT(TK_ROW_END) | TK_BIT(TK_COL_BEGIN) | TK_BIT(TK_COL_END) |     \
 	 TK_BIT(TK_BYTES) | TK_BIT(TK_HELD) | TK_BIT(TK_PEAK) | TK_BIT(TK_T_BEGIN) |                \
-	 TK_BIT(TK_T_END) | TK_BIT(TK_TRUNCATED))
+	 TK_BIT(TK_T_END) | TK_BIT(TK_TRUNCATED) | TK_BIT(TK_TENSOR))
 
-/* The keys a line of op (EV_*, -1 for a summary) may have: what the writer
+/* The keys a line of op (EV_*, TRACE_OP_*) may have: what the writer
  * writes for it, optional ones included. */
 static unsigned trace_keys_of(int op)
 {
@@ -483,9 +330,17 @@ static unsigned trace_keys_of(int op)
 	case EV_SEND: return TK_EVENT_KEYS | TK_BIT(TK_DST);
 	case EV_RECV:
 	case EV_GATHER: return TK_EVENT_KEYS | TK_BIT(TK_SRC);
-	case EV_COMPUTE: return TK_EVENT_KEYS;
+	case EV_COMPUTE:
+	case EV_FREE: return TK_EVENT_KEYS;
+	case EV_ADD: return TK_EVENT_KEYS | TK_BIT(TK_OVERWRITE);
+	case TRACE_OP_RUN: return TK_BIT(TK_OP) | TK_BIT(TK_TRAIN);
 	}
 	return TK_BIT(TK_OP) | TK_BIT(TK_RANK) | TK_BIT(TK_PEAK) | TK_BIT(TK_SENT) | TK_BIT(TK_RECV);
+}
+
+static const char *trace_line_kind(int op)
+{
+	return op == TRACE_OP_SUMMARY ? "summary" : op == TRACE_OP_RUN ? "run" : ev_op_name(op);
 }
 
 /* A known key on a line of another kind ("dst" on a recv) is refused too. */
@@ -497,7 +352,7 @@ static int trace_stray_keys(const struct trace_line *ln, int op, const struct tr
 		if (ln->seen[k] && !(ok & TK_BIT(k)))
 			return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "key \"%s\" is not part "
 					  "of a %s line", w->name, w->line, trace_keys[k],
-					  op < 0 ? "summary" : ev_op_name(op));
+					  trace_line_kind(op));
 	return 0;
 }
 
@@ -507,7 +362,23 @@ struct trace_acc {
 	size_t *ev_line, n_ev, ev_cap;
 	struct ev_summary *sum;
 	size_t *sum_line, n_sum, sum_cap;
+	int train;      /* the header said it is a training step */
+	size_t lines;   /* lines read that were not blank */
 };
+
+/* The header {"op":"run","train":true}: the first line, or none. */
+static int trace_header(struct trace_acc *acc, const struct trace_line *ln,
+			const struct trace_where *w, struct dm_err *err)
+{
+	if (acc->lines != 1)
+		return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "a \"run\" line is the trace's "
+				  "first line, once", w->name, w->line);
+	if (!ln->seen[TK_TRAIN] || ln->v[TK_TRAIN].kind != TV_BOOL)
+		return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "a \"run\" line says \"train\": "
+				  "true or false", w->name, w->line);
+	acc->train = (int)ln->v[TK_TRAIN].u;
+	return 0;
+}
 
 static void trace_acc_free(struct trace_acc *a)
 {
@@ -543,7 +414,7 @@ static int trace_grow(void **items, size_t item_size, size_t **lines, size_t len
 static int trace_blank(const char *p, const char *end)
 {
 	for (; p < end; p++)
-		if (!trace_is_ws(*p))
+		if (!trace_lex_is_ws(*p))
 			return 0;
 	return 1;
 }
@@ -563,9 +434,12 @@ static int trace_read_lines(struct trace_acc *acc, const char *text, size_t len,
 		const char *le = nl ? nl : end;
 		int op = 0;
 		w.line++;
+		acc->lines += !trace_blank(p, le);
 		if (!trace_blank(p, le) && !(rc = trace_parse_object(ln, p, le, &w, err)) &&
 		    !(rc = trace_op(ln, &op, &w, err)) && !(rc = trace_stray_keys(ln, op, &w, err))) {
-			if (op < 0) {
+			if (op == TRACE_OP_RUN) {
+				rc = trace_header(acc, ln, &w, err);
+			} else if (op == TRACE_OP_SUMMARY) {
 				if (acc->n_sum >= RUN_MAX_DEVICES) {
 					rc = dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "more than %d "
 							"summary lines (devices)", nm, w.line,
@@ -630,7 +504,12 @@ static int trace_finish(struct trace *t, struct trace_acc *acc, const char *nm,
 		if (e->shard >= n)
 			return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "shard %d but the trace has "
 					  "%d devices", nm, line, e->shard, n);
-		if (e->op != EV_COMPUTE)
+		if (!acc->train && (e->tensor != EV_TENSOR_FWD || e->op == EV_ADD || e->op == EV_FREE))
+			return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "a training step's event, "
+					  "but the trace does not start with {\"op\":\"run\","
+					  "\"train\":true}", nm, line);
+		/* the mode shows in what B a compute uses: the partial dB uses none */
+		if (e->op != EV_COMPUTE || e->tensor == EV_TENSOR_DB)
 			continue;
 		if (e->shard < 0 && !first_dp)
 			first_dp = line;
@@ -645,6 +524,7 @@ static int trace_finish(struct trace *t, struct trace_acc *acc, const char *nm,
 	}
 	t->n = n;
 	t->mode = first_dp ? DM_DP : DM_FSDP;
+	t->train = acc->train;
 	t->ev = acc->ev;
 	t->n_ev = acc->n_ev;
 	acc->ev = NULL;
@@ -699,20 +579,23 @@ int trace_read(const char *path, struct trace *t, size_t max_bytes, struct dm_er
  * takes any order. */
 int trace_format_event(const struct ev *e, char *buf, size_t size)
 {
-	char peer[32] = "";
+	char peer[32] = "", tensor[24] = "";
+	if (e->tensor != EV_TENSOR_FWD)
+		snprintf(tensor, sizeof tensor, ",\"tensor\":\"%s\"", ev_tensor_name(e->tensor));
 	if (e->op == EV_SEND)
 		snprintf(peer, sizeof peer, ",\"dst\":%" PRId32, e->peer);
 	else if (e->op == EV_RECV || e->op == EV_GATHER)
 		snprintf(peer, sizeof peer, ",\"src\":%" PRId32, e->peer);
 	return snprintf(buf, size,
 			"{\"phase\":%" PRId32 ",\"step\":%" PRId32 ",\"op\":\"%s\",\"rank\":%" PRId32
-			"%s,\"shard\":%" PRId32 ",\"row_begin\":%" PRIu32 ",\"row_end\":%" PRIu32
+			"%s%s,\"shard\":%" PRId32 ",\"row_begin\":%" PRIu32 ",\"row_end\":%" PRIu32
 			",\"col_begin\":%" PRIu32 ",\"col_end\":%" PRIu32 ",\"bytes\":%" PRIu64
-			",\"held_bytes\":%" PRIu64 ",\"peak_bytes\":%" PRIu64 "%s"
+			",\"held_bytes\":%" PRIu64 ",\"peak_bytes\":%" PRIu64 "%s%s"
 			",\"t_begin_ns\":%" PRIu64 ",\"t_end_ns\":%" PRIu64 "}",
-			e->phase, e->step, ev_op_name(e->op), e->rank, peer, e->shard, e->row_begin,
-			e->row_end, e->col_begin, e->col_end, e->bytes, e->held, e->peak,
-			(e->flags & EV_FLAG_TRUNCATED) ? ",\"truncated\":true" : "", e->t_begin_ns,
+			e->phase, e->step, ev_op_name(e->op), e->rank, peer, tensor, e->shard,
+			e->row_begin, e->row_end, e->col_begin, e->col_end, e->bytes, e->held, e->peak,
+			(e->flags & EV_FLAG_TRUNCATED) ? ",\"truncated\":true" : "",
+			(e->flags & EV_FLAG_OVERWRITE) ? ",\"overwrite\":true" : "", e->t_begin_ns,
 			e->t_end_ns);
 }
 
@@ -724,14 +607,39 @@ int trace_format_summary(const struct ev_summary *s, char *buf, size_t size)
 			s->rank, s->peak_bytes, s->sent_bytes, s->recv_bytes);
 }
 
+int trace_format_header(int train, char *buf, size_t size)
+{
+	return snprintf(buf, size, "{\"op\":\"run\",\"train\":%s}", train ? "true" : "false");
+}
+
+static int trace_write(const char *path, int train, const struct ev *ev, size_t n_ev,
+		       const struct ev_summary *sum, size_t n_sum, struct dm_err *err);
+
 int trace_write_jsonl(const char *path, const struct ev *ev, size_t n_ev,
 		      const struct ev_summary *sum, size_t n_sum, struct dm_err *err)
+{
+	return trace_write(path, 0, ev, n_ev, sum, n_sum, err);
+}
+
+int trace_write_train_jsonl(const char *path, const struct ev *ev, size_t n_ev,
+			    const struct ev_summary *sum, size_t n_sum, struct dm_err *err)
+{
+	return trace_write(path, 1, ev, n_ev, sum, n_sum, err);
+}
+
+/* A forward trace has no header, as before there were training steps. */
+static int trace_write(const char *path, int train, const struct ev *ev, size_t n_ev,
+		       const struct ev_summary *sum, size_t n_sum, struct dm_err *err)
 {
 	struct afile af;
 	char line[512];
 	int rc = afile_open(&af, path, err);
 	if (rc)
 		return rc;
+	if (train) {
+		trace_format_header(1, line, sizeof line);
+		fprintf(af.fp, "%s\n", line);
+	}
 	for (size_t i = 0; i < n_ev; i++) {
 		trace_format_event(&ev[i], line, sizeof line);
 		fprintf(af.fp, "%s\n", line);

@@ -307,6 +307,41 @@ def main():
             p("   not run: status %d (no python3 with numpy?)" % jr[0]["status"])
         p()
 
+    # 8. the training step
+    tc, tm = by.get("train_compute", []), by.get("train_memory", [])
+    if tc or tm:
+        p("8. the training step (--train): forward and backward against the three sequential"
+          " dgemms")
+        p("   %-5s %5s %2s %5s  %9s %12s %6s %6s  %7s  %s" % (
+            "mode", "size", "d", "cores", "step", "3 dgemms", "ratio", "limit", "GFLOP/s",
+            "best/best"))
+        for r in tc:
+            limit = 1.2 if r["size"] == 1024 and r["d"] == 2 else None
+            p("   %-5s %5d %2d %5d  %7.1fms %10.1fms %6.3f %6s  %7.1f  %.3f%s" % (
+                r["mode"], r["size"], r["d"], r["cores"], r["step_s"] * 1e3,
+                r["three_dgemms_s"] * 1e3, r["ratio"], "%.2f" % limit if limit else "-",
+                r["gflops"], r.get("ratio_min", 0), "" if r["verified"] else "  WRONG"))
+            if limit and not quick:
+                target("training step %s %d^3 d=%d" % (r["mode"], r["size"], r["d"]),
+                       round(r["ratio"], 3), limit, r["ratio"] <= limit and r["verified"],
+                       "x 3 dgemms")
+        p("   step = run_finish() of a --train run: both passes, every message, the gather of")
+        p("   C, dA and dB into rank 0; 3 dgemms = C = A@B, dA = dC@B^T, dB = A^T@dC by")
+        p("   OpenBLAS alone on min(d, cores) threads (median of the reps each; best/best: the")
+        p("   fastest step over the fastest three dgemms, the figure least moved by other load).")
+        for r in tm:
+            run = r["run_peak_rss"] - r["base_rss"]
+            p("   %-4s %d^2 d=%d: the run's peak RSS %7.1f MiB, the model (every rank together)"
+              " %7.1f MiB, ratio %.3f; accounted, phase by phase at its most %.1f MiB" % (
+                  r["mode"], r["size"], r["d"], mib(run), mib(r["model_together"]),
+                  r["ratio"], mib(r["accounted_phase_max"])))
+            if not quick:
+                target("training step memory %s RSS / model" % r["mode"], r["ratio"],
+                       "0.90..1.10", 0.9 <= r["ratio"] <= 1.1)
+        p("   the run's peak RSS: after run_new, the inputs freed (VmHWM reset); the model:")
+        p("   train_model_together, the most the ranks hold in one phase summed (app/train_model.c).")
+        p()
+
     return finish(a, m, out, targets, res, quick)
 
 

@@ -35,12 +35,13 @@ MAKE=${MAKE:-make}
 BUILD=${BUILD:-build}
 out="$BUILD/bench"
 mkdir -p "$out" "$(dirname "$json")"
-$MAKE -s --no-print-directory distmm-tui "$out/bench_engine" "$out/bench_tui" >&2
+$MAKE -s --no-print-directory distmm-tui "$out/bench_engine" "$out/bench_tui" "$out/bench_train" >&2
 
 lines="$out/results.jsonl"
 : > "$lines"
 engine="$out/bench_engine"
 tui="$out/bench_tui"
+trainb="$out/bench_train"
 emit() { cat >> "$lines"; }
 
 # The machine, and how busy it is (other jobs make every figure worse).
@@ -54,14 +55,14 @@ others_start=$(others)
 if [ "$quick" = 1 ]; then
 	sizes="256 512"; reps_small=3; reps_big=3; ds=2
 	bar_phases=30; bar_ds=1,8,64
-	msgs=20000; mem_size=512
+	msgs=20000; mem_size=512; train_size=256
 	frames=300; startups=1; idle_s=2
 	scale_d=256; scale_size=1024
 	side_sizes="512"; side_rounds=1; side_toy=1
 else
 	sizes="1024 2048"; reps_small=9; reps_big=5; ds=2,4
 	bar_phases=200; bar_ds=1,8,64,256
-	msgs=200000; mem_size=2048
+	msgs=200000; mem_size=2048; train_size=1024
 	frames=3000; startups=5; idle_s=10
 	scale_d=1024; scale_size=4096
 	side_sizes="1024 2048"; side_rounds=5; side_toy=9
@@ -118,6 +119,9 @@ if [ "$side_only" = 0 ]; then
 	echo "memory..." >&2
 	"$engine" memory dp "$mem_size" 8 | emit
 	"$engine" memory fsdp "$mem_size" 8 | emit
+	# the training step's peak RSS against train_model's bytes held together
+	"$trainb" memory dp "$mem_size" 8 | emit
+	"$trainb" memory fsdp "$mem_size" 8 | emit
 
 	echo "interface..." >&2
 	LINES=60 COLUMNS=200 "$tui" frames 16 200 60 "$frames" | emit
@@ -181,6 +185,8 @@ if [ "$side_only" = 0 ]; then
 		[ "$s" -ge 2048 ] && r=$reps_big
 		"$engine" compute "$s" "$r" "$ds" | emit
 	done
+	# the training step (forward and backward) against its three dgemms
+	"$trainb" compute "$train_size" "$reps_small" 2,4 | emit
 
 	if [ "$quick" = 0 ]; then
 		# A diagnostic, not a target figure: the same with glibc's malloc

@@ -264,6 +264,7 @@ static const struct int_field {
 	{ "start_kind", offsetof(struct cli_opts, start_kind), CLI_START_READY, CLI_START_VERIFY },
 	{ "start_step", offsetof(struct cli_opts, start_step), 0, RUN_MAX_DEVICES - 1 },
 	{ "projector", offsetof(struct cli_opts, projector), 0, 1 },
+	{ "train", offsetof(struct cli_opts, train), 0, 1 },
 };
 
 /* The sizes: 0 (not given) or 1 to RUN_MAX_DIM. */
@@ -287,6 +288,9 @@ static const struct file_field {
 	{ "trace_file", offsetof(struct cli_opts, trace_file) },
 	{ "lesson_file", offsetof(struct cli_opts, lesson_file) },
 	{ "replay_file", offsetof(struct cli_opts, replay_file) },
+	{ "dc_file", offsetof(struct cli_opts, dc_file) },
+	{ "da_out_file", offsetof(struct cli_opts, da_out_file) },
+	{ "db_out_file", offsetof(struct cli_opts, db_out_file) },
 };
 
 static int field_int(const struct cli_opts *o, size_t off)
@@ -301,17 +305,32 @@ enum {
 	IN_BATCH = 1 << 0, IN_INTERFACE = 1 << 1, IN_REPLAY = 1 << 2, IN_DP = 1 << 3,
 	NO_TRACE = 1 << 4, BOTH_FILES = 1 << 5, RING_BUG = 1 << 6, IN_EXPORT = 1 << 7,
 	NO_EXPORT = 1 << 8, IN_JUDGE = 1 << 9, NO_JUDGE = 1 << 10, IN_LESSON = 1 << 11,
+	IN_TRAIN = 1 << 12, NO_TRAIN = 1 << 13, NO_GRADS = 1 << 14, FWD_BUG = 1 << 15,
+	BWD_BUG = 1 << 16,
 };
+
+static int is_backward_bug(int bug)
+{
+	return bug == BUG_RS_OFF_BY_ONE || bug == BUG_NO_SUM;
+}
 
 static unsigned mode_of(const struct cli_opts *o)
 {
+	/* with --train (or a replay, which may be of one) and no --dC, dC comes
+	 * from the seed */
+	int generates = !(o->a_file && o->b_file) ||
+			((o->train || o->replay_file) && !o->dc_file);
 	return (o->batch ? IN_BATCH : IN_INTERFACE) | (o->replay_file ? IN_REPLAY : 0) |
 	       (o->mode == DM_DP ? IN_DP : 0) | (o->trace_file ? 0 : NO_TRACE) |
-	       (o->a_file && o->b_file ? BOTH_FILES : 0) |
-	       /* DP's one bug is arrival-order, the gather's; the others are the ring's */
-	       (o->bug != BUG_NONE && o->bug != BUG_ARRIVAL_ORDER ? RING_BUG : 0) |
+	       (generates ? 0 : BOTH_FILES) |
+	       /* DP's one bug of the forward is arrival-order, the gather's; the
+		* others are the ring's; the backward's are DP's too */
+	       (o->bug != BUG_NONE && o->bug != BUG_ARRIVAL_ORDER && !is_backward_bug(o->bug)
+			? RING_BUG : 0) |
 	       (o->export_file ? IN_EXPORT : NO_EXPORT) | (o->judge_file ? IN_JUDGE : NO_JUDGE) |
-	       (o->lesson_file ? IN_LESSON : 0);
+	       (o->lesson_file ? IN_LESSON : 0) |
+	       (o->train ? IN_TRAIN : NO_TRAIN) | (o->train || o->replay_file ? 0 : NO_GRADS) |
+	       (o->bug == BUG_NONE ? 0 : is_backward_bug(o->bug) ? BWD_BUG : FWD_BUG);
 }
 
 /* The README's options that do nothing in a mode: on CLI_RUN, none of
@@ -347,6 +366,17 @@ static const struct mode_rule {
 	{ "a ring's bug with -m dp", IN_DP | RING_BUG, CLI_GIVEN_BUG },
 	{ "the generator's options with both files", BOTH_FILES,
 	  CLI_GIVEN_SEED | CLI_GIVEN_VALUES },
+	{ "--train without -b (for now)", IN_INTERFACE, CLI_GIVEN_TRAIN },
+	{ "--train with --replay", IN_REPLAY, CLI_GIVEN_TRAIN },
+	{ "the gradients' files without --train or --replay", NO_GRADS,
+	  CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT },
+	{ "the gradients' files without -b", IN_INTERFACE,
+	  CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT },
+	{ "the ring's orders with --train", IN_TRAIN,
+	  CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX },
+	{ "a forward's bug with --train", IN_TRAIN | FWD_BUG, CLI_GIVEN_BUG },
+	{ "--verify and --compare with --train", IN_TRAIN, CLI_GIVEN_VERIFY | CLI_GIVEN_COMPARE },
+	{ "a backward's bug without --train", NO_TRAIN | BWD_BUG, CLI_GIVEN_BUG },
 };
 
 #define COUNT(t) (sizeof(t) / sizeof((t)[0]))
@@ -428,6 +458,10 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		{ "--compare", CLI_GIVEN_COMPARE, o->compare != 0 },
 		{ "--start-at", CLI_GIVEN_START_AT, o->start_kind != CLI_START_READY },
 		{ "--theme", CLI_GIVEN_THEME, o->projector != 0 },
+		{ "--train", CLI_GIVEN_TRAIN, o->train != 0 },
+		{ "--dC", CLI_GIVEN_DC, o->dc_file != NULL },
+		{ "--dA-out", CLI_GIVEN_DA_OUT, o->da_out_file != NULL },
+		{ "--dB-out", CLI_GIVEN_DB_OUT, o->db_out_file != NULL },
 	};
 	for (size_t i = 0; i < COUNT(given); i++)
 		CHECK_ROW(!given[i].differs || (o->given & given[i].bit), given[i].name);
@@ -445,11 +479,11 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 	const cli_given_t keys = CLI_GIVEN_MODE | CLI_GIVEN_DEVICES | CLI_GIVEN_M | CLI_GIVEN_K |
 			      CLI_GIVEN_N | CLI_GIVEN_VALUES | CLI_GIVEN_SEED | CLI_GIVEN_CAPACITY |
 			      CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX | CLI_GIVEN_BUG |
-			      CLI_GIVEN_QUIZ;
+			      CLI_GIVEN_QUIZ | CLI_GIVEN_TRAIN;
 	const unsigned every = LESSON_SET_MODE | LESSON_SET_DEVICES | LESSON_SET_M | LESSON_SET_K |
 			       LESSON_SET_N | LESSON_SET_VALUES | LESSON_SET_SEED |
 			       LESSON_SET_CAPACITY | LESSON_SET_ORDER | LESSON_SET_BUG |
-			       LESSON_SET_QUIZ;
+			       LESSON_SET_QUIZ | LESSON_SET_TRAIN;
 	CHECK(cli_lesson_check(o, 0, e, sizeof e) == 0);
 	int rc = cli_lesson_check(o, every, e, sizeof e);
 	CHECK((rc != 0) == ((o->given & keys) != 0));

@@ -6,7 +6,8 @@
  * and replay.h: on success n and the events are sane; on failure a negative
  * code, the same in err, a terminated message.  And that the two paths hold
  * a log to the same rules: a trace trace_check accepts replays, every phase
- * of it, with one of the bugs (the trace does not say which). */
+ * of it, with one of the bugs (the trace does not say which); a training
+ * step's (its header says so) through replay_snapshot_train, with a dC. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,22 +43,29 @@ static void check_err(int rc, const struct dm_err *err)
 /* Replays every phase on small matrices of the trace's shapes. */
 static void fuzz_replay(const struct trace *t, size_t M, size_t K, size_t N)
 {
-	struct mat a, b;
+	struct mat a = { 0, 0, NULL }, b = { 0, 0, NULL }, dc = { 0, 0, NULL };
 	struct run_snapshot s;
 	struct dm_err err;
-	if (mat_alloc(&a, M, K, &err) || mat_alloc(&b, K, N, &err)) {
+	if (mat_alloc(&a, M, K, &err) || mat_alloc(&b, K, N, &err) ||
+	    mat_alloc(&dc, M, N, &err)) {
 		mat_free(&a);
+		mat_free(&b);
 		return;
 	}
 	mat_fill(&a, MAT_VALUES_INTS, 1, 0);
 	mat_fill(&b, MAT_VALUES_INTS, 1, 1);
-	if (run_snapshot_init(&s, t->n, M, N, 1, &err) == 0) {
+	mat_fill(&dc, MAT_VALUES_INTS, 1, 2);
+	int made = t->train ? run_snapshot_init_train(&s, t->n, M, K, N, 1, &err)
+			    : run_snapshot_init(&s, t->n, M, N, 1, &err);
+	if (made == 0) {
 		int last = t->ev[t->n_ev - 1].phase, fits = 0;
 		for (int bug = 0; bug < BUG_COUNT && !fits; bug++) {
 			int ok = 1;
 			for (int p = -1; p <= last && ok; p++) {
-				int rc = replay_snapshot(&s, &a, &b, t->mode, t->n, bug, t->ev, t->n_ev,
-							 p, &err);
+				int rc = t->train ? replay_snapshot_train(&s, &a, &b, &dc, t->mode, t->n,
+									  bug, t->ev, t->n_ev, p, &err)
+						  : replay_snapshot(&s, &a, &b, t->mode, t->n, bug, t->ev,
+								    t->n_ev, p, &err);
 				if (rc) {
 					check_err(rc, &err);
 					CHECK(rc == DM_EFORMAT || rc == DM_ENOMEM);
@@ -73,6 +81,17 @@ static void fuzz_replay(const struct trace *t, size_t M, size_t K, size_t N)
 	}
 	mat_free(&a);
 	mat_free(&b);
+	mat_free(&dc);
+}
+
+/* Whether an event's rows are B's or dB's (K of them), as trace_check reads
+ * the shapes: a shard on the move or let go, a dB chunk. */
+static int rows_are_k(const struct ev *e)
+{
+	if (e->tensor == EV_TENSOR_DB)
+		return e->op != EV_COMPUTE;
+	return e->tensor == EV_TENSOR_FWD &&
+	       (((e->op == EV_SEND || e->op == EV_RECV) && e->shard >= 0) || e->op == EV_FREE);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -91,14 +110,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(t.n_ev == 0 || t.ev != NULL);
 	size_t M = 0, N = 0, K = 1;
 	for (size_t i = 0; i < t.n_ev; i++) {
-		CHECK(t.ev[i].rank >= 0 && t.ev[i].rank < t.n);
-		if (t.ev[i].row_end > M && !(t.ev[i].op == EV_SEND || t.ev[i].op == EV_RECV))
-			M = t.ev[i].row_end;
-		if ((t.ev[i].op == EV_SEND || t.ev[i].op == EV_RECV) && t.ev[i].shard >= 0 &&
-		    t.ev[i].row_end > K)
-			K = t.ev[i].row_end;
-		if (t.ev[i].col_end > N)
-			N = t.ev[i].col_end;
+		const struct ev *e = &t.ev[i];
+		int da_block = e->tensor == EV_TENSOR_DA && e->op != EV_COMPUTE;
+		CHECK(e->rank >= 0 && e->rank < t.n);
+		CHECK(t.train || (e->tensor == EV_TENSOR_FWD && e->op <= EV_GATHER));
+		if (rows_are_k(e) && e->row_end > K)
+			K = e->row_end;
+		else if (!rows_are_k(e) && e->row_end > M)
+			M = e->row_end;
+		if (da_block && e->col_end > K)
+			K = e->col_end;
+		else if (!da_block && e->col_end > N)
+			N = e->col_end;
 	}
 	/* the shapes the trace implies, and a wrong one: both must end cleanly */
 	size_t shapes[2][3] = { { M, K, N }, { M + 1, K, N ? N : 1 } };

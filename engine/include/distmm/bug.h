@@ -6,7 +6,9 @@
  *
  * The first kinds are C's mistakes; the later ones a Python candidate's,
  * each modelled on what numpy and Python's threads would do (see
- * bug_describe).  Every rule a bug changes is a function here, so that the
+ * bug_describe); the last ones the training step's backward (--train),
+ * mistakes in the reduce-scatter of dB, which change no forward run (and
+ * the forward's change no training step: its forward is the correct one).  Every rule a bug changes is a function here, so that the
  * devices, the replay and the trace checker follow one definition. */
 #ifndef DM_BUG_H
 #define DM_BUG_H
@@ -25,6 +27,9 @@ enum dm_bug {
 	BUG_REUSE_BUFFER,   /* the array sent refilled with the next shard (a reference moved) */
 	BUG_EXTRA_ROTATION, /* one send too many, after the last step: never received */
 	BUG_ARRIVAL_ORDER,  /* rank 0 stacks the row blocks of C in the order they arrive */
+	BUG_RS_OFF_BY_ONE,  /* the reduce-scatter sends chunk (r - s) mod n, the all-gather's index */
+	BUG_NO_SUM,         /* the reduce-scatter stores the running sum it receives over its
+			       own part instead of adding to it: dB is never summed */
 	BUG_COUNT
 };
 
@@ -36,9 +41,16 @@ const char *bug_describe(int bug);    /* one line */
  * is nothing to add. */
 const char *bug_note(int bug, int n);
 
-/* Whether bug changes a run in mode: the ring's mistakes only FSDP (DP
- * ignores them), arrival-order the gather both modes end with. */
+/* Whether bug changes a forward run in mode: the ring's mistakes only FSDP
+ * (DP ignores them), arrival-order the gather both modes end with; the
+ * backward's none. */
 int bug_applies(int bug, int mode);
+/* Whether bug changes a run in mode, forward only (train 0) or the
+ * training step (train 1: the backward's mistakes, in both modes).  A bug
+ * that does not is ignored by the engine, as DP ignores the ring's. */
+int bug_applies_run(int bug, int mode, int train);
+/* Whether bug is one of the backward's (it needs --train). */
+int bug_is_backward(int bug);
 int bug_parse(const char *name);      /* the bug, or -1 */
 
 /* The shard index a rank's code computes at step s; with BUG_C_MOD it may
@@ -90,5 +102,16 @@ int bug_recv_from(int bug, int n, int rank);
  * the last rank's send and rank 0's receive). */
 int bug_sends(int bug, int n, int rank);
 int bug_receives(int bug, int rank);
+
+/* The reduce-scatter as the code with bug does it: the chunk rank sends at
+ * step s (sched_rs_send_chunk's (r - s - 1) mod n; rs-off-by-one (r - s)),
+ * the one it receives (its left neighbour's send), and whether it adds its
+ * own part into what it receives (no-sum stores it instead). */
+int bug_rs_send_chunk(int bug, int n, int rank, int step);
+int bug_rs_recv_chunk(int bug, int n, int rank, int step);
+int bug_rs_adds(int bug);
+/* The reduce-scatter's index as the code with bug writes it, with the
+ * numbers: "(1-0-1) mod 4 = 0" (rs-off-by-one: "(1-0) mod 4 = 1"). */
+void bug_rs_formula(int bug, int n, int rank, int step, char *buf, size_t size);
 
 #endif

@@ -15,6 +15,24 @@ enum ev_op {
 	EV_SEND = 1,    /* rank sent shard (or its C rows) to peer */
 	EV_RECV = 2,    /* rank received shard from peer */
 	EV_GATHER = 3,  /* rank 0 placed peer's C rows into the gathered C */
+	/* the training step's */
+	EV_ADD = 4,     /* rank added its own part of dB chunk `shard` into the running
+			   sum it received (the reduce-scatter) */
+	EV_FREE = 5,    /* rank let go of what it no longer needs: FSDP's gathered B
+			   shard after a pass (tensor B), the K x N partial once its
+			   chunk is summed (tensor dB) */
+	EV_OP_COUNT
+};
+
+/* Which tensor an event is about, besides its op: the forward's (B's shards
+ * moving, C written and gathered) or a gradient's.  0 keeps every forward
+ * event as it was. */
+enum ev_tensor {
+	EV_TENSOR_FWD = 0, /* B (a shard, or all of it) moving or freed; C written or gathered */
+	EV_TENSOR_DA = 1,  /* dA: rows written (dA_r += dC_r[:, cols] @ B_kᵀ), or gathered */
+	EV_TENSOR_DB = 2,  /* dB: the partial written, a chunk's running sum sent, received,
+			      added into or gathered, the partial freed */
+	EV_TENSOR_COUNT
 };
 
 /* Ranges are half-open [begin, end).  Sizes fit in 32 bits: the engine
@@ -30,6 +48,7 @@ struct ev {
 	uint32_t row_begin, row_end; /* rows of A / C involved */
 	uint32_t col_begin, col_end; /* columns of B / C involved */
 	uint32_t flags;              /* EV_FLAG_* */
+	int32_t tensor;              /* enum ev_tensor (in what was padding) */
 	uint64_t bytes;              /* payload bytes moved; output bytes written for compute */
 	uint64_t t_begin_ns, t_end_ns; /* since the run started, CLOCK_MONOTONIC */
 	uint64_t held, peak;         /* the rank's bytes held, and its peak, after this */
@@ -38,6 +57,22 @@ struct ev {
 /* A compute whose partial product was cut to whole numbers (--bug
  * int-accumulator): replaying it must cut them too. */
 #define EV_FLAG_TRUNCATED 1u
+/* An add that stored the running sum received over the rank's own part
+ * instead of adding to it (--bug no-sum). */
+#define EV_FLAG_OVERWRITE 2u
+
+/* What each field means for the training step's events (tensor != 0, and
+ * add and free):
+ *  - compute, dA: rows of dA (the rank's), cols of dC and B's shard used
+ *    (shard; -1 and 0:N in DP), bytes the rows x K written;
+ *  - compute, dB (the partial): rows of A and dC used, cols 0:N, shard -1,
+ *    bytes K x N;
+ *  - send, recv, add, dB: rows 0:K, cols and shard the chunk, bytes its
+ *    size; gather, dB: the same, peer the rank whose chunk it is;
+ *  - send and gather, dA: a block of dA, rows and 0:K, shard -1;
+ *  - free, B: the shard's columns and rows 0:K, bytes its size; free, dB
+ *    (FSDP, once its chunk is summed): rows 0:K, cols 0:N, shard the chunk
+ *    kept (in a buffer of its own), bytes the partial's, let go. */
 
 /* A growable array of events. */
 struct evlog {
@@ -49,7 +84,8 @@ struct evlog {
 int evlog_push(struct evlog *log, const struct ev *e);
 void evlog_free(struct evlog *log);
 
-const char *ev_op_name(int op); /* "compute", "send", "recv", "gather" */
+const char *ev_op_name(int op); /* "compute", "send", "recv", "gather", "add", "free" */
+const char *ev_tensor_name(int tensor); /* "", "dA", "dB" */
 
 /* Per device totals written after the events. */
 struct ev_summary {

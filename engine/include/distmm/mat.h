@@ -57,6 +57,12 @@ void mat_fill(struct mat *m, enum mat_values kind, uint64_t seed, uint64_t strea
  * DM_EINVAL when a->cols != b->rows, or DM_ENOMEM. */
 int mat_matmul(struct mat *c, const struct mat *a, const struct mat *b, struct dm_err *err);
 
+/* The training step's sequential references: c = a @ bᵀ (dA = dC @ Bᵀ:
+ * a's columns must equal b's) and c = aᵀ @ b (dB = Aᵀ @ dC: a's rows must
+ * equal b's), c allocated.  Returns 0, DM_EINVAL or DM_ENOMEM. */
+int mat_matmul_nt(struct mat *c, const struct mat *a, const struct mat *b, struct dm_err *err);
+int mat_matmul_tn(struct mat *c, const struct mat *a, const struct mat *b, struct dm_err *err);
+
 /* The one rule every check of C uses, element by element: numpy's
  * isclose(x, y, equal_nan=True) with y the reference, |x - y| <= atol +
  * rtol*|y| (atol = 1e-8, rtol = 1e-5), or x and y the same value not finite

@@ -8,7 +8,8 @@
  * order, and every rank's totals.  MPI-only, like comm_mpi.
  *
  * Only rank 0 needs the matrices: it checks them, tells every rank the
- * shapes, and sends each rank its part.  Every call here is collective: all
+ * shapes, and sends each rank its part (a training step's rows of dC too;
+ * dA and dB come back to rank 0 in the gather, as C does).  Every call here is collective: all
  * ranks call mpi_rank_run() once, and it returns on all of them, a failure
  * on any rank included (the others' waits end, see comm_mpi.h). */
 #ifndef DM_MPI_RANK_H
@@ -38,11 +39,16 @@ struct mpi_rank_view {
 	int sent_shard, sent_to;   /* what the last phase moved, -1 when nothing */
 	int recv_shard, recv_from;
 	uint64_t held_bytes, peak_bytes, sent_bytes, recv_bytes;
+	int train;                 /* a training step: the fields below */
+	int da_parts;              /* B shards summed into its rows of dA */
+	int db_sent, db_recv;      /* the dB chunks the last phase moved, -1 none */
 };
 
 struct mpi_rank_config {
 	int mode; /* DM_FSDP or DM_DP; rank 0's is the one used */
 	int bug;  /* enum dm_bug, FSDP only (as in-process); rank 0's is used */
+	int train;             /* the training step; rank 0's is used */
+	const struct mat *dc;  /* rank 0, train: dC, M x N (NULL elsewhere) */
 	/* The step barrier: when show is set, every rank calls show with what it
 	 * holds before each phase and once after the last, then the ranks meet
 	 * at a barrier; rank 0 calls pause (if set) once all have arrived, and
@@ -55,13 +61,14 @@ struct mpi_rank_config {
 
 /* Rank 0's account of the run. */
 struct mpi_rank_result {
-	int n, mode, bug;
+	int n, mode, bug, train;
 	size_t M, K, N;
 	int ran;            /* the devices started: a failure is the run's, not the input's */
 	struct ev *ev;      /* every rank's events, by phase then rank (run_events' order) */
 	size_t n_ev;
 	struct ev_summary *sum; /* n: peak, sent, received, as run_summaries() gives */
 	struct mat c;       /* the gathered C, when the run finished */
+	struct mat da, db;  /* a training step's gathered dA (M x K) and dB (K x N) */
 };
 
 /* run.c's checks of a configuration and shapes (run_new refuses the same),

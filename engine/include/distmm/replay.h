@@ -36,10 +36,24 @@ int replay_snapshot(struct run_snapshot *s, const struct mat *a, const struct ma
 		    int n, int bug, const struct ev *ev, size_t n_ev, int upto,
 		    struct dm_err *err);
 
+/* The same for a training step's events: dC too (M x N, with values), and
+ * s made by run_snapshot_init_train for A's rows, A's columns and B's (with
+ * values: dA and every rank's dB rebuilt bit for bit, as C is; without,
+ * only the fills and the view).  The rules are a training step's (its
+ * schedule, the backward's bugs).  Returns as replay_snapshot, and
+ * DM_EINVAL for dC's shape or a snapshot made without the training
+ * step's fields. */
+int replay_snapshot_train(struct run_snapshot *s, const struct mat *a, const struct mat *b,
+			  const struct mat *dc, int mode, int n, int bug, const struct ev *ev,
+			  size_t n_ev, int upto, struct dm_err *err);
+
 /* Whether the events are those of a run that finished: rank 0 gathered every
  * rank's block in the last phase.  The last phase alone does not say: in a
  * run that failed, ranks that went on may have sent their rows to a rank 0
  * that had stopped. */
 int replay_finished(const struct ev *ev, size_t n_ev, int mode, int n);
+/* The same for a forward run (train 0) or a training step (train 1): the
+ * blocks of C gathered in its last phase. */
+int replay_finished_run(const struct ev *ev, size_t n_ev, int mode, int train, int n);
 
 #endif

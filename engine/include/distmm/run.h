@@ -40,6 +40,11 @@ struct run_config {
 	int bug;                  /* enum dm_bug (bug.h): a deliberate mistake in the ring */
 	unsigned wait_timeout_ms; /* deadline of each message wait, 0 for none */
 	uint64_t mem_limit;       /* refuse a run whose estimate exceeds it, 0 for none */
+	/* the training step (--train): the backward follows the forward, with dC
+	 * (M x N, only read by run_new) as the gradient that comes into C.  Only
+	 * the correct ring's order (ORDER_PARITY), and the backward's bugs. */
+	int train;
+	const struct mat *dc;
 };
 
 /* The defaults above. */
@@ -58,6 +63,10 @@ uint64_t run_estimate_bytes(const struct run_config *cfg, size_t M, size_t K, si
  * replay and trace_check. */
 int run_check_shapes(int mode, int bug, int n, const struct mat *a, const struct mat *b,
 		     struct dm_err *err);
+/* What a training step checks besides: dC M x N (with values unless
+ * shapes_only), a bug of the backward's or none.  0 or DM_EINVAL. */
+int run_check_train(int bug, const struct mat *a, const struct mat *b, const struct mat *dc,
+		    int shapes_only, struct dm_err *err);
 
 struct run;
 
@@ -86,9 +95,14 @@ int run_phase(const struct run *r);       /* the last phase done, -1 before the 
 int run_phase_count(const struct run *r); /* phases in all */
 int run_devices(const struct run *r);
 int run_mode(const struct run *r);
+int run_train(const struct run *r);       /* 1 for a training step */
 
 /* The gathered C once the last phase is done, else NULL. */
 const struct mat *run_result(const struct run *r);
+/* A training step's gathered dA (M x K) and dB (K x N) once the last phase
+ * is done, else NULL (and for a forward run). */
+const struct mat *run_result_da(const struct run *r);
+const struct mat *run_result_db(const struct run *r);
 
 /* The events of the phases done, in (phase, rank) order; *count gets their
  * number.  Valid until the next run_step/run_finish/run_free. */
@@ -116,6 +130,16 @@ struct run_dev_view {
 	int threads;               /* its threads: 1, or 2 with the recv-thread fix */
 	int rx_state, rx_peer;     /* its receive thread's wait (RUN_IDLE when none) */
 	int failed;                /* it stopped with an error */
+	/* the training step (0 and -1 in a forward run); held_bytes and
+	 * peak_bytes count the backward's buffers too */
+	int da_parts;              /* B shards summed into its rows of dA so far (n: all) */
+	int db_sent, db_recv;      /* the dB chunks the last phase sent (to sent_to) and
+				      received (from recv_from), -1 none */
+	int db_added;              /* the last phase added its part into db_recv (1), stored
+				      the sum received over it (0, no-sum), -1 neither */
+	int db_chunk;              /* the chunk of dB it keeps: FSDP its own once summed,
+				      -2 all of dB (DP after the all-gather, or one device),
+				      -1 none (not yet, or sent to rank 0 in the gather) */
 };
 
 #define RUN_FILL_NONE (-1)   /* col_fill: not computed yet */
@@ -133,12 +157,31 @@ struct run_snapshot {
 	double *c;       /* M * N current values of C (the devices' rows, then the
 			    gathered C), or NULL when not asked for */
 	size_t event_count;
+	/* the training step, in a snapshot made by run_snapshot_init_train
+	 * (NULL and 0 otherwise) */
+	int train;       /* the run is a training step */
+	int kind;        /* enum sched_kind of the last phase done, -1 before the first */
+	int *db_fill;    /* n * N: db_fill[r*N + j], how many ranks' partials column j
+			    of rank r's dB holds (0: it holds none there) */
+	double *da;      /* M * K values of dA (the devices' rows, then the gathered dA),
+			    or NULL when not asked for */
+	double *db;      /* n * K * N: db[(r*K + i)*N + j], rank r's dB as it holds it
+			    now (its partial, summed in place by the reduce-scatter, in DP
+			    filled by the all-gather; in FSDP its summed chunk alone once
+			    kept), zeros where it holds none; NULL when not asked for */
+	double *db_result; /* K * N: the gathered dB once the gather is done, zeros
+			      before; NULL when not asked for */
 };
 
 /* Allocates a snapshot for n devices and an M x N output; with want_values
  * it holds a copy of C too.  Returns 0 or DM_ENOMEM. */
 int run_snapshot_init(struct run_snapshot *s, int n, size_t M, size_t N, int want_values,
 		      struct dm_err *err);
+/* The same with the training step's fields (db_fill; with want_values dA
+ * and dB), for a run of A M x K and B K x N.  It takes a forward run's
+ * snapshot too (train 0, the fields left empty). */
+int run_snapshot_init_train(struct run_snapshot *s, int n, size_t M, size_t K, size_t N,
+			    int want_values, struct dm_err *err);
 /* Copies the run's state between phases into s (made for this run's shape). */
 void run_snapshot_take(const struct run *r, struct run_snapshot *s);
 void run_snapshot_free(struct run_snapshot *s);

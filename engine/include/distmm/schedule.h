@@ -12,16 +12,55 @@ enum dm_mode {
 enum sched_kind {
 	SCHED_COMPUTE = 0,  /* multiply the A rows by the B shard held */
 	SCHED_TRANSFER = 1, /* pass the shard right, receive one from the left */
-	SCHED_GATHER = 2,   /* send the C rows to rank 0, which places them */
+	SCHED_GATHER = 2,   /* send the C rows to rank 0, which places them (training:
+			       C's, dA's and, in FSDP, each rank's dB chunk) */
+	/* the training step's backward (--train) */
+	SCHED_BWD_COMPUTE = 3,  /* dA_r += dC_r[:, cols of shard k] @ B_kᵀ with the shard
+				   held (FSDP), dA_r = dC_r @ Bᵀ (DP) */
+	SCHED_BWD_TRANSFER = 4, /* FSDP: the second all-gather of B, one ring step */
+	SCHED_DB_PARTIAL = 5,   /* the K x N partial dB_r = A_rᵀ @ dC_r */
+	SCHED_REDUCE_SCATTER = 6, /* one ring step: send chunk (r - s - 1) mod n right,
+				     receive chunk (r - s - 2) mod n, add the own part */
+	SCHED_ALL_GATHER = 7,   /* DP: one step of dB's all-gather: send chunk (r - s),
+				   receive chunk (r - s - 1) mod n */
+	SCHED_KIND_COUNT
 };
 
 /* FSDP: compute s=0, transfer, compute s=1, ..., compute s=n-1, gather: 2n
- * phases (n computes, n-1 transfers).  DP: compute, gather. */
+ * phases (n computes, n-1 transfers).  DP: compute, gather.  The forward
+ * alone: sched_run_phase_* with train 0. */
 int sched_phase_count(int mode, int n);
 int sched_phase_kind(int mode, int n, int phase);
 /* The ring step s a phase belongs to (a transfer belongs to the step it
  * follows; the gather to the last step).  0 in DP. */
 int sched_phase_step(int mode, int n, int phase);
+
+/* The schedule of a run, forward only (train 0: as above) or the training
+ * step (train 1):
+ *   FSDP: the forward's 2n - 1 phases (no gather), the backward's compute
+ *   t=0, transfer, ..., compute t=n-1 (2n - 1 more), the partial dB, n - 1
+ *   reduce-scatter steps and the gather: 5n - 1 phases.
+ *   DP: compute, backward compute, partial dB, n - 1 reduce-scatter steps,
+ *   n - 1 all-gather steps, gather: 2n + 2 phases.
+ * The step of a backward compute or transfer is t, of a reduce-scatter or
+ * all-gather step s, of the partial and the training gather 0. */
+int sched_run_phase_count(int mode, int train, int n);
+int sched_run_phase_kind(int mode, int train, int n, int phase);
+int sched_run_phase_step(int mode, int train, int n, int phase);
+/* The first phase of a kind in the run's schedule, or -1 when it has none
+ * (n = 1 has no transfers and no reduce-scatter). */
+int sched_run_first_phase(int mode, int train, int n, int kind);
+
+/* The reduce-scatter of dB's chunks (the column split of B's shards): at
+ * step s = 0..n-2 rank r sends the running sum of chunk (r - s - 1) mod n to
+ * r + 1 and receives chunk (r - s - 2) mod n from r - 1, adding its own part
+ * to it; after the last step (s = n-2) it has received chunk (r - n) mod n =
+ * r, summed over every rank.  The all-gather then passes the summed chunks:
+ * at step s rank r sends chunk (r - s) mod n and receives (r - s - 1) mod n. */
+int sched_rs_send_chunk(int n, int rank, int step);
+int sched_rs_recv_chunk(int n, int rank, int step);
+int sched_ag_send_chunk(int n, int rank, int step);
+int sched_ag_recv_chunk(int n, int rank, int step);
 
 /* (rank - step) mod n: the owner index of the shard rank holds at step. */
 int sched_shard(int n, int rank, int step);
@@ -29,6 +68,8 @@ int sched_right(int n, int rank); /* (rank + 1) mod n: where shards go */
 int sched_left(int n, int rank);  /* (rank - 1) mod n: where they come from */
 
 const char *sched_mode_name(int mode);  /* "FSDP", "DP" */
-const char *sched_kind_name(int kind);  /* "compute", "transfer", "gather" */
+/* "compute", "transfer", "gather", "backward", "backward transfer",
+ * "partial dB", "reduce-scatter", "all-gather" */
+const char *sched_kind_name(int kind);
 
 #endif

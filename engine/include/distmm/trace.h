@@ -20,14 +20,21 @@ struct trace {
 	struct ev_summary *sum;
 	int n;                 /* one summary per rank 0..n-1, indexed by rank */
 	int mode;              /* DM_DP if the compute events use all of B (shard -1), else DM_FSDP */
+	int train;             /* a training step's: its first line is {"op":"run","train":true} */
 };
 
 /* Formats e as one JSON object (no newline) into buf; returns the length
  * (snprintf's rule: >= size means it was cut).  Keys in this order: phase,
  * step, op, rank, dst (send) or src (recv, gather), shard, row_begin,
  * row_end, col_begin, col_end, bytes, held_bytes, peak_bytes, truncated
- * (only when true), t_begin_ns, t_end_ns. */
+ * (only when true), t_begin_ns, t_end_ns.  The training step's events
+ * have "tensor":"dA" or "dB" after dst/src (none for the forward's B and
+ * C), ops "add" and "free", and "overwrite":true after truncated on an add
+ * that stored instead of adding (--bug no-sum). */
 int trace_format_event(const struct ev *e, char *buf, size_t size);
+/* {"op":"run","train":true}: the first line of a training step's trace
+ * (a forward trace has none, and means "train":false). */
+int trace_format_header(int train, char *buf, size_t size);
 /* {"op":"summary","rank":R,"peak_bytes":P,"sent_bytes":S,"recv_bytes":V} */
 int trace_format_summary(const struct ev_summary *s, char *buf, size_t size);
 
@@ -36,6 +43,9 @@ int trace_format_summary(const struct ev_summary *s, char *buf, size_t size);
  * Returns 0 or DM_EIO. */
 int trace_write_jsonl(const char *path, const struct ev *ev, size_t n_ev,
 		      const struct ev_summary *sum, size_t n_sum, struct dm_err *err);
+/* The same for a training step: the header line first. */
+int trace_write_train_jsonl(const char *path, const struct ev *ev, size_t n_ev,
+			    const struct ev_summary *sum, size_t n_sum, struct dm_err *err);
 
 /* Parses the text of a trace as trace_write_jsonl writes it.
  *
@@ -49,7 +59,9 @@ int trace_write_jsonl(const char *path, const struct ev *ev, size_t n_ev,
  * line needs phase, step, op, rank, shard, row_begin, row_end, col_begin,
  * col_end, bytes, and dst for a send, src for a recv and a gather;
  * held_bytes, peak_bytes, t_begin_ns, t_end_ns (0) and truncated (false) are
- * optional.  Summary lines ("op":"summary") need rank, peak_bytes,
+ * optional; so are tensor (the forward's) and overwrite (false, on an add).
+ * A "run" line, {"op":"run","train":B}, may come first (only there); a
+ * training step's events (a tensor, add, free) need it to say true.  Summary lines ("op":"summary") need rank, peak_bytes,
  * sent_bytes, recv_bytes; they come after the events, one for every rank
  * 0..n-1 (their number is n, at most RUN_MAX_DEVICES).  Numbers are
  * non-negative decimal integers that fit their fields; only shard may be -1.
@@ -93,6 +105,11 @@ void trace_free(struct trace *t);
  *    gather every block, though ranks that went on may have sent theirs):
  *    there phases are held whole until the first that is not, and the
  *    summaries are not compared.
+ * A training step's trace (t->train) is held to its own schedule and rules
+ * (evrules_train.c: the backward's computes and all-gather, every chunk of
+ * the reduce-scatter and DP's all-gather as the correct run or one with a
+ * backward bug moves it, the frees, the gather's C, dA and dB); there K
+ * also shows in dB's chunks and dA's blocks.
  * K shows only in the shards moved, so a DP trace and a one-device trace fit
  * any K.  Held bytes and times are not recomputed.  Returns 0, DM_EINVAL for
  * bad shapes, or DM_EFORMAT with a message ("the trace is for 8 rows, A has
@@ -112,5 +129,12 @@ int trace_check(const struct trace *t, size_t M, size_t K, size_t N, struct dm_e
  * DM_ENOMEM. */
 int trace_write_chrome(const char *path, const struct ev *ev, size_t n_ev, int n, int mode,
 		       struct dm_err *err);
+/* The same for a training step: process_name "distmm-tui <MODE> training
+ * step", and its events named by tensor: "compute dA with B[2]", "compute
+ * dB partial", "send dB[1] -> 2", "add into dB[0]" ("store over dB[0]"
+ * with --bug no-sum), "free B[3]", "keep dB[1], free the partial", "gather
+ * dA rows 2:4 <- 1"; args add "tensor" and "overwrite". */
+int trace_write_train_chrome(const char *path, const struct ev *ev, size_t n_ev, int n,
+			     int mode, struct dm_err *err);
 
 #endif

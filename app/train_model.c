@@ -1,0 +1,204 @@
+/* train_model: the training step's model (see train_model.h).  The held
+ * bytes are walked through the schedule's phases in order (the same
+ * sched_run_phase_kind the devices follow), each phase's most and what is
+ * left at its end a sum of the buffers resident then, so that the peaks are
+ * a maximum over stated states rather than a formula to trust. */
+#include "train_model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <distmm/schedule.h>
+#include <distmm/split.h>
+
+struct tm_ctx {
+	int mode, n, r;
+	size_t M, K, N;
+};
+
+/* 8·K·|chunk k|, k taken mod n. */
+static uint64_t tm_w(const struct tm_ctx *x, long k)
+{
+	int c = split_mod(k, x->n);
+	return 8 * (uint64_t)x->K * split_size(x->N, x->n, c);
+}
+
+/* Rank x->r in phase p of kind at step s: its bytes held grow from *held
+ * to at most *most during the phase, and *held is what is left at its end.
+ * The buffers, FSDP: its own shard always, the one the ring brought from
+ * step 1 of a pass on, the incoming one during a transfer; DP all of B; dA
+ * from the backward's first compute, the K x N partial from the partial on
+ * (FSDP: until its chunk is kept, the rest let go), a chunk out and one in
+ * during a ring step over dB, the one in kept for the next step's send
+ * (collective.c); rank 0's gathered results. */
+static void tm_phase(const struct tm_ctx *x, int kind, int s, uint64_t *held, uint64_t *most)
+{
+	int n = x->n, r = x->r, fsdp = x->mode == DM_FSDP;
+	uint64_t m = split_size(x->M, n, r), K = x->K, N = x->N, own = tm_w(x, r);
+	uint64_t g = 8 * K * N, da = 8 * m * K;
+	*most = *held;
+	switch (kind) {
+	case SCHED_COMPUTE:
+	case SCHED_BWD_COMPUTE:
+		if (kind == SCHED_BWD_COMPUTE && s == 0) /* dA, zeroed, from the first */
+			*most = *held += da;
+		if (fsdp && n > 1 && s == n - 1) /* the pass is over: the gathered shard goes */
+			*held -= tm_w(x, (long)r + 1);
+		break;
+	case SCHED_TRANSFER:
+	case SCHED_BWD_TRANSFER: /* step 0 sends its own in place, then the one it got */
+		*most = *held + tm_w(x, (long)r - s - 1);
+		*held = *most - (s ? tm_w(x, (long)r - s) : 0);
+		break;
+	case SCHED_DB_PARTIAL:
+		*most = *held += g;
+		break;
+	case SCHED_REDUCE_SCATTER:
+	case SCHED_ALL_GATHER: {
+		/* the chunk sent, in a new buffer at the first step and after in
+		 * the one the last chunk came in (kept, counted); the one coming
+		 * in, kept for the next step */
+		int rs = kind == SCHED_REDUCE_SCATTER;
+		uint64_t out = tm_w(x, (long)r - s - (rs ? 1 : 0));
+		uint64_t in = tm_w(x, (long)r - s - (rs ? 2 : 1));
+		int fresh = rs && s == 0;
+		*most = *held + (fresh ? out : 0) + in;
+		*held = *most - out;
+		if (!rs && s == n - 2) /* DP's last step: nothing left to send */
+			*held -= in;
+		if (rs && fsdp && s == n - 2) /* its chunk kept (in that buffer), the partial let go */
+			*held -= g;
+		break;
+	}
+	default: /* the gather: rank 0 makes the results, the others send theirs */
+		if (r == 0)
+			*most = *held += 8 * ((uint64_t)x->M * N + (uint64_t)x->M * K) +
+					 (fsdp ? 8 * K * N : 0);
+		else
+			*held -= 8 * m * N + da + (fsdp ? own : 0);
+		break;
+	}
+}
+
+/* What rank r holds before the first phase: A_r, C_r, dC_r and B's part. */
+static uint64_t tm_start(const struct tm_ctx *x)
+{
+	uint64_t m = split_size(x->M, x->n, x->r);
+	return 8 * (m * x->K + 2 * m * x->N) +
+	       (x->mode == DM_FSDP ? tm_w(x, x->r) : 8 * (uint64_t)x->K * x->N);
+}
+
+int train_model_phases(int mode, int n, size_t M, size_t K, size_t N, int rank, uint64_t *most,
+		       uint64_t *held)
+{
+	struct tm_ctx x = { mode, n, rank, M, K, N };
+	int count = sched_run_phase_count(mode, 1, n);
+	uint64_t h = tm_start(&x), m;
+	for (int p = 0; p < count; p++) {
+		tm_phase(&x, sched_run_phase_kind(mode, 1, n, p), sched_run_phase_step(mode, 1, n, p),
+			 &h, &m);
+		if (most)
+			most[p] = m;
+		if (held)
+			held[p] = h;
+	}
+	return count;
+}
+
+void train_model_rank(int mode, int n, size_t M, size_t K, size_t N, int rank,
+		      struct train_model_rank *out)
+{
+	struct tm_ctx x = { mode, n, rank, M, K, N };
+	int count = sched_run_phase_count(mode, 1, n);
+	uint64_t B = 8 * (uint64_t)K * N, h = tm_start(&x), m;
+	memset(out, 0, sizeof *out);
+	out->fwd_peak = h;
+	for (int p = 0; p < count; p++) {
+		int kind = sched_run_phase_kind(mode, 1, n, p);
+		tm_phase(&x, kind, sched_run_phase_step(mode, 1, n, p), &h, &m);
+		uint64_t *peak = kind == SCHED_COMPUTE || kind == SCHED_TRANSFER ? &out->fwd_peak
+										 : &out->bwd_peak;
+		if (m > *peak)
+			*peak = m;
+	}
+	out->end_held = h;
+	out->peak = out->fwd_peak > out->bwd_peak ? out->fwd_peak : out->bwd_peak;
+	if (n > 1 && mode == DM_FSDP) {
+		out->ring_sent = 2 * (B - tm_w(&x, (long)rank + 1)) + (B - tm_w(&x, rank));
+		out->ring_recv = 2 * (B - tm_w(&x, rank)) + (B - tm_w(&x, (long)rank - 1));
+	} else if (n > 1) {
+		out->ring_sent = (B - tm_w(&x, rank)) + (B - tm_w(&x, (long)rank + 1));
+		out->ring_recv = (B - tm_w(&x, (long)rank - 1)) + (B - tm_w(&x, rank));
+	}
+	/* the gather: C's rows, dA's rows and, in FSDP, its chunk of dB */
+	for (int s = 1; s < n; s++) {
+		uint64_t rows = split_size(M, n, s);
+		uint64_t piece = 8 * (rows * N + rows * K) + (mode == DM_FSDP ? tm_w(&x, s) : 0);
+		if (s == rank)
+			out->gather_sent = piece;
+		if (rank == 0)
+			out->gather_recv += piece;
+	}
+}
+
+void train_model_total(int mode, int n, size_t M, size_t K, size_t N,
+		       struct train_model_rank *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int r = 0; r < n; r++) {
+		struct train_model_rank one;
+		train_model_rank(mode, n, M, K, N, r, &one);
+		out->fwd_peak += one.fwd_peak;
+		out->bwd_peak += one.bwd_peak;
+		out->peak += one.peak;
+		out->ring_sent += one.ring_sent;
+		out->ring_recv += one.ring_recv;
+		out->gather_sent += one.gather_sent;
+		out->gather_recv += one.gather_recv;
+		out->end_held += one.end_held;
+	}
+}
+
+uint64_t train_model_together(int mode, int n, size_t M, size_t K, size_t N)
+{
+	int count = sched_run_phase_count(mode, 1, n);
+	uint64_t *sum = calloc((size_t)count, sizeof *sum), *most = calloc((size_t)count, sizeof *most);
+	uint64_t best = 0;
+	if (!sum || !most) {
+		free(sum);
+		free(most);
+		return 0;
+	}
+	for (int r = 0; r < n; r++) {
+		train_model_phases(mode, n, M, K, N, r, most, NULL);
+		for (int p = 0; p < count; p++)
+			sum[p] += most[p];
+	}
+	for (int p = 0; p < count; p++)
+		best = sum[p] > best ? sum[p] : best;
+	free(sum);
+	free(most);
+	return best;
+}
+
+void train_model_ring_formula(int mode, int n, size_t K, size_t N, int rank, char *buf,
+			      size_t size)
+{
+	struct tm_ctx x = { mode, n, rank, 0, K, N };
+	uint64_t B = 8 * (uint64_t)K * N;
+	int right = sched_right(n, rank);
+	uint64_t wr = tm_w(&x, rank), wn = tm_w(&x, right);
+	if (n == 1)
+		snprintf(buf, size, "one device: no ring, 0");
+	else if (mode == DM_FSDP)
+		snprintf(buf, size, "2*(B - w%d) + (B - w%d) = 2*(%llu - %llu) + (%llu - %llu) = %llu",
+			 right, rank, (unsigned long long)B, (unsigned long long)wn,
+			 (unsigned long long)B, (unsigned long long)wr,
+			 (unsigned long long)(2 * (B - wn) + (B - wr)));
+	else
+		snprintf(buf, size, "(B - w%d) + (B - w%d) = (%llu - %llu) + (%llu - %llu) = %llu",
+			 rank, right, (unsigned long long)B, (unsigned long long)wr,
+			 (unsigned long long)B, (unsigned long long)wn,
+			 (unsigned long long)(2 * B - wr - wn));
+}

@@ -1,0 +1,271 @@
+/* bench_train: the training step's figures for `make bench`, one JSON object
+ * a line on stdout, as bench_engine prints its own (tests/bench/run.sh
+ * collects both).  Nothing is asserted: it measures and prints.
+ *
+ *   bench_train compute SIZE REPS D[,D...]  the training step against its three
+ *                                           sequential dgemms on the same cores
+ *   bench_train memory fsdp|dp SIZE D       peak RSS against the model
+ *
+ * The baseline is what the step computes, done by OpenBLAS alone on
+ * min(d, cores) threads: C = A @ B, dA = dC @ Bᵀ and dB = Aᵀ @ dC, one
+ * cblas_dgemm each.  The step's time is run_finish(): every phase of the
+ * forward and the backward, the messages and the gather of C, dA and dB
+ * into rank 0 (run_new's copies, the scatter, are not in it, as in
+ * bench_engine's compute). */
+#define _GNU_SOURCE /* cblas.h's cpu_set_t */
+#include <cblas.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <distmm/mat.h>
+#include <distmm/run.h>
+#include <distmm/schedule.h>
+#include "train_model.h"
+
+static double bt_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int bt_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double bt_median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, bt_cmp);
+	return v[n / 2];
+}
+
+static void bt_die(const char *what, const struct dm_err *err)
+{
+	fprintf(stderr, "bench_train: %s: %s\n", what, err ? err->msg : strerror(errno));
+	exit(1);
+}
+
+static void bt_make(struct mat *m, size_t rows, size_t cols, uint64_t stream)
+{
+	struct dm_err err;
+	if (mat_alloc(m, rows, cols, &err))
+		bt_die("allocating a matrix", &err);
+	mat_fill(m, MAT_VALUES_FLOATS, 1, stream);
+}
+
+/* The settle pause after a multithreaded dgemm: OpenBLAS's idle workers spin
+ * a while before they sleep (a measurement's hygiene, not synchronisation). */
+static void bt_settle(void)
+{
+	struct timespec ts = { 0, 300 * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+/* The three products on `threads` threads, into buffers touched before. */
+static double bt_three(const struct mat *a, const struct mat *b, const struct mat *dc,
+		       struct mat *c, struct mat *da, struct mat *db, int threads)
+{
+	int M = (int)a->rows, K = (int)a->cols, N = (int)b->cols;
+	openblas_set_num_threads(threads);
+	double t0 = bt_now();
+	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0, a->data, K, b->data, N,
+		    0.0, c->data, N);
+	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, M, K, N, 1.0, dc->data, N, b->data, N,
+		    0.0, da->data, K);
+	cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, K, N, M, 1.0, a->data, K, dc->data, N,
+		    0.0, db->data, N);
+	return bt_now() - t0;
+}
+
+static struct run *bt_run_new(int mode, int d, const struct mat *a, const struct mat *b,
+			      const struct mat *dc)
+{
+	struct run_config cfg;
+	struct run *r;
+	struct dm_err err;
+	run_config_default(&cfg);
+	cfg.mode = mode;
+	cfg.devices = d;
+	cfg.train = 1;
+	cfg.dc = dc;
+	openblas_set_num_threads(1); /* what gemm_init sets, once: the baseline changed it */
+	if (run_new(&r, &cfg, a, b, &err))
+		bt_die("run_new", &err);
+	return r;
+}
+
+static int bt_compute(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: bench_train compute SIZE REPS D[,D...]\n");
+		return 2;
+	}
+	size_t S = strtoul(argv[0], NULL, 10);
+	int reps = atoi(argv[1]);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (S == 0 || reps < 1)
+		return 2;
+	struct mat a, b, dc, c, da, db;
+	struct dm_err err;
+	bt_make(&a, S, S, 0);
+	bt_make(&b, S, S, 1);
+	bt_make(&dc, S, S, 2);
+	if (mat_alloc(&c, S, S, &err) || mat_alloc(&da, S, S, &err) || mat_alloc(&db, S, S, &err))
+		bt_die("allocating the results", &err);
+	for (const char *s = argv[2]; *s;) {
+		char *end;
+		int d = (int)strtol(s, &end, 10);
+		if (end == s || d < 1)
+			break;
+		s = *end == ',' ? end + 1 : end;
+		int th = (int)(d < cpus ? d : cpus);
+		double *base = calloc((size_t)reps, sizeof *base), *step[2];
+		bt_three(&a, &b, &dc, &c, &da, &db, th); /* warm: pages, the pool */
+		for (int k = 0; k < reps; k++)
+			base[k] = bt_three(&a, &b, &dc, &c, &da, &db, th);
+		double blas = bt_median(base, reps);
+		bt_settle();
+		for (int mode = DM_FSDP; mode <= DM_DP; mode++) {
+			step[mode] = calloc((size_t)reps, sizeof *step[mode]);
+			int ok = 1;
+			for (int k = -1; k < reps; k++) { /* k = -1: warm, and checked */
+				struct run *r = bt_run_new(mode, d, &a, &b, &dc);
+				double t0 = bt_now();
+				if (run_finish(r, &err))
+					bt_die("run_finish", &err);
+				double t = bt_now() - t0;
+				if (k < 0) {
+					double e;
+					size_t bad;
+					ok = mat_allclose(run_result(r), &c, &e, &bad) &&
+					     mat_allclose(run_result_da(r), &da, &e, &bad) &&
+					     mat_allclose(run_result_db(r), &db, &e, &bad);
+				} else {
+					step[mode][k] = t;
+				}
+				run_free(r);
+			}
+			double m = bt_median(step[mode], reps), mmin = step[mode][0]; /* sorted */
+			printf("{\"bench\":\"train_compute\",\"mode\":\"%s\",\"size\":%zu,\"d\":%d,"
+			       "\"cores\":%d,\"reps\":%d,\"step_s\":%.6f,\"step_min_s\":%.6f,"
+			       "\"three_dgemms_s\":%.6f,\"three_dgemms_min_s\":%.6f,\"ratio\":%.4f,"
+			       "\"ratio_min\":%.4f,\"gflops\":%.2f,\"verified\":%s}\n",
+			       sched_mode_name(mode), S, d, th, reps, m, mmin, blas, base[0], m / blas,
+			       mmin / base[0], 6.0 * (double)S * (double)S * (double)S / m * 1e-9,
+			       ok ? "true" : "false");
+			fflush(stdout);
+			free(step[mode]);
+		}
+		free(base);
+	}
+	mat_free(&a);
+	mat_free(&b);
+	mat_free(&dc);
+	mat_free(&c);
+	mat_free(&da);
+	mat_free(&db);
+	return 0;
+}
+
+/* A field of /proc/self/status in bytes ("VmRSS:"), 0 if none. */
+static uint64_t bt_status(const char *field)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	uint64_t kb = 0;
+	size_t len = strlen(field);
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, field, len) == 0) {
+			kb = strtoull(line + len, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return kb * 1024;
+}
+
+/* Resets the peak RSS (VmHWM) to the RSS now; 0 when it cannot. */
+static int bt_reset_hwm(void)
+{
+	FILE *f = fopen("/proc/self/clear_refs", "w");
+	if (!f)
+		return 0;
+	int ok = fputs("5", f) >= 0;
+	return fclose(f) == 0 && ok;
+}
+
+/* The run's own peak RSS (the inputs freed once the devices have their
+ * copies) against the model's bytes held by every rank together. */
+static int bt_memory(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: bench_train memory fsdp|dp SIZE D\n");
+		return 2;
+	}
+	int mode = strcmp(argv[0], "dp") == 0 ? DM_DP : DM_FSDP, d = atoi(argv[2]);
+	size_t S = strtoul(argv[1], NULL, 10);
+	struct mat a, b, dc;
+	struct dm_err err;
+	struct run_snapshot snap;
+	uint64_t base = bt_status("VmRSS:");
+	bt_make(&a, S, S, 0);
+	bt_make(&b, S, S, 1);
+	bt_make(&dc, S, S, 2);
+	struct run *r = bt_run_new(mode, d, &a, &b, &dc);
+	mat_free(&a);
+	mat_free(&b);
+	mat_free(&dc);
+	uint64_t after_setup = bt_status("VmRSS:");
+	int hwm = bt_reset_hwm();
+	if (run_snapshot_init(&snap, d, S, S, 0, &err))
+		bt_die("run_snapshot_init", &err);
+	uint64_t phase_max = 0;
+	int rc;
+	while ((rc = run_step(r, &err)) == 0 || rc == 1) {
+		run_snapshot_take(r, &snap);
+		uint64_t held = 0;
+		for (int i = 0; i < d; i++)
+			held += snap.dev[i].held_bytes;
+		phase_max = held > phase_max ? held : phase_max;
+		if (rc == 1)
+			break;
+	}
+	if (rc < 0)
+		bt_die("run_step", &err);
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	uint64_t peak = hwm ? (uint64_t)ru.ru_maxrss * 1024 : 0;
+	uint64_t model = train_model_together(mode, d, S, S, S);
+	printf("{\"bench\":\"train_memory\",\"mode\":\"%s\",\"size\":%zu,\"d\":%d,"
+	       "\"run_peak_rss\":%" PRIu64 ",\"base_rss\":%" PRIu64 ",\"after_setup_rss\":%" PRIu64
+	       ",\"model_together\":%" PRIu64 ",\"accounted_phase_max\":%" PRIu64
+	       ",\"ratio\":%.4f}\n",
+	       sched_mode_name(mode), S, d, peak, base, after_setup, model, phase_max,
+	       peak ? (double)(peak - base) / (double)model : 0.0);
+	run_snapshot_free(&snap);
+	run_free(r);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: bench_train compute|memory ...\n");
+		return 2;
+	}
+	if (strcmp(argv[1], "compute") == 0)
+		return bt_compute(argc - 2, argv + 2);
+	if (strcmp(argv[1], "memory") == 0)
+		return bt_memory(argc - 2, argv + 2);
+	fprintf(stderr, "bench_train: unknown benchmark %s\n", argv[1]);
+	return 2;
+}
