@@ -131,6 +131,12 @@ $(BUILD)/tests/check_expr: tests/check_expr.c $(BUILD)/app/expr.o $(LIB) tests/t
 	@echo "  CC     $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(BUILD)/app/expr.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
+# The practice's questions and flow, over the formula checker.
+$(BUILD)/tests/check_derive: tests/check_derive.c $(BUILD)/app/tui/derive.o $(BUILD)/app/expr.o
+	@mkdir -p $(dir $@)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CHECK)
+
 deps:
 	@missing=""; for p in $(DEPS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
