@@ -353,15 +353,20 @@ static int draw_blocked(const struct view *v, int r, int y, int x, int w)
 {
 	const struct run_dev_view *d = &v->snap.dev[r];
 	char buf[80], k[16];
+	/* a fix's call that cannot end says which call it is (a lost message,
+	 * a bug): the sendrecv, or the receive after a buffered send */
+	const char *how = v->cfg.order == ORDER_SENDRECV   ? "in sendrecv"
+			  : v->cfg.order == ORDER_BUFFERED ? "buffer sent"
+							   : "blocked";
 	if (!v->failed)
 		return 0;
 	if (d->wait_state == RUN_WAIT_SEND && d->wait_shard >= 0) {
 		view_shard_name(v, r, d->wait_shard, k, sizeof k);
-		snprintf(buf, sizeof buf, "blocked: sending %s to rank %d", k, d->wait_peer);
+		snprintf(buf, sizeof buf, "%s: sending %s to rank %d", how, k, d->wait_peer);
 		if ((int)strlen(buf) > w)
 			snprintf(buf, sizeof buf, "blocked: %s -> %d", k, d->wait_peer);
 	} else if (d->wait_state == RUN_WAIT_SEND) {
-		snprintf(buf, sizeof buf, "blocked: sending to rank %d", d->wait_peer);
+		snprintf(buf, sizeof buf, "%s: sending to rank %d", how, d->wait_peer);
 		if ((int)strlen(buf) > w)
 			snprintf(buf, sizeof buf, "blocked: -> %d", d->wait_peer);
 	} else if (d->wait_state == RUN_WAIT_RECV && d->wait_via_rx) {
@@ -372,7 +377,7 @@ static int draw_blocked(const struct view *v, int r, int y, int x, int w)
 		if ((int)strlen(buf) > w)
 			snprintf(buf, sizeof buf, "blocked: rx <- %d", d->wait_peer);
 	} else if (d->wait_state == RUN_WAIT_RECV) {
-		snprintf(buf, sizeof buf, "blocked: waiting for rank %d", d->wait_peer);
+		snprintf(buf, sizeof buf, "%s: waiting for rank %d", how, d->wait_peer);
 		if ((int)strlen(buf) > w)
 			snprintf(buf, sizeof buf, "blocked: <- %d", d->wait_peer);
 	} else {

@@ -28,40 +28,41 @@ int view_lab_calls(const struct view *v, int r, double progress, char *buf, size
 	view_shard_name(v, r, d->sent_shard, out, sizeof out);
 	view_shard_name(v, r, d->recv_shard, in, sizeof in);
 	int to = d->sent_to, from = d->recv_from, at_rest = progress < 0 || progress >= 1;
+	/* short enough for a panel of 30 columns (three to a 120-column screen) */
 	switch (order) {
 	case ORDER_RECV_THREAD:
 		if (at_rest)
-			snprintf(buf, size, "sent %s -> %d; rx thread got %s", out, to, in);
+			snprintf(buf, size, "sent %s->%d; rx got %s<-%d", out, to, in, from);
 		else if (!late)
-			snprintf(buf, size, "2 threads: rx <- %d, main %s -> %d", from, out, to);
+			snprintf(buf, size, "rx <- %d while %s -> %d", from, out, to);
 		else
-			snprintf(buf, size, "rx thread got %s <- %d; joined", in, from);
+			snprintf(buf, size, "rx thread got %s; joined", in);
 		break;
 	case ORDER_SENDRECV:
-		snprintf(buf, size, "%s: %s -> %d and %s <- %d",
-			 at_rest ? "sendrecv" : "sendrecv in progress", out, to, in, from);
+		snprintf(buf, size, "%s %s->%d, %s<-%d", at_rest ? "sendrecv" : "in sendrecv:", out, to,
+			 in, from);
 		break;
 	case ORDER_BUFFERED:
 		view_bytes((uint64_t)v->snap.K * split_size(v->snap.N, v->snap.n, d->sent_shard) * 8,
 			   bytes, sizeof bytes);
 		if (at_rest)
-			snprintf(buf, size, "%s buffered -> %d, then %s <- %d", out, to, in, from);
+			snprintf(buf, size, "%s buffered->%d; got %s<-%d", out, to, in, from);
 		else if (!late)
-			snprintf(buf, size, "%s into its send buffer (%s)", out, bytes);
+			snprintf(buf, size, "%s into send buffer (%s)", out, bytes);
 		else
-			snprintf(buf, size, "buffer on its way; receiving %s", in);
+			snprintf(buf, size, "receiving %s from rank %d", in, from);
 		break;
 	default:
 		if (order_sends_first(order, r)) {
 			if (at_rest)
-				snprintf(buf, size, "sent %s -> %d, then got %s <- %d", out, to, in, from);
+				snprintf(buf, size, "sent %s->%d, then got %s<-%d", out, to, in, from);
 			else if (!late)
 				snprintf(buf, size, "1. sending %s to rank %d", out, to);
 			else
 				snprintf(buf, size, "2. receiving %s from rank %d", in, from);
 		} else {
 			if (at_rest)
-				snprintf(buf, size, "got %s <- %d, then sent %s -> %d", in, from, out, to);
+				snprintf(buf, size, "got %s<-%d, then sent %s->%d", in, from, out, to);
 			else if (!late)
 				snprintf(buf, size, "1. receiving %s from rank %d", in, from);
 			else
