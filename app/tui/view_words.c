@@ -418,10 +418,10 @@ void view_cell_text(const struct view *v, char *buf, size_t size)
 					sum, r);
 	else if (view_derive_hiding(v)) {
 		/* the step would be the rule's answer, solved for s */
-		int k = split_part_of(v->b->cols, n, j);
 		len += (size_t)snprintf(buf + len, size - len, " = %s. Rank %d computes it at the step "
-							       "when shard B[%d] reaches it: which step?",
-					sum, r, k);
+							       "when the shard with column %zu reaches it: "
+							       "which step?",
+					sum, r, j);
 	} else {
 		int k = split_part_of(v->b->cols, n, j), s_at = split_mod((long)r - k, n);
 		len += (size_t)snprintf(buf + len, size - len, " = %s. Rank %d computes it at step s=%d, "
