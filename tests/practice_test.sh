@@ -69,6 +69,18 @@ no_answers "the worked cell"
 keys Escape
 keys c
 wait_text 'the memory table gives the practice.s answers away' && pass
+# in DP too: the table compares DP with FSDP, its 2*B/n and bytes sent are
+# the follow-ups' answers whichever mode is on screen
+keys m
+wait_text 'practice: the questions are about the ring \(m goes back to FSDP\)' && pass
+screen | tr -d '\n' | grep -q 'the memory table gives' && bad "the FSDP refusal is still on screen"
+keys c
+wait_text 'the memory table gives the practice.s answers away' && pass
+no_answers "the memory table in DP"
+keys m
+wait_for 'ready  paused'
+keys n n n n n n
+wait_for 's=2 \(3 of 4\)  transfer'
 keys s
 wait_for 'share: ./distmm-tui' && pass
 screen | tr -d '\n' | grep -q -- '--quiz=derive' && pass || bad "the share line lost --quiz=derive"

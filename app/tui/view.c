@@ -451,7 +451,7 @@ void view_close_overlay(struct view *v, uint64_t now)
 void view_open_memory(struct view *v)
 {
 	struct dm_err err;
-	if (v->cfg.mode == DM_FSDP && v->derive.on && derive_pending(&v->derive)) {
+	if (v->derive.on && derive_pending(&v->derive)) {
 		/* its formulas and figures are the practice's follow-ups */
 		snprintf(v->msg, sizeof v->msg, "c: the memory table gives the practice's answers away "
 						"(the bytes sent, the most held): it opens once the "
