@@ -216,7 +216,7 @@ wait_for 'order recv-first' && pass
 keys n n
 wait_for 'deadlock: 0 -> 3 -> 2 -> 1 -> 0' && pass
 for r in 0 1 2 3; do
-	wait_for "blocked: waiting for rank $(( (r + 3) % 4 ))" || bad "rank $r's wait is not on screen"
+	wait_for "blocked: receiving from rank $(( (r + 3) % 4 ))" || bad "rank $r's wait is not on screen"
 done
 pass
 wait_text 'on Python.s unbounded Queue\(\) too' && pass

@@ -222,7 +222,7 @@ wait_for 'order recv-first' && pass   # the status bar says what runs
 wait_for 'Ready: every rank receives, then sends \(recv-first\)' && pass
 keys n n
 wait_for 'deadlock: 0 -> 3 -> 2 -> 1 -> 0' && pass
-wait_for 'blocked: waiting for rank 3' && pass
+wait_for 'blocked: receiving from rank 3' && pass
 # the shard never left: the panel says it is held, unsent, as its bytes are
 wait_for 'B\[0\], (not sent yet|unsent)' && pass
 wait_for 'f fix it' && pass

@@ -377,7 +377,9 @@ static int draw_blocked(const struct view *v, int r, int y, int x, int w)
 		if ((int)strlen(buf) > w)
 			snprintf(buf, sizeof buf, "blocked: rx <- %d", d->wait_peer);
 	} else if (d->wait_state == RUN_WAIT_RECV) {
-		snprintf(buf, sizeof buf, "%s: waiting for rank %d", how, d->wait_peer);
+		snprintf(buf, sizeof buf, "%s: receiving from rank %d", how, d->wait_peer);
+		if ((int)strlen(buf) > w)
+			snprintf(buf, sizeof buf, "%s: <- rank %d", how, d->wait_peer);
 		if ((int)strlen(buf) > w)
 			snprintf(buf, sizeof buf, "blocked: <- %d", d->wait_peer);
 	} else {
