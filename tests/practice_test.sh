@@ -59,8 +59,12 @@ for stop in 's=0 \(1 of 4\)  compute' 's=0 \(1 of 4\)  transfer' 's=1 \(2 of 4\)
 	keys n
 	wait_for "$stop"
 	no_answers "$stop"
-	wait_still
-	no_answers "$stop, at rest"
+	# a transfer's motion is over when no shard is on a wire (a moving
+	# shard is "B?", a held one "B[?]"); a compute's text does not move
+	case $stop in *transfer)
+		wait_gone 'B\?'
+		no_answers "$stop, at rest" ;;
+	esac
 done
 wait_for 'B\[\?\] -> rank 3, B\[\?\] <- rank 1' && pass # a transfer's line, its shards hidden
 keys w
