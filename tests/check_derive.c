@@ -262,6 +262,34 @@ START_TEST(the_flow_score_and_summary)
 }
 END_TEST
 
+START_TEST(turning_the_practice_off_ends_it)
+{
+	struct derive d;
+	char sum[1024];
+	int right, done;
+	derive_init(&d, 1);
+	d.unlocked = 1;
+	derive_open(&d);
+	type(&d, "(r - s) % n");
+	derive_enter(&d); /* right, the outcome on screen, Enter not yet pressed */
+	ck_assert_int_eq(derive_stop(&d), DERIVE_COUNT - 1);
+	ck_assert(!derive_pending(&d) && !derive_hiding(&d) && !d.open);
+	derive_score(&d, &right, &done);
+	ck_assert_int_eq(right, 1); /* the one answered keeps its outcome */
+	ck_assert_int_eq(done, DERIVE_COUNT);
+	derive_summary(&d, sum, sizeof sum);
+	ck_assert_msg(strstr(sum, "practice: 1 of 5 right (1 at the first try), 4 shown"), "%s", sum);
+	ck_assert_msg(strstr(sum, "who holds shard k: shown, (k + s) % n."), "%s", sum);
+	ck_assert_int_eq(derive_stop(&d), 0); /* over: nothing left */
+	/* before any question: every one counts as shown */
+	derive_init(&d, 1);
+	ck_assert_int_eq(derive_stop(&d), DERIVE_COUNT);
+	derive_score(&d, &right, &done);
+	ck_assert_int_eq(right, 0);
+	ck_assert_int_eq(done, DERIVE_COUNT);
+}
+END_TEST
+
 START_TEST(an_answer_is_as_long_as_a_line_allows)
 {
 	struct derive d;
@@ -293,6 +321,7 @@ static Suite *derive_suite(void)
 	tcase_set_timeout(tc, 10);
 	tcase_add_test(tc, a_run_is_watched_whole_before_the_questions);
 	tcase_add_test(tc, the_flow_score_and_summary);
+	tcase_add_test(tc, turning_the_practice_off_ends_it);
 	tcase_add_test(tc, an_answer_is_as_long_as_a_line_allows);
 	suite_add_tcase(s, tc);
 	return s;

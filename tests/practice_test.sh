@@ -7,7 +7,8 @@
 # compute of a watched run of 3 or more; its verdicts: right for equivalent
 # forms, the first counterexample for a wrong one, "works only for n = 2"
 # for (r + s), the caret under a syntax error; Esc and a; the reveal; the
-# follow-ups and the summary; what it says on two devices and after a jump.
+# follow-ups and the summary; what it says on two devices and after a jump;
+# x ending the practice (its questions left count as shown).
 # The lower quiz levels: no panel shows an answer while a question waits.
 # The deadlock lab animated: receive first on unbounded queues deadlocks
 # with every device's wait on its panel and the cycle in the caption; the
@@ -201,6 +202,24 @@ keys n n n n n n n
 wait_for 'practice, question 1 of 5' && pass   # the question fits 80x24
 no_answers "80x24"
 keys Escape q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
+test_name="derive: x ends the practice, its questions shown"
+start 120x40 -d 3 --quiz=derive
+wait_for 'ready'
+keys n n
+wait_for 's=0 \(1 of 3\)  transfer'
+no_answers "before x"
+keys x
+wait_text 'x: the practice is off and every formula shown: its 5 questions left count as shown' && pass
+wait_for 'derive 0/5' && pass
+wait_for 'B\[[0-9]\]' && pass   # off: the panels name their shards
+keys x
+wait_text 'practice: 0 of 5 right \(0 at the first try\), 5 shown' && pass
+keys n n n
+wait_for 's=2 \(3 of 3\)  compute' && pass
+screen | grep -q 'practice, question' && bad "a question opened after x ended the practice"
+keys q
 wait_for '^EXIT:0 TTY:RESTORED$'
 
 test_name="quiz: no panel answers while a question waits"

@@ -355,6 +355,22 @@ void derive_skip(struct derive *d)
 	derive_settle(d, DERIVE_SKIPPED);
 }
 
+int derive_stop(struct derive *d)
+{
+	int count = 0;
+	for (int q = d->cur; q < DERIVE_COUNT; q++)
+		if (d->outcome[q] == DERIVE_PENDING) {
+			d->outcome[q] = DERIVE_SKIPPED;
+			count++;
+		}
+	d->cur = DERIVE_COUNT;
+	d->revealed = 1;
+	d->open = d->answered = 0;
+	d->verdict = DERIVE_V_NONE;
+	d->msg[0] = '\0';
+	return count;
+}
+
 void derive_score(const struct derive *d, int *right, int *done)
 {
 	*right = *done = 0;

@@ -118,6 +118,11 @@ const char *derive_answer(int q);
  * pos and msg as for the screen (msg at least EXPR_MSG_MAX). */
 int derive_check(int q, const char *text, int *pos, char *msg, size_t size);
 
+/* x: the practice turned off shows every formula and the memory table, so
+ * each question without an outcome counts as shown (as after Tab) and the
+ * practice is over: peeking cannot be scored right.  Returns how many. */
+int derive_stop(struct derive *d);
+
 /* The score so far: right answers, and questions with an outcome. */
 void derive_score(const struct derive *d, int *right, int *done);
 

@@ -455,7 +455,7 @@ void view_open_memory(struct view *v)
 		/* its formulas and figures are the practice's follow-ups */
 		snprintf(v->msg, sizeof v->msg, "c: the memory table gives the practice's answers away "
 						"(the bytes sent, the most held): it opens once the "
-						"questions are done (x turns the practice off)");
+						"questions are done (x ends the practice: the ones left count as shown)");
 		return;
 	}
 	if (!v->cmp_valid) {
@@ -474,8 +474,17 @@ void view_open_memory(struct view *v)
 void view_toggle_quiz(struct view *v)
 {
 	if (v->derive.enabled) {
-		v->derive.on = !v->derive.on; /* the practice, where it was */
-		derive_close(&v->derive);
+		struct derive *d = &v->derive;
+		d->on = !d->on;
+		derive_close(d);
+		if (!d->on && derive_pending(d)) {
+			/* what the screen now shows answers the questions left */
+			int left = derive_stop(d);
+			snprintf(v->msg, sizeof v->msg, "x: the practice is off and every formula shown: "
+							"its %d question%s left count%s as shown (x: "
+							"the summary)",
+				 left, left == 1 ? "" : "s", left == 1 ? "s" : "");
+		}
 		return;
 	}
 	v->quiz.on = !v->quiz.on;
