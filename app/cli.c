@@ -52,6 +52,7 @@ enum {
 	OPT_DC,
 	OPT_DA_OUT,
 	OPT_DB_OUT,
+	OPT_QUIZ_DERIVE, /* never returned by getopt: the name of --quiz=derive's bit */
 };
 
 static const struct option cli_longopts[] = {
@@ -146,6 +147,8 @@ static const struct cli_name {
 	{ OPT_DC, CLI_GIVEN_DC, "--dC" },
 	{ OPT_DA_OUT, CLI_GIVEN_DA_OUT, "--dA-out" },
 	{ OPT_DB_OUT, CLI_GIVEN_DB_OUT, "--dB-out" },
+	/* no option of its own: OPT_QUIZ sets it beside --quiz's bit */
+	{ OPT_QUIZ_DERIVE, CLI_GIVEN_DERIVE, "--quiz=derive" },
 };
 
 /* Where an option can be useless: the mode as the whole command line
@@ -266,6 +269,14 @@ static const struct cli_rule {
 	{ CLI_GIVEN_PLAY, CLI_IN_EXPORT, "has no effect with --export (an export always plays)" },
 	{ CLI_GIVEN_QUIZ, CLI_IN_EXPORT,
 	  "has no effect with --export (a question waits for an answer; an export takes none)" },
+	/* the practice asks for the ring's own rule, on a run that follows it */
+	{ CLI_GIVEN_DERIVE, CLI_IN_DP,
+	  "has no effect with -m dp (it asks for the ring's shard index, and DP has no ring)" },
+	{ CLI_GIVEN_DERIVE, CLI_RING_BUG,
+	  "has no effect with a ring's --bug (the bug writes where the ring's rule does not say: "
+	  "derive the rule from a correct run)" },
+	{ CLI_GIVEN_DERIVE, CLI_IN_LESSON,
+	  "has no effect with --lesson (a lesson's captions say the formulas it asks for)" },
 };
 
 const char *cli_option_name(cli_given_t given_bit)
@@ -345,7 +356,9 @@ const char *cli_usage(void)
 	       "The interface (without -b):\n"
 	       "      --play          start playing instead of paused\n"
 	       "      --quiz[=LEVEL]  predict, then reveal: questions before each phase\n"
-	       "                      (level 1: one rank a phase; 2: every rank)\n"
+	       "                      (level 1: one rank a phase; 2: every rank); derive:\n"
+	       "                      every formula hidden until you write the ring's rule\n"
+	       "                      as an expression in r, s and n\n"
 	       "      --lesson FILE   play a lesson (assets/lessons/) part by part\n"
 	       "      --no-color      no colour (also when NO_COLOR is set)\n"
 	       "      --ascii         ASCII line drawing\n"
@@ -587,12 +600,16 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 			return cli_fail(err, size, "unknown values '%s' (use ints or floats)", arg);
 		break;
 	case OPT_QUIZ:
+		o->given &= ~CLI_GIVEN_DERIVE; /* the last --quiz is the one that counts */
 		if (!arg)
 			o->quiz = 1;
 		else if (strcmp(arg, "1") == 0 || strcmp(arg, "2") == 0)
 			o->quiz = arg[0] - '0';
-		else
-			return cli_fail(err, size, "quiz level must be 1 or 2, not '%s'", arg);
+		else if (strcmp(arg, "derive") == 0) {
+			o->quiz = CLI_QUIZ_DERIVE;
+			o->given |= CLI_GIVEN_DERIVE;
+		} else
+			return cli_fail(err, size, "quiz level must be 1, 2 or derive, not '%s'", arg);
 		break;
 	case OPT_BUG: {
 		int b = bug_parse(arg);

@@ -69,6 +69,7 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 	CLI_GIVEN_DC_BIT,
 	CLI_GIVEN_DA_OUT_BIT,
 	CLI_GIVEN_DB_OUT_BIT,
+	CLI_GIVEN_DERIVE_BIT, /* --quiz=derive: set with the quiz's bit, cleared by a later --quiz */
 	CLI_GIVEN_COUNT
 };
 #define CLI_GIVEN_BATCH (UINT64_C(1) << CLI_GIVEN_BATCH_BIT)
@@ -110,6 +111,7 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 #define CLI_GIVEN_DC (UINT64_C(1) << CLI_GIVEN_DC_BIT)
 #define CLI_GIVEN_DA_OUT (UINT64_C(1) << CLI_GIVEN_DA_OUT_BIT)
 #define CLI_GIVEN_DB_OUT (UINT64_C(1) << CLI_GIVEN_DB_OUT_BIT)
+#define CLI_GIVEN_DERIVE (UINT64_C(1) << CLI_GIVEN_DERIVE_BIT)
 #define CLI_GIVEN_ALL ((UINT64_C(1) << CLI_GIVEN_COUNT) - 1u)
 /* The files only a training step reads or writes. */
 #define CLI_GIVEN_GRAD_FILES (CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT)
@@ -119,7 +121,7 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 #define CLI_GIVEN_INTERFACE                                                                     \
 	(CLI_GIVEN_PLAY | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON | \
 	 CLI_GIVEN_EXPORT | CLI_GIVEN_SIZE | CLI_GIVEN_SPEED | CLI_GIVEN_RECORD | \
-	 CLI_GIVEN_START_AT | CLI_GIVEN_THEME)
+	 CLI_GIVEN_START_AT | CLI_GIVEN_THEME | CLI_GIVEN_DERIVE)
 
 /* --start-at: where the interface opens (enum cli_start kinds). */
 enum cli_start {
@@ -142,7 +144,7 @@ struct cli_opts {
 	int order;            /* enum dm_order: --naive, --order, --fix (parity by default) */
 	char order_opt[48];   /* the option that set it ("--fix sendrecv"), "" if none did */
 	int bug;              /* enum dm_bug */
-	int quiz;             /* 0 off, 1 or 2: the quiz's level */
+	int quiz;             /* 0 off, 1 or 2: the quiz's level, or CLI_QUIZ_DERIVE */
 	int trace_format;     /* enum cli_trace_format */
 	int start_kind;       /* --start-at: enum cli_start */
 	int start_step;       /* ... and its step (compute, transfer) */
@@ -162,6 +164,10 @@ struct cli_opts {
 	int train;
 	const char *dc_file, *da_out_file, *db_out_file;
 };
+
+/* --quiz=derive: no answer on screen until the candidate writes the ring's
+ * rule as an expression (app/tui/derive.h) */
+#define CLI_QUIZ_DERIVE 3
 
 #define CLI_JUDGE_MS 3000u /* --judge-timeout's default */
 

@@ -1,8 +1,8 @@
 /* check_keys: the key table and the dispatch over it, with no terminal.
  * The map, restated here as the specification from the help's words; the
- * context rules (an overlay takes any key, an answer or a step being typed
- * takes digits, the worked cell takes the arrows, digits pick a rank
- * otherwise); the key bar's choice by screen and condition; and the table's
+ * context rules (an overlay takes any key, the practice's answer line every
+ * printable one, an answer or a step being typed takes digits, the worked
+ * cell takes the arrows, digits pick a rank otherwise); the key bar's choice by screen and condition; and the table's
  * own promises that the help and the bar rely on (each code once, every
  * action a key asks for found by keys_find, names that fit the help's key
  * column, a help that fits 80x24). */
@@ -29,14 +29,16 @@ static const struct {
 	{ '\n', ACT_ENTER },      { '\r', ACT_ENTER },       { KEY_ENTER, ACT_ENTER },
 	{ '?', ACT_HELP },        { 'h', ACT_HELP },         { KEY_F(1), ACT_HELP },
 	{ 12 /* Ctrl-L */, ACT_REDRAW }, { 'q', ACT_QUIT },  { 27 /* Esc */, ACT_ESCAPE },
+	{ 'a', ACT_DERIVE_OPEN },
 };
 enum { NSPEC = sizeof spec / sizeof spec[0] };
 
 /* The help draws a binding's names in a column this wide. */
 #define HELP_KEY_COLUMN 14
 
-static const struct keys_ctx none = { 0, 0, 0, 0 }, over = { 1, 0, 0, 0 },
-			      quiz = { 0, 1, 0, 0 }, go = { 0, 0, 1, 0 }, cell = { 0, 0, 0, 1 };
+static const struct keys_ctx none = { 0, 0, 0, 0, 0 }, over = { 1, 0, 0, 0, 0 },
+			      quiz = { 0, 1, 0, 0, 0 }, go = { 0, 0, 1, 0, 0 }, cell = { 0, 0, 0, 1, 0 },
+			      text = { 0, 0, 0, 0, 1 };
 
 static int in_spec(int code)
 {
@@ -70,7 +72,7 @@ END_TEST
 
 START_TEST(an_overlay_takes_any_key_but_a_resize)
 {
-	struct keys_ctx all = { 1, 1, 1, 1 };
+	struct keys_ctx all = { 1, 1, 1, 1, 1 };
 	for (int i = 0; i < NSPEC; i++) {
 		ck_assert_int_eq(keys_action(spec[i].code, &over), ACT_CLOSE_OVERLAY);
 		ck_assert_int_eq(keys_action(spec[i].code, &all), ACT_CLOSE_OVERLAY);
@@ -98,6 +100,40 @@ START_TEST(typing_an_answer_takes_digits_minus_and_colon)
 	ck_assert_int_eq(keys_action('\n', &quiz), ACT_ENTER);
 	ck_assert_int_eq(keys_action('n', &quiz), ACT_NEXT);
 	ck_assert_int_eq(keys_action('q', &quiz), ACT_QUIT);
+}
+END_TEST
+
+START_TEST(an_expression_takes_every_printable_key)
+{
+	/* letters are its names: n, r, s, k do not step, q does not quit */
+	for (int ch = ' '; ch <= '~'; ch++)
+		ck_assert_msg(keys_action(ch, &text) == ACT_TEXT_TYPE, "key %d", ch);
+	int backspaces[] = { KEY_BACKSPACE, 127, 8 };
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(keys_action(backspaces[i], &text), ACT_TEXT_BACK);
+	ck_assert_int_eq(keys_action(9 /* Tab */, &text), ACT_TEXT_SKIP);
+	ck_assert_int_eq(keys_action('\n', &text), ACT_ENTER);
+	ck_assert_int_eq(keys_action(KEY_ENTER, &text), ACT_ENTER);
+	ck_assert_int_eq(keys_action(27, &text), ACT_ESCAPE);
+	ck_assert_int_eq(keys_action(12, &text), ACT_REDRAW);
+	ck_assert_int_eq(keys_action(KEY_F(1), &text), ACT_HELP);
+	ck_assert_int_eq(keys_action(KEY_RESIZE, &text), ACT_RESIZE);
+	/* nothing else moves the run under the question */
+	int others[] = { KEY_RIGHT, KEY_LEFT, KEY_HOME, KEY_END, KEY_UP, KEY_BTAB };
+	for (int i = 0; i < 6; i++)
+		ck_assert_int_eq(keys_action(others[i], &text), ACT_NONE);
+	/* an overlay still comes first */
+	struct keys_ctx both = { 1, 0, 0, 0, 1 };
+	ck_assert_int_eq(keys_action('n', &both), ACT_CLOSE_OVERLAY);
+	/* a, outside the line, opens it; the bar offers it only when a question waits */
+	ck_assert_int_eq(keys_action('a', &none), ACT_DERIVE_OPEN);
+	ck_assert(keys_in_bar(keys_find(ACT_DERIVE_OPEN), KEYS_IN_MAIN, KEYS_NEED_DERIVE));
+	ck_assert(!keys_in_bar(keys_find(ACT_DERIVE_OPEN), KEYS_IN_MAIN, 0));
+	ck_assert(keys_in_bar(keys_find(ACT_ENTER), KEYS_IN_TEXT, 0));
+	ck_assert(keys_in_bar(keys_find(ACT_ESCAPE), KEYS_IN_TEXT, KEYS_NEED_BACKOUT));
+	ck_assert(!keys_in_bar(keys_find(ACT_QUIT), KEYS_IN_TEXT, KEYS_NEED_BACKOUT));
+	ck_assert_ptr_null(keys_find(ACT_TEXT_TYPE));
+	ck_assert_ptr_null(keys_find(ACT_TEXT_SKIP));
 }
 END_TEST
 
@@ -233,6 +269,7 @@ static Suite *keys_suite(void)
 	tcase_add_test(tc, other_keys_do_nothing);
 	tcase_add_test(tc, an_overlay_takes_any_key_but_a_resize);
 	tcase_add_test(tc, typing_an_answer_takes_digits_minus_and_colon);
+	tcase_add_test(tc, an_expression_takes_every_printable_key);
 	tcase_add_test(tc, a_step_being_typed_takes_digits);
 	tcase_add_test(tc, the_worked_cell_takes_the_arrows);
 	suite_add_tcase(s, tc);

@@ -56,7 +56,8 @@ START_TEST(flow_and_score)
 	ck_assert(quiz_waiting(&z));
 	int r = z.q[0].rank;
 	ck_assert(quiz_hides(&z, r));
-	ck_assert(!quiz_hides(&z, (r + 1) % 4));
+	/* the ranks not asked about too: their formula is the answer's with another r */
+	ck_assert(quiz_hides(&z, (r + 1) % 4));
 	char answer[8];
 	snprintf(answer, sizeof answer, "%d", sched_shard(4, r, 1));
 	for (const char *c = answer; *c; c++)
@@ -73,6 +74,8 @@ START_TEST(flow_and_score)
 	quiz_type(&z, '0');
 	quiz_submit(&z);
 	ck_assert(z.revealed && !z.correct);
+	for (int i = 0; i < 4; i++) /* the last one revealed: nothing left to hide */
+		ck_assert(!quiz_hides(&z, i));
 	ck_assert_int_eq(quiz_advance(&z), 0);
 	ck_assert(!quiz_open(&z));
 	ck_assert_int_eq(z.right, 1);

@@ -51,6 +51,29 @@ keys x
 keys q
 wait_for 'EXIT:0 TTY:RESTORED' && pass
 
+# The practice's answer line takes every printable key: a storm into it
+# (and out of it, with Esc, Tab and a) must leave the program answering.
+test_name="key storm, practising"
+start 100x30 -d 3 --quiz=derive
+wait_for 'derive 0/0'
+sent=0
+while [ "$sent" -lt $((KEYS_TOTAL / 3)) ]; do
+	batch=()
+	for _ in $(seq 1 40); do batch+=("${POOL[RANDOM % ${#POOL[@]}]}"); done
+	keys "${batch[@]}"
+	sent=$((sent + ${#batch[@]}))
+done
+# Esc closes the answer line (or backs out, or closes an overlay), then q
+# quits: repeated until it does, since the storm's keys may still be draining
+for _ in $(seq 1 20); do
+	screen | grep -q '^EXIT:' && break
+	keys Escape
+	sleep 0.1
+	keys q
+	sleep 0.2
+done
+wait_for 'EXIT:0 TTY:RESTORED' && pass
+
 for sig in INT TERM HUP; do
 	test_name="SIG$sig during an animation"
 	start 100x30 -d 4 --play

@@ -90,7 +90,7 @@ wait_for 'one device fewer / more' && pass
 # every binding of keys.c's table, in its order: the key column of the box
 screen | grep -q '─ keys ─' || bad "the help has no title"
 help_keys=$(screen | grep -oE '│ [^│]{13} [a-z][^│]*│' | cut -c5-17 | sed 's/ *$//' | tr '\n' ,)
-[ "$help_keys" = "space n Right,b Left,p,Home End g,+ -,m,r,[ ],Tab 0-9,v,w,t,x,Enter,c,f,s,T,Esc,? h F1,q," ] && pass ||
+[ "$help_keys" = "space n Right,b Left,p,Home End g,+ -,m,r,[ ],Tab 0-9,v,w,t,x,a,Enter,c,f,s,T,Esc,? h F1,q," ] && pass ||
 	bad "the help lists the keys '$help_keys'"
 screen | grep -Eq 'this help \(Ctrl-L redraws\)' && pass || bad "the help lacks Ctrl-L"
 keys x
@@ -222,7 +222,7 @@ wait_for 'order recv-first' && pass   # the status bar says what runs
 wait_for 'Ready: every rank receives, then sends \(recv-first\)' && pass
 keys n n
 wait_for 'deadlock: 0 -> 3 -> 2 -> 1 -> 0' && pass
-wait_for 'blocked: waiting for rank 3' && pass
+wait_for 'blocked: receiving from rank 3' && pass
 # the shard never left: the panel says it is held, unsent, as its bytes are
 wait_for 'B\[0\], (not sent yet|unsent)' && pass
 wait_for 'f fix it' && pass

@@ -52,7 +52,7 @@ static int draw_formula_lines(const struct view *v, int cols, int widest)
 {
 	int predict = v->kind == SCHED_TRANSFER || v->kind == VIEW_READY;
 	if (v->failed || v->finished || v->snap.mode == DM_DP || v->kind == SCHED_GATHER ||
-	    quiz_open(&v->quiz))
+	    quiz_open(&v->quiz) || view_derive_hiding(v))
 		return 0;
 	int colw = widest + 8, per = (cols - 2) / colw > 0 ? (cols - 2) / colw : 1;
 	int lines = (v->snap.n + predict + per - 1) / per;
@@ -64,6 +64,7 @@ static void draw_hints(struct draw_ctx *d)
 {
 	const struct view *v = d->v;
 	unsigned in = v->overlay		? KEYS_IN_OVERLAY
+		      : v->derive.open		? KEYS_IN_TEXT
 		      : v->typing_goto		? KEYS_IN_GOTO
 		      : quiz_waiting(&v->quiz) ? KEYS_IN_QUIZ
 		      : v->cell_on		? KEYS_IN_CELL
@@ -76,8 +77,12 @@ static void draw_hints(struct draw_ctx *d)
 	if (v->failed && v->fail.code == DM_EDEADLOCK &&
 	    (v->cfg.order == ORDER_SEND_FIRST || v->cfg.order == ORDER_RECV_FIRST))
 		have |= KEYS_NEED_DEADLOCK; /* f: the parity order instead */
-	if (v->focus >= 0 || v->cell_on || v->typing_goto || (v->finished && !v->result_closed))
+	if (v->focus >= 0 || v->cell_on || v->typing_goto || v->derive.open ||
+	    (v->finished && !v->result_closed))
 		have |= KEYS_NEED_BACKOUT;
+	if (v->derive.on && v->derive.unlocked && !v->derive.open && derive_pending(&v->derive) &&
+	    v->cfg.mode == DM_FSDP)
+		have |= KEYS_NEED_DERIVE; /* a: the question Esc closed */
 	d->n_hint = 0;
 	for (int i = 0; i < keys_count() && d->n_hint < LAYOUT_MAX_ITEMS; i++) {
 		const struct keys_binding *k = keys_binding(i);
@@ -157,7 +162,11 @@ static void draw_status(const struct draw_ctx *d)
 	if (v->lesson)
 		el += (size_t)snprintf(extra + el, sizeof extra - el, "  part %d/%d", v->part + 1,
 				       v->lesson->nparts);
-	if (v->quiz.on || v->quiz.asked)
+	if (v->derive.enabled) {
+		int got, done;
+		derive_score(&v->derive, &got, &done);
+		snprintf(extra + el, sizeof extra - el, "  derive %d/%d", got, done);
+	} else if (v->quiz.on || v->quiz.asked)
 		snprintf(extra + el, sizeof extra - el, "  quiz %d/%d", v->quiz.right, v->quiz.asked);
 	snprintf(right, sizeof right, "%s  %s  %s%s ", pos, v->playing ? "playing" : "paused",
 		 view_speed_name(v), extra);
@@ -213,9 +222,10 @@ static void draw_all(struct draw_ctx *d)
 	erase();
 	draw_status(d);
 	if (v->run || v->snap.dev) {
+		double progress = view_progress(v, d->now);
 		for (int r = 0; r < v->snap.n && r < LAYOUT_MAX_DEVICES; r++)
 			if (l->panel[r].w > 0)
-				draw_panel(v, r, &l->panel[r], &l->plan[r]);
+				draw_panel(v, r, &l->panel[r], &l->plan[r], progress);
 		draw_links(d);
 		draw_junctions(d);
 		if (l->table.w > 0)

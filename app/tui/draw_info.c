@@ -12,12 +12,18 @@
 #include <distmm/schedule.h>
 #include "theme.h"
 
-static void draw_add(struct draw_ctx *d, int role, const char *text)
+void draw_info_add(struct draw_ctx *d, int role, const char *text, int pre)
 {
 	if (!text[0] || d->n_para >= LAYOUT_MAX_INFO)
 		return;
 	snprintf(d->para[d->n_para], DRAW_PARA_MAX, "%s", text);
+	d->para_pre[d->n_para] = pre;
 	d->para_role[d->n_para++] = role;
+}
+
+static void draw_add(struct draw_ctx *d, int role, const char *text)
+{
+	draw_info_add(d, role, text, 0);
 }
 
 static void draw_quiz_paragraphs(struct draw_ctx *d)
@@ -51,7 +57,9 @@ void draw_info_paragraphs(struct draw_ctx *d)
 			 v->goto_buf, v->cfg.mode == DM_DP ? 0 : v->cfg.devices - 1);
 		draw_add(d, ROLE_KEY, buf);
 	}
-	if (quiz_open(&v->quiz)) {
+	if (v->derive.open) {
+		draw_derive_paragraphs(d);
+	} else if (quiz_open(&v->quiz)) {
 		draw_quiz_paragraphs(d);
 	} else {
 		view_caption(v, buf, sizeof buf);
@@ -59,6 +67,8 @@ void draw_info_paragraphs(struct draw_ctx *d)
 		if (v->failed && v->fail.code == DM_EDEADLOCK)
 			draw_add(d, ROLE_NORMAL, deadlock_fix(&v->snap));
 	}
+	view_derive_note(v, buf, sizeof buf);
+	draw_add(d, ROLE_TITLE, buf);
 	view_empty_warning(v, buf, sizeof buf);
 	draw_add(d, ROLE_BAD, buf);
 	view_verify_line(v, buf, sizeof buf);
@@ -129,7 +139,16 @@ void draw_info(const struct draw_ctx *d)
 {
 	const struct rect *r = &d->l.info;
 	int x = r->x + 1, w = r->w - 2, y = r->y, end = r->y + r->h;
-	for (int i = 0; i < d->n_para && y < end; i++)
+	for (int i = 0; i < d->n_para && y < end; i++) {
+		if (d->para_pre[i]) {
+			draw_text(y, x, w, theme_attr(d->para_role[i]), d->para[i]);
+			/* the layout reserved what its wrap counts: at least this line */
+			int start[64], len[64];
+			int lines = layout_wrap(d->para[i], w, start, len, 64);
+			y += lines > 0 ? lines : 1;
+			continue;
+		}
 		y += draw_wrapped(y, x, w, end - y, theme_attr(d->para_role[i]), d->para[i]);
+	}
 	draw_formulas(d, y, end - y);
 }

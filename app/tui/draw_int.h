@@ -30,6 +30,8 @@ struct draw_ctx {
 	struct layout l;
 	char para[LAYOUT_MAX_INFO][DRAW_PARA_MAX]; /* the info area's paragraphs */
 	int para_role[LAYOUT_MAX_INFO];            /* enum theme_role of each */
+	int para_pre[LAYOUT_MAX_INFO];             /* drawn as it is, one line: an answer
+						      and the caret under it keep their columns */
 	int n_para;
 	int extra;                                 /* optional lines: the formulas */
 	const struct keys_binding *hint[LAYOUT_MAX_ITEMS]; /* the key bar's hints */
@@ -56,8 +58,10 @@ void draw_titled_box(const struct rect *r, attr_t border, attr_t title_attr, con
 /* Text wrapped at words (layout_wrap) into lines [y, y + h); returns lines used. */
 int draw_wrapped(int y, int x, int w, int h, attr_t a, const char *text);
 
-/* draw_panel.c: rank r's panel in box, showing what its plan says. */
-void draw_panel(const struct view *v, int r, const struct rect *box, const struct layout_plan *p);
+/* draw_panel.c: rank r's panel in box, showing what its plan says;
+ * progress 0..1 through the stop's motion. */
+void draw_panel(const struct view *v, int r, const struct rect *box, const struct layout_plan *p,
+		double progress);
 
 /* draw_links.c: the ring's links along the layout's gaps and lanes (FSDP
  * only), their junctions on the panels' borders, and what moves during the
@@ -74,9 +78,15 @@ void draw_table(const struct view *v, const struct rect *box);
 void draw_table_size(const struct view *v, int *w, int *h, int *min_w, int *min_h);
 
 /* draw_info.c: the info area (the paragraphs, then the formulas) and the
- * paragraphs for the view. */
+ * paragraphs for the view; one paragraph more (pre: drawn unwrapped, as
+ * it is; "" adds nothing). */
 void draw_info(const struct draw_ctx *d);
 void draw_info_paragraphs(struct draw_ctx *d);
+void draw_info_add(struct draw_ctx *d, int role, const char *text, int pre);
+
+/* draw_derive.c: the practice's question, its answer line (a caret under
+ * a syntax error) and the verdict, as paragraphs. */
+void draw_derive_paragraphs(struct draw_ctx *d);
 
 /* draw_overlay.c: boxes over the panels, each sized to its content and the
  * screen: the gathered C at the end, the help, the DP vs FSDP memory table,

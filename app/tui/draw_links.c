@@ -111,7 +111,10 @@ void draw_links(struct draw_ctx *d)
 		if (stuck && dv->wait_shard >= 0) {
 			/* the shard waits at its sender's door: nobody takes it */
 			char label[16];
-			snprintf(label, sizeof label, "B%d", dv->wait_shard);
+			if (view_hides(v, k->from))
+				snprintf(label, sizeof label, "B?");
+			else
+				snprintf(label, sizeof label, "B%d", dv->wait_shard);
 			int lw = (int)strlen(label), j0 = 0;
 			/* a lane that turns at once (the wrap-around's) keeps its corner:
 			 * the label goes on the straight run after it */
@@ -208,8 +211,12 @@ void draw_tokens(struct draw_ctx *d)
 						       p[at].y + (p[at].y - p[at - 1].y) };
 			if (len == 1) /* a one-row gap: the run goes down through it */
 				next = (struct point){ p[0].x, p[0].y + 1 };
-			snprintf(label, sizeof label, "B%d", dv->sent_shard);
-			draw_token(d, p[at], next, label, theme_shard_symbol(dv->sent_shard),
+			int hide = view_hides(v, l->link[i].from); /* the practice: no index */
+			if (hide)
+				snprintf(label, sizeof label, "B?");
+			else
+				snprintf(label, sizeof label, "B%d", dv->sent_shard);
+			draw_token(d, p[at], next, label, hide ? '?' : theme_shard_symbol(dv->sent_shard),
 				   theme_shard_attr(dv->sent_shard) | A_REVERSE);
 		}
 	} else if (v->kind == SCHED_GATHER) {

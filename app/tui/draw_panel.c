@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "quiz.h"
 #include <distmm/bug.h>
+#include <distmm/order.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "theme.h"
@@ -248,6 +248,8 @@ static int draw_ab_sect(const struct view *v, int r, int y, int x, int w, const 
 	char label[128];
 	if (is_a)
 		snprintf(label, sizeof label, "A[%zu:%zu, :]", r0, r1);
+	else if (k >= 0 && view_hides(v, r))
+		snprintf(label, sizeof label, "B[:, ?] = shard B[?]");
 	else if (k >= 0)
 	{
 		/* a shard still held in a receive that cannot end: said whole, or not at all */
@@ -334,7 +336,15 @@ static void draw_traffic(const struct view *v, int r, int y, int x, int w)
 		snprintf(buf, sizeof buf, "out %s in %s", sent, recv);
 	if ((int)strlen(buf) > w)
 		snprintf(buf, sizeof buf, "%s/%s", sent, recv);
-	draw_text(y, x, w, theme_attr(ROLE_NORMAL), buf);
+	int len = draw_textf(y, x, w, theme_attr(ROLE_NORMAL), "%s", buf);
+	/* the recv-thread fix's second thread, its cost, where it fits (the
+	 * snapshot rebuilt from the log cannot say which order ran: the
+	 * configuration does) */
+	if (v->snap.mode == DM_FSDP && v->cfg.order == ORDER_RECV_THREAD && v->snap.n > 1 &&
+	    !v->replaying) {
+		const char *t = len + 11 <= w ? "  2 threads" : len + 6 <= w ? "  2 thr" : "";
+		draw_text(y, x + len, w - len, theme_attr(ROLE_ACCENT), t);
+	}
 }
 
 /* What a blocked device waits on (a deadlock), in the longest words that
@@ -342,16 +352,21 @@ static void draw_traffic(const struct view *v, int r, int y, int x, int w)
 static int draw_blocked(const struct view *v, int r, int y, int x, int w)
 {
 	const struct run_dev_view *d = &v->snap.dev[r];
-	char buf[80];
+	char buf[80], k[16];
+	/* a fix's call that cannot end says which call it is (a lost message,
+	 * a bug): the sendrecv, or the receive after a buffered send */
+	const char *how = v->cfg.order == ORDER_SENDRECV   ? "in sendrecv"
+			  : v->cfg.order == ORDER_BUFFERED ? "buffer sent"
+							   : "blocked";
 	if (!v->failed)
 		return 0;
 	if (d->wait_state == RUN_WAIT_SEND && d->wait_shard >= 0) {
-		snprintf(buf, sizeof buf, "blocked: sending B[%d] to rank %d", d->wait_shard,
-			 d->wait_peer);
+		view_shard_name(v, r, d->wait_shard, k, sizeof k);
+		snprintf(buf, sizeof buf, "%s: sending %s to rank %d", how, k, d->wait_peer);
 		if ((int)strlen(buf) > w)
-			snprintf(buf, sizeof buf, "blocked: B%d -> %d", d->wait_shard, d->wait_peer);
+			snprintf(buf, sizeof buf, "blocked: %s -> %d", k, d->wait_peer);
 	} else if (d->wait_state == RUN_WAIT_SEND) {
-		snprintf(buf, sizeof buf, "blocked: sending to rank %d", d->wait_peer);
+		snprintf(buf, sizeof buf, "%s: sending to rank %d", how, d->wait_peer);
 		if ((int)strlen(buf) > w)
 			snprintf(buf, sizeof buf, "blocked: -> %d", d->wait_peer);
 	} else if (d->wait_state == RUN_WAIT_RECV && d->wait_via_rx) {
@@ -362,7 +377,9 @@ static int draw_blocked(const struct view *v, int r, int y, int x, int w)
 		if ((int)strlen(buf) > w)
 			snprintf(buf, sizeof buf, "blocked: rx <- %d", d->wait_peer);
 	} else if (d->wait_state == RUN_WAIT_RECV) {
-		snprintf(buf, sizeof buf, "blocked: waiting for rank %d", d->wait_peer);
+		snprintf(buf, sizeof buf, "%s: receiving from rank %d", how, d->wait_peer);
+		if ((int)strlen(buf) > w)
+			snprintf(buf, sizeof buf, "%s: <- rank %d", how, d->wait_peer);
 		if ((int)strlen(buf) > w)
 			snprintf(buf, sizeof buf, "blocked: <- %d", d->wait_peer);
 	} else {
@@ -391,7 +408,7 @@ static void draw_panel_title(const struct view *v, int r, const struct rect *p, 
 {
 	const struct run_dev_view *d = &v->snap.dev[r];
 	char left[64], right[32];
-	int k = draw_held_shard(v, r), hide = quiz_hides(&v->quiz, r);
+	int k = draw_held_shard(v, r), hide = view_hides(v, r);
 	attr_t ra = theme_attr(ROLE_TITLE);
 
 	if (level == LAYOUT_COMPACT)
@@ -454,7 +471,8 @@ static void draw_medium(const struct view *v, int r, int x, int y, int w, int h)
 		draw_traffic(v, r, y + line, x, w);
 }
 
-void draw_panel(const struct view *v, int r, const struct rect *p, const struct layout_plan *pl)
+void draw_panel(const struct view *v, int r, const struct rect *p, const struct layout_plan *pl,
+		double progress)
 {
 	const struct run_snapshot *s = &v->snap;
 	const struct run_dev_view *d = &s->dev[r];
@@ -476,9 +494,12 @@ void draw_panel(const struct view *v, int r, const struct rect *p, const struct 
 		draw_medium(v, r, x, y, w, h);
 		return;
 	}
-	/* FULL: the formula; the sections the plan holds; memory; traffic */
+	/* FULL: the formula (or, in the lab during the transfer's motion, the
+	 * call being made); the sections the plan holds; memory; traffic */
 	if (!draw_blocked(v, r, y, x, w)) {
-		view_formula(v, r, 0, buf, sizeof buf);
+		if (!v->animating || !view_lab_calls(v, r, progress, buf, sizeof buf) ||
+		    (int)strlen(buf) > w)
+			view_formula(v, r, 0, buf, sizeof buf);
 		if ((int)strlen(buf) > w) /* a bug's longer words: the short form, whole */
 			view_formula(v, r, 1, buf, sizeof buf);
 		draw_text(y, x, w, theme_attr(ROLE_ACCENT), buf);

@@ -3,9 +3,10 @@
  * diagonals of equal k show the shards walking round the ring.  The step on
  * screen is reversed, each shard drawn in its panel's colour (and named, so
  * colour is never alone); the gather is a column of its own.  With the quiz
- * on, the steps not yet reached show "?".  A box too small for every rank
- * and step shows a window around the step and the rank in focus, and its
- * title says which. */
+ * on, the steps not yet reached (and the one a question is about) show
+ * "?"; the practice (--quiz=derive) hides every cell until its rule is
+ * found.  A box too small for every rank and step shows a window around the
+ * step and the rank in focus, and its title says which. */
 #include "draw_int.h"
 
 #include <stdio.h>
@@ -13,6 +14,7 @@
 
 #include <distmm/schedule.h>
 #include <distmm/split.h>
+#include "quiz.h"
 #include "theme.h"
 
 #define TABLE_WINDOW 8 /* the smallest table: 8 ranks by 8 steps */
@@ -130,13 +132,19 @@ void draw_table(const struct view *v, const struct rect *box)
 		steps = 1;
 	int s0 = table_window(n, steps, cur < 0 ? 0 : cur >= n ? n - 1 : cur);
 	int r0 = table_window(n, rows, v->focus >= 0 ? v->focus : v->cell_on ? split_part_of(v->a->rows, n, v->cell_i) : 0);
-	int hide = v->quiz.on; /* the steps ahead stay to be worked out */
-	char title[96];
+	/* the quiz hides the steps ahead, from the one a question is about (the
+	 * shard held after a transfer is the next step's answer); the practice
+	 * hides every cell and the rule in the title */
+	int hide = v->quiz.on, derive = view_derive_hiding(v), from = cur + 1;
+	if (quiz_open(&v->quiz) && v->quiz.q[v->quiz.cur].step < from)
+		from = v->quiz.q[v->quiz.cur].step;
+	char title[96], rule[24];
+	snprintf(rule, sizeof rule, derive ? "B[?]" : "B[(r - s) mod %d]", n);
 	if (steps < n || rows < n)
-		snprintf(title, sizeof title, "schedule: B[(r - s) mod %d], r %d..%d, s %d..%d", n, r0,
+		snprintf(title, sizeof title, "schedule: %s, r %d..%d, s %d..%d", rule, r0,
 			 r0 + (rows < n ? rows : n) - 1, s0, s0 + steps - 1);
 	else
-		snprintf(title, sizeof title, "schedule: B[(r - s) mod %d]", n);
+		snprintf(title, sizeof title, "schedule: %s", rule);
 	draw_titled_box(box, theme_attr(ROLE_BORDER), theme_attr(ROLE_TITLE), title);
 	draw_text(y, x, lw, theme_attr(ROLE_DIM), "rank");
 	for (int c = 0; c < steps; c++) {
@@ -156,13 +164,14 @@ void draw_table(const struct view *v, const struct rect *box)
 			   "r%d", r);
 		for (int c = 0; c < steps; c++) {
 			int s = s0 + c, k = view_table_shard(v, r, s);
+			int unknown = derive || (hide && s >= from);
 			char cell[16];
-			if (hide && s > cur)
+			if (unknown)
 				snprintf(cell, sizeof cell, "?");
 			else
 				snprintf(cell, sizeof cell, "B%d", k);
 			int tw = (int)strlen(cell);
-			attr_t a = hide && s > cur ? theme_attr(ROLE_DIM) : theme_shard_attr(k);
+			attr_t a = unknown ? theme_attr(ROLE_DIM) : theme_shard_attr(k);
 			draw_text(y + 1 + i, x + lw + c * cw + cw - tw, tw, a | (s == cur ? A_REVERSE : 0),
 				  cell);
 		}

@@ -1,8 +1,8 @@
 /* keys: the key table and the dispatch over it (see keys.h).  The context
- * rules (an open overlay takes any key; an answer or a step being typed
- * takes digits; the worked cell takes the arrows) come before the table,
- * since they change what a key means; every other key means what its row
- * says.  Rows whose keys mean something only in a context (n skips a
+ * rules (an open overlay takes any key; the practice's answer line takes
+ * every printable one; an answer or a step being typed takes digits; the
+ * worked cell takes the arrows) come before the table, since they change
+ * what a key means; every other key means what its row says.  Rows whose keys mean something only in a context (n skips a
  * question, Esc backs out) are rows too, so the help and the bar say so. */
 #include "keys.h"
 
@@ -17,6 +17,7 @@
 #define CELL KEYS_IN_CELL
 #define QUIZ KEYS_IN_QUIZ
 #define GOTO KEYS_IN_GOTO
+#define TEXT KEYS_IN_TEXT
 
 static const struct keys_binding keys_table[] = {
 	{ "space n Right", "next stop (cuts the motion short)", "n", "next", MAIN | CELL, 0,
@@ -42,7 +43,9 @@ static const struct keys_binding keys_table[] = {
 	{ "t", "the schedule table, rank by step", "t", "table", MAIN, 0, { { 't', ACT_TABLE } } },
 	{ "x", "quiz: predict, then reveal (on / off)", "x", "quiz", MAIN | QUIZ, KEYS_NEED_LIVE,
 	  { { 'x', ACT_QUIZ } } },
-	{ "Enter", "answer (n skips); go to the step typed", "Enter", "answer", QUIZ, 0,
+	{ "a", "practice: answer its question (again)", "a", "answer", MAIN, KEYS_NEED_DERIVE,
+	  { { 'a', ACT_DERIVE_OPEN } } },
+	{ "Enter", "answer (n skips); go to the step typed", "Enter", "answer", QUIZ | TEXT, 0,
 	  { { '\n', ACT_ENTER }, { '\r', ACT_ENTER }, { KEY_ENTER, ACT_ENTER } } },
 	{ "c", "memory and traffic, DP vs FSDP", "c", "mem", MAIN, 0, { { 'c', ACT_MEMORY } } },
 	{ "f", "after a deadlock: the fixed order", "f", "fix it", MAIN, KEYS_NEED_DEADLOCK,
@@ -50,7 +53,7 @@ static const struct keys_binding keys_table[] = {
 	{ "s", "share: the command line of this view", "s", "share", MAIN, 0,
 	  { { 's', ACT_SHARE } } },
 	{ "T", "projector theme on / off", "T", "theme", MAIN, 0, { { 'T', ACT_THEME } } },
-	{ "Esc", "back: the cell, the focus, the final C", "Esc", "back", MAIN | CELL | GOTO,
+	{ "Esc", "back: the cell, the focus, the final C", "Esc", "back", MAIN | CELL | GOTO | TEXT,
 	  KEYS_NEED_BACKOUT, { { KEYS_ESC, ACT_ESCAPE } } },
 	{ "? h F1", "this help (Ctrl-L redraws)", "?", "help", MAIN | CELL | QUIZ, 0,
 	  { { '?', ACT_HELP }, { 'h', ACT_HELP }, { KEY_F(1), ACT_HELP },
@@ -102,6 +105,18 @@ int keys_action(int ch, const struct keys_ctx *ctx)
 		return ACT_NONE;
 	if (ctx->overlay)
 		return ACT_CLOSE_OVERLAY;
+	if (ctx->text) {
+		/* an expression: letters are names (n, r, s), so no key steps the run */
+		if (ch >= ' ' && ch <= '~')
+			return ACT_TEXT_TYPE;
+		if (keys_backspace(ch))
+			return ACT_TEXT_BACK;
+		if (ch == KEYS_TAB)
+			return ACT_TEXT_SKIP;
+		if (ch != '\n' && ch != '\r' && ch != KEY_ENTER && ch != KEYS_ESC &&
+		    ch != KEYS_CTRL_L && ch != KEY_F(1))
+			return ACT_NONE;
+	}
 	if (ctx->go) {
 		if (keys_digit(ch))
 			return ACT_GOTO_TYPE;

@@ -47,6 +47,10 @@ enum keys_action {
 	ACT_GOTO_TYPE,     /* a digit of the step to go to */
 	ACT_GOTO_BACK,     /* Backspace in it */
 	ACT_ENTER,         /* answer the question, go to the step typed, or the next stop */
+	ACT_DERIVE_OPEN,   /* a: the practice's question, its answer line open again */
+	ACT_TEXT_TYPE,     /* a character of an expression (the key itself) */
+	ACT_TEXT_BACK,     /* Backspace in it */
+	ACT_TEXT_SKIP,     /* Tab in it: show the answer */
 };
 
 /* The screens a hint shows on (keys_binding.bar_in), one of which the
@@ -57,6 +61,7 @@ enum keys_in {
 	KEYS_IN_QUIZ = 1u << 2,    /* a question waits for its answer */
 	KEYS_IN_GOTO = 1u << 3,    /* a step being typed */
 	KEYS_IN_OVERLAY = 1u << 4, /* the help, the memory table, the schedule table */
+	KEYS_IN_TEXT = 1u << 5,    /* the practice's answer line: an expression being typed */
 };
 
 /* What must hold for a hint to be offered (keys_binding.bar_need). */
@@ -66,6 +71,7 @@ enum keys_need {
 	KEYS_NEED_DEADLOCK = 1u << 2, /* a naive ring deadlocked: f */
 	KEYS_NEED_BACKOUT = 1u << 3,  /* something Esc leaves: the focus, the final C */
 	KEYS_NEED_RESULT = 1u << 4,   /* the final C is on screen */
+	KEYS_NEED_DERIVE = 1u << 5,   /* the practice's question waits, its line closed: a */
 };
 
 #define KEYS_MAX_CODES 6
@@ -103,10 +109,13 @@ struct keys_ctx {
 	int quiz;    /* a question waits: digits, '-' and ':' type the answer */
 	int go;      /* a step is being typed: digits type it */
 	int cell;    /* the worked cell: the arrows move it */
+	int text;    /* the practice's answer line: every printable key types; Backspace,
+			Tab (skip), Enter, Esc, Ctrl-L and F1 keep a meaning, no other key has one */
 };
 
 /* The action for key ch (a curses key code) in this context.  The context
- * rules come first, in the order of keys_ctx's fields; then the table. */
+ * rules come first: the overlay, the answer line, then the rest in the
+ * order of keys_ctx's fields; then the table. */
 int keys_action(int ch, const struct keys_ctx *ctx);
 
 #endif

@@ -187,13 +187,10 @@ void quiz_skip(struct quiz *z)
 
 int quiz_hides(const struct quiz *z, int r)
 {
-	/* every rank a question is still to come about, and the one being asked */
-	if (!quiz_open(z))
-		return 0;
-	for (int i = z->cur + (z->revealed ? 1 : 0); i < z->nq; i++)
-		if (z->q[i].rank == r)
-			return 1;
-	return 0;
+	/* every rank while a question waits or more are to come: the rule on
+	 * one rank's panel answers the question about another */
+	(void)r;
+	return quiz_open(z) && !(z->revealed && z->cur + 1 >= z->nq);
 }
 
 void quiz_text(const struct quiz_question *q, char *buf, size_t size)

@@ -84,8 +84,10 @@ void quiz_text(const struct quiz_question *q, char *buf, size_t size);
  * answer was the negative remainder). */
 int quiz_check(const struct quiz_question *q, const char *answer, char *explain, size_t size);
 
-/* Whether a question still open is about rank r, the one asked now or one
- * to come, so the screen must not give the answer away. */
+/* Whether rank r's panel must hide its formula and shard: while a question
+ * waits, or more are to come before the phase runs, every rank's is hidden,
+ * the ranks not asked about too (their formula is the asked one's with
+ * another r).  Once the last is revealed, none. */
 int quiz_hides(const struct quiz *z, int r);
 
 #endif

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <distmm/order.h>
+
 #include "inputs.h"
 #include "layout.h"
 #include "quiz.h"
@@ -100,13 +102,20 @@ int session_start(struct session *t, uint64_t now, struct dm_err *err)
 		}
 		t->v.playing = o->play;
 	} else {
-		struct view_config cfg = { o->mode, o->devices, o->capacity, o->order, o->bug };
+		/* the lab's words on the panels when an order was asked for, by the
+		 * command line or by this part of a lesson or one before it */
+		int lab = o->order_opt[0] != '\0' || o->order != ORDER_PARITY;
+		for (int p = 0; t->lesson && p <= t->part && p < t->lesson->nparts; p++)
+			lab |= (t->lesson->part[p].set.has & LESSON_SET_ORDER) != 0;
+		struct view_config cfg = { o->mode, o->devices, o->capacity, o->order, o->bug, lab };
 		if ((rc = view_init(&t->v, &t->a, &t->b, &cfg, o->play, now, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);
 			return rc;
 		}
-		if (o->quiz && !t->no_quiz)
+		if (o->quiz == CLI_QUIZ_DERIVE && !t->no_quiz)
+			view_derive_start(&t->v);
+		else if (o->quiz && !t->no_quiz)
 			quiz_init(&t->v.quiz, 1, o->quiz, o->seed);
 		t->v.lesson = t->lesson;
 		t->v.part = t->part;

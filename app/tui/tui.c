@@ -172,7 +172,9 @@ static void tui_share(const struct session *t, char *buf, size_t size)
 		ARG("--capacity"), ARGF("%zu", v->cfg.capacity);
 	if (v->cfg.bug)
 		ARG("--bug"), ARG(bug_name(v->cfg.bug));
-	if (!t->replaying && v->quiz.on)
+	if (!t->replaying && v->derive.enabled && v->derive.on)
+		ARG("--quiz=derive");
+	else if (!t->replaying && v->quiz.on)
 		ARGF("--quiz=%d", v->quiz.level);
 	if (theme_projector())
 		ARG("--theme"), ARG("projector");
@@ -228,9 +230,23 @@ static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 	case ACT_GOTO_BACK:
 		view_goto_type(v, '\b');
 		break;
+	case ACT_TEXT_TYPE:
+		derive_type(&v->derive, ch);
+		break;
+	case ACT_TEXT_BACK:
+		derive_backspace(&v->derive);
+		break;
+	case ACT_TEXT_SKIP:
+		derive_skip(&v->derive);
+		break;
+	case ACT_DERIVE_OPEN:
+		view_derive_open(v);
+		break;
 	case ACT_ENTER:
 		if (v->typing_goto)
 			view_goto_submit(v, now);
+		else if (v->derive.open)
+			derive_enter(&v->derive);
 		else if (quiz_waiting(&v->quiz))
 			quiz_submit(&v->quiz);
 		else
@@ -312,7 +328,10 @@ static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 		view_close_overlay(v, now);
 		break;
 	case ACT_ESCAPE:
-		view_escape(v);
+		if (v->derive.open)
+			derive_close(&v->derive); /* the question waits: a opens it again */
+		else
+			view_escape(v);
 		break;
 	case ACT_FIX:
 		if ((v->cfg.order == ORDER_SEND_FIRST || v->cfg.order == ORDER_RECV_FIRST) &&
@@ -364,12 +383,12 @@ static int tui_loop(struct session *t, struct record *rec, struct dm_err *err)
 		if (tui_signal)
 			return 0;
 		struct keys_ctx ctx = { v->overlay != VIEW_OV_NONE, quiz_waiting(&v->quiz),
-					v->typing_goto, v->cell_on };
+					v->typing_goto, v->cell_on, v->derive.open };
 		int action = keys_action(ch, &ctx);
 		if (!fits && action != ACT_QUIT && action != ACT_RESIZE && action != ACT_REDRAW)
 			continue; /* too small: only q (and resizing) do anything */
 		if ((action == ACT_NEXT || (action == ACT_ENTER && !quiz_waiting(&v->quiz) &&
-					    !v->typing_goto)) &&
+					    !v->typing_goto && !v->derive.open)) &&
 		    t->lesson) {
 			int next = session_next_part(t, tui_now(), err);
 			if (next < 0)

@@ -104,6 +104,7 @@ static void view_show(struct view *v, int s)
 	view_set_stop(v, s);
 	v->finished = s >= v->phase_count;
 	v->failed = v->run_failed && s == v->live_phase;
+	view_derive_shown(v);
 }
 
 /* Copies the engine's new events (the first n of its log) into the view's. */
@@ -146,6 +147,8 @@ static void view_reset(struct view *v)
 	v->result_closed = 0;
 	view_set_stop(v, -1);
 	view_quiz_clear(v);
+	derive_close(&v->derive); /* a new run is watched afresh; the questions wait */
+	derive_new_run(&v->derive, v->cfg.devices);
 	v->cmp_valid = 0; /* other devices, other numbers */
 	v->max_err = 0;
 	dm_err_clear(&v->fail);
@@ -383,7 +386,7 @@ int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
 {
 	int rc;
 	view_common_init(v, a, b);
-	v->cfg = (struct view_config){ mode, n, RUN_UNBOUNDED, ORDER_PARITY, bug };
+	v->cfg = (struct view_config){ mode, n, RUN_UNBOUNDED, ORDER_PARITY, bug, 0 };
 	v->replaying = 1;
 	if ((rc = mat_matmul(&v->ref, a, b, err)))
 		return rc;
@@ -448,6 +451,13 @@ void view_close_overlay(struct view *v, uint64_t now)
 void view_open_memory(struct view *v)
 {
 	struct dm_err err;
+	if (v->derive.on && derive_pending(&v->derive)) {
+		/* its formulas and figures are the practice's follow-ups */
+		snprintf(v->msg, sizeof v->msg, "c: the memory table gives the practice's answers away "
+						"(the bytes sent, the most held): it opens once the "
+						"questions are done (x ends the practice: the ones left count as shown)");
+		return;
+	}
 	if (!v->cmp_valid) {
 		struct run_config cfg;
 		compare_free(&v->cmp);
@@ -463,6 +473,20 @@ void view_open_memory(struct view *v)
 
 void view_toggle_quiz(struct view *v)
 {
+	if (v->derive.enabled) {
+		struct derive *d = &v->derive;
+		d->on = !d->on;
+		derive_close(d);
+		if (!d->on && derive_pending(d)) {
+			/* what the screen now shows answers the questions left */
+			int left = derive_stop(d);
+			snprintf(v->msg, sizeof v->msg, "x: the practice is off and every formula shown: "
+							"its %d question%s left count%s as shown (x: "
+							"the summary)",
+				 left, left == 1 ? "" : "s", left == 1 ? "s" : "");
+		}
+		return;
+	}
 	v->quiz.on = !v->quiz.on;
 	view_quiz_clear(v);
 }
@@ -472,7 +496,7 @@ void view_tick(struct view *v, uint64_t now)
 	if (v->animating && now >= v->anim_start + v->anim_dur)
 		v->animating = 0;
 	if (v->playing && !v->animating && now >= v->next_at && !quiz_open(&v->quiz) &&
-	    v->overlay == VIEW_OV_NONE && !v->typing_goto)
+	    !v->derive.open && v->overlay == VIEW_OV_NONE && !v->typing_goto)
 		view_next(v, now);
 }
 

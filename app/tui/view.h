@@ -18,6 +18,7 @@
 #include <distmm/dm_err.h>
 #include <distmm/mat.h>
 #include "compare.h"
+#include "derive.h"
 #include "lesson.h"
 #include "quiz.h"
 #include <distmm/run.h>
@@ -46,6 +47,8 @@ struct view_config {
 	int mode, devices;
 	size_t capacity;
 	int order, bug; /* enum dm_order, enum dm_bug */
+	int lab;        /* the order was asked for (--order, --fix, a lesson's): the panels
+			   say each device's calls during a transfer */
 };
 
 /* How the values of one matrix are written: whole numbers, or floats with
@@ -90,6 +93,7 @@ struct view {
 	int resume;              /* the overlay paused playback: play again on closing */
 	int result_closed;       /* Esc closed the final C */
 	struct quiz quiz;        /* predict, then reveal */
+	struct derive derive;    /* the practice (--quiz=derive): view_derive.c */
 	int cmp_valid;           /* cmp holds this configuration's numbers */
 	struct compare cmp;
 	const struct lesson *lesson; /* a lesson being played, or NULL */
@@ -219,5 +223,35 @@ void view_value(const struct view_format *f, double x, int width, char *buf, siz
 /* The shard rank r holds at step s of the schedule (what the table shows),
  * -1 for none. */
 int view_table_shard(const struct view *v, int r, int s);
+
+/* The practice (view_derive.c): what the screen hides, when its questions
+ * open, and its words.  view_derive_start turns it on for the session. */
+void view_derive_start(struct view *v);
+/* Every formula and answer hidden: the practice on, in FSDP, the shard's
+ * rule not found yet. */
+int view_derive_hiding(const struct view *v);
+/* Whether rank r's shard and formula are hidden: the practice, or a quiz
+ * question open (then every rank's: one rank's answer gives the others'). */
+int view_hides(const struct view *v, int r);
+/* "B[3]", or "B[?]" where rank r's is hidden. */
+void view_shard_name(const struct view *v, int r, int k, char *buf, size_t size);
+/* The stop just put on screen: a compute watched, and, once the run's
+ * last compute has been watched whole (n >= 3), the question opens. */
+void view_derive_shown(struct view *v);
+/* a: opens the question waiting (the line that Esc closed). */
+void view_derive_open(struct view *v);
+/* The caption while the practice hides (1), or 0 for the usual one. */
+int view_derive_caption(const struct view *v, char *buf, size_t size);
+/* The practice's line under the caption when no question is open: what
+ * it needs (n >= 3, every step watched), a opening it, the summary; "" for
+ * none. */
+void view_derive_note(const struct view *v, char *buf, size_t size);
+
+/* The deadlock lab (view_lab.c): rank r's calls at the transfer on screen,
+ * in its order or fix; progress 0..1 through the transfer's motion, or -1
+ * at rest.  Returns 0 (buf "") when there is nothing to say. */
+int view_lab_calls(const struct view *v, int r, double progress, char *buf, size_t size);
+/* A sentence for the transfer's caption on what the order did, "" for none. */
+void view_lab_sentence(const struct view *v, char *buf, size_t size);
 
 #endif

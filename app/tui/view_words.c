@@ -99,13 +99,20 @@ static int view_lesson_caption(const struct view *v, char *buf, size_t size)
 static void view_fsdp_caption(const struct view *v, char *buf, size_t size)
 {
 	int n = v->snap.n, s = v->step;
+	char lab[320], threads[64] = "";
+	if (view_derive_caption(v, buf, size))
+		return; /* the practice's words: no formula */
+	view_lab_sentence(v, lab, sizeof lab);
+	if (v->cfg.order == ORDER_RECV_THREAD && n > 1)
+		snprintf(threads, sizeof threads, " Each device runs 2 threads: %d for %d.", 2 * n, n);
 	if (v->kind == VIEW_READY && v->cfg.order != ORDER_PARITY)
-		snprintf(buf, size, "Ready: %s (%s), on channels of capacity %s. Will the ring "
+		snprintf(buf, size, "Ready: %s (%s), on channels of capacity %s.%s Will the ring "
 				    "complete? Press n.",
 			 order_describe(v->cfg.order), order_name(v->cfg.order),
 			 v->cfg.capacity == RUN_UNBOUNDED ? "unbounded"
 			 : v->cfg.capacity == 0		   ? "0 (synchronous sends)"
-							   : "bounded");
+							   : "bounded",
+			 threads);
 	else if (v->kind == VIEW_READY && v->fixed)
 		snprintf(buf, size, "The fixed order: even ranks send first and odd ranks receive "
 				    "first, so every send meets a receive. Press n for s=0.");
@@ -123,6 +130,10 @@ static void view_fsdp_caption(const struct view *v, char *buf, size_t size)
 		snprintf(buf, size, "step s=%d: each rank multiplies its rows of A by the shard it holds, "
 				    "B[(r - %d) mod %d], into those columns of C.",
 			 s, s, n);
+	else if (v->kind == SCHED_TRANSFER && lab[0])
+		snprintf(buf, size, "transfer after s=%d: each rank passes its shard to (r + 1) mod %d and "
+				    "gets one from (r - 1) mod %d. %s",
+			 s, n, n, lab);
 	else if (v->kind == SCHED_TRANSFER)
 		snprintf(buf, size, "transfer after s=%d: each rank passes its shard to (r + 1) mod %d and "
 				    "gets one from (r - 1) mod %d. Each rank sends %d/%d of B in all.",
@@ -241,18 +252,28 @@ void view_formula(const struct view *v, int r, int shortform, char *buf, size_t 
 	int n = v->snap.n;
 	size_t N = v->snap.N;
 
-	if (quiz_hides(&v->quiz, r)) {
-		/* the question is about this rank: the screen must not answer it */
-		const struct quiz_question *q = &v->quiz.q[v->quiz.cur];
+	int gathered = v->kind == SCHED_GATHER || v->kind == VIEW_VERIFY;
+	if (!gathered && view_hides(v, r)) {
+		/* a question is open, or the practice asks for the rule: no
+		 * formula and no index on any panel, since one rank's gives the
+		 * others' away */
+		int q = quiz_open(&v->quiz) ? v->quiz.q[v->quiz.cur].type : QUIZ_SHARD;
 		if (v->snap.mode == DM_DP)
 			snprintf(buf, size, "A[?] @ B -> C[?, 0:%zu]", N);
-		else if (q->type == QUIZ_SHARD || q->type == QUIZ_COLS)
-			snprintf(buf, size, "(%d-%d) mod %d = ?", r, q->step, n);
-		else
+		else if (q == QUIZ_SEND_TO || q == QUIZ_RECV_FROM)
 			snprintf(buf, size, "sends to ?, receives from ?");
+		else if (v->kind == SCHED_TRANSFER && !shortform && d->sent_shard >= 0 &&
+			 !view_lab_calls(v, r, -1, buf, size))
+			snprintf(buf, size, "B[?] -> rank %d, B[?] <- rank %d", d->sent_to,
+				 d->recv_from);
+		else if (v->kind == SCHED_TRANSFER && !shortform && d->sent_shard >= 0)
+			; /* the lab's calls, their shards hidden */
+		else if (shortform || d->row_end == d->row_begin)
+			snprintf(buf, size, "B[?]");
+		else
+			snprintf(buf, size, "B[?] -> C[%zu:%zu, ?]", d->row_begin, d->row_end);
 		return;
 	}
-	int gathered = v->kind == SCHED_GATHER || v->kind == VIEW_VERIFY;
 	if (gathered && r == 0) {
 		snprintf(buf, size, shortform ? "holds all of C" : "placed C[0:%zu, 0:%zu] (all of C)",
 			 v->snap.M, N);
@@ -269,8 +290,9 @@ void view_formula(const struct view *v, int r, int shortform, char *buf, size_t 
 		return;
 	}
 	if (v->kind == SCHED_TRANSFER && !shortform && d->sent_shard >= 0) {
-		snprintf(buf, size, "B[%d] -> rank %d, B[%d] <- rank %d", d->sent_shard, d->sent_to,
-			 d->recv_shard, d->recv_from);
+		if (!view_lab_calls(v, r, -1, buf, size)) /* the lab says the order of the calls */
+			snprintf(buf, size, "B[%d] -> rank %d, B[%d] <- rank %d", d->sent_shard,
+				 d->sent_to, d->recv_shard, d->recv_from);
 		return;
 	}
 	/* the step whose shard the rank holds now: after a transfer, the next one */
@@ -394,7 +416,13 @@ void view_cell_text(const struct view *v, char *buf, size_t size)
 		len += (size_t)snprintf(buf + len, size - len, " = %s. Rank %d computes it, with its own "
 							       "copy of B, at the compute.",
 					sum, r);
-	else {
+	else if (view_derive_hiding(v)) {
+		/* the step would be the rule's answer, solved for s */
+		len += (size_t)snprintf(buf + len, size - len, " = %s. Rank %d computes it at the step "
+							       "when the shard with column %zu reaches it: "
+							       "which step?",
+					sum, r, j);
+	} else {
 		int k = split_part_of(v->b->cols, n, j), s_at = split_mod((long)r - k, n);
 		len += (size_t)snprintf(buf + len, size - len, " = %s. Rank %d computes it at step s=%d, "
 							       "when shard B[%d] arrives: (%d - %d) mod %d = %d.",

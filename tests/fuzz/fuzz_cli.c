@@ -259,7 +259,7 @@ static const struct int_field {
 	{ "mode", offsetof(struct cli_opts, mode), DM_FSDP, DM_DP },
 	{ "values", offsetof(struct cli_opts, values), MAT_VALUES_INTS, MAT_VALUES_FLOATS },
 	{ "bug", offsetof(struct cli_opts, bug), BUG_NONE, BUG_COUNT - 1 },
-	{ "quiz", offsetof(struct cli_opts, quiz), 0, 2 },
+	{ "quiz", offsetof(struct cli_opts, quiz), 0, CLI_QUIZ_DERIVE },
 	{ "trace_format", offsetof(struct cli_opts, trace_format), CLI_TRACE_JSONL, CLI_TRACE_CHROME },
 	{ "start_kind", offsetof(struct cli_opts, start_kind), CLI_START_READY, CLI_START_VERIFY },
 	{ "start_step", offsetof(struct cli_opts, start_step), 0, RUN_MAX_DEVICES - 1 },
@@ -364,6 +364,11 @@ static const struct mode_rule {
 	{ "the ring's orders with -m dp", IN_DP,
 	  CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX },
 	{ "a ring's bug with -m dp", IN_DP | RING_BUG, CLI_GIVEN_BUG },
+	/* the practice asks for the ring's rule, on a run that follows it, with
+	 * no lesson's captions saying it */
+	{ "--quiz=derive with -m dp", IN_DP, CLI_GIVEN_DERIVE },
+	{ "--quiz=derive with a ring's bug", RING_BUG, CLI_GIVEN_DERIVE },
+	{ "--quiz=derive with --lesson", IN_LESSON, CLI_GIVEN_DERIVE },
 	{ "the generator's options with both files", BOTH_FILES,
 	  CLI_GIVEN_SEED | CLI_GIVEN_VALUES },
 	{ "--train without -b (for now)", IN_INTERFACE, CLI_GIVEN_TRAIN },
@@ -462,9 +467,13 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		{ "--dC", CLI_GIVEN_DC, o->dc_file != NULL },
 		{ "--dA-out", CLI_GIVEN_DA_OUT, o->da_out_file != NULL },
 		{ "--dB-out", CLI_GIVEN_DB_OUT, o->db_out_file != NULL },
+		{ "--quiz=derive", CLI_GIVEN_DERIVE, o->quiz == CLI_QUIZ_DERIVE },
 	};
 	for (size_t i = 0; i < COUNT(given); i++)
 		CHECK_ROW(!given[i].differs || (o->given & given[i].bit), given[i].name);
+	/* derive's bit is the last --quiz's word, and never without --quiz's */
+	CHECK(!(o->given & CLI_GIVEN_DERIVE) || o->quiz == CLI_QUIZ_DERIVE);
+	CHECK(!(o->given & CLI_GIVEN_DERIVE) || (o->given & CLI_GIVEN_QUIZ));
 
 	/* nothing left that does nothing */
 	unsigned m = mode_of(o);

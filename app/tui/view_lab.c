@@ -1,0 +1,115 @@
+/* view_lab: the deadlock lab's words on the screen (see view.h).  Between
+ * phases every device is parked, so a transfer that completed leaves no
+ * wait to show: what each device did is said from the order that ran (the
+ * engine's own order_sends_first, the fix's calls) and what the snapshot
+ * says moved, and during the transfer's motion its calls are shown one
+ * after the other, as they happen: the first half of the motion is the
+ * first call.  A transfer that could not end is the deadlock's, whose waits
+ * draw_panel shows from the snapshot itself. */
+#include "view.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <distmm/order.h>
+#include <distmm/run.h>
+#include <distmm/schedule.h>
+#include <distmm/split.h>
+
+int view_lab_calls(const struct view *v, int r, double progress, char *buf, size_t size)
+{
+	const struct run_dev_view *d = &v->snap.dev[r];
+	char out[16], in[16], bytes[24];
+	int order = v->cfg.order, late = progress >= 0.5 || progress < 0;
+	buf[0] = '\0';
+	if (!v->cfg.lab || v->snap.mode != DM_FSDP || v->kind != SCHED_TRANSFER || v->failed ||
+	    d->sent_shard < 0 || d->recv_shard < 0)
+		return 0;
+	view_shard_name(v, r, d->sent_shard, out, sizeof out);
+	view_shard_name(v, r, d->recv_shard, in, sizeof in);
+	int to = d->sent_to, from = d->recv_from, at_rest = progress < 0 || progress >= 1;
+	/* short enough for a panel of 30 columns (three to a 120-column screen) */
+	switch (order) {
+	case ORDER_RECV_THREAD:
+		if (at_rest)
+			snprintf(buf, size, "sent %s->%d; rx got %s<-%d", out, to, in, from);
+		else if (!late)
+			snprintf(buf, size, "rx <- %d while %s -> %d", from, out, to);
+		else
+			snprintf(buf, size, "rx thread got %s; joined", in);
+		break;
+	case ORDER_SENDRECV:
+		snprintf(buf, size, "%s %s->%d, %s<-%d", at_rest ? "sendrecv" : "in sendrecv:", out, to,
+			 in, from);
+		break;
+	case ORDER_BUFFERED:
+		view_bytes((uint64_t)v->snap.K * split_size(v->snap.N, v->snap.n, d->sent_shard) * 8,
+			   bytes, sizeof bytes);
+		if (at_rest)
+			snprintf(buf, size, "%s buffered->%d; got %s<-%d", out, to, in, from);
+		else if (!late)
+			snprintf(buf, size, "%s into send buffer (%s)", out, bytes);
+		else
+			snprintf(buf, size, "receiving %s from rank %d", in, from);
+		break;
+	default:
+		if (order_sends_first(order, r)) {
+			if (at_rest)
+				snprintf(buf, size, "sent %s->%d, then got %s<-%d", out, to, in, from);
+			else if (!late)
+				snprintf(buf, size, "1. sending %s to rank %d", out, to);
+			else
+				snprintf(buf, size, "2. receiving %s from rank %d", in, from);
+		} else {
+			if (at_rest)
+				snprintf(buf, size, "got %s<-%d, then sent %s->%d", in, from, out, to);
+			else if (!late)
+				snprintf(buf, size, "1. receiving %s from rank %d", in, from);
+			else
+				snprintf(buf, size, "2. sending %s to rank %d", out, to);
+		}
+	}
+	return 1;
+}
+
+void view_lab_sentence(const struct view *v, char *buf, size_t size)
+{
+	int n = v->snap.n;
+	char room[48];
+	buf[0] = '\0';
+	if (!v->cfg.lab || v->snap.mode != DM_FSDP || n < 2)
+		return;
+	if (v->cfg.capacity == RUN_UNBOUNDED)
+		snprintf(room, sizeof room, "unbounded, like Python's Queue()");
+	else
+		snprintf(room, sizeof room, "room for %zu message%s", v->cfg.capacity,
+			 v->cfg.capacity == 1 ? "" : "s");
+	switch (v->cfg.order) {
+	case ORDER_SEND_FIRST:
+		snprintf(buf, size, "send-first: each send waited in the next rank's inbox (%s), so "
+				    "every rank got to its receive.",
+			 room);
+		break;
+	case ORDER_RECV_FIRST:
+		snprintf(buf, size, "recv-first: every rank waits to receive before it sends.");
+		break;
+	case ORDER_RECV_THREAD:
+		snprintf(buf, size, "recv-thread: each rank's receive thread waited for its left "
+				    "neighbour while the rank sent to the right: %d threads for %d "
+				    "devices.",
+			 2 * n, n);
+		break;
+	case ORDER_SENDRECV:
+		snprintf(buf, size, "sendrecv: one call posted each rank's send and receive and ended "
+				    "when both had (MPI_Sendrecv).");
+		break;
+	case ORDER_BUFFERED:
+		snprintf(buf, size, "buffered: each rank copied its shard into a send buffer, went on "
+				    "(MPI_Bsend) and received; the buffer is one shard more at the "
+				    "peak.");
+		break;
+	default:
+		snprintf(buf, size, "parity: even ranks sent while odd ranks received, then the other "
+				    "way round: every send met its receive.");
+	}
+}
