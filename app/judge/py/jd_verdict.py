@@ -314,18 +314,10 @@ def fsdp_discs(f):
                 ("shard %d (the ring has it hold (%d - %d) mod %d = %d)" % (k, r, s, n, ring))
             # a shard held at several steps: its product in its own columns is
             # the first step's write, the rest the later steps'
-            W = f.placed(r, k)
+            W = f.placed_at(r, s, k)
             held_at = f.steps_of(r, k)
-            own = [x for x in W if x[0] == x[1]]
-            if len(held_at) > 1:
-                if s == held_at[0]:
-                    W = own
-                elif s == held_at[1]:
-                    W = [x for x in W if x[0] != x[1]]
-                    if not W:
-                        continue
-                else:
-                    continue
+            if len(held_at) > 1 and s != held_at[0] and not W:
+                continue
             cols = sorted(c for c, _, _ in W)
             exact = cols == list(range(c0, c1)) and all(c == j for c, j, _ in W)
             cut = any(t for _, _, t in W)
