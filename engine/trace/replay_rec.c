@@ -228,7 +228,7 @@ static void rec_blame(struct replay_wrong *w, const struct ev *ev, size_t n_ev,
 }
 
 int replay_first_wrong(const struct ev *ev, size_t n_ev, int mode, int n, size_t M, size_t K,
-		       size_t N, struct replay_wrong *w, struct dm_err *err)
+		       size_t N, int over, struct replay_wrong *w, struct dm_err *err)
 {
 	struct evr x;
 	struct dm_err why;
@@ -252,9 +252,8 @@ int replay_first_wrong(const struct ev *ev, size_t n_ev, int mode, int n, size_t
 		if (rc)
 			rec_blame(w, ev, n_ev, &why, (long)i);
 	}
-	/* the last phase is over when the log has reached it */
-	if (rc != DM_ENOMEM && w->event < 0 && n_ev > 0 &&
-	    ev[n_ev - 1].phase == sched_phase_count(mode, n) - 1 && evr_finish(&x, &why))
+	/* the last phase is over when the run ended */
+	if (rc != DM_ENOMEM && w->event < 0 && n_ev > 0 && over && evr_finish(&x, &why))
 		rec_blame(w, ev, n_ev, &why, (long)n_ev - 1);
 	evr_free(&x);
 	return rc == DM_ENOMEM ? dm_err_set(err, DM_ENOMEM, "replay: out of memory") : 0;

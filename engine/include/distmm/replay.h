@@ -68,16 +68,17 @@ struct replay_wrong {
 
 /* Holds the whole log, event by event, to the rules trace_check holds a
  * trace of the correct run to (evrules.c, its correct candidate alone): one
- * event alone, the events so far, and every phase that is over (a later
- * phase has begun, or the log has reached the last phase) held whole.  The
- * first event a rule rejects is w->event: the event the rule names, or, for
- * a phase found incomplete without one, that phase's first event (the
- * event after it when it has none).  A log cut short (a run that stopped)
- * is not wrong for what it lacks at its end.  Returns 0 with w filled
- * (event -1 when every rule holds), DM_EINVAL (mode, n or shapes the engine
- * refuses), DM_ENOMEM. */
+ * event alone, the events so far, and every phase that is over held whole:
+ * a phase is over once a later one has begun, and the log's last phase is
+ * over when `over` says the run ended (the candidate's function returned);
+ * else a log cut short (a run that stopped, a deadlock) is not wrong for
+ * what it lacks at its end.  The first event a rule rejects is w->event:
+ * the event the rule names, or, for a phase found incomplete without one,
+ * that phase's first event (the event after it when it has none).  Returns
+ * 0 with w filled (event -1 when every rule holds), DM_EINVAL (mode, n or
+ * shapes the engine refuses), DM_ENOMEM. */
 int replay_first_wrong(const struct ev *ev, size_t n_ev, int mode, int n, size_t M, size_t K,
-		       size_t N, struct replay_wrong *w, struct dm_err *err);
+		       size_t N, int over, struct replay_wrong *w, struct dm_err *err);
 
 /* Whether the events are those of a run that finished: rank 0 gathered every
  * rank's block in the last phase.  The last phase alone does not say: in a
