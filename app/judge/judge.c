@@ -25,6 +25,8 @@
 #include "judge/child.h"
 #include "judge/harness.h"
 #include "judge/proto.h"
+#include <distmm/mat.h>
+#include <distmm/run.h>
 
 extern char **environ;
 
@@ -79,6 +81,30 @@ int judge_prepare(struct judge *j, const struct cli_opts *o, struct dm_err *err)
 	if (rc == 0 && S_ISDIR(st.st_mode))
 		return dm_err_set(err, DM_EIO, "cannot read %s: it is a directory", j->path);
 	return battery_build(o, &j->cases, &j->n_cases, err);
+}
+
+int judge_defines(const struct judge *j, const struct judge_case *c)
+{
+	return c->mode == DM_DP ? j->has_dp : j->has_fsdp;
+}
+
+const struct judge_case *judge_pick(const struct judge *j)
+{
+	const struct judge_case *first = NULL, *driver = NULL;
+	for (size_t i = 0; i < j->n_cases; i++) {
+		const struct judge_case *c = &j->cases[i];
+		if (!judge_defines(j, c) || !c->has_trace)
+			continue;
+		if (c->verdict != JUDGE_PASS)
+			return c;
+		if (!first)
+			first = c;
+		if (c->n == 2 && c->M == CLI_DEFAULT_M && c->K == CLI_DEFAULT_K &&
+		    c->N == CLI_DEFAULT_N && c->values == MAT_VALUES_INTS &&
+		    (!driver || (c->mode == DM_FSDP && driver->mode != DM_FSDP)))
+			driver = c;
+	}
+	return driver ? driver : first;
 }
 
 void judge_free(struct judge *j)

@@ -98,6 +98,24 @@ def _r(x):
     return "?" if x is None else str(x)
 
 
+def wait_list(run):
+    """The ranks blocked when the run ended, for the screen's panels:
+    [rank, "send", dst, shard or -1] or [rank, "recv", -1, -1] (a receive
+    takes from anyone)."""
+    out = []
+    for d in run.deadlock or ():
+        rank, w = d["rank"], d["wait"]
+        if rank is None or d["state"] not in ("send", "recv"):
+            continue
+        if d["state"] == "recv":
+            out.append([rank, "recv", -1, -1])
+            continue
+        lab = w.label or ("unknown",)
+        out.append([rank, "send", -1 if w.dst is None else w.dst,
+                    lab[1] if lab[0] == "B" else -1])
+    return sorted(out)
+
+
 def deadlock_verdict(run, f):
     order = sorted(run.deadlock, key=lambda d: (d["t"].caller, d["rank"] is None,
                                                 d["rank"] if d["rank"] is not None else 0))
