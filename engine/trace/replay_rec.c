@@ -67,7 +67,7 @@ static void rec_shard_cols(int shard, int n, size_t N, size_t *b0, size_t *width
 
 struct rec_state {
 	int *held, *got;   /* n: the shard each rank holds (-1 none), the phase it last received */
-	int gathered;      /* a gather event was used */
+	int gathered;      /* the gather phase is shown: C is rank 0's gathered one */
 };
 
 /* The second pass: the events used, into s. */
@@ -77,6 +77,7 @@ static void rec_build(struct run_snapshot *s, const struct mat *a, const struct 
 {
 	size_t M = a->rows, K = a->cols, N = b->cols;
 	replay_initial(s, mode, n, M, K, N, upto, used);
+	st->gathered = upto == s->phase_count - 1;
 	if (s->c)
 		memset(s->c, 0, M * N * sizeof(double));
 	for (int r = 0; r < n; r++) {
@@ -131,7 +132,6 @@ static void rec_build(struct run_snapshot *s, const struct mat *a, const struct 
 		default: /* EV_GATHER */
 			if (e->peer != r)
 				v->recv_bytes += e->bytes;
-			st->gathered = 1;
 			break;
 		}
 		v->held_bytes = e->held;
@@ -174,7 +174,7 @@ int replay_recorded(struct run_snapshot *s, const struct mat *a, const struct ma
 	if (rc)
 		return rc;
 	size_t M = a->rows, K = a->cols, N = b->cols, used = 0, rows = 0;
-	int phases = sched_phase_count(mode, n), gathers = 0;
+	int phases = sched_phase_count(mode, n);
 	for (size_t i = 0; i < n_ev; i++) {
 		const struct ev *e = &ev[i];
 		if ((rc = rec_check(e, i, mode, n, phases, M, K, N, err)))
@@ -182,7 +182,6 @@ int replay_recorded(struct run_snapshot *s, const struct mat *a, const struct ma
 		if (e->phase > upto)
 			continue;
 		used++;
-		gathers |= e->op == EV_GATHER;
 		if (e->op == EV_COMPUTE && e->row_end - e->row_begin > rows)
 			rows = e->row_end - e->row_begin;
 	}
@@ -193,7 +192,7 @@ int replay_recorded(struct run_snapshot *s, const struct mat *a, const struct ma
 	/* B's block as wide as B: a recorded compute may take any shard, or
 	 * all of B (shard -1), in either mode */
 	if (!rc && s->c)
-		rc = replay_scratch_alloc(&sc, rows ? rows : 1, K, N, N, gathers, M, err);
+		rc = replay_scratch_alloc(&sc, rows ? rows : 1, K, N, N, upto == phases - 1, M, err);
 	if (!rc)
 		rec_build(s, a, b, mode, n, ev, n_ev, upto, used, &sc, &st);
 	replay_scratch_free(&sc);

@@ -47,8 +47,9 @@ int replay_snapshot(struct run_snapshot *s, const struct mat *a, const struct ma
  *    moves it out, unless a receive replaced it in that phase already; both
  *    count their bytes, and the last phase's say what moved where;
  *  - a gather places rows r0:r1, columns c0:c1 of the gathered C from the
- *    peer's rows of C (as many as both have); once the gather has begun the
- *    snapshot's C is the gathered one, zeros where nothing was placed.
+ *    peer's rows of C (as many as both have); after the gather phase (the
+ *    last) the snapshot's C is the gathered one, zeros where nothing was
+ *    placed (a run that returned without gathering has placed nothing).
  * Only what keeps memory safe is checked, over every event: ops, ranks,
  * phases, peers (every op but a compute), shards (-1 or a rank), ranges
  * that are ranges inside A's rows (K's for a shard on the move) and B's
