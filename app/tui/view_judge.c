@@ -23,6 +23,12 @@ static const char *vj_fn(const struct judge_case *c)
 	return c->mode == DM_DP ? "dp_mat_mul" : "fsdp_mat_mul";
 }
 
+/* What j shows: the engine's own run of the case's mode. */
+static const char *vj_right(const struct judge_case *c)
+{
+	return c->mode == DM_DP ? "the correct DP run" : "the correct ring";
+}
+
 /* The verdict and its headline as one ("wrong result: step 1, ..."): the
  * headline says its kind itself when it starts with it. */
 static void vj_headline(const struct judge_case *c, char *buf, size_t size)
@@ -153,8 +159,8 @@ int view_judge_line(const struct view *v, char *buf, size_t size)
 	char head[1200], cs[96], where[96], at[64];
 	vj_case(c, cs, sizeof cs);
 	if (vj->ring) {
-		snprintf(buf, size, "the correct ring, run by the engine on the matrices of %s; j: "
-				    "back to your %s (%s)", cs, vj_fn(c), word);
+		snprintf(buf, size, "%s, run by the engine on the matrices of %s; j: back to your %s "
+				    "(%s)", vj_right(c), cs, vj_fn(c), word);
 		return 1;
 	}
 	vj_headline(c, head, sizeof head);
@@ -168,14 +174,14 @@ int view_judge_line(const struct view *v, char *buf, size_t size)
 			 c->verdict == JUDGE_DEADLOCK ? "it hangs at" : "it stops in", at);
 	}
 	if (view_judge_at_mark(v))
-		snprintf(buf, size, "your %s, %s: %s, marked ! here (event %ld of %zu); j: the "
-				    "correct ring", vj_fn(c), cs, word, vj->mark, v->n_ev);
+		snprintf(buf, size, "your %s, %s: %s, marked ! here (event %ld of %zu); j: %s",
+			 vj_fn(c), cs, word, vj->mark, v->n_ev, vj_right(c));
 	else if (v->failed && !vj->over)
-		snprintf(buf, size, "your %s, %s: %s, here%s; j: the correct ring", vj_fn(c), cs, word,
-			 c->n_waits ? ": each rank's wait is in its panel" : "");
+		snprintf(buf, size, "your %s, %s: %s, here%s; j: %s", vj_fn(c), cs, word,
+			 c->n_waits ? ": each rank's wait is in its panel" : "", vj_right(c));
 	else
-		snprintf(buf, size, "your %s, %s: %s%s; j: the correct ring", vj_fn(c), cs,
-			 strlen(head) <= VJ_LINE_HEAD ? head : word, where);
+		snprintf(buf, size, "your %s, %s: %s%s; j: %s", vj_fn(c), cs,
+			 strlen(head) <= VJ_LINE_HEAD ? head : word, where, vj_right(c));
 	return c->verdict == JUDGE_PASS;
 }
 
@@ -185,7 +191,16 @@ int view_judge_caption(const struct view *v, char *buf, size_t size)
 	if (!vj)
 		return 0;
 	if (v->failed && !vj->over) {
-		vj_headline(vj->c, buf, size); /* where it hung or raised */
+		/* where it hung or raised; an exception's consequences with it */
+		vj_headline(vj->c, buf, size);
+		for (size_t i = 0; i < vj->c->n_notes; i++) {
+			size_t len = strlen(buf);
+			const char *note = vj->c->notes[i];
+			int says = vj->c->verdict == JUDGE_EXCEPTION ? strncmp(note, "then ", 5) == 0
+				   : vj->c->verdict == JUDGE_TIMEOUT && i < 2; /* where threads were */
+			if (says && len + 2 < size)
+				snprintf(buf + len, size - len, "; %s", note);
+		}
 		return 1;
 	}
 	if (!view_judge_at_mark(v))
@@ -199,8 +214,8 @@ int view_judge_caption(const struct view *v, char *buf, size_t size)
 		const char *why = vj->rules.why, *colon = strchr(why, ':');
 		if (colon && strncmp(why, "event ", 6) == 0 && colon[1] == ' ')
 			why = colon + 2;
-		snprintf(buf, size, "! event %ld is the first the correct ring's rules reject: %s",
-			 vj->mark, why);
+		snprintf(buf, size, "! event %ld is the first that %s's rules reject: %s", vj->mark,
+			 vj_right(vj->c), why);
 	}
 	return 1;
 }
