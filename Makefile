@@ -173,12 +173,13 @@ test: check
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 	$(MAKE) --no-print-directory bench-quick
 
-# The plain build's tests: Check suites, batch mode, the interface, the storm,
-# the export and --record.
+# The plain build's tests: Check suites, batch mode, the judge (batch and
+# interface), the interface, the storm, the export and --record.
 check: WERROR = -Werror
 check: $(BIN) mpi check-boundary check-suites
 	tests/batch_test.sh ./$(BIN)
 	tests/judge_test.sh ./$(BIN)
+	tests/judge_ui_test.sh ./$(BIN)
 	tests/ui_test.sh ./$(BIN)
 	tests/storm_test.sh ./$(BIN)
 	tests/export_test.sh ./$(BIN)
