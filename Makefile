@@ -120,7 +120,7 @@ $(BUILD)/tests/check_quiz: tests/check_quiz.c $(BUILD)/app/tui/quiz.o $(LIB) tes
 
 # The memory model against the engine, batch mode's tables and the screen's words.
 MEMORY_APP_OBJ = $(addprefix $(BUILD)/app/,compare.o report.o status.o deadlock.o lesson.o \
-	tui/view.o tui/view_words.o tui/quiz.o)
+	tui/view.o tui/view_words.o tui/view_judge.o tui/quiz.o judge/verdict.o)
 $(BUILD)/tests/check_memory: tests/check_memory.c $(MEMORY_APP_OBJ) $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"

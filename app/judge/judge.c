@@ -37,27 +37,6 @@ extern char **environ;
 #define JUDGE_RUN_SLACK_MS 5000u   /* a run's answer after its limit (harness: 3 s) */
 #define JUDGE_RUNS 3               /* schedules a case may run under */
 
-static const char *const judge_words[JUDGE_VERDICTS] = {
-	[JUDGE_PASS] = "pass",
-	[JUDGE_WRONG_RESULT] = "wrong result",
-	[JUDGE_WRONG_NEIGHBOUR] = "wrong neighbour",
-	[JUDGE_WRONG_SHAPE] = "wrong shape",
-	[JUDGE_NOT_A_RING] = "not a ring",
-	[JUDGE_MUTATED_INPUT] = "mutated input",
-	[JUDGE_MUTATED_PAYLOAD] = "mutated payload",
-	[JUDGE_LEFT_MESSAGES] = "messages left",
-	[JUDGE_DEADLOCK] = "deadlock",
-	[JUDGE_EXCEPTION] = "exception",
-	[JUDGE_TIMEOUT] = "timeout",
-	[JUDGE_ERROR] = "judge error",
-	[JUDGE_NOT_RUN] = "not run",
-};
-
-const char *judge_verdict_word(int v)
-{
-	return v >= 0 && v < JUDGE_VERDICTS ? judge_words[v] : "?";
-}
-
 static uint64_t judge_now_ms(void)
 {
 	struct timespec ts;
