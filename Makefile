@@ -126,7 +126,8 @@ $(BUILD)/tests/check_train: tests/check_train.c $(BUILD)/app/train_model.o $(LIB
 
 # The memory model against the engine, batch mode's tables and the screen's words.
 MEMORY_APP_OBJ = $(addprefix $(BUILD)/app/,compare.o report.o status.o deadlock.o lesson.o \
-	tui/view.o tui/view_words.o tui/view_derive.o tui/view_lab.o tui/quiz.o tui/derive.o expr.o)
+	tui/view.o tui/view_words.o tui/view_derive.o tui/view_lab.o tui/view_judge.o tui/quiz.o \
+	tui/derive.o expr.o judge/verdict.o)
 $(BUILD)/tests/check_memory: tests/check_memory.c $(MEMORY_APP_OBJ) $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
@@ -185,13 +186,14 @@ test: check
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 	$(MAKE) --no-print-directory bench-quick
 
-# The plain build's tests: Check suites, batch mode, the interface, the
-# practice lab (--quiz=derive, the deadlock lab on screen), the storm, the
-# export and --record.
+# The plain build's tests: Check suites, batch mode, the judge (batch and
+# interface), the interface, the practice lab (--quiz=derive, the deadlock lab
+# on screen), the storm, the export and --record.
 check: WERROR = -Werror
 check: $(BIN) mpi check-boundary check-suites
 	tests/batch_test.sh ./$(BIN)
 	tests/judge_test.sh ./$(BIN)
+	tests/judge_ui_test.sh ./$(BIN)
 	tests/ui_test.sh ./$(BIN)
 	tests/practice_test.sh ./$(BIN)
 	tests/storm_test.sh ./$(BIN)

@@ -189,7 +189,9 @@ static const struct cli_rule {
 	  CLI_IN_JUDGE,
 	  "has no effect with --judge (your file runs on the judge's own matrices, "
 	  "with its own communicator)" },
-	{ CLI_GIVEN_JUDGE, CLI_IN_INTERFACE, "has no effect without -b (the judge prints its verdicts in batch mode)" },
+	/* the interface shows the candidate's recorded run: nothing to predict */
+	{ CLI_GIVEN_QUIZ, CLI_IN_JUDGE,
+	  "has no effect with --judge (the quiz asks about the engine's own run; j shows it)" },
 	{ CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD, CLI_IN_BATCH,
 	  "has no effect with -b (it records the interface's screens; batch mode draws none)" },
 	{ CLI_GIVEN_PLAY | CLI_GIVEN_SPEED, CLI_IN_BATCH,
@@ -350,7 +352,8 @@ const char *cli_usage(void)
 	       "                      default it comes from the model)\n"
 	       "      --judge FILE.py run your dp_mat_mul / fsdp_mat_mul on a battery of\n"
 	       "                      cases and say what is wrong (-d, -M/-K/-N, -m,\n"
-	       "                      --values, --seed, --capacity pick one case)\n"
+	       "                      --values, --seed, --capacity pick one case);\n"
+	       "                      without -b, then show that case's run\n"
 	       "      --judge-timeout S  --judge: each case's time limit (default 3 s)\n"
 	       "\n"
 	       "The interface (without -b):\n"

@@ -39,8 +39,8 @@ static int main_run(int argc, char **argv)
 		status_error("%s", err);
 		return STATUS_USAGE;
 	}
-	if (o.judge_file) /* cli refuses --judge without -b */
-		return jbatch_main(&o);
+	if (o.judge_file && o.batch)
+		return jbatch_main(&o); /* without -b the interface judges first (session_judge.c) */
 	if (o.batch)
 		return batch_main(&o);
 	return o.export_file ? export_main(&o, argc, argv) : tui_main(&o, argc, argv);

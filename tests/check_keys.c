@@ -26,6 +26,7 @@ static const struct {
 	{ KEY_BTAB, ACT_FOCUS_PREV }, { 'v', ACT_SHOW },     { 'w', ACT_CELL },
 	{ 't', ACT_TABLE },       { 'x', ACT_QUIZ },         { 'c', ACT_MEMORY },
 	{ 'f', ACT_FIX },         { 's', ACT_SHARE },        { 'T', ACT_THEME },
+	{ 'j', ACT_JUDGE },
 	{ '\n', ACT_ENTER },      { '\r', ACT_ENTER },       { KEY_ENTER, ACT_ENTER },
 	{ '?', ACT_HELP },        { 'h', ACT_HELP },         { KEY_F(1), ACT_HELP },
 	{ 12 /* Ctrl-L */, ACT_REDRAW }, { 'q', ACT_QUIT },  { 27 /* Esc */, ACT_ESCAPE },
@@ -165,7 +166,7 @@ END_TEST
 START_TEST(the_key_bar_offers_what_applies)
 {
 	const unsigned all = KEYS_NEED_LIVE | KEYS_NEED_PLAYABLE | KEYS_NEED_DEADLOCK |
-			     KEYS_NEED_BACKOUT | KEYS_NEED_RESULT;
+			     KEYS_NEED_BACKOUT | KEYS_NEED_RESULT | KEYS_NEED_JUDGE;
 	/* a replay offers no m, [ ] or x; the end no p; f only after a deadlock */
 	ck_assert(keys_in_bar(keys_find(ACT_MODE), KEYS_IN_MAIN, all));
 	ck_assert(!keys_in_bar(keys_find(ACT_MODE), KEYS_IN_MAIN, all & ~KEYS_NEED_LIVE));
@@ -175,6 +176,10 @@ START_TEST(the_key_bar_offers_what_applies)
 	ck_assert(!keys_in_bar(keys_find(ACT_FIX), KEYS_IN_MAIN, all & ~KEYS_NEED_DEADLOCK));
 	ck_assert(keys_in_bar(keys_find(ACT_FIX), KEYS_IN_MAIN, all));
 	ck_assert(!keys_in_bar(keys_find(ACT_ESCAPE), KEYS_IN_MAIN, all & ~KEYS_NEED_BACKOUT));
+	/* j only with --judge, on the candidate's run and on the ring it compares */
+	ck_assert(keys_in_bar(keys_find(ACT_JUDGE), KEYS_IN_MAIN, all));
+	ck_assert(keys_in_bar(keys_find(ACT_JUDGE), KEYS_IN_MAIN, all & ~KEYS_NEED_LIVE));
+	ck_assert(!keys_in_bar(keys_find(ACT_JUDGE), KEYS_IN_MAIN, all & ~KEYS_NEED_JUDGE));
 	/* a question: answer, help, quit and the quiz's switch; not the run's keys */
 	ck_assert(keys_in_bar(keys_find(ACT_ENTER), KEYS_IN_QUIZ, all));
 	ck_assert(keys_in_bar(keys_find(ACT_QUIT), KEYS_IN_QUIZ, all));

@@ -32,58 +32,6 @@ static void conf_name(const struct conf *c, char *buf, size_t size)
 		 c->order ? " order " : "", c->order ? order_name(c->order) : "", (unsigned long long)c->seed);
 }
 
-/* Every field, C by memcmp (bit for bit: -0.0 and NaN payloads too). */
-static void snap_same(const struct run_snapshot *x, const struct run_snapshot *y,
-		      const char *what)
-{
-	ck_assert_msg(x->mode == y->mode, "%s: mode %d vs %d", what, x->mode, y->mode);
-	ck_assert_msg(x->n == y->n, "%s: n", what);
-	ck_assert_msg(x->bug == y->bug, "%s: bug %d vs %d", what, x->bug, y->bug);
-	ck_assert_msg(x->M == y->M && x->K == y->K && x->N == y->N, "%s: shape", what);
-	ck_assert_msg(x->phase == y->phase, "%s: phase %d vs %d", what, x->phase, y->phase);
-	ck_assert_msg(x->phase_count == y->phase_count, "%s: phase_count", what);
-	ck_assert_msg(x->finished == y->finished, "%s: finished %d vs %d", what, x->finished,
-		      y->finished);
-	ck_assert_msg(x->event_count == y->event_count, "%s: event_count %zu vs %zu", what,
-		      x->event_count, y->event_count);
-	for (int i = 0; i < x->n; i++) {
-		const struct run_dev_view *u = &x->dev[i], *v = &y->dev[i];
-#define SAME(f, fmt, type)                                                                  \
-	ck_assert_msg(u->f == v->f, "%s: rank %d: " #f " " fmt " vs " fmt, what, i, (type)u->f,     \
-		      (type)v->f)
-#define SAMEU(f) SAME(f, "%llu", unsigned long long)
-		SAME(row_begin, "%zu", size_t);
-		SAME(row_end, "%zu", size_t);
-		SAME(shard, "%d", int);
-		SAME(shard_col_begin, "%zu", size_t);
-		SAME(shard_col_end, "%zu", size_t);
-		SAME(holds_full_b, "%d", int);
-		SAMEU(held_bytes);
-		SAMEU(peak_bytes);
-		SAMEU(sent_bytes);
-		SAMEU(recv_bytes);
-		SAMEU(dp_bytes);
-		SAME(sent_shard, "%d", int);
-		SAME(sent_to, "%d", int);
-		SAME(recv_shard, "%d", int);
-		SAME(recv_from, "%d", int);
-		SAME(wait_state, "%d", int);
-		SAME(wait_peer, "%d", int);
-		SAME(failed, "%d", int);
-#undef SAMEU
-#undef SAME
-	}
-	for (size_t k = 0; k < (size_t)x->n * x->N; k++)
-		ck_assert_msg(x->col_fill[k] == y->col_fill[k], "%s: col_fill[rank %zu][%zu] %d vs %d",
-			      what, k / x->N, k % x->N, x->col_fill[k], y->col_fill[k]);
-	ck_assert_msg((x->c == NULL) == (y->c == NULL), "%s: values", what);
-	if (x->c)
-		for (size_t k = 0; k < x->M * x->N; k++)
-			ck_assert_msg(memcmp(&x->c[k], &y->c[k], sizeof(double)) == 0,
-				      "%s: C[%zu][%zu] %.17g vs %.17g", what, k / x->N, k % x->N,
-				      x->c[k], y->c[k]);
-}
-
 /* The snapshot before phase 0, once every device thread has parked (until
  * then a thread that has not reached the barrier shows as running). */
 static void take_parked(struct run *r, struct run_snapshot *s)
@@ -190,13 +138,13 @@ static void check_conf(const struct conf *c)
 		snprintf(what, sizeof what, "%s, after phase %d", name, p);
 		rc = replay_snapshot(&rep, &a, &b, c->mode, c->n, c->bug, ev, n_ev, p, &err);
 		ck_assert_msg(rc == 0, "%s: replay: %s", what, err.msg);
-		snap_same(&live[p + 1], &rep, what);
+		tu_snap_same(&live[p + 1], &rep, what);
 		/* without values: the same, C left alone */
 		rc = replay_snapshot(&novals, &a, &b, c->mode, c->n, c->bug, ev, n_ev, p, &err);
 		ck_assert_msg(rc == 0, "%s: replay without values: %s", what, err.msg);
 		double *keep = live[p + 1].c;
 		live[p + 1].c = NULL;
-		snap_same(&live[p + 1], &novals, what);
+		tu_snap_same(&live[p + 1], &novals, what);
 		live[p + 1].c = keep;
 	}
 	/* the last snapshot's C is the run's result */
@@ -386,7 +334,7 @@ START_TEST(step_back_and_forth)
 				ck_assert_int_eq(replay_l(&s, &l, l.ev, l.n_ev, seq[k], &err), 0);
 				snap_init(&fresh, l.n, cs[t].M, cs[t].N, 1);
 				ck_assert_int_eq(replay_l(&fresh, &l, l.ev, l.n_ev, seq[k], &err), 0);
-				snap_same(&fresh, &s, what);
+				tu_snap_same(&fresh, &s, what);
 				run_snapshot_free(&fresh);
 			}
 		}
@@ -396,7 +344,7 @@ START_TEST(step_back_and_forth)
 			ck_assert_int_eq(replay_l(&s, &l, l.ev, l.n_ev, jumps[k], &err), 0);
 			snap_init(&fresh, l.n, cs[t].M, cs[t].N, 1);
 			ck_assert_int_eq(replay_l(&fresh, &l, l.ev, l.n_ev, jumps[k], &err), 0);
-			snap_same(&fresh, &s, "jump");
+			tu_snap_same(&fresh, &s, "jump");
 			run_snapshot_free(&fresh);
 		}
 		run_snapshot_free(&s);
@@ -420,7 +368,7 @@ static void refused(const struct logged *l, const struct ev *ev, size_t n_ev, in
 	int rc = replay_l(&s, l, ev, n_ev, upto, &err);
 	ck_assert_msg(rc == code, "want %d (%s), got %d: %s", code, want, rc, err.msg);
 	ck_assert_msg(strstr(err.msg, want), "message \"%s\" lacks \"%s\"", err.msg, want);
-	snap_same(&before, &s, "after a refusal");
+	tu_snap_same(&before, &s, "after a refusal");
 	run_snapshot_free(&s);
 	run_snapshot_free(&before);
 }
@@ -622,7 +570,7 @@ START_TEST(allocation_failures)
 			break;
 		}
 		ck_assert_int_eq(rc, DM_ENOMEM);
-		snap_same(&before, &s, "after a failed allocation");
+		tu_snap_same(&before, &s, "after a failed allocation");
 	}
 	ck_assert_int_gt(k, 2);
 	run_snapshot_free(&s);

@@ -149,6 +149,22 @@ compare 200x60 -d 16
 "$BIN" -b -q -d 3 --trace "$W/t.jsonl" > /dev/null
 compare 120x40 --replay "$W/t.jsonl"
 
+# --judge: the candidate's run exported as recorded, its first wrong event's
+# explanation the marker of its phase; a hang's stop is the last marker
+SOL="$HERE/../assets/solutions"
+test_name="a judged run"
+export_ok --judge "$SOL/r_plus_s.py" -d 3 -M 9 -K 5 -N 6 --export "$W/j.cast" && cast "$W/j.cast" &&
+	{ [ "$(markers)" = 8 ] && pass || bad "judged: $(markers) markers, not 8: $(fact marker | tr '\n' '|')"; }
+grep -q '^marker ! wrong result: step 1, rank 0 wrote C\[0:3, 2:4\] (shard 1) but holds shard 2' "$W/facts" &&
+	pass || bad "judged: no marker with the mark's explanation: $(fact marker | tr '\n' '|')"
+head -1 "$W/j.cast" | grep -q '"title": "distmm-tui judged: FSDP, 3 devices, A 9x5, B 5x6"' && pass ||
+	bad "judged: the title $(head -c 200 "$W/j.cast")"
+export_ok --judge "$SOL/send_first.py" -d 3 -M 9 -K 5 -N 6 --capacity 0 --export "$W/j0.cast" && cast "$W/j0.cast" &&
+	{ fact marker | tail -1 | grep -q '^deadlock: rank 0 waits to send shard 0' && pass ||
+		bad "judged deadlock: the last marker '$(fact marker | tail -1)'"; }
+compare 100x30 --judge "$SOL/r_plus_s.py" -d 3 -M 9 -K 5 -N 6
+compare 80x24 --judge "$SOL/send_first.py" -d 3 -M 9 -K 5 -N 6 --capacity 0 --no-color
+
 cat > "$W/two.lesson" <<'EOF'
 title: Two parts
 part: Two devices
@@ -190,6 +206,10 @@ grep -q '<title>Ready: rank r holds' "$W/svg/run-000.svg" && grep -q '<title>ste
 export_ok -d 3 --no-color --ascii --export "$W/svg/mono.svg" &&
 	"$PY" "$HERE/export_svg.py" "$W/svg/mono" 8 "+rank 0" "+|" "=+-" '!#ff0000' '!<path' \
 		> "$W/out" && pass || bad "--no-color --ascii: $(cat "$W/out")"
+export_ok --judge "$SOL/r_plus_s.py" -d 3 -M 9 -K 5 -N 6 --export "$W/svg/judged.svg" &&
+	"$PY" "$HERE/export_svg.py" "$W/svg/judged" 8 "+rank 0" "+judged" > "$W/out" &&
+	grep -q '<title>! wrong result: step 1, rank 0 wrote' "$W/svg/judged-003.svg" && pass ||
+	bad "judged: $(cat "$W/out"), $(grep -o '<title>[^<]*' "$W/svg/judged-003.svg")"
 export_ok --lesson "$HERE/../assets/lessons/the-exercise.lesson" --export "$W/svg/lesson.svg" &&
 	n=$(ls "$W/svg" | grep -c '^lesson-[0-9]*\.svg$') && [ "$n" -gt 8 ] &&
 	"$PY" "$HERE/export_svg.py" "$W/svg/lesson" "$n" "+rank 0" > "$W/out" && pass || bad "lesson: $(cat "$W/out")"

@@ -183,8 +183,11 @@ judge 2 correct_recvthread.py -m dp
 one_line "correct_recvthread.py defines no dp_mat_mul (-m dp)"
 
 # --- options ------------------------------------------------------------------
-"$BIN" --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
-[ $? = 2 ] && one_line "--judge has no effect without -b" || bad "--judge without -b"
+# without -b the judge opens the interface (judge_ui_test.sh): here, with no
+# terminal, it says so on one line once the file is judged (its errors first)
+"$BIN" --judge "$T/assets/correct.py" </dev/null >"$T/out" 2>"$T/err"
+[ $? = 2 ] && one_line "interactive mode needs a terminal on stdin and stdout" ||
+	bad "--judge without -b and without a terminal"
 for extra in "-A a.npy" "--bug r-plus-s" "--naive" "--replay t.jsonl" "-o c.npy"; do
 	# shellcheck disable=SC2086
 	judge 2 assets/correct.py $extra

@@ -243,6 +243,58 @@ static inline void tu_check_random(int mode, uint64_t fallback, int count)
 }
 
 /* Runs the suite in fork mode (Check's default) and returns the exit status. */
+/* Every field, C by memcmp (bit for bit: -0.0 and NaN payloads too). */
+static inline void tu_snap_same(const struct run_snapshot *x, const struct run_snapshot *y,
+		      const char *what)
+{
+	ck_assert_msg(x->mode == y->mode, "%s: mode %d vs %d", what, x->mode, y->mode);
+	ck_assert_msg(x->n == y->n, "%s: n", what);
+	ck_assert_msg(x->bug == y->bug, "%s: bug %d vs %d", what, x->bug, y->bug);
+	ck_assert_msg(x->M == y->M && x->K == y->K && x->N == y->N, "%s: shape", what);
+	ck_assert_msg(x->phase == y->phase, "%s: phase %d vs %d", what, x->phase, y->phase);
+	ck_assert_msg(x->phase_count == y->phase_count, "%s: phase_count", what);
+	ck_assert_msg(x->finished == y->finished, "%s: finished %d vs %d", what, x->finished,
+		      y->finished);
+	ck_assert_msg(x->event_count == y->event_count, "%s: event_count %zu vs %zu", what,
+		      x->event_count, y->event_count);
+	for (int i = 0; i < x->n; i++) {
+		const struct run_dev_view *u = &x->dev[i], *v = &y->dev[i];
+#define SAME(f, fmt, type)                                                                  \
+	ck_assert_msg(u->f == v->f, "%s: rank %d: " #f " " fmt " vs " fmt, what, i, (type)u->f,     \
+		      (type)v->f)
+#define SAMEU(f) SAME(f, "%llu", unsigned long long)
+		SAME(row_begin, "%zu", size_t);
+		SAME(row_end, "%zu", size_t);
+		SAME(shard, "%d", int);
+		SAME(shard_col_begin, "%zu", size_t);
+		SAME(shard_col_end, "%zu", size_t);
+		SAME(holds_full_b, "%d", int);
+		SAMEU(held_bytes);
+		SAMEU(peak_bytes);
+		SAMEU(sent_bytes);
+		SAMEU(recv_bytes);
+		SAMEU(dp_bytes);
+		SAME(sent_shard, "%d", int);
+		SAME(sent_to, "%d", int);
+		SAME(recv_shard, "%d", int);
+		SAME(recv_from, "%d", int);
+		SAME(wait_state, "%d", int);
+		SAME(wait_peer, "%d", int);
+		SAME(failed, "%d", int);
+#undef SAMEU
+#undef SAME
+	}
+	for (size_t k = 0; k < (size_t)x->n * x->N; k++)
+		ck_assert_msg(x->col_fill[k] == y->col_fill[k], "%s: col_fill[rank %zu][%zu] %d vs %d",
+			      what, k / x->N, k % x->N, x->col_fill[k], y->col_fill[k]);
+	ck_assert_msg((x->c == NULL) == (y->c == NULL), "%s: values", what);
+	if (x->c)
+		for (size_t k = 0; k < x->M * x->N; k++)
+			ck_assert_msg(memcmp(&x->c[k], &y->c[k], sizeof(double)) == 0,
+				      "%s: C[%zu][%zu] %.17g vs %.17g", what, k / x->N, k % x->N,
+				      x->c[k], y->c[k]);
+}
+
 static inline int tu_main(Suite *s)
 {
 	SRunner *sr = srunner_create(s);

@@ -43,8 +43,9 @@ void record_title(const struct view *v, const char *lesson_title, char *buf, siz
 		snprintf(buf, size, "distmm-tui: %s", lesson_title);
 		return;
 	}
+	/* a judged run is the candidate's, not the engine's nor a trace's */
 	snprintf(buf, size, "distmm-tui%s: %s, %d device%s, A %zux%zu, B %zux%zu",
-		 v->replaying ? " replay" : "", sched_mode_name(v->cfg.mode), v->cfg.devices,
+		 v->judge ? " judged" : v->replaying ? " replay" : "", sched_mode_name(v->cfg.mode), v->cfg.devices,
 		 v->cfg.devices == 1 ? "" : "s", v->a->rows, v->a->cols, v->b->rows, v->b->cols);
 }
 

@@ -28,11 +28,6 @@ static void jbatch_capacity(size_t cap, char *buf, size_t size)
 		snprintf(buf, size, "%zu", cap);
 }
 
-static int jbatch_defined(const struct judge *j, const struct judge_case *c)
-{
-	return c->mode == DM_DP ? j->has_dp : j->has_fsdp;
-}
-
 static void jbatch_table(const struct judge *j)
 {
 	int beyond = 0;
@@ -40,7 +35,7 @@ static void jbatch_table(const struct judge *j)
 	for (size_t i = 0; i < j->n_cases; i++) {
 		const struct judge_case *c = &j->cases[i];
 		char shape[64], cap[24];
-		if (!jbatch_defined(j, c))
+		if (!judge_defines(j, c))
 			continue;
 		snprintf(shape, sizeof shape, "%zux%zu @ %zux%zu%s", c->M, c->K, c->K, c->N,
 			 c->beyond && !c->counts ? " *" : "");
@@ -95,30 +90,9 @@ static void jbatch_details(const struct judge *j, const struct judge_case *c)
 	jbatch_again(j, c);
 }
 
-/* The case --trace writes: the one picked, or the first failing one, or the
- * driver case (FSDP's when there is one). */
-static const struct judge_case *jbatch_judged(const struct judge *j)
-{
-	const struct judge_case *first = NULL, *driver = NULL;
-	for (size_t i = 0; i < j->n_cases; i++) {
-		const struct judge_case *c = &j->cases[i];
-		if (!jbatch_defined(j, c) || !c->has_trace)
-			continue;
-		if (c->verdict != JUDGE_PASS)
-			return c;
-		if (!first)
-			first = c;
-		if (c->n == 2 && c->M == CLI_DEFAULT_M && c->K == CLI_DEFAULT_K &&
-		    c->N == CLI_DEFAULT_N && c->values == MAT_VALUES_INTS &&
-		    (!driver || (c->mode == DM_FSDP && driver->mode != DM_FSDP)))
-			driver = c;
-	}
-	return driver ? driver : first;
-}
-
 static int jbatch_trace(const struct cli_opts *o, const struct judge *j)
 {
-	const struct judge_case *c = jbatch_judged(j);
+	const struct judge_case *c = judge_pick(j);
 	if (!c) {
 		status_error("--trace: no case recorded a run to write");
 		return STATUS_USAGE;
@@ -150,7 +124,7 @@ static int jbatch_report(const struct cli_opts *o, const struct judge *j)
 		jbatch_table(j);
 	for (size_t i = 0; i < j->n_cases; i++) {
 		const struct judge_case *c = &j->cases[i];
-		if (!jbatch_defined(j, c))
+		if (!judge_defines(j, c))
 			continue;
 		n++;
 		pass += c->verdict == JUDGE_PASS;

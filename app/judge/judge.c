@@ -25,6 +25,8 @@
 #include "judge/child.h"
 #include "judge/harness.h"
 #include "judge/proto.h"
+#include <distmm/mat.h>
+#include <distmm/run.h>
 
 extern char **environ;
 
@@ -34,27 +36,6 @@ extern char **environ;
 #define JUDGE_BETWEEN_MS 10000u    /* from one case to the next */
 #define JUDGE_RUN_SLACK_MS 5000u   /* a run's answer after its limit (harness: 3 s) */
 #define JUDGE_RUNS 3               /* schedules a case may run under */
-
-static const char *const judge_words[JUDGE_VERDICTS] = {
-	[JUDGE_PASS] = "pass",
-	[JUDGE_WRONG_RESULT] = "wrong result",
-	[JUDGE_WRONG_NEIGHBOUR] = "wrong neighbour",
-	[JUDGE_WRONG_SHAPE] = "wrong shape",
-	[JUDGE_NOT_A_RING] = "not a ring",
-	[JUDGE_MUTATED_INPUT] = "mutated input",
-	[JUDGE_MUTATED_PAYLOAD] = "mutated payload",
-	[JUDGE_LEFT_MESSAGES] = "messages left",
-	[JUDGE_DEADLOCK] = "deadlock",
-	[JUDGE_EXCEPTION] = "exception",
-	[JUDGE_TIMEOUT] = "timeout",
-	[JUDGE_ERROR] = "judge error",
-	[JUDGE_NOT_RUN] = "not run",
-};
-
-const char *judge_verdict_word(int v)
-{
-	return v >= 0 && v < JUDGE_VERDICTS ? judge_words[v] : "?";
-}
 
 static uint64_t judge_now_ms(void)
 {
@@ -79,6 +60,30 @@ int judge_prepare(struct judge *j, const struct cli_opts *o, struct dm_err *err)
 	if (rc == 0 && S_ISDIR(st.st_mode))
 		return dm_err_set(err, DM_EIO, "cannot read %s: it is a directory", j->path);
 	return battery_build(o, &j->cases, &j->n_cases, err);
+}
+
+int judge_defines(const struct judge *j, const struct judge_case *c)
+{
+	return c->mode == DM_DP ? j->has_dp : j->has_fsdp;
+}
+
+const struct judge_case *judge_pick(const struct judge *j)
+{
+	const struct judge_case *first = NULL, *driver = NULL;
+	for (size_t i = 0; i < j->n_cases; i++) {
+		const struct judge_case *c = &j->cases[i];
+		if (!judge_defines(j, c) || !c->has_trace)
+			continue;
+		if (c->verdict != JUDGE_PASS)
+			return c;
+		if (!first)
+			first = c;
+		if (c->n == 2 && c->M == CLI_DEFAULT_M && c->K == CLI_DEFAULT_K &&
+		    c->N == CLI_DEFAULT_N && c->values == MAT_VALUES_INTS &&
+		    (!driver || (c->mode == DM_FSDP && driver->mode != DM_FSDP)))
+			driver = c;
+	}
+	return driver ? driver : first;
 }
 
 void judge_free(struct judge *j)

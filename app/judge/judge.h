@@ -3,7 +3,8 @@
  * harness in a Python child (child, harness), feeds it the job and reads its
  * records (proto) into one judge_case each: the verdict, the words, and the
  * candidate's run as the program's event log with its first wrong event, for
- * batch mode's report (jreport) and for the interface's replay to come. */
+ * batch mode's report (jbatch) and for the interface's replay of it
+ * (app/tui/session_judge.c). */
 #ifndef APP_JUDGE_JUDGE_H
 #define APP_JUDGE_JUDGE_H
 
@@ -31,6 +32,15 @@ enum judge_verdict {
 	JUDGE_VERDICTS
 };
 
+/* A rank blocked when its case ended (a deadlock, or the hang that an
+ * exception left): what it waits on, for the screen's panels. */
+struct judge_wait {
+	int rank;
+	int send;              /* 1: sending shard to peer; 0: receiving (from anyone) */
+	int peer;              /* the send's destination; -1 for a receive */
+	int shard;             /* the shard being sent, -1 when not a shard of B */
+};
+
 struct judge_case {
 	/* what runs */
 	int id;                /* 1, 2, ...: the table's numbers */
@@ -47,6 +57,8 @@ struct judge_case {
 	char *headline;        /* one line */
 	char **notes;          /* detail lines */
 	size_t n_notes;
+	struct judge_wait *waits; /* the ranks blocked at the end, by rank */
+	size_t n_waits;
 	char schedule[16];     /* the schedule of the run reported: free, reversed, seeded */
 	int runs;              /* runs made (one a schedule, until one fails) */
 	long first_wrong;      /* index in trace.ev of the first wrong event, or -1 */
@@ -82,6 +94,15 @@ int judge_prepare(struct judge *j, const struct cli_opts *o, struct dm_err *err)
 int judge_run(struct judge *j, struct dm_err *err);
 
 void judge_free(struct judge *j);
+
+/* Whether the file defines the function case c runs. */
+int judge_defines(const struct judge *j, const struct judge_case *c);
+
+/* The case to show or write (--trace, the interface): the one picked (the
+ * only one run), else the first failing one, else the driver case (FSDP's
+ * when there is one), else the first; among those that recorded a run.
+ * NULL when none did. */
+const struct judge_case *judge_pick(const struct judge *j);
 
 /* "pass", "wrong result", ... and the harness's tokens back ("wrong-result"). */
 const char *judge_verdict_word(int v);

@@ -13,6 +13,7 @@
  *   load <TAB> ok <TAB> dp 0|1 <TAB> fsdp 0|1 | load <TAB> error <TAB> line
  *   begin <TAB> id             | ev <TAB> id <TAB> one JSON Lines trace line
  *   note <TAB> id <TAB> text   | done
+ *   wait <TAB> id <TAB> rank <TAB> send|recv <TAB> peer (-1) <TAB> shard (-1)
  *   case <TAB> id <TAB> verdict <TAB> first wrong event (-1) <TAB> schedule
  *        <TAB> runs <TAB> headline
  * Lines are the harness's; a record this reader does not know is refused,
@@ -204,6 +205,34 @@ static int proto_bad(struct dm_err *err, const char *what)
 	return PROTO_BAD;
 }
 
+/* A number that is all of field f, within [lo, hi]; else -2. */
+static long proto_int(const char *f, long lo, long hi)
+{
+	char *end;
+	long v = strtol(f, &end, 10);
+	return *f && *end == '\0' && v >= lo && v <= hi ? v : -2;
+}
+
+/* wait <TAB> id <TAB> rank <TAB> send|recv <TAB> peer <TAB> shard */
+static int proto_wait(struct judge_case *c, char **f, struct dm_err *err)
+{
+	struct judge_wait w;
+	long rank = proto_int(f[2], 0, c->n - 1), peer = proto_int(f[4], -1, c->n - 1);
+	long shard = proto_int(f[5], -1, c->n - 1);
+	w.send = strcmp(f[3], "send") == 0;
+	if (rank < 0 || peer < -1 || shard < -1 || (!w.send && strcmp(f[3], "recv") != 0))
+		return proto_bad(err, "a wait");
+	w.rank = (int)rank;
+	w.peer = (int)peer;
+	w.shard = (int)shard;
+	struct judge_wait *d = realloc(c->waits, (c->n_waits + 1) * sizeof *d);
+	if (!d)
+		return proto_bad(err, "out of memory");
+	c->waits = d;
+	c->waits[c->n_waits++] = w;
+	return PROTO_OTHER;
+}
+
 int proto_record(struct judge *j, char *line, size_t len, size_t *index, struct dm_err *err)
 {
 	char *f[PROTO_MAX_FIELDS];
@@ -215,6 +244,8 @@ int proto_record(struct judge *j, char *line, size_t len, size_t *index, struct 
 		nf = proto_fields(line, f, fl, 7);
 	else if (strncmp(line, "ev\t", 3) == 0 || strncmp(line, "note\t", 5) == 0)
 		nf = proto_fields(line, f, fl, 3);
+	else if (strncmp(line, "wait\t", 5) == 0)
+		nf = proto_fields(line, f, fl, 6);
 	else
 		nf = proto_fields(line, f, fl, 5);
 	rec = f[0];
@@ -275,6 +306,8 @@ int proto_record(struct judge *j, char *line, size_t len, size_t *index, struct 
 		c->n_notes++;
 		return PROTO_OTHER;
 	}
+	if (strcmp(rec, "wait") == 0 && nf == 6)
+		return proto_wait(c, f, err);
 	if (strcmp(rec, "case") == 0 && nf == 7) {
 		int v = judge_verdict_parse(f[2], fl[2]);
 		if (v < 0)
@@ -315,6 +348,9 @@ void proto_case_free(struct judge_case *c)
 		free(c->notes[i]);
 	free(c->notes);
 	free(c->events);
+	free(c->waits);
+	c->waits = NULL;
+	c->n_waits = 0;
 	if (c->has_trace)
 		trace_free(&c->trace);
 	c->headline = NULL;

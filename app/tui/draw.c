@@ -19,6 +19,7 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "theme.h"
+#include "view_judge.h"
 
 #define DRAW_BAR_OVERLAY "any key closes this"
 
@@ -70,8 +71,10 @@ static void draw_hints(struct draw_ctx *d)
 		      : v->cell_on		? KEYS_IN_CELL
 						: KEYS_IN_MAIN;
 	unsigned have = 0;
-	if (!v->replaying)
-		have |= KEYS_NEED_LIVE;
+	if (!v->replaying && !v->judge)
+		have |= KEYS_NEED_LIVE; /* the judge's ring is the case's: no m, [ ], x */
+	if (v->judge)
+		have |= KEYS_NEED_JUDGE;
 	if (!v->finished && !v->failed)
 		have |= KEYS_NEED_PLAYABLE;
 	if (v->failed && v->fail.code == DM_EDEADLOCK &&
@@ -141,7 +144,8 @@ static void draw_status(const struct draw_ctx *d)
 	attr_off(a, NULL);
 	int wide = l->cols >= 120, mid = l->cols >= 96;
 	const char *mode = sched_mode_name(s->mode);
-	const char *replay = v->replaying ? " replay" : "";
+	const char *replay = v->judge ? (v->judge->ring ? " ring" : " judged")
+			     : v->replaying ? " replay" : "";
 	if (wide)
 		snprintf(left, sizeof left, " distmm-tui  %s%s  A %zux%zu  B %zux%zu  %d device%s", mode,
 			 replay, s->M, s->K, s->K, s->N, s->n, s->n == 1 ? "" : "s");
@@ -231,6 +235,7 @@ static void draw_all(struct draw_ctx *d)
 		if (l->table.w > 0)
 			draw_table(v, &l->table);
 		draw_tokens(d);
+		draw_mark(d);
 		draw_result(d);
 	}
 	draw_info(d);

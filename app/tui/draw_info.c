@@ -11,6 +11,7 @@
 #include "quiz.h"
 #include <distmm/schedule.h>
 #include "theme.h"
+#include "view_judge.h"
 
 void draw_info_add(struct draw_ctx *d, int role, const char *text, int pre)
 {
@@ -52,6 +53,10 @@ void draw_info_paragraphs(struct draw_ctx *d)
 	char buf[DRAW_PARA_MAX];
 	d->n_para = 0;
 	draw_add(d, ROLE_TITLE, v->msg);
+	if (v->judge) { /* --judge: the verdict, on every stop */
+		int pass = view_judge_line(v, buf, sizeof buf);
+		draw_add(d, pass || v->judge->ring ? ROLE_OK : ROLE_BAD, buf);
+	}
 	if (v->typing_goto) {
 		snprintf(buf, sizeof buf, "go to step s = %s_   (0 to %d, then Enter; Esc cancels)",
 			 v->goto_buf, v->cfg.mode == DM_DP ? 0 : v->cfg.devices - 1);
@@ -65,7 +70,8 @@ void draw_info_paragraphs(struct draw_ctx *d)
 		view_caption(v, buf, sizeof buf);
 		draw_add(d, v->failed ? ROLE_BAD : ROLE_NORMAL, buf);
 		if (v->failed && v->fail.code == DM_EDEADLOCK)
-			draw_add(d, ROLE_NORMAL, deadlock_fix(&v->snap));
+			draw_add(d, ROLE_NORMAL, v->judge ? view_judge_advice(v)
+							  : deadlock_fix(&v->snap));
 	}
 	view_derive_note(v, buf, sizeof buf);
 	draw_add(d, ROLE_TITLE, buf);

@@ -71,6 +71,8 @@ void draw_panel(const struct view *v, int r, const struct rect *box, const struc
 void draw_links(struct draw_ctx *d);
 void draw_junctions(struct draw_ctx *d);
 void draw_tokens(struct draw_ctx *d);
+/* --judge: the first wrong message's mark on its link (view_judge_message). */
+void draw_mark(struct draw_ctx *d);
 
 /* draw_table.c: the schedule table, rank by step, in box (a panel or an
  * overlay); its size showing everything and its smallest worth showing. */

@@ -17,6 +17,7 @@
 
 #include <distmm/schedule.h>
 #include "theme.h"
+#include "view_judge.h"
 
 /* The arrowhead for a step from a to b. */
 static int draw_dir(struct point a, struct point b)
@@ -231,6 +232,56 @@ void draw_tokens(struct draw_ctx *d)
 			struct point next = at + 1 < len ? p[at + 1] : p[at];
 			snprintf(label, sizeof label, "C%zu:%zu", dv->row_begin, dv->row_end);
 			draw_token(d, p[at], next, label, 'C', theme_shard_attr(r) | A_REVERSE);
+		}
+	}
+}
+
+/* --judge: the first wrong event, when it is a message and its phase is on
+ * screen: its label ("!B0", "!C2:4") at the start of the link it took, or,
+ * when the ring has no such link (a shard sent to the wrong rank), of the
+ * sender's own link, naming where it went ("!B0->2"); a block of C on the
+ * sender's route to rank 0.  Bold and reversed, and a '!': not colour alone. */
+void draw_mark(struct draw_ctx *d)
+{
+	static struct point p[LAYOUT_MAX_PATH];
+	const struct layout *l = &d->l;
+	char label[32];
+	int from, to, gather, len = 0, link = -1;
+	if (!view_judge_message(d->v, &from, &to, &gather, label, sizeof label))
+		return;
+	if (gather && from > 0 && from < l->n) {
+		len = layout_gather_path(l, from, p, LAYOUT_MAX_PATH);
+	} else if (!gather && d->v->snap.mode == DM_FSDP) {
+		for (int i = 0; i < l->n_links && link < 0; i++)
+			if (l->link[i].from == from && l->link[i].to == to)
+				link = i;
+		for (int i = 0; i < l->n_links && link < 0; i++)
+			if (l->link[i].from == from) {
+				link = i;
+				size_t at = strlen(label);
+				snprintf(label + at, sizeof label - at, "->%d", to);
+			}
+		if (link >= 0)
+			len = layout_link_path(l, link, p, LAYOUT_MAX_PATH);
+	}
+	attr_t a = theme_attr(ROLE_BAD) | A_BOLD | A_REVERSE;
+	/* the whole label where a run along the path has room, else its first
+	 * part ("!B0"), else the '!' alone */
+	for (int cut = 0; cut < 3; cut++) {
+		char *arrow = strstr(label, "->");
+		if (cut == 1 && arrow)
+			*arrow = '\0';
+		int lw = cut == 2 ? 1 : (int)strlen(label);
+		for (int j = 0; j < len; j++) {
+			int horizontal = j + 1 < len ? p[j + 1].y == p[j].y
+						     : j > 0 && p[j - 1].y == p[j].y;
+			int x = horizontal ? p[j].x : p[j].x + 1;
+			if (draw_free_span(d, x, p[j].y, lw)) {
+				draw_text(p[j].y, x, lw, a, label);
+				if (d->n_tok < DRAW_MAX_TOKENS)
+					d->tok[d->n_tok++] = (struct draw_span){ x, p[j].y, lw };
+				return;
+			}
 		}
 	}
 }

@@ -14,6 +14,7 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "theme.h"
+#include "view_judge.h"
 
 /* The attribute of a computed cell: its shard's colour (its rank's in DP),
  * bold when written at this stop, reversed while that is animating. */
@@ -376,6 +377,11 @@ static int draw_blocked(const struct view *v, int r, int y, int x, int w)
 			snprintf(buf, sizeof buf, "blocked: rx thread <- %d", d->wait_peer);
 		if ((int)strlen(buf) > w)
 			snprintf(buf, sizeof buf, "blocked: rx <- %d", d->wait_peer);
+	} else if (d->wait_state == RUN_WAIT_RECV && d->wait_peer < 0) {
+		/* a Python inbox takes from anyone (--judge) */
+		snprintf(buf, sizeof buf, "blocked: receiving, from anyone");
+		if ((int)strlen(buf) > w)
+			snprintf(buf, sizeof buf, "blocked: <- any");
 	} else if (d->wait_state == RUN_WAIT_RECV) {
 		snprintf(buf, sizeof buf, "%s: receiving from rank %d", how, d->wait_peer);
 		if ((int)strlen(buf) > w)
@@ -409,16 +415,20 @@ static void draw_panel_title(const struct view *v, int r, const struct rect *p, 
 	const struct run_dev_view *d = &v->snap.dev[r];
 	char left[64], right[32];
 	int k = draw_held_shard(v, r), hide = view_hides(v, r);
+	int mark = view_judge_marks(v, r); /* --judge: the first wrong event is this rank's */
 	attr_t ra = theme_attr(ROLE_TITLE);
+	attr_t la = mark ? theme_attr(ROLE_BAD) | A_BOLD | A_REVERSE : theme_attr(ROLE_TITLE);
 
+	const char *bang = mark ? " !" : "";
 	if (level == LAYOUT_COMPACT)
-		snprintf(left, sizeof left, "%d", r);
+		snprintf(left, sizeof left, mark ? "!%d" : "%d", r);
 	else if (level == LAYOUT_MEDIUM)
-		snprintf(left, sizeof left, " rank %d ", r);
+		snprintf(left, sizeof left, "%s rank %d ", bang, r);
 	else if (hide && v->snap.mode == DM_DP)
 		snprintf(left, sizeof left, " rank %d  A rows ? ", r);
 	else
-		snprintf(left, sizeof left, " rank %d  A rows %zu:%zu ", r, d->row_begin, d->row_end);
+		snprintf(left, sizeof left, "%s rank %d  A rows %zu:%zu ", bang, r, d->row_begin,
+			 d->row_end);
 	if (hide && v->snap.mode == DM_FSDP) {
 		snprintf(right, sizeof right, level == LAYOUT_COMPACT ? "B?" : " B[?] ");
 	} else if (v->snap.mode == DM_DP) {
@@ -432,10 +442,10 @@ static void draw_panel_title(const struct view *v, int r, const struct rect *p, 
 	}
 	int lw = (int)strlen(left), rw = (int)strlen(right);
 	if (lw + rw + 2 > p->w - 2 && level == LAYOUT_FULL) {
-		snprintf(left, sizeof left, " rank %d ", r);
+		snprintf(left, sizeof left, "%s rank %d ", bang, r);
 		lw = (int)strlen(left);
 	}
-	draw_text(p->y, p->x + 1, p->w - 2, theme_attr(ROLE_TITLE), left);
+	draw_text(p->y, p->x + 1, p->w - 2, la, left);
 	if (rw > 0 && lw + rw + 2 <= p->w - 2)
 		draw_text(p->y, p->x + p->w - 1 - rw - (level == LAYOUT_COMPACT ? 0 : 1), rw, ra,
 			  right);
@@ -481,8 +491,10 @@ void draw_panel(const struct view *v, int r, const struct rect *p, const struct 
 	int blocked = v->failed && (d->wait_state == RUN_WAIT_SEND || d->wait_state == RUN_WAIT_RECV);
 	int focus = v->focus == r;
 
+	int mark = view_judge_marks(v, r);
 	draw_clear(p);
-	draw_box(p, theme_attr(d->failed || blocked ? ROLE_BAD : ROLE_BORDER) | (focus ? A_BOLD : 0));
+	draw_box(p, theme_attr(d->failed || blocked || mark ? ROLE_BAD : ROLE_BORDER) |
+			    (focus || mark ? A_BOLD : 0));
 	draw_panel_title(v, r, p, pl->level);
 	if (h <= 0 || w <= 0)
 		return;

@@ -52,6 +52,8 @@ static const struct keys_binding keys_table[] = {
 	  { { 'f', ACT_FIX } } },
 	{ "s", "share: the command line of this view", "s", "share", MAIN, 0,
 	  { { 's', ACT_SHARE } } },
+	{ "j", "with --judge: the correct ring / your run", "j", "compare", MAIN, KEYS_NEED_JUDGE,
+	  { { 'j', ACT_JUDGE } } },
 	{ "T", "projector theme on / off", "T", "theme", MAIN, 0, { { 'T', ACT_THEME } } },
 	{ "Esc", "back: the cell, the focus, the final C", "Esc", "back", MAIN | CELL | GOTO | TEXT,
 	  KEYS_NEED_BACKOUT, { { KEYS_ESC, ACT_ESCAPE } } },

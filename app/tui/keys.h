@@ -35,6 +35,7 @@ enum keys_action {
 	ACT_MEMORY,        /* DP vs FSDP, memory and traffic */
 	ACT_FIX,           /* after a deadlock, run the fixed (parity) order */
 	ACT_SHARE,         /* the command line that reproduces this view */
+	ACT_JUDGE,         /* --judge: the correct ring / the candidate's run */
 	ACT_THEME,         /* the projector theme on / off */
 	ACT_ESCAPE,        /* Esc: back out of the innermost mode */
 	ACT_HELP,
@@ -72,6 +73,7 @@ enum keys_need {
 	KEYS_NEED_BACKOUT = 1u << 3,  /* something Esc leaves: the focus, the final C */
 	KEYS_NEED_RESULT = 1u << 4,   /* the final C is on screen */
 	KEYS_NEED_DERIVE = 1u << 5,   /* the practice's question waits, its line closed: a */
+	KEYS_NEED_JUDGE = 1u << 6,    /* --judge: a candidate's run and the ring: j */
 };
 
 #define KEYS_MAX_CODES 6

@@ -41,6 +41,8 @@ int session_open(struct session *t, const struct cli_opts *o)
 			     LAYOUT_MAX_DEVICES, o->devices);
 		return STATUS_USAGE;
 	}
+	if (o->judge_file)
+		return session_judge_open(t, o);
 	if (o->lesson_file) {
 		char msg[512];
 		t->lesson = malloc(sizeof *t->lesson);
@@ -83,9 +85,11 @@ void session_close(struct session *t)
 	if (t->replaying)
 		trace_free(&t->trace);
 	t->replaying = 0;
+	session_judge_close(t);
 }
 
-int session_start(struct session *t, uint64_t now, struct dm_err *err)
+/* The matrices the options make and the view over them. */
+static int session_start_view(struct session *t, uint64_t now, struct dm_err *err)
 {
 	const struct cli_opts *o = &t->opts;
 	int rc;
@@ -120,6 +124,15 @@ int session_start(struct session *t, uint64_t now, struct dm_err *err)
 		t->v.lesson = t->lesson;
 		t->v.part = t->part;
 	}
+	return 0;
+}
+
+int session_start(struct session *t, uint64_t now, struct dm_err *err)
+{
+	const struct cli_opts *o = &t->opts;
+	int rc;
+	if ((rc = t->judge ? session_judge_start(t, now, err) : session_start_view(t, now, err)))
+		return rc;
 	t->v.utf8 = theme_utf8(); /* 0 until the screen is set up: its owner sets it then */
 	if (o->speed_step) {
 		/* the view starts at 1x; restarted, its first phase waits at the

@@ -16,6 +16,8 @@
 #include "lesson.h"
 #include "view.h"
 
+struct session_judge; /* session_judge.c: --judge, the judge and its case */
+
 struct session {
 	struct cli_opts opts;
 	struct lesson *lesson; /* --lesson, loaded by session_open, or NULL */
@@ -23,6 +25,7 @@ struct session {
 	struct trace trace;    /* --replay: the recorded run */
 	int replaying;
 	int no_quiz;           /* never ask (the export cannot take answers) */
+	struct session_judge *judge; /* --judge: run before anything, or NULL */
 	struct mat a, b;
 	struct view v;
 };
@@ -48,6 +51,19 @@ int session_start_at(struct session *t, uint64_t now, char *msg, size_t size);
  * when it started, 0 when there is none (or the part is not over yet), -1
  * with err filled when it could not start. */
 int session_next_part(struct session *t, uint64_t now, struct dm_err *err);
+
+/* --judge (session_judge.c): runs the judge before anything starts (its
+ * errors are one line; the status is batch mode's), picks the case to show;
+ * STATUS_OK or the status to exit with.  Then the case's matrices and the
+ * view of the candidate's run; j switches to the correct ring and back,
+ * keeping the stop where it can (0, or an engine error that left no view).
+ * The case on screen (NULL without --judge); close frees it all. */
+int session_judge_open(struct session *t, const struct cli_opts *o);
+int session_judge_start(struct session *t, uint64_t now, struct dm_err *err);
+int session_judge_switch(struct session *t, uint64_t now, struct dm_err *err);
+struct judge_case;
+const struct judge_case *session_judge_case(const struct session *t);
+void session_judge_close(struct session *t);
 
 /* Whether the screen is monochrome: --no-color, or NO_COLOR set and not empty. */
 int session_mono(const struct cli_opts *o);

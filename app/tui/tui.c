@@ -19,6 +19,7 @@
 
 #include <distmm/bug.h>
 #include "draw.h"
+#include "judge/judge.h"
 #include "export/export.h"
 #include "export/record.h"
 #include "keys.h"
@@ -142,33 +143,47 @@ static void tui_share(const struct session *t, char *buf, size_t size)
 	const struct cli_opts *o = &t->opts;
 	const struct view *v = &t->v;
 	char num[64];
+	const struct judge_case *c = session_judge_case(t);
+	int run = !c; /* the run's own settings; the judge's case has its own */
 	size_t len = (size_t)snprintf(buf, size, "share: ./distmm-tui");
 #define ARG(w) (len = tui_arg(buf, size, len, (w)))
 #define ARGF(...) (snprintf(num, sizeof num, __VA_ARGS__), ARG(num))
+	if (c) {
+		/* the one case again: its function, devices, shapes, values, seed */
+		ARG("--judge"), ARG(o->judge_file), ARG("-m"), ARG(c->mode == DM_DP ? "dp" : "fsdp");
+		ARG("-d"), ARGF("%d", c->n), ARG("-M"), ARGF("%zu", c->M), ARG("-K"), ARGF("%zu", c->K);
+		ARG("-N"), ARGF("%zu", c->N);
+		ARG("--values"), ARG(c->values == MAT_VALUES_INTS ? "ints" : "floats");
+		ARG("--seed"), ARGF("%llu", (unsigned long long)c->seed);
+		if (c->capacity != RUN_UNBOUNDED)
+			ARG("--capacity"), ARGF("%zu", c->capacity);
+		if (o->judge_ms != CLI_JUDGE_MS)
+			ARG("--judge-timeout"), ARGF("%g", o->judge_ms / 1000.0);
+	}
 	if (t->replaying)
 		ARG("--replay"), ARG(o->replay_file);
-	if (!t->replaying && v->cfg.mode == DM_DP)
+	if (run && !t->replaying && v->cfg.mode == DM_DP)
 		ARG("-m"), ARG("dp");
-	if (!t->replaying)
+	if (run && !t->replaying)
 		ARGF("-d"), ARGF("%d", v->cfg.devices);
 	if (o->a_file)
 		ARG("-A"), ARG(o->a_file);
 	if (o->b_file)
 		ARG("-B"), ARG(o->b_file);
-	if (!o->a_file)
+	if (run && !o->a_file)
 		ARG("-M"), ARGF("%zu", v->a->rows);
-	if (!(o->a_file || o->b_file))
+	if (run && !(o->a_file || o->b_file))
 		ARG("-K"), ARGF("%zu", v->a->cols);
-	if (!o->b_file)
+	if (run && !o->b_file)
 		ARG("-N"), ARGF("%zu", v->b->cols);
-	if (!(o->a_file && o->b_file)) {
+	if (run && !(o->a_file && o->b_file)) {
 		ARG("--values"), ARG(o->values == MAT_VALUES_INTS ? "ints" : "floats");
 		ARG("--seed"), ARGF("%llu", (unsigned long long)o->seed);
 	}
-	if (!t->replaying && v->cfg.order != ORDER_PARITY)
+	if (run && !t->replaying && v->cfg.order != ORDER_PARITY)
 		ARG(order_is_fix(v->cfg.order) ? "--fix" : "--order"),
 			ARG(order_name(v->cfg.order));
-	if (!t->replaying && v->cfg.capacity != RUN_UNBOUNDED)
+	if (run && !t->replaying && v->cfg.capacity != RUN_UNBOUNDED)
 		ARG("--capacity"), ARGF("%zu", v->cfg.capacity);
 	if (v->cfg.bug)
 		ARG("--bug"), ARG(bug_name(v->cfg.bug));
@@ -197,7 +212,8 @@ static void tui_share(const struct session *t, char *buf, size_t size)
 #undef ARGF
 }
 
-/* Applies one action (ch: the key, for typing); returns 1 to quit. */
+/* Applies one action (ch: the key, for typing); returns 1 to quit, -1 when
+ * the view could not be made again (the judge's j: nothing left to draw). */
 static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 {
 	struct view *v = &t->v;
@@ -209,7 +225,7 @@ static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 		v->typing_goto = 0; /* any other key: no step to go to */
 	switch (action) {
 	case ACT_QUIZ:
-		if (!v->replaying)
+		if (!v->replaying && !v->judge)
 			view_toggle_quiz(v);
 		break;
 	case ACT_MEMORY:
@@ -268,8 +284,8 @@ static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 		view_toggle_play(v, now);
 		break;
 	case ACT_MODE:
-		if (v->replaying)
-			break; /* a recorded run is what it is */
+		if (v->replaying || v->judge)
+			break; /* a recorded run is what it is; the judge's ring is its case's */
 		v->cfg.mode = v->cfg.mode == DM_FSDP ? DM_DP : DM_FSDP;
 		view_restart(v, now, &err);
 		break;
@@ -284,7 +300,7 @@ static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 		break;
 	case ACT_FEWER:
 	case ACT_MORE: {
-		if (v->replaying)
+		if (v->replaying || v->judge)
 			break;
 		int n = v->cfg.devices + (action == ACT_MORE ? 1 : -1);
 		if (n >= 1 && n <= LAYOUT_MAX_DEVICES) {
@@ -347,6 +363,12 @@ static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 	case ACT_SHARE:
 		tui_share(t, v->msg, sizeof v->msg);
 		break;
+	case ACT_JUDGE:
+		if (t->judge && session_judge_switch(t, now, &err)) {
+			v->fail = err; /* no view is left to show: say why, and stop */
+			return -1;
+		}
+		break;
 	case ACT_THEME:
 		theme_set_projector(!theme_projector());
 		clearok(curscr, TRUE);
@@ -396,7 +418,12 @@ static int tui_loop(struct session *t, struct record *rec, struct dm_err *err)
 			if (next > 0)
 				continue;
 		}
-		if (tui_apply(t, action, ch, tui_now()))
+		int quit = tui_apply(t, action, ch, tui_now());
+		if (quit < 0) {
+			*err = t->v.fail;
+			return err->code ? err->code : DM_ENOMEM;
+		}
+		if (quit)
 			return 0;
 	}
 }

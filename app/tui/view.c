@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "layout.h"
+#include "view_judge.h"
+#include <distmm/bug.h>
 #include <distmm/order.h>
 #include <distmm/replay.h>
 #include <distmm/schedule.h>
@@ -92,10 +94,16 @@ static void view_show(struct view *v, int s)
 {
 	struct dm_err err;
 	int p = s < v->phase_count ? s : v->phase_count - 1;
-	if (v->run && p == run_phase(v->run)) {
+	int rc = 0;
+	if (v->run && p == run_phase(v->run))
 		run_snapshot_take(v->run, &v->snap);
-	} else if (replay_snapshot(&v->snap, v->a, v->b, v->cfg.mode, v->cfg.devices, v->cfg.bug,
-				   v->ev, v->n_ev, p, &err)) {
+	else if (v->recorded)
+		rc = replay_recorded(&v->snap, v->a, v->b, v->cfg.mode, v->cfg.devices, v->ev,
+				     v->n_ev, p, &err);
+	else
+		rc = replay_snapshot(&v->snap, v->a, v->b, v->cfg.mode, v->cfg.devices, v->cfg.bug,
+				     v->ev, v->n_ev, p, &err);
+	if (rc) {
 		v->run_failed = v->failed = 1; /* a log that cannot be replayed: say so */
 		v->fail = err;
 		v->fail_phase = p;
@@ -105,6 +113,8 @@ static void view_show(struct view *v, int s)
 	v->finished = s >= v->phase_count;
 	v->failed = v->run_failed && s == v->live_phase;
 	view_derive_shown(v);
+	if (v->judge)
+		view_judge_shown(v); /* where the candidate's run stopped: its waits */
 }
 
 /* Copies the engine's new events (the first n of its log) into the view's. */
@@ -380,14 +390,18 @@ void view_goto(struct view *v, int target, uint64_t now)
 		v->playing = 0;
 }
 
-int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
-		     const struct ev *ev, size_t n_ev, int mode, int n, int bug, uint64_t now,
-		     struct dm_err *err)
+/* A recorded run: strictly (a trace, --replay) or as recorded (--judge);
+ * over: as recorded, whether the run ended (else by its gather). */
+static int view_init_log(struct view *v, const struct mat *a, const struct mat *b,
+			 const struct ev *ev, size_t n_ev, int mode, int n, int bug, int recorded,
+			 int over, const struct view_judge *judge, uint64_t now, struct dm_err *err)
 {
 	int rc;
 	view_common_init(v, a, b);
+	v->judge = judge;
 	v->cfg = (struct view_config){ mode, n, RUN_UNBOUNDED, ORDER_PARITY, bug, 0 };
 	v->replaying = 1;
+	v->recorded = recorded;
 	if ((rc = mat_matmul(&v->ref, a, b, err)))
 		return rc;
 	view_measure_one(&v->ref, &v->fc);
@@ -397,17 +411,25 @@ int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
 		view_free(v);
 		return rc ? rc : dm_err_set(err, DM_ENOMEM, "out of memory for the trace");
 	}
-	v->live_phase = n_ev ? ev[n_ev - 1].phase : -1;
-	if (replay_finished(ev, n_ev, mode, n)) {
+	v->live_phase = -1;
+	for (size_t i = 0; i < n_ev; i++) /* as recorded, the log's order is not the phases' */
+		if (ev[i].phase > v->live_phase)
+			v->live_phase = ev[i].phase;
+	if (recorded ? over : replay_finished(ev, n_ev, mode, n)) {
 		/* a whole run: its C, rebuilt, checked against A @ B */
-		if ((rc = replay_snapshot(&v->snap, a, b, mode, n, bug, v->ev, v->n_ev,
-					  v->live_phase, err))) {
+		rc = recorded ? replay_recorded(&v->snap, a, b, mode, n, v->ev, v->n_ev,
+						v->phase_count - 1, err)
+			      : replay_snapshot(&v->snap, a, b, mode, n, bug, v->ev, v->n_ev,
+						v->live_phase, err);
+		if (rc) {
 			view_free(v);
 			return rc;
 		}
 		struct mat c = { a->rows, b->cols, v->snap.c };
 		view_verify(v, &c);
 		v->run_done = 1;
+		if (recorded)
+			v->live_phase = v->phase_count - 1; /* it returned: every stop, empty or not */
 	} else {
 		v->run_failed = 1;
 		v->fail_phase = v->live_phase + 1;
@@ -416,7 +438,7 @@ int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
 			   v->live_phase + 1, v->phase_count);
 	}
 	view_show(v, -1);
-	if (v->failed) {
+	if (v->failed && (!recorded || v->fail.code != DM_ESTOPPED)) {
 		rc = v->fail.code;
 		*err = v->fail;
 		view_free(v);
@@ -424,6 +446,20 @@ int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
 	}
 	v->next_at = now + view_scaled(v, VIEW_DWELL_NS);
 	return 0;
+}
+
+int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
+		     const struct ev *ev, size_t n_ev, int mode, int n, int bug, uint64_t now,
+		     struct dm_err *err)
+{
+	return view_init_log(v, a, b, ev, n_ev, mode, n, bug, 0, 0, NULL, now, err);
+}
+
+int view_init_recorded(struct view *v, const struct mat *a, const struct mat *b,
+		       const struct ev *ev, size_t n_ev, int mode, int n, int over,
+		       const struct view_judge *judge, uint64_t now, struct dm_err *err)
+{
+	return view_init_log(v, a, b, ev, n_ev, mode, n, BUG_NONE, 1, over, judge, now, err);
 }
 
 /* Runs both modes at most this big for the table; beyond, the model only. */

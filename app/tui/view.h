@@ -61,12 +61,16 @@ struct view_format {
 	int sci;            /* values too large or small for fixed decimals */
 };
 
+struct view_judge; /* view_judge.h: --judge, a candidate's run */
+
 struct view {
 	struct view_config cfg;
 	const struct mat *a, *b; /* the caller's */
 	struct mat ref;          /* A @ B, for the verification and the worked cell */
 	struct run *run;         /* the engine; NULL when replaying a trace or a start failed */
 	int replaying;           /* the events come from a recorded trace */
+	int recorded;            /* ... replayed as recorded, held to no rule (--judge) */
+	const struct view_judge *judge; /* --judge: the verdict and its mark, or NULL */
 	struct ev *ev;           /* the event log so far, a copy: the past is rebuilt from it */
 	size_t n_ev, cap_ev;
 	int live_phase;          /* the last phase the engine ran (or the trace holds) */
@@ -148,6 +152,16 @@ int view_stop_count(const struct view *v);
 int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
 		     const struct ev *ev, size_t n_ev, int mode, int n, int bug, uint64_t now,
 		     struct dm_err *err);
+
+/* The same for a candidate's own run (--judge), which need not follow the
+ * ring: every stop is rebuilt as recorded (replay_recorded); `over` says
+ * whether the run ended (its function returned), else it stopped after its
+ * last event, and a log that stops before its first phase is shown
+ * stopped at ready rather than refused; judge (kept, not owned) says what
+ * the screen says of it. */
+int view_init_recorded(struct view *v, const struct mat *a, const struct mat *b,
+		       const struct ev *ev, size_t n_ev, int mode, int n, int over,
+		       const struct view_judge *judge, uint64_t now, struct dm_err *err);
 
 /* Called by the loop every time it wakes: ends finished animations and, when
  * playing, goes to the next stop when its time has come. */

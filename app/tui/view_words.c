@@ -12,6 +12,7 @@
 #include <distmm/bug.h>
 #include <distmm/order.h>
 #include "deadlock.h"
+#include "view_judge.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 
@@ -147,6 +148,8 @@ static void view_fsdp_caption(const struct view *v, char *buf, size_t size)
 
 void view_caption(const struct view *v, char *buf, size_t size)
 {
+	if (v->judge && view_judge_caption(v, buf, size))
+		return; /* --judge: the verdict where the candidate's run went wrong */
 	if (view_lesson_caption(v, buf, size))
 		return;
 	if (!v->run && !v->replaying && v->failed) {
@@ -198,7 +201,7 @@ void view_verify_line(const struct view *v, char *buf, size_t size)
 {
 	char err[32];
 	buf[0] = '\0';
-	if (!v->finished)
+	if (!v->finished || (v->judge && view_judge_verify_line(v, buf, size)))
 		return;
 	snprintf(err, sizeof err, "%.3g", v->max_err);
 	size_t M = v->snap.M, N = v->snap.N;
@@ -274,6 +277,8 @@ void view_formula(const struct view *v, int r, int shortform, char *buf, size_t 
 			snprintf(buf, size, "B[?] -> C[%zu:%zu, ?]", d->row_begin, d->row_end);
 		return;
 	}
+	if (v->judge && view_judge_formula(v, r, shortform, buf, size))
+		return; /* what the candidate's events did, not the ring's formula */
 	if (gathered && r == 0) {
 		snprintf(buf, size, shortform ? "holds all of C" : "placed C[0:%zu, 0:%zu] (all of C)",
 			 v->snap.M, N);
@@ -452,6 +457,8 @@ int view_fresh(const struct view *v, int r, size_t j)
 	const struct run_dev_view *d = &v->snap.dev[r];
 	if (v->kind != SCHED_COMPUTE || d->row_end == d->row_begin)
 		return 0;
+	if (v->judge && !v->judge->ring)
+		return view_judge_fresh(v, r, j); /* where its compute wrote, as recorded */
 	if (v->snap.mode == DM_DP)
 		return 1;
 	int f = v->snap.col_fill[(size_t)r * v->snap.N + j];

@@ -642,6 +642,28 @@ int evr_check_summaries(const struct evr *x, const struct ev_summary *sum, struc
 	return 0;
 }
 
+/* A number after `word` and a space at the start of msg, else -1. */
+static long evr_named(const char *msg, const char *word)
+{
+	size_t len = strlen(word);
+	if (!msg || strncmp(msg, word, len) != 0 || msg[len] != ' ')
+		return -1;
+	char *end;
+	long v = strtol(msg + len + 1, &end, 10);
+	return end > msg + len + 1 && v >= 0 ? v : -1;
+}
+
+long evr_named_event(const char *msg)
+{
+	return evr_named(msg, "event");
+}
+
+int evr_named_phase(const char *msg)
+{
+	long p = evr_named(msg, "phase");
+	return p > INT32_MAX ? -1 : (int)p;
+}
+
 int evr_holds(const struct evr *x, int bug, int rank)
 {
 	if (x->run.mode != DM_FSDP || bug < 0 || bug >= BUG_COUNT || !x->ring[bug].held)

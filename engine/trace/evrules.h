@@ -129,6 +129,12 @@ int evr_finish(struct evr *x, struct dm_err *err);
  * DM_EFORMAT. */
 int evr_check_summaries(const struct evr *x, const struct ev_summary *sum, struct dm_err *err);
 
+/* The event a message of these rules names first ("event 9: ..."), or -1;
+ * the phase one names first ("phase 3: ...", "phase 3 has no events"), or
+ * -1.  Every message begins with one of the two. */
+long evr_named_event(const char *msg);
+int evr_named_phase(const char *msg);
+
 /* After the events taken: the shard rank holds in the run with bug (-1
  * none, and always in DP), and whether rank 0 has placed rank's rows. */
 int evr_holds(const struct evr *x, int bug, int rank);

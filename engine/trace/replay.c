@@ -40,17 +40,9 @@
 #include "trace/evrules.h"
 #include "trace/replay_int.h"
 
-/* The blocks a device multiplies, as heap copies (see the top). */
-struct replay_scratch {
-	double *a, *b, *c, *t;
-	double *g; /* M x N, the gathered C, when blocks move (arrival-order) */
-};
-
-/* The engine's own shape check (run_check_shapes), then what a replay needs
- * besides: the values, a phase of the schedule, a snapshot of these shapes. */
-static int replay_check_args(const struct run_snapshot *s, const struct mat *a,
-			     const struct mat *b, const struct mat *dc, int mode, int train, int n,
-			     int bug, const struct ev *ev, size_t n_ev, int upto, struct dm_err *err)
+int replay_check_args(const struct run_snapshot *s, const struct mat *a, const struct mat *b,
+		      const struct mat *dc, int mode, int train, int n, int bug,
+		      const struct ev *ev, size_t n_ev, int upto, struct dm_err *err)
 {
 	struct dm_err why;
 	if (!s || !a || !b || (!ev && n_ev > 0))
@@ -76,7 +68,7 @@ static int replay_check_args(const struct run_snapshot *s, const struct mat *a,
 	return 0;
 }
 
-static void replay_scratch_free(struct replay_scratch *sc)
+void replay_scratch_free(struct replay_scratch *sc)
 {
 	free(sc->a);
 	free(sc->b);
@@ -95,17 +87,16 @@ static double *replay_buf(size_t rows, size_t cols)
 	return xmalloc(bytes ? bytes : sizeof(double));
 }
 
-static int replay_scratch_alloc(struct replay_scratch *sc, const struct replay_ctx *x,
-				struct dm_err *err)
+int replay_scratch_alloc(struct replay_scratch *sc, size_t rows, size_t K, size_t N,
+			 size_t width, int with_g, size_t M, struct dm_err *err)
 {
-	size_t rows = split_max(x->M, x->n);
-	size_t width = x->mode == DM_DP ? x->N : split_max(x->N, x->n);
-	sc->a = replay_buf(rows, x->K);
-	sc->b = replay_buf(x->K, width);
-	sc->c = replay_buf(rows, x->N);
+	memset(sc, 0, sizeof *sc);
+	sc->a = replay_buf(rows, K);
+	sc->b = replay_buf(K, width);
+	sc->c = replay_buf(rows, N);
 	sc->t = replay_buf(rows, width);
-	sc->g = x->bug == BUG_ARRIVAL_ORDER ? replay_buf(x->M, x->N) : NULL;
-	if (!sc->a || !sc->b || !sc->c || !sc->t || (x->bug == BUG_ARRIVAL_ORDER && !sc->g)) {
+	sc->g = with_g ? replay_buf(M, N) : NULL;
+	if (!sc->a || !sc->b || !sc->c || !sc->t || (with_g && !sc->g)) {
 		replay_scratch_free(sc);
 		return dm_err_set(err, DM_ENOMEM, "replay: out of memory");
 	}
@@ -114,21 +105,18 @@ static int replay_scratch_alloc(struct replay_scratch *sc, const struct replay_c
 
 /* C[rows, c0:c0+w] += A[rows, :] @ B_held[:, 0:w], through copies shaped as
  * the device's buffers (see the top). */
-static void replay_product(struct replay_scratch *sc, const struct replay_ctx *x,
-			   const struct mat *a, const struct mat *b, const struct ev *e, double *c)
+void replay_product(struct replay_scratch *sc, const struct mat *a, const struct mat *b,
+		    size_t r0, size_t rows, size_t c0, size_t w, size_t b0, size_t width,
+		    int truncated, double *c)
 {
-	size_t r0 = e->row_begin, rows = (size_t)e->row_end - e->row_begin;
-	size_t c0 = e->col_begin, w = (size_t)e->col_end - e->col_begin;
-	size_t K = x->K, N = x->N;
-	size_t b0 = x->mode == DM_DP ? 0 : split_offset(N, x->n, e->shard);
-	size_t width = x->mode == DM_DP ? N : split_size(N, x->n, e->shard);
+	size_t K = a->cols, N = b->cols;
 	if (rows == 0 || w == 0)
 		return; /* gemm_acc would do nothing */
 	memcpy(sc->a, &a->data[r0 * K], rows * K * sizeof(double));
 	for (size_t k = 0; k < K; k++)
 		memcpy(&sc->b[k * width], &b->data[k * N + b0], width * sizeof(double));
 	memcpy(sc->c, &c[r0 * N], rows * N * sizeof(double));
-	if (e->flags & EV_FLAG_TRUNCATED) {
+	if (truncated) {
 		memset(sc->t, 0, rows * w * sizeof(double));
 		gemm_acc(rows, w, K, sc->a, K, sc->b, width, sc->t, w);
 		for (size_t i = 0; i < rows; i++)
@@ -140,34 +128,33 @@ static void replay_product(struct replay_scratch *sc, const struct replay_ctx *x
 	memcpy(&c[r0 * N], sc->c, rows * N * sizeof(double));
 }
 
-/* What every device looks like before its first event. */
-static void replay_initial(struct run_snapshot *s, const struct replay_ctx *x)
+void replay_initial(struct run_snapshot *s, int mode, int train, int n, size_t M, size_t K,
+		    size_t N, int upto, size_t used)
 {
-	uint64_t b_bytes = mat_bytes(x->K, x->N);
-	s->mode = x->mode;
-	s->bug = x->bug;
+	uint64_t b_bytes = mat_bytes(K, N);
+	s->mode = mode;
+	s->bug = BUG_NONE;
 	s->order = ORDER_PARITY; /* not in the trace: the replay shows parity's words */
-	s->n = x->n;
-	s->M = x->M;
-	s->K = x->K;
-	s->N = x->N;
-	s->phase = x->upto;
-	s->phase_count = x->phase_count;
-	s->finished = x->upto == x->phase_count - 1;
-	s->event_count = x->used;
-	s->train = x->train;
-	s->kind = x->upto >= 0 ? sched_run_phase_kind(x->mode, x->train, x->n, x->upto) : -1;
-	for (int r = 0; r < x->n; r++) {
+	s->n = n;
+	s->M = M;
+	s->K = K;
+	s->N = N;
+	s->phase = upto;
+	s->phase_count = sched_run_phase_count(mode, train, n);
+	s->finished = upto == s->phase_count - 1;
+	s->event_count = used;
+	s->train = train;
+	s->kind = upto >= 0 ? sched_run_phase_kind(mode, train, n, upto) : -1;
+	for (int r = 0; r < n; r++) {
 		struct run_dev_view *v = &s->dev[r];
-		size_t rows = split_size(x->M, x->n, r);
-		uint64_t b_held = x->mode == DM_DP ? b_bytes
-						   : mat_bytes(x->K, split_size(x->N, x->n, r));
-		uint64_t own = mat_bytes(rows, x->K) + mat_bytes(rows, x->N);
-		uint64_t dc_rows = x->train ? mat_bytes(rows, x->N) : 0;
+		size_t rows = split_size(M, n, r);
+		uint64_t b_held = mode == DM_DP ? b_bytes : mat_bytes(K, split_size(N, n, r));
+		uint64_t own = mat_bytes(rows, K) + mat_bytes(rows, N);
+		uint64_t dc_rows = train ? mat_bytes(rows, N) : 0;
 		memset(v, 0, sizeof *v);
-		v->row_begin = evr_row_begin(&x->chk.run, r);
-		v->row_end = evr_row_end(&x->chk.run, r);
-		v->holds_full_b = x->mode == DM_DP;
+		v->row_begin = split_offset(M, n, r);
+		v->row_end = v->row_begin + rows;
+		v->holds_full_b = mode == DM_DP;
 		v->held_bytes = own + b_held + dc_rows;
 		v->peak_bytes = own + b_held + dc_rows;
 		v->dp_bytes = own + b_bytes;
@@ -178,8 +165,8 @@ static void replay_initial(struct run_snapshot *s, const struct replay_ctx *x)
 		v->rx_state = RUN_IDLE;
 		v->rx_peer = -1;
 		v->db_sent = v->db_recv = v->db_added = v->db_chunk = -1;
-		for (size_t j = 0; j < x->N; j++)
-			s->col_fill[(size_t)r * x->N + j] = RUN_FILL_NONE;
+		for (size_t j = 0; j < N; j++)
+			s->col_fill[(size_t)r * N + j] = RUN_FILL_NONE;
 	}
 }
 
@@ -189,7 +176,8 @@ static void replay_build(struct run_snapshot *s, const struct replay_ctx *x,
 			 const struct mat *b, const struct mat *dc)
 {
 	int gathered = 0;
-	replay_initial(s, x);
+	replay_initial(s, x->mode, x->train, x->n, x->M, x->K, x->N, x->upto, x->used);
+	s->bug = x->bug;
 	if (x->train) {
 		replay_train_initial(s, x, gr);
 	} else if (s->db_fill) { /* a training step's snapshot of a forward run */
@@ -218,7 +206,12 @@ static void replay_build(struct run_snapshot *s, const struct replay_ctx *x,
 			for (size_t j = e->col_begin; j < e->col_end; j++)
 				s->col_fill[(size_t)e->rank * x->N + j] = fill;
 			if (s->c)
-				replay_product(sc, x, a, b, e, s->c);
+				replay_product(sc, a, b, e->row_begin,
+					       (size_t)e->row_end - e->row_begin, e->col_begin,
+					       (size_t)e->col_end - e->col_begin,
+					       e->shard < 0 ? 0 : split_offset(x->N, x->n, e->shard),
+					       e->shard < 0 ? x->N : split_size(x->N, x->n, e->shard),
+					       (e->flags & EV_FLAG_TRUNCATED) != 0, s->c);
 			break;
 		}
 		case EV_SEND:
@@ -308,7 +301,9 @@ static int replay_run(struct run_snapshot *s, const struct mat *a, const struct 
 	for (size_t i = 0; i < x.used && !rc; i++)
 		rc = evr_event(&x.chk, i, err);
 	if (!rc && s->c)
-		rc = replay_scratch_alloc(&sc, &x, err);
+		rc = replay_scratch_alloc(&sc, split_max(x.M, n), x.K, x.N,
+					  mode == DM_DP ? x.N : split_max(x.N, n),
+					  x.bug == BUG_ARRIVAL_ORDER, x.M, err);
 	if (!rc && train)
 		rc = replay_train_alloc(&gr, &x, s->c != NULL, err);
 	if (!rc)

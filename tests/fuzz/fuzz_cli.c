@@ -345,17 +345,17 @@ static const struct mode_rule {
 		  CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD | CLI_GIVEN_SPEED | CLI_GIVEN_START_AT |
 		  CLI_GIVEN_THEME },
 	{ "batch's options without -b", IN_INTERFACE,
-	  CLI_GIVEN_QUIET | CLI_GIVEN_OUT | CLI_GIVEN_TRACE | CLI_GIVEN_VERIFY | CLI_GIVEN_COMPARE |
-		  CLI_GIVEN_JUDGE },
+	  CLI_GIVEN_QUIET | CLI_GIVEN_OUT | CLI_GIVEN_TRACE | CLI_GIVEN_VERIFY | CLI_GIVEN_COMPARE },
 	{ "--size without --export", NO_EXPORT, CLI_GIVEN_SIZE },
 	{ "--start-at with --lesson (each part starts at its beginning)", IN_LESSON,
 	  CLI_GIVEN_START_AT },
 	{ "what an export cannot do", IN_EXPORT, CLI_GIVEN_RECORD | CLI_GIVEN_PLAY | CLI_GIVEN_QUIZ },
 	{ "--judge-timeout without --judge", NO_JUDGE, CLI_GIVEN_JUDGE_TIMEOUT },
+	/* without -b the judge opens the interface on its case: --export and
+	 * --record show that run; the quiz has nothing to ask of it */
 	{ "the engine's inputs and orders with --judge", IN_JUDGE,
 	  CLI_GIVEN_A | CLI_GIVEN_B | CLI_GIVEN_OUT | CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER |
-		  CLI_GIVEN_FIX | CLI_GIVEN_BUG | CLI_GIVEN_REPLAY | CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ |
-		  CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD },
+		  CLI_GIVEN_FIX | CLI_GIVEN_BUG | CLI_GIVEN_REPLAY | CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ },
 	{ "--trace-format without --trace", NO_TRACE, CLI_GIVEN_TRACE_FORMAT },
 	{ "what the trace says, with --replay", IN_REPLAY,
 	  CLI_GIVEN_DEVICES | CLI_GIVEN_MODE | CLI_GIVEN_CAPACITY | CLI_GIVEN_NAIVE |

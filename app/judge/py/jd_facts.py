@@ -91,7 +91,13 @@ class Facts:
         self.writes = [dict() for _ in range(n)]
         if self.R is not None and not big:
             self.rmap = cat.row_map(self.R)
-            self.cmap = [cat.col_map(self.R, r, self.int_result) for r in range(n)]
+            # a rank's writes are read where its rows ended up (a gather in the
+            # wrong order moves them whole), so that its steps are still seen
+            own = self.R.copy()
+            for p, q in enumerate(self.rmap):
+                if q >= 0 and q != p:
+                    own[q] = self.R[p]
+            self.cmap = [cat.col_map(own, r, self.int_result) for r in range(n)]
             for r in range(n):
                 for c, what in enumerate(self.cmap[r] or ()):
                     if what[0] in ("P", "T"):
@@ -135,6 +141,20 @@ class Facts:
         """Where rank r's product with shard k is in its rows of the result:
         [(column, product column, cut to integers)]."""
         return self.writes[r].get(k, [])
+
+    def placed_at(self, r, s, k):
+        """What rank r wrote at step s, when it held shard k: placed(r, k),
+        but for a shard held at several steps its product in its own columns
+        is the first step's write, the rest the second's, none the others'."""
+        W = self.placed(r, k)
+        held_at = self.steps_of(r, k)
+        if len(held_at) < 2:
+            return W
+        if s == held_at[0]:
+            return [x for x in W if x[0] == x[1]]
+        if s == held_at[1]:
+            return [x for x in W if x[0] != x[1]]
+        return []
 
     def row_blocks(self):
         """The result's rows in runs that are consecutive rows of A @ B:

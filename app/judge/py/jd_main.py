@@ -18,6 +18,7 @@
 #   begin <TAB> id
 #   ev <TAB> id <TAB> a JSON Lines trace line (events, then summaries)
 #   note <TAB> id <TAB> a detail line
+#   wait <TAB> id <TAB> rank <TAB> send|recv <TAB> peer (-1 anyone) <TAB> shard (-1)
 #   case <TAB> id <TAB> verdict <TAB> first wrong event or -1 <TAB> schedule
 #        <TAB> runs made <TAB> headline
 #   done
@@ -198,6 +199,8 @@ def run_case(job, case, code, out):
         out.rec("ev", cid, line)
     for d in first["details"]:
         out.rec("note", cid, d)
+    for w in first.get("waits", ()):
+        out.rec("wait", cid, *w)
     out.rec("case", cid, first["verdict"], first["first_wrong"], first["schedule"], runs,
             first["headline"])
 

@@ -173,7 +173,8 @@ def _report(run, wfd, sched):
         evs = jd_trace.build(facts)
         out = {"verdict": verdict.code, "headline": verdict.headline,
                "details": verdict.details, "first_wrong": jd_trace.first_wrong(evs, verdict.key),
-               "events": jd_trace.lines(facts, evs), "schedule": sched}
+               "events": jd_trace.lines(facts, evs), "schedule": sched,
+               "waits": jd_verdict.wait_list(run)}
     except BaseException as e:  # the judge's own failure, said as such
         tb = traceback.format_exc().strip().splitlines()
         out = {"verdict": "error", "headline": "the judge failed on this run: %s: %s (%s)" % (

@@ -3,8 +3,11 @@
 # run replays with `-b --replay` and a wrong one shows its wrong writes and
 # messages.  Phases are the schedule's: FSDP compute s = 2s, the transfer
 # after it 2s + 1, the gather 2n - 1; DP compute 0, gather 1.  The rank's
-# k-th transfer send and receive make transfer k; its compute at step s uses
-# the shard it held then and writes where that product was found in C.
+# k-th transfer send and receive make transfer k, in the order it made them;
+# its compute at step s uses the shard it held then and writes where that
+# product was found in C (Facts.placed_at: a shard held twice, its own
+# columns at the first step).  Rank 0's gather is in the order the blocks
+# came, then by where they went.
 #
 # What the candidate did that the program's schedule has no place for is
 # kept where it fits best: transfers past n - 1 go into the gather phase;
@@ -47,7 +50,7 @@ def build(f):
                 k = f.held_at(r, s)
                 if k is None or k < 0:
                     k = (r - s) % n
-                W = f.placed(r, k)
+                W = f.placed_at(r, s, k)
                 span = _span([c for c, _, _ in W])
                 if span is None:
                     c0 = cat.cols[k][0]
@@ -84,8 +87,11 @@ def build(f):
                                (cat.rows[r][1] - cat.rows[r][0]) * N * F8, 0, t1,
                                ("compute", r, 0)))
     _gather(f, evs, last_phase)
-    order = {"compute": 0, "recv": 1, "send": 2, "gather": 3}
-    evs.sort(key=lambda e: (e["phase"], e["rank"], order[e["op"]], e["t0"]))
+    # a rank's calls in the order it made them (its compute first: the
+    # harness sees no compute's time), rank 0's gather in the order the
+    # blocks came, then by where they went
+    order = {"compute": 0, "recv": 1, "send": 1, "gather": 3}
+    evs.sort(key=lambda e: (e["phase"], e["rank"], order[e["op"]], e["t0"], e["r0"]))
     _account(f, evs)
     return evs
 
@@ -127,6 +133,14 @@ def _gather(f, evs, phase):
                 0 if src == 0 else q["nbytes"], q["t0"], q["t1"], ("gather", j))
         e.keys_.add(("recv-msg", m["id"]))
         evs.append(e)
+    if not got and f.complete and f.R is None:
+        # the result is not C: rank 0 placed its own rows at most (DP without
+        # the gather returns them), and nothing else is known to be placed
+        ret, b, e = f.run.ret, cat.rows[0][0], cat.rows[0][1]
+        if getattr(ret, "shape", None) == (e - b, N) and e > b:
+            evs.append(_ev(phase, step, "gather", 0, 0, -1, (b, e), (0, N), 0, t_end, t_end,
+                           ("gather", 0)))
+        return
     if got or f.complete:
         # rank 0's own rows, and (shared memory) everyone's when no message carried them
         for r in range(n):

@@ -98,6 +98,24 @@ def _r(x):
     return "?" if x is None else str(x)
 
 
+def wait_list(run):
+    """The ranks blocked when the run ended, for the screen's panels:
+    [rank, "send", dst, shard or -1] or [rank, "recv", -1, -1] (a receive
+    takes from anyone)."""
+    out = []
+    for d in run.deadlock or ():
+        rank, w = d["rank"], d["wait"]
+        if rank is None or d["state"] not in ("send", "recv"):
+            continue
+        if d["state"] == "recv":
+            out.append([rank, "recv", -1, -1])
+            continue
+        lab = w.label or ("unknown",)
+        out.append([rank, "send", -1 if w.dst is None else w.dst,
+                    lab[1] if lab[0] == "B" else -1])
+    return sorted(out)
+
+
 def deadlock_verdict(run, f):
     order = sorted(run.deadlock, key=lambda d: (d["t"].caller, d["rank"] is None,
                                                 d["rank"] if d["rank"] is not None else 0))
@@ -314,18 +332,10 @@ def fsdp_discs(f):
                 ("shard %d (the ring has it hold (%d - %d) mod %d = %d)" % (k, r, s, n, ring))
             # a shard held at several steps: its product in its own columns is
             # the first step's write, the rest the later steps'
-            W = f.placed(r, k)
+            W = f.placed_at(r, s, k)
             held_at = f.steps_of(r, k)
-            own = [x for x in W if x[0] == x[1]]
-            if len(held_at) > 1:
-                if s == held_at[0]:
-                    W = own
-                elif s == held_at[1]:
-                    W = [x for x in W if x[0] != x[1]]
-                    if not W:
-                        continue
-                else:
-                    continue
+            if len(held_at) > 1 and s != held_at[0] and not W:
+                continue
             cols = sorted(c for c, _, _ in W)
             exact = cols == list(range(c0, c1)) and all(c == j for c, j, _ in W)
             cut = any(t for _, _, t in W)

@@ -47,6 +47,51 @@ int replay_snapshot_train(struct run_snapshot *s, const struct mat *a, const str
 			  const struct mat *dc, int mode, int n, int bug, const struct ev *ev,
 			  size_t n_ev, int upto, struct dm_err *err);
 
+/* The same snapshot, rebuilt from the events as they are, whatever rules
+ * they break: a candidate's own run (--judge), which need not follow the
+ * ring.  Every event with phase <= upto is used, in the log's order:
+ *  - a compute of rank r with shard k (-1: all of B) into columns c0:c1 of
+ *    rows r0:r1 adds A[r0:r1, :] @ B's shard k columns into C[r0:r1, c0:],
+ *    cut to the narrower of the two widths (as fsdp.c's bugs do), and rank r
+ *    holds shard k from then on;
+ *  - a receive of shard k gives its rank shard k; a send of the shard held
+ *    moves it out, unless a receive replaced it in that phase already; both
+ *    count their bytes, and the last phase's say what moved where;
+ *  - a gather places rows r0:r1, columns c0:c1 of the gathered C from the
+ *    peer's rows of C (as many as both have); after the gather phase (the
+ *    last) the snapshot's C is the gathered one, zeros where nothing was
+ *    placed (a run that returned without gathering has placed nothing).
+ * Only what keeps memory safe is checked, over every event: ops, ranks,
+ * phases, peers (every op but a compute), shards (-1 or a rank), ranges
+ * that are ranges inside A's rows (K's for a shard on the move) and B's
+ * columns.  For a log that replay_snapshot accepts the snapshot is the same,
+ * C bit for bit.  Returns 0; DM_EINVAL for bad arguments (as
+ * replay_snapshot's); DM_EFORMAT with one line naming the event; DM_ENOMEM.
+ * On failure s is unchanged. */
+int replay_recorded(struct run_snapshot *s, const struct mat *a, const struct mat *b, int mode,
+		    int n, const struct ev *ev, size_t n_ev, int upto, struct dm_err *err);
+
+/* Where a recorded log first leaves the correct ring (or the correct DP run). */
+struct replay_wrong {
+	long event;     /* index in the log of the first event the rules reject, -1 none */
+	int phase;      /* its phase, -1 none */
+	char why[DM_ERR_MSG_MAX]; /* the rule's words ("event 9: ..."), "" none */
+};
+
+/* Holds the whole log, event by event, to the rules trace_check holds a
+ * trace of the correct run to (evrules.c, its correct candidate alone): one
+ * event alone, the events so far, and every phase that is over held whole:
+ * a phase is over once a later one has begun, and the log's last phase is
+ * over when `over` says the run ended (the candidate's function returned);
+ * else a log cut short (a run that stopped, a deadlock) is not wrong for
+ * what it lacks at its end.  The first event a rule rejects is w->event:
+ * the event the rule names, or, for a phase found incomplete without one,
+ * that phase's first event (the event after it when it has none).  Returns
+ * 0 with w filled (event -1 when every rule holds), DM_EINVAL (mode, n or
+ * shapes the engine refuses), DM_ENOMEM. */
+int replay_first_wrong(const struct ev *ev, size_t n_ev, int mode, int n, size_t M, size_t K,
+		       size_t N, int over, struct replay_wrong *w, struct dm_err *err);
+
 /* Whether the events are those of a run that finished: rank 0 gathered every
  * rank's block in the last phase.  The last phase alone does not say: in a
  * run that failed, ranks that went on may have sent their rows to a rank 0
