@@ -59,7 +59,7 @@ FUZZ_SECONDS ?= 60
 STRESS_COUNT ?= 2000
 export STRESS_COUNT
 
-.PHONY: all deps run test check check-boundary check-suites asan tsan valgrind sanitized fuzz clean
+.PHONY: all deps run test check check-boundary check-suites asan tsan valgrind sanitized fuzz fuzz-pairs clean
 all: $(BIN) mpi
 
 $(BUILD)/engine/%.o: engine/%.c
@@ -172,18 +172,22 @@ check-boundary:
 			$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $$mpi_cflags -fsyntax-only -x c - || exit 1; \
 	done; echo "boundary: app/ sees only engine/include ($(words $(ENGINE_INTERNAL_H)) internal headers refused)"
 
+# The suites run JOBS at a time (tests/run_suites.sh: each one's output
+# whole once it ends); they share nothing and no suite depends on timing.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check-suites: $(CHECK_BIN)
-	@fail=0; for t in $(CHECK_BIN); do $(SUITE_ENV) $$t || fail=1; done; exit $$fail
+	@tests/run_suites.sh $(JOBS) '$(SUITE_ENV)' -- $(CHECK_BIN)
 
 # Everything, as CI runs it: the plain tests, then the sanitizers, memcheck,
 # a short fuzzing of every reader and one reduced benchmark (run, not
 # judged).  Builds use -Werror: a warning fails.
+# The builds run JOBS at a time too, and the four fuzzers two by two.
 test: WERROR = -Werror
 test: check
-	$(MAKE) --no-print-directory asan
-	$(MAKE) --no-print-directory tsan
-	$(MAKE) --no-print-directory valgrind
-	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
+	$(MAKE) --no-print-directory -j$(JOBS) asan
+	$(MAKE) --no-print-directory -j$(JOBS) tsan
+	$(MAKE) --no-print-directory -j$(JOBS) valgrind
+	$(MAKE) --no-print-directory fuzz-pairs FUZZ_SECONDS=30
 	$(MAKE) --no-print-directory bench-quick
 
 # The plain build's tests: Check suites, batch mode, the judge (batch and
@@ -216,11 +220,17 @@ sanitized: $(BIN) check-suites
 # memcheck in one process per suite (no fork: valgrind follows no fork well)
 valgrind: WERROR = -Werror
 valgrind: $(CHECK_BIN)
-	@fail=0; for t in $(CHECK_BIN); do echo "valgrind $$t"; \
-		CK_FORK=no STRESS_COUNT=100 $(VALGRIND) $$t || fail=1; done; exit $$fail
+	@tests/run_suites.sh $(JOBS) 'CK_FORK=no STRESS_COUNT=100 $(VALGRIND)' -- $(CHECK_BIN)
 
 fuzz:
 	tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+# CI's short fuzzing: the readers two at a time (run.sh builds once, under
+# its lock), each for FUZZ_SECONDS.
+fuzz-pairs:
+	@mkdir -p build; tests/fuzz/run.sh $(FUZZ_SECONDS) npy csv > build/fuzz-pair1.log 2>&1 & p=$$!; \
+	tests/fuzz/run.sh $(FUZZ_SECONDS) cli trace; s2=$$?; wait $$p; s1=$$?; \
+	cat build/fuzz-pair1.log; exit $$((s1 | s2))
 
 clean:
 	rm -rf build $(BIN) $(MPI_BIN)

@@ -184,8 +184,7 @@ static const struct cli_rule {
 	{ CLI_GIVEN_JUDGE_TIMEOUT, CLI_NO_JUDGE,
 	  "has no effect without --judge (it is the time limit of each judged case)" },
 	{ CLI_GIVEN_A | CLI_GIVEN_B | CLI_GIVEN_OUT | CLI_GIVEN_ORDERS | CLI_GIVEN_BUG |
-		  CLI_GIVEN_REPLAY | CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ | CLI_GIVEN_EXPORT |
-		  CLI_GIVEN_RECORD | CLI_GIVEN_TRAIN | CLI_GIVEN_GRAD_FILES,
+		  CLI_GIVEN_REPLAY | CLI_GIVEN_LESSON | CLI_GIVEN_TRAIN | CLI_GIVEN_GRAD_FILES,
 	  CLI_IN_JUDGE,
 	  "has no effect with --judge (your file runs on the judge's own matrices, "
 	  "with its own communicator)" },

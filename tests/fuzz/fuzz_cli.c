@@ -355,7 +355,8 @@ static const struct mode_rule {
 	 * --record show that run; the quiz has nothing to ask of it */
 	{ "the engine's inputs and orders with --judge", IN_JUDGE,
 	  CLI_GIVEN_A | CLI_GIVEN_B | CLI_GIVEN_OUT | CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER |
-		  CLI_GIVEN_FIX | CLI_GIVEN_BUG | CLI_GIVEN_REPLAY | CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ },
+		  CLI_GIVEN_FIX | CLI_GIVEN_BUG | CLI_GIVEN_REPLAY | CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ |
+		  CLI_GIVEN_TRAIN | CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT },
 	{ "--trace-format without --trace", NO_TRACE, CLI_GIVEN_TRACE_FORMAT },
 	{ "what the trace says, with --replay", IN_REPLAY,
 	  CLI_GIVEN_DEVICES | CLI_GIVEN_MODE | CLI_GIVEN_CAPACITY | CLI_GIVEN_NAIVE |
