@@ -247,7 +247,7 @@ MPICC      ?= mpicc
 MPI_BIN    ?= distmm-mpi
 ENGINE_MPI_OBJ = $(ENGINE_MPI_SRC:%.c=$(BUILD)/%.o)
 MPI_OBJ     = $(ENGINE_MPI_OBJ) $(patsubst %.c,$(BUILD)/%.o,$(wildcard app/mpi/*.c))
-MPI_APP_OBJ = $(addprefix $(BUILD)/app/,batch.o batch_train.o cli.o compare.o deadlock.o inputs.o \
+MPI_APP_OBJ = $(addprefix $(BUILD)/app/,batch.o batch_train.o cli.o cli_usage.o compare.o deadlock.o inputs.o \
 	report.o report_train.o status.o train_model.o)
 
 # mpicc is looked for when the recipe runs, not when make reads this file:
