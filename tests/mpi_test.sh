@@ -216,10 +216,11 @@ PY
 # receiver), and the job ends with the batch run's status and message.
 for size in "8 6 4" "300 300 900"; do
 	read -r M K N <<<"$size"
+	rm -f "$TMPD/fail.jsonl"
 	mpiq 4 -q --bug c-mod -M "$M" -K "$K" -N "$N" --values floats --trace "$TMPD/fail.jsonl"; st=$?
-	if [ "$st" = 1 ] && [ "$(wc -l <"$TMPD/err")" = 1 ] && grep -q '^distmm-tui: rank 0, step 1: .*negative index' "$TMPD/err" \
+	if [ "$st" = 1 ] && [ "$(grep -c . "$TMPD/err")" = 1 ] && grep -q '^distmm-tui: rank 0, step 1: .*negative index' "$TMPD/err" \
 		&& [ -s "$TMPD/fail.jsonl" ]; then ok
-	else bad "c-mod $size: exit $st (want 1, one message, a trace): $(head -5 "$TMPD/err")"; fi
+	else bad "c-mod $size: exit $st (want 1, one message, a trace): $(wc -l <"$TMPD/err") lines, $(wc -c <"$TMPD/err") bytes: $(head -5 "$TMPD/err" | cat -A)"; fi
 done
 
 # --- bad input on rank 0: every rank ends with exit 2 and one message --------
