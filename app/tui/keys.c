@@ -29,8 +29,9 @@ static const struct keys_binding keys_table[] = {
 	  { { KEY_HOME, ACT_HOME }, { KEY_END, ACT_END }, { 'g', ACT_GOTO } } },
 	{ "+ -", "faster / slower", "+/-", "speed", MAIN, KEYS_NEED_PLAYABLE,
 	  { { '+', ACT_FASTER }, { '=', ACT_FASTER }, { '-', ACT_SLOWER }, { '_', ACT_SLOWER } } },
-	{ "m", "switch DP / FSDP (restarts)", "m", "mode", MAIN, KEYS_NEED_LIVE,
-	  { { 'm', ACT_MODE } } },
+	/* one row for both: the help fits 80x24 */
+	{ "m d", "DP / FSDP; forward / training step (restart)", "m d", "mode/train", MAIN,
+	  KEYS_NEED_LIVE, { { 'm', ACT_MODE }, { 'd', ACT_TRAIN } } },
 	{ "r", "restart", "r", "reset", MAIN, 0, { { 'r', ACT_RESTART } } },
 	{ "[ ]", "one device fewer / more (restarts)", "[ ]", "devs", MAIN, KEYS_NEED_LIVE,
 	  { { '[', ACT_FEWER }, { ']', ACT_MORE } } },
