@@ -195,6 +195,7 @@ check: $(BIN) mpi check-boundary check-suites
 	tests/judge_test.sh ./$(BIN)
 	tests/judge_ui_test.sh ./$(BIN)
 	tests/ui_test.sh ./$(BIN)
+	tests/train_ui_test.sh ./$(BIN)
 	tests/practice_test.sh ./$(BIN)
 	tests/storm_test.sh ./$(BIN)
 	tests/export_test.sh ./$(BIN)

@@ -171,7 +171,7 @@ static void vt_ring_formula(const struct view *v, int r, int shortform, char *bu
 			 d->db_recv);
 		return;
 	}
-	if (v->snap.bug != BUG_NONE) {
+	if (v->cfg.bug != BUG_NONE) {
 		snprintf(buf, size, "sends dB[%d] -> rank %d, %s dB[%d] <- rank %d", d->db_sent,
 			 d->sent_to, add, d->db_recv, d->recv_from);
 		return;
@@ -255,6 +255,8 @@ void view_train_line(const struct view *v, int r, int width, char *buf, size_t s
 			snprintf(buf, size, r == 0 ? "holds C, dA, dB gathered" : "sent its dB[%d] to 0", k);
 	} else if (d->db_chunk == -2) {
 		snprintf(buf, size, "holds all of dB, %d/%d summed", n, n);
+		if ((int)strlen(buf) > width)
+			snprintf(buf, size, "all of dB %d/%d", n, n);
 	} else if (d->db_recv >= 0) {
 		int k = d->db_recv;
 		snprintf(buf, size, "dB[:, %zu:%zu] %d/%d summed", split_offset(s->N, n, k),

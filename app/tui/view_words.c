@@ -91,6 +91,16 @@ static int view_lesson_caption(const struct view *v, char *buf, size_t size)
 		when = LESSON_COMPUTE;
 	else if (v->kind == SCHED_TRANSFER)
 		when = LESSON_TRANSFER;
+	else if (v->kind == SCHED_BWD_COMPUTE)
+		when = LESSON_BACKWARD;
+	else if (v->kind == SCHED_BWD_TRANSFER)
+		when = LESSON_BACKWARD_TRANSFER;
+	else if (v->kind == SCHED_DB_PARTIAL)
+		when = LESSON_PARTIAL;
+	else if (v->kind == SCHED_REDUCE_SCATTER)
+		when = LESSON_REDUCE_SCATTER;
+	else if (v->kind == SCHED_ALL_GATHER)
+		when = LESSON_ALL_GATHER;
 	else
 		when = LESSON_GATHER;
 	int got = lesson_caption(v->lesson, v->part, when, v->step, v->snap.n, buf, size);
@@ -172,14 +182,15 @@ void view_caption(const struct view *v, char *buf, size_t size)
 		snprintf(buf, size, "%s", v->fail.msg);
 		return;
 	}
-	if (v->snap.bug == BUG_NONE && view_train_caption(v, buf, size))
+	if (v->cfg.bug == BUG_NONE && view_train_caption(v, buf, size))
 		return;
-	if (v->snap.bug != BUG_NONE && (v->kind == VIEW_READY || v->finished)) {
+	/* the snapshot names a forward's bug alone; the backward's is the run's */
+	int bug = v->cfg.train ? v->cfg.bug : v->snap.bug;
+	if (bug != BUG_NONE && (v->kind == VIEW_READY || v->finished)) {
 		/* where the mistake cannot show (r-plus-s on two devices...), say so */
-		const char *note = bug_note(v->snap.bug, v->snap.n);
+		const char *note = bug_note(bug, v->snap.n);
 		if (note && v->finished)
-			snprintf(buf, size, "The run has the bug %s, but %s.", bug_name(v->snap.bug),
-				 note);
+			snprintf(buf, size, "The run has the bug %s, but %s.", bug_name(bug), note);
 		else
 			snprintf(buf, size, "%s the run has a bug: spot it from where each rank "
 					    "writes%s",
