@@ -20,7 +20,7 @@ start 120x40 -d 4
 wait_for 'ready  paused' && pass
 # the key bar's words come from the key table; "f" only after a deadlock
 bar=$(screen | tail -2 | sed 's/ *$//' | tr '\n' '|')
-[ "$bar" = " n next  b back  p play  g step  +/- speed  m mode  r reset  [ ] devs  Tab rank  v panel  w cell  t table  x quiz| c mem  s share  T theme  ? help  q quit|" ] && pass ||
+[ "$bar" = " n next  b back  p play  g step  +/- speed  m d mode/train  r reset  [ ] devs  Tab rank  v panel  w cell  t table| x quiz  c mem  s share  T theme  ? help  q quit|" ] && pass ||
 	bad "the key bar at 120x40 is '$bar'"
 screen | grep -q 'f fix it' && bad "the footer offers f without a deadlock"
 for r in 0 1 2 3; do screen | grep -q "rank $r " || bad "no panel for rank $r"; done
@@ -90,7 +90,7 @@ wait_for 'one device fewer / more' && pass
 # every binding of keys.c's table, in its order: the key column of the box
 screen | grep -q '─ keys ─' || bad "the help has no title"
 help_keys=$(screen | grep -oE '│ [^│]{13} [a-z][^│]*│' | cut -c5-17 | sed 's/ *$//' | tr '\n' ,)
-[ "$help_keys" = "space n Right,b Left,p,Home End g,+ -,m,r,[ ],Tab 0-9,v,w,t,x,a,Enter,c,f,s,j,T,Esc,? h F1,q," ] && pass ||
+[ "$help_keys" = "space n Right,b Left,p,Home End g,+ -,m d,r,[ ],Tab 0-9,v,w,t,x,a,Enter,c,f,s,j,T,Esc,? h F1,q," ] && pass ||
 	bad "the help lists the keys '$help_keys'"
 screen | grep -Eq 'this help \(Ctrl-L redraws\)' && pass || bad "the help lacks Ctrl-L"
 keys x

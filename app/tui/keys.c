@@ -30,7 +30,7 @@ static const struct keys_binding keys_table[] = {
 	{ "+ -", "faster / slower", "+/-", "speed", MAIN, KEYS_NEED_PLAYABLE,
 	  { { '+', ACT_FASTER }, { '=', ACT_FASTER }, { '-', ACT_SLOWER }, { '_', ACT_SLOWER } } },
 	/* one row for both: the help fits 80x24 */
-	{ "m d", "DP / FSDP; forward / training step (restart)", "m d", "mode/train", MAIN,
+	{ "m d", "switch DP / FSDP, forward / training step (restarts)", "m d", "mode/train", MAIN,
 	  KEYS_NEED_LIVE, { { 'm', ACT_MODE }, { 'd', ACT_TRAIN } } },
 	{ "r", "restart", "r", "reset", MAIN, 0, { { 'r', ACT_RESTART } } },
 	{ "[ ]", "one device fewer / more (restarts)", "[ ]", "devs", MAIN, KEYS_NEED_LIVE,
