@@ -29,8 +29,9 @@ static const struct keys_binding keys_table[] = {
 	  { { KEY_HOME, ACT_HOME }, { KEY_END, ACT_END }, { 'g', ACT_GOTO } } },
 	{ "+ -", "faster / slower", "+/-", "speed", MAIN, KEYS_NEED_PLAYABLE,
 	  { { '+', ACT_FASTER }, { '=', ACT_FASTER }, { '-', ACT_SLOWER }, { '_', ACT_SLOWER } } },
-	/* one row for both: the help fits 80x24 */
-	{ "m d", "switch DP / FSDP, forward / training step (restarts)", "m d", "mode/train", MAIN,
+	/* one row for both: the help keeps its height; the bar keeps "m mode",
+	 * since at 80 columns it has no room for more in two lines */
+	{ "m d", "switch DP / FSDP, forward / training step (restarts)", "m", "mode", MAIN,
 	  KEYS_NEED_LIVE, { { 'm', ACT_MODE }, { 'd', ACT_TRAIN } } },
 	{ "r", "restart", "r", "reset", MAIN, 0, { { 'r', ACT_RESTART } } },
 	{ "[ ]", "one device fewer / more (restarts)", "[ ]", "devs", MAIN, KEYS_NEED_LIVE,
