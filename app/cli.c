@@ -209,17 +209,15 @@ static const struct cli_rule {
 	{ CLI_GIVEN_VERIFY, CLI_IN_INTERFACE,
 	  "has no effect without -b (it chooses the check of a batch run)" },
 	/* the training step: its own rows, together */
-	{ CLI_GIVEN_TRAIN, CLI_IN_INTERFACE,
-	  "has no effect without -b yet (the interface shows the forward alone; -b --train "
-	  "prints the training step)" },
 	{ CLI_GIVEN_TRAIN, CLI_IN_REPLAY,
 	  "has no effect with --replay (the trace says whether it was a training step)" },
 	{ CLI_GIVEN_DC, CLI_NO_GRADS,
 	  "has no effect without --train (it is dC, the gradient the backward starts from)" },
 	{ CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT, CLI_NO_GRADS,
 	  "has no effect without --train (it writes a gradient of the training step)" },
-	{ CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT, CLI_IN_INTERFACE,
-	  "has no effect without -b (the interface runs the forward alone)" },
+	{ CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT, CLI_IN_INTERFACE,
+	  "has no effect without -b (it writes a gradient of a batch run; the interface "
+	  "writes no file)" },
 	{ CLI_GIVEN_ORDERS, CLI_IN_TRAIN,
 	  "has no effect with --train (the deadlock lab is the forward ring's; the training "
 	  "step's rings use the parity order)" },

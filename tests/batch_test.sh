@@ -369,7 +369,10 @@ expect 2 "a ragged dC" -- -b --train --dC "$T/ragged.csv"
 expect_msg 2 "^distmm-tui: --dC has no effect without --train" -- -b --dC "$T/dc34.npy"
 expect_msg 2 "^distmm-tui: --dA-out has no effect without --train" -- -b --dA-out "$T/da.npy"
 expect_msg 2 "^distmm-tui: --dB-out has no effect without --train" -- -b -q --dB-out "$T/db.npy"
-expect_msg 2 "^distmm-tui: --train has no effect without -b" -- --train
+# the interface runs the training step (train_ui_test.sh); without a
+# terminal it says so, as for any run; it writes no gradient's file
+expect_msg 2 "^distmm-tui: interactive mode needs a terminal" -- --train
+expect_msg 2 "^distmm-tui: --dA-out has no effect without -b" -- --train --dA-out "$T/da.npy"
 expect_msg 2 "^distmm-tui: --train has no effect with --replay" -- -b --train --replay "$T/r.jsonl"
 expect_msg 2 "^distmm-tui: --naive has no effect with --train" -- -b --train --naive
 expect_msg 2 "^distmm-tui: --fix has no effect with --train" -- -b --train --fix sendrecv

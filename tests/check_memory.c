@@ -182,7 +182,7 @@ START_TEST(the_screen_prints_the_model_like_with_like)
 	struct dm_err err;
 	make(&a, &b, M, K, N);
 	for (int mode = 0; mode < 2; mode++) {
-		struct view_config cfg = { mode, n, RUN_UNBOUNDED, 0, 0, 0 };
+		struct view_config cfg = { mode, n, RUN_UNBOUNDED, 0, 0, 0, 0, NULL };
 		int other = mode == DM_FSDP ? DM_DP : DM_FSDP;
 		const char *oname = other == DM_DP ? "DP" : "FSDP";
 		ck_assert_int_eq(view_init(&v, &a, &b, &cfg, 0, 0, &err), 0);

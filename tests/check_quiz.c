@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "quiz.h"
+#include <distmm/run.h>
 #include <distmm/schedule.h>
 #include "testutil.h"
 
@@ -174,6 +175,72 @@ START_TEST(skipping_reveals_and_is_not_counted)
 }
 END_TEST
 
+/* The reduce-scatter's questions, asked before the step runs, answered as
+ * the engine then moves the chunks: the chunk each rank sends (db_sent)
+ * and the one it adds its part into (db_recv), in both modes, uneven and
+ * empty chunks included. */
+START_TEST(reduce_scatter_answers_are_the_engines)
+{
+	struct dm_err err;
+	for (int mode = DM_FSDP; mode <= DM_DP; mode++)
+		for (int n = 2; n <= 6; n++) {
+			size_t M = (size_t)n + 1, K = 3, N = (size_t)n + (n > 3 ? -2 : 1);
+			struct mat a, b, dc;
+			ck_assert_int_eq(mat_alloc(&a, M, K, &err), 0);
+			ck_assert_int_eq(mat_alloc(&b, K, N, &err), 0);
+			ck_assert_int_eq(mat_alloc(&dc, M, N, &err), 0);
+			mat_fill(&a, MAT_VALUES_INTS, 1, 0);
+			mat_fill(&b, MAT_VALUES_INTS, 1, 1);
+			mat_fill(&dc, MAT_VALUES_INTS, 1, 2);
+			struct run_config cfg;
+			run_config_default(&cfg);
+			cfg.mode = mode;
+			cfg.devices = n;
+			cfg.train = 1;
+			cfg.dc = &dc;
+			struct run *run = NULL;
+			struct run_snapshot snap = { 0 };
+			ck_assert_int_eq(run_new(&run, &cfg, &a, &b, &err), 0);
+			ck_assert_int_eq(run_snapshot_init_train(&snap, n, M, K, N, 0, &err), 0);
+			int asked = 0, done = 0;
+			for (int p = 0; !done; p++) {
+				int kind = sched_run_phase_kind(mode, 1, n, p);
+				int step = sched_run_phase_step(mode, 1, n, p);
+				quiz_init(&z, 1, 2, 1);
+				quiz_prepare(&z, mode, kind, step, p, n, M, N);
+				done = run_step(run, &err);
+				ck_assert_int_ge(done, 0);
+				run_snapshot_take(run, &snap);
+				if (kind != SCHED_REDUCE_SCATTER)
+					continue;
+				ck_assert_int_eq(z.nq, n); /* level 2: every rank's send */
+				for (int i = 0; i < z.nq; i++) {
+					const struct quiz_question *q = &z.q[i];
+					char got[16], want[16], why[128];
+					ck_assert_int_eq(q->type, QUIZ_RS_SEND);
+					quiz_answer(q, got, sizeof got);
+					snprintf(want, sizeof want, "%d", snap.dev[q->rank].db_sent);
+					ck_assert_str_eq(got, want);
+					ck_assert_int_eq(quiz_check(q, want, why, sizeof why), 1);
+					struct quiz_question add = *q;
+					add.type = QUIZ_RS_ADD;
+					quiz_answer(&add, got, sizeof got);
+					snprintf(want, sizeof want, "%d", snap.dev[q->rank].db_recv);
+					ck_assert_str_eq(got, want);
+					ck_assert_int_eq(quiz_check(&add, want, why, sizeof why), 1);
+					asked++;
+				}
+			}
+			ck_assert_int_eq(asked, n * (n - 1));
+			run_snapshot_free(&snap);
+			run_free(run);
+			mat_free(&a);
+			mat_free(&b);
+			mat_free(&dc);
+		}
+}
+END_TEST
+
 static Suite *quiz_suite(void)
 {
 	Suite *s = suite_create("quiz");
@@ -184,6 +251,7 @@ static Suite *quiz_suite(void)
 	tcase_add_test(tc, flow_and_score);
 	tcase_add_test(tc, level_1_picks_ranks_at_random_without_repeats);
 	tcase_add_test(tc, skipping_reveals_and_is_not_counted);
+	tcase_add_test(tc, reduce_scatter_answers_are_the_engines);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -116,6 +116,7 @@ void draw_prepare(struct draw_ctx *d, const struct view *v, int cols, int rows, 
 	/* "mem " a bar and "464 B vs DP 608 B"; the traffic line is shorter */
 	req->line_w = fw > 38 ? fw : 38;
 	req->medium_w = draw_formula_w(v, 1);
+	req->train_lines = v->cfg.train ? 1 : 0;
 	if (req->medium_w < 18)
 		req->medium_w = 18;
 	req->table = v->table && req->n > 1; /* one rank: nothing walks round */

@@ -91,8 +91,8 @@ void draw_links(struct draw_ctx *d)
 	const struct view *v = d->v;
 	const struct layout *l = &d->l;
 	d->n_head = 0;
-	if (v->snap.mode != DM_FSDP)
-		return;
+	if (v->snap.mode != DM_FSDP && !v->cfg.train)
+		return; /* DP's ring is its training step's all-reduce */
 	for (int i = 0; i < l->n_links; i++) {
 		const struct layout_link *k = &l->link[i];
 		int len = layout_link_path(l, i, p, LAYOUT_MAX_PATH);
@@ -136,7 +136,7 @@ void draw_junctions(struct draw_ctx *d)
 {
 	static struct point p[LAYOUT_MAX_PATH];
 	const struct layout *l = &d->l;
-	if (d->v->snap.mode != DM_FSDP)
+	if (d->v->snap.mode != DM_FSDP && !d->v->cfg.train)
 		return;
 	for (int i = 0; i < l->n_links; i++) {
 		int len = layout_link_path(l, i, p, 1);
@@ -197,10 +197,13 @@ void draw_tokens(struct draw_ctx *d)
 	d->n_tok = 0;
 	if (!v->animating)
 		return;
-	if (v->kind == SCHED_TRANSFER) {
+	int chunks = v->kind == SCHED_REDUCE_SCATTER || v->kind == SCHED_ALL_GATHER;
+	if (v->kind == SCHED_TRANSFER || v->kind == SCHED_BWD_TRANSFER || chunks) {
 		for (int i = 0; i < l->n_links; i++) {
 			const struct run_dev_view *dv = &s->dev[l->link[i].from];
-			if (dv->sent_shard < 0 || dv->sent_to != l->link[i].to)
+			/* a shard of B, or a chunk of dB (its running sum) */
+			int k = chunks ? dv->db_sent : dv->sent_shard;
+			if (k < 0 || dv->sent_to != l->link[i].to)
 				continue;
 			int len = layout_link_path(l, i, p, LAYOUT_MAX_PATH);
 			if (len == 0)
@@ -213,12 +216,13 @@ void draw_tokens(struct draw_ctx *d)
 			if (len == 1) /* a one-row gap: the run goes down through it */
 				next = (struct point){ p[0].x, p[0].y + 1 };
 			int hide = view_hides(v, l->link[i].from); /* the practice: no index */
+			const char *what = chunks ? "dB" : "B";
 			if (hide)
-				snprintf(label, sizeof label, "B?");
+				snprintf(label, sizeof label, "%s?", what);
 			else
-				snprintf(label, sizeof label, "B%d", dv->sent_shard);
-			draw_token(d, p[at], next, label, hide ? '?' : theme_shard_symbol(dv->sent_shard),
-				   theme_shard_attr(dv->sent_shard) | A_REVERSE);
+				snprintf(label, sizeof label, "%s%d", what, k);
+			draw_token(d, p[at], next, label, hide ? '?' : theme_shard_symbol(k),
+				   theme_shard_attr(k) | A_REVERSE);
 		}
 	} else if (v->kind == SCHED_GATHER) {
 		for (int r = 1; r < s->n; r++) {

@@ -451,6 +451,36 @@ static void draw_panel_title(const struct view *v, int r, const struct rect *p, 
 			  right);
 }
 
+/* The training step's line: "dB" and one digit a chunk of dB, how many
+ * ranks' partials it holds ('.' none, '-' an empty chunk), in the chunk's
+ * colour and reversed for the chunk that came in; then the words
+ * (view_train_line).  Before the partial, dA's or dC's words alone. */
+static void draw_train(const struct view *v, int r, int y, int x, int w)
+{
+	char text[96];
+	int n = v->snap.n, tx = x;
+	int db = v->kind == SCHED_DB_PARTIAL || v->kind == SCHED_REDUCE_SCATTER ||
+		 v->kind == SCHED_ALL_GATHER;
+	if (db && w >= 4 + n) {
+		const struct run_dev_view *d = &v->snap.dev[r];
+		tx += draw_textf(y, x, w, theme_attr(ROLE_DIM), "dB ");
+		for (int c = 0; c < n; c++) {
+			int f = view_train_chunk_fill(v, r, c);
+			char g = f < 0 ? '-' : f == 0 ? '.' : f < 10 ? (char)('0' + f) : '+';
+			int hide = view_hides(v, r);
+			attr_t a = (f > 0 ? theme_shard_attr(c) : theme_attr(ROLE_DIM)) |
+				   (!hide && c == d->db_recv ? A_REVERSE | A_BOLD : 0) |
+				   (f == n ? A_BOLD : 0);
+			draw_textf(y, tx++, 1, a, "%c", hide && f > 0 ? '?' : g);
+		}
+		tx++;
+	}
+	if (db && view_hides(v, r))
+		return; /* the chunk's index is the question */
+	view_train_line(v, r, x + w - tx, text, sizeof text);
+	draw_text(y, tx, x + w - tx, theme_attr(db ? ROLE_NORMAL : ROLE_DIM), text);
+}
+
 /* MEDIUM: the formula, C's marks, rows and memory in short, traffic. */
 static void draw_medium(const struct view *v, int r, int x, int y, int w, int h)
 {
@@ -462,7 +492,9 @@ static void draw_medium(const struct view *v, int r, int x, int y, int w, int h)
 		draw_text(y + line, x, w, theme_attr(ROLE_ACCENT), buf);
 	}
 	line++;
-	if (line < h) {
+	if (line < h && view_train_backward(v)) {
+		draw_train(v, r, y + line, x, w); /* C is whole by now: dA and dB instead */
+	} else if (line < h) {
 		int mx = x + draw_textf(y + line, x, w, theme_attr(ROLE_DIM), "C ");
 		draw_marks(v, r, y + line, mx, x + w - mx);
 	}
@@ -523,6 +555,8 @@ void draw_panel(const struct view *v, int r, const struct rect *p, const struct 
 		cy += draw_ab_sect(v, r, cy, x, w, &pl->a, 1);
 	if (pl->b.on)
 		draw_ab_sect(v, r, cy, x, w, &pl->b, 0);
+	if (v->cfg.train && h >= 4)
+		draw_train(v, r, y + h - 3, x, w);
 	draw_membar(v, r, y + h - 2, x, w, 1);
 	draw_traffic(v, r, y + h - 1, x, w);
 }

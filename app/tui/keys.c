@@ -37,6 +37,9 @@ static const struct keys_binding keys_table[] = {
 	  { { KEY_HOME, ACT_HOME }, { KEY_END, ACT_END }, { 'g', ACT_GOTO } } },
 	{ "m [ ]", "restarts: DP / FSDP; one device fewer / more", "m [ ]", "mode/devs", MAIN,
 	  KEYS_NEED_LIVE, { { 'm', ACT_MODE }, { '[', ACT_FEWER }, { ']', ACT_MORE } } },
+	/* the bar has no room for d at 80 columns (two lines, check_layout) */
+	{ "d", "forward only / the training step (restarts)", NULL, NULL, MAIN, KEYS_NEED_LIVE,
+	  { { 'd', ACT_TRAIN } } },
 	{ "r", "restart", "r", "reset", MAIN, 0, { { 'r', ACT_RESTART } } },
 	{ "Tab 0-9", "one rank large, by its neighbours", "Tab", "rank", MAIN, 0,
 	  { { KEYS_TAB, ACT_FOCUS_NEXT }, { KEY_BTAB, ACT_FOCUS_PREV } } },

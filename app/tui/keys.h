@@ -16,6 +16,7 @@ enum keys_action {
 	ACT_GOTO,          /* g: type a step, then Enter */
 	ACT_PLAY,          /* play / pause */
 	ACT_MODE,          /* DP <-> FSDP, restart on the same matrices */
+	ACT_TRAIN,         /* forward only <-> the training step, restart */
 	ACT_RESTART,
 	ACT_FASTER,
 	ACT_SLOWER,

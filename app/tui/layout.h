@@ -85,6 +85,7 @@ struct layout_req {
 	struct layout_block c, a, b; /* C's rows of a rank, A's rows, the B shard */
 	int line_w;            /* the widest line a FULL panel shows besides values */
 	int medium_w;          /* the widest line a MEDIUM panel shows */
+	int train_lines;       /* lines a FULL panel adds for the training step (dA, dB) */
 	int table;             /* the schedule table, as a panel when there is room */
 	int table_w, table_h;  /* its size showing everything, borders included */
 	int table_min_w, table_min_h; /* the smallest worth showing */

@@ -5,7 +5,8 @@
  * its rows of values, or a line of marks and its size when no values fit);
  * then, with room left and C shown whole, A's rows and the B shard held,
  * each a label line and its rows of values; a line says what a block cuts;
- * the memory line and the traffic line last.  Values are shown whenever
+ * in a training step a line for dA and dB; the memory line and the traffic
+ * line last.  Values are shown whenever
  * LAYOUT_MIN_VALUE_COLS of a block's columns fit at its narrowest format,
  * and each value then gets the widest of its formats that fits. */
 #include "layout.h"
@@ -66,7 +67,7 @@ void layout_plan_panel(const struct layout_req *req, int level, int iw, int ih,
 		p->height = min_int(ih, MEDIUM_LINES);
 		return;
 	}
-	int room = ih - FULL_FIXED;
+	int room = ih - FULL_FIXED - req->train_lines;
 	int show = req->show;
 	if (show == LAYOUT_SHOW_ALL || show == LAYOUT_SHOW_C) {
 		plan_block(&req->c, iw, room, 1, &p->c);
@@ -108,7 +109,7 @@ void layout_want(const struct layout_req *req, int level, int *w, int *h)
 		*h = 2 + MEDIUM_LINES;
 		return;
 	}
-	int show = req->show, width = req->line_w, lines = FULL_FIXED;
+	int show = req->show, width = req->line_w, lines = FULL_FIXED + req->train_lines;
 	if (show == LAYOUT_SHOW_ALL || show == LAYOUT_SHOW_C) {
 		width = max_int(width, block_width(&req->c));
 		lines += req->c.rows > 0 ? block_lines(&req->c) : 1;

@@ -75,7 +75,11 @@ void quiz_prepare(struct quiz *z, int mode, int kind, int step, int phase, int n
 	if (z->level == 1)
 		first = last = quiz_pick(z, n);
 	for (int r = first; r <= last; r++) {
-		if (mode == DM_DP) {
+		if (kind == SCHED_REDUCE_SCATTER) { /* both modes: the same ring */
+			quiz_add(z, QUIZ_RS_SEND, r, step, n, M, N);
+			if (z->level == 1)
+				quiz_add(z, QUIZ_RS_ADD, r, step, n, M, N);
+		} else if (mode == DM_DP) {
 			if (kind == SCHED_COMPUTE)
 				quiz_add(z, QUIZ_DP_ROWS, r, step, n, M, N);
 		} else if (kind == SCHED_COMPUTE) {
@@ -164,6 +168,12 @@ void quiz_answer(const struct quiz_question *q, char *buf, size_t size)
 	case QUIZ_DP_ROWS:
 		snprintf(buf, size, "%zu:%zu", split_offset(q->M, n, r), split_offset(q->M, n, r + 1));
 		break;
+	case QUIZ_RS_SEND:
+		snprintf(buf, size, "%d", sched_rs_send_chunk(n, r, s));
+		break;
+	case QUIZ_RS_ADD:
+		snprintf(buf, size, "%d", sched_rs_recv_chunk(n, r, s));
+		break;
 	default:
 		snprintf(buf, size, "0");
 	}
@@ -216,6 +226,16 @@ void quiz_text(const struct quiz_question *q, char *buf, size_t size)
 		break;
 	case QUIZ_DP_GATHER:
 		snprintf(buf, size, "DP gather: to which rank does rank %d send its rows of C?", q->rank);
+		break;
+	case QUIZ_RS_SEND:
+		snprintf(buf, size, "reduce-scatter step s=%d: which chunk of dB does rank %d send to "
+				    "rank %d?",
+			 q->step, q->rank, sched_right(q->n, q->rank));
+		break;
+	case QUIZ_RS_ADD:
+		snprintf(buf, size, "reduce-scatter step s=%d: which chunk does rank %d receive and add "
+				    "its part into?",
+			 q->step, q->rank);
 		break;
 	default:
 		snprintf(buf, size, "?");
@@ -310,6 +330,20 @@ int quiz_check(const struct quiz_question *q, const char *answer, char *explain,
 		snprintf(explain, size, "%s: %zu rows split in %d parts, the first %zu one larger: rank %d "
 					"owns %zu:%zu",
 			 ok ? "right" : "wrong", q->M, n, q->M % (size_t)n, r, r0, r1);
+		return ok;
+	}
+	case QUIZ_RS_SEND:
+	case QUIZ_RS_ADD: {
+		int send = q->type == QUIZ_RS_SEND, off = send ? 1 : 2;
+		int want = send ? sched_rs_send_chunk(n, r, s) : sched_rs_recv_chunk(n, r, s);
+		if (quiz_int(answer, &got)) {
+			snprintf(explain, size, "type the chunk's index, a number from 0 to %d", n - 1);
+			return -1;
+		}
+		int ok = got == want;
+		snprintf(explain, size, "%s: (%d - %d - %d) mod %d = %d%s", ok ? "right" : "wrong", r, s,
+			 off, n, want,
+			 !ok && got == (long)(r - s - off) ? ": C's % keeps the sign, add n" : "");
 		return ok;
 	}
 	case QUIZ_DP_GATHER:

@@ -20,6 +20,9 @@ enum quiz_type {
 	QUIZ_RECV_FROM, /* whom does it receive one from? */
 	QUIZ_DP_ROWS,   /* DP: which rows of A does rank r own? (a:b) */
 	QUIZ_DP_GATHER, /* DP: which rank gathers the rows? */
+	QUIZ_RS_SEND,   /* training step, reduce-scatter step s: which chunk of dB does
+			   rank r send? */
+	QUIZ_RS_ADD,    /* ... and which chunk does it add its part into? */
 };
 
 struct quiz_question {

@@ -28,6 +28,7 @@ static void session_apply_set(struct cli_opts *o, const struct lesson_set *st)
 	if (st->has & LESSON_SET_ORDER) o->order = st->order;
 	if (st->has & LESSON_SET_BUG) o->bug = st->bug;
 	if (st->has & LESSON_SET_QUIZ) o->quiz = st->quiz;
+	if (st->has & LESSON_SET_TRAIN) o->train = st->train;
 }
 
 int session_open(struct session *t, const struct cli_opts *o)
@@ -111,10 +112,18 @@ static int session_start_view(struct session *t, uint64_t now, struct dm_err *er
 		int lab = o->order_opt[0] != '\0' || o->order != ORDER_PARITY;
 		for (int p = 0; t->lesson && p <= t->part && p < t->lesson->nparts; p++)
 			lab |= (t->lesson->part[p].set.has & LESSON_SET_ORDER) != 0;
-		struct view_config cfg = { o->mode, o->devices, o->capacity, o->order, o->bug, lab };
+		/* dC always: the training step's key turns the backward on */
+		if ((rc = inputs_load_dc(o, t->a.rows, t->b.cols, &t->dc, err))) {
+			mat_free(&t->a);
+			mat_free(&t->b);
+			return rc;
+		}
+		struct view_config cfg = { o->mode, o->devices, o->capacity, o->order, o->bug, lab,
+					   o->train, &t->dc };
 		if ((rc = view_init(&t->v, &t->a, &t->b, &cfg, o->play, now, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);
+			mat_free(&t->dc);
 			return rc;
 		}
 		if (o->quiz == CLI_QUIZ_DERIVE && !t->no_quiz)
@@ -184,6 +193,7 @@ void session_stop(struct session *t)
 	view_free(&t->v); /* joins every device thread */
 	mat_free(&t->a);
 	mat_free(&t->b);
+	mat_free(&t->dc);
 }
 
 int session_next_part(struct session *t, uint64_t now, struct dm_err *err)

@@ -27,6 +27,7 @@ struct session {
 	int no_quiz;           /* never ask (the export cannot take answers) */
 	struct session_judge *judge; /* --judge: run before anything, or NULL */
 	struct mat a, b;
+	struct mat dc;         /* the training step's dC, made whether or not it runs */
 	struct view v;
 };
 

@@ -149,7 +149,7 @@ static int sj_view(struct session *t, uint64_t now, struct dm_err *err)
 	int rc;
 	sj_log(c, &ev, &n_ev);
 	if (sj->vj.ring) {
-		struct view_config cfg = { c->mode, c->n, c->capacity, ORDER_PARITY, BUG_NONE, 0 };
+		struct view_config cfg = { c->mode, c->n, c->capacity, ORDER_PARITY, BUG_NONE, 0, 0, NULL };
 		rc = view_init(&t->v, &t->a, &t->b, &cfg, 0, now, err);
 	} else {
 		rc = view_init_recorded(&t->v, &t->a, &t->b, ev, n_ev, c->mode, c->n, sj->vj.over,

@@ -164,6 +164,10 @@ static void tui_share(const struct session *t, char *buf, size_t size)
 		ARG("--replay"), ARG(o->replay_file);
 	if (run && !t->replaying && v->cfg.mode == DM_DP)
 		ARG("-m"), ARG("dp");
+	if (run && !t->replaying && v->cfg.train)
+		ARG("--train");
+	if (run && !t->replaying && v->cfg.train && o->dc_file)
+		ARG("--dC"), ARG(o->dc_file);
 	if (run && !t->replaying)
 		ARGF("-d"), ARGF("%d", v->cfg.devices);
 	if (o->a_file)
@@ -198,10 +202,15 @@ static void tui_share(const struct session *t, char *buf, size_t size)
 	if (o->no_color)
 		ARG("--no-color");
 	int stop = v->failed ? v->live_phase : v->stop;
+	int kind = stop >= 0 && stop < v->phase_count
+			   ? sched_run_phase_kind(v->cfg.mode, v->cfg.train, v->cfg.devices, stop)
+			   : -1;
 	if (stop >= v->phase_count)
 		ARG("--start-at"), ARG("verify");
-	else if (stop >= 0 && sched_phase_kind(v->cfg.mode, v->cfg.devices, stop) == SCHED_GATHER)
+	else if (stop >= 0 && kind == SCHED_GATHER)
 		ARG("--start-at"), ARG("gather");
+	else if (stop >= 0 && kind != SCHED_COMPUTE && kind != SCHED_TRANSFER)
+		; /* --start-at names the forward's stops (and the gather) alone */
 	else if (stop >= 0)
 		ARG("--start-at"), ARGF("%d%s", sched_phase_step(v->cfg.mode, v->cfg.devices, stop),
 					sched_phase_kind(v->cfg.mode, v->cfg.devices, stop) ==
@@ -210,6 +219,31 @@ static void tui_share(const struct session *t, char *buf, size_t size)
 						: "");
 #undef ARG
 #undef ARGF
+}
+
+/* d: the training step on or off, on the same matrices; a bug or an order
+ * only one of the two runs has is said, not dropped in silence. */
+static void tui_switch_train(struct view *v, uint64_t now)
+{
+	struct dm_err err;
+	int train = !v->cfg.train;
+	if (train && v->cfg.order != ORDER_PARITY) {
+		snprintf(v->msg, sizeof v->msg, "d: the training step's rings use the parity order, "
+						"not %s: r and the command line without it",
+			 order_name(v->cfg.order));
+		return;
+	}
+	if (v->cfg.bug != BUG_NONE && bug_is_backward(v->cfg.bug) != train) {
+		snprintf(v->msg, sizeof v->msg, "d: the bug %s is a mistake of the %s: the %s cannot "
+						"have it",
+			 bug_name(v->cfg.bug), train ? "forward" : "backward's reduce-scatter",
+			 train ? "training step" : "forward alone");
+		return;
+	}
+	v->cfg.train = train;
+	view_restart(v, now, &err);
+	snprintf(v->msg, sizeof v->msg, "d: %s", train ? "the training step: forward, then backward"
+						      : "the forward alone");
 }
 
 /* Applies one action (ch: the key, for typing); returns 1 to quit, -1 when
@@ -288,6 +322,10 @@ static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 			break; /* a recorded run is what it is; the judge's ring is its case's */
 		v->cfg.mode = v->cfg.mode == DM_FSDP ? DM_DP : DM_FSDP;
 		view_restart(v, now, &err);
+		break;
+	case ACT_TRAIN:
+		if (!v->replaying && !v->judge)
+			tui_switch_train(v, now);
 		break;
 	case ACT_RESTART:
 		view_restart(v, now, &err);

@@ -79,10 +79,11 @@ static void view_set_stop(struct view *v, int stop)
 		v->step = 0;
 	} else if (stop >= v->phase_count) {
 		v->kind = VIEW_VERIFY;
-		v->step = sched_phase_step(v->cfg.mode, v->cfg.devices, v->phase_count - 1);
+		v->step = sched_run_phase_step(v->cfg.mode, v->cfg.train, v->cfg.devices,
+					       v->phase_count - 1);
 	} else {
-		v->kind = sched_phase_kind(v->cfg.mode, v->cfg.devices, stop);
-		v->step = sched_phase_step(v->cfg.mode, v->cfg.devices, stop);
+		v->kind = sched_run_phase_kind(v->cfg.mode, v->cfg.train, v->cfg.devices, stop);
+		v->step = sched_run_phase_step(v->cfg.mode, v->cfg.train, v->cfg.devices, stop);
 	}
 }
 
@@ -97,6 +98,9 @@ static void view_show(struct view *v, int s)
 	int rc = 0;
 	if (v->run && p == run_phase(v->run))
 		run_snapshot_take(v->run, &v->snap);
+	else if (v->cfg.train)
+		rc = replay_snapshot_train(&v->snap, v->a, v->b, v->cfg.dc, v->cfg.mode,
+					   v->cfg.devices, v->cfg.bug, v->ev, v->n_ev, p, &err);
 	else if (v->recorded)
 		rc = replay_recorded(&v->snap, v->a, v->b, v->cfg.mode, v->cfg.devices, v->ev,
 				     v->n_ev, p, &err);
@@ -160,7 +164,8 @@ static void view_reset(struct view *v)
 	derive_close(&v->derive); /* a new run is watched afresh; the questions wait */
 	derive_new_run(&v->derive, v->cfg.devices);
 	v->cmp_valid = 0; /* other devices, other numbers */
-	v->max_err = 0;
+	v->max_err = v->max_err_da = v->max_err_db = 0;
+	v->train_bad = 0;
 	dm_err_clear(&v->fail);
 }
 
@@ -168,7 +173,7 @@ static void view_reset(struct view *v)
 static void view_run_constants(struct view *v)
 {
 	int n = v->cfg.devices;
-	v->phase_count = sched_phase_count(v->cfg.mode, n);
+	v->phase_count = sched_run_phase_count(v->cfg.mode, v->cfg.train, n);
 	v->mem_scale = compare_model_scale(n, v->a->rows, v->a->cols, v->b->cols);
 	if (v->focus >= n)
 		v->focus = -1;
@@ -196,8 +201,12 @@ int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 	cfg.capacity = v->cfg.capacity;
 	cfg.order = v->cfg.order;
 	cfg.bug = v->cfg.bug;
+	cfg.train = v->cfg.train;
+	cfg.dc = v->cfg.dc;
 	view_run_constants(v);
-	if ((rc = run_snapshot_init(&v->snap, cfg.devices, v->a->rows, v->b->cols, 1, err)) ||
+	if ((rc = view_train_refs(v, err)) ||
+	    (rc = run_snapshot_init_train(&v->snap, cfg.devices, v->a->rows, v->a->cols,
+					  v->b->cols, 1, err)) ||
 	    (rc = run_new(&v->run, &cfg, v->a, v->b, err))) {
 		v->failed = v->run_failed = 1;
 		v->fail = *err;
@@ -250,13 +259,20 @@ void view_free(struct view *v)
 	v->run = NULL;
 	run_snapshot_free(&v->snap);
 	mat_free(&v->ref);
+	mat_free(&v->ref_da);
+	mat_free(&v->ref_db);
 }
 
 /* The stop just reached starts moving: its animation, then the dwell. */
 static void view_animate(struct view *v, uint64_t now)
 {
-	uint64_t dur = v->kind == SCHED_COMPUTE ? VIEW_FILL_NS
-		       : v->kind == SCHED_TRANSFER || v->kind == SCHED_GATHER ? VIEW_MOVE_NS : 0;
+	int k = v->kind;
+	uint64_t dur = k == SCHED_COMPUTE || k == SCHED_BWD_COMPUTE || k == SCHED_DB_PARTIAL
+			       ? VIEW_FILL_NS
+		       : k == SCHED_TRANSFER || k == SCHED_GATHER || k == SCHED_BWD_TRANSFER ||
+				       k == SCHED_REDUCE_SCATTER || k == SCHED_ALL_GATHER
+			       ? VIEW_MOVE_NS
+			       : 0;
 	v->animating = dur > 0;
 	v->anim_start = now;
 	v->anim_dur = view_scaled(v, dur);
@@ -295,6 +311,8 @@ static int view_run_engine(struct view *v)
 	} else if (rc == 1) {
 		v->run_done = 1;
 		view_verify(v, run_result(v->run));
+		if (v->cfg.train)
+			view_train_verify(v, run_result_da(v->run), run_result_db(v->run));
 	}
 	return rc;
 }
@@ -315,8 +333,10 @@ static int view_quiz_holds(struct view *v)
 	if (quiz_open(z))
 		return quiz_advance(z);
 	if (z->phase != next) {
-		quiz_prepare(z, v->snap.mode, sched_phase_kind(v->snap.mode, n, next),
-			     sched_phase_step(v->snap.mode, n, next), next, n, v->snap.M, v->snap.N);
+		int train = v->cfg.train;
+		quiz_prepare(z, v->snap.mode, sched_run_phase_kind(v->snap.mode, train, n, next),
+			     sched_run_phase_step(v->snap.mode, train, n, next), next, n, v->snap.M,
+			     v->snap.N);
 		return quiz_open(z);
 	}
 	return 0;
@@ -399,7 +419,7 @@ static int view_init_log(struct view *v, const struct mat *a, const struct mat *
 	int rc;
 	view_common_init(v, a, b);
 	v->judge = judge;
-	v->cfg = (struct view_config){ mode, n, RUN_UNBOUNDED, ORDER_PARITY, bug, 0 };
+	v->cfg = (struct view_config){ mode, n, RUN_UNBOUNDED, ORDER_PARITY, bug, 0, 0, NULL };
 	v->replaying = 1;
 	v->recorded = recorded;
 	if ((rc = mat_matmul(&v->ref, a, b, err)))

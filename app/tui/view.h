@@ -25,10 +25,10 @@
 
 #define VIEW_SPEEDS 7
 
-/* The kinds of stop: the schedule's (SCHED_COMPUTE, SCHED_TRANSFER,
- * SCHED_GATHER) and these. */
+/* The kinds of stop: the schedule's (SCHED_COMPUTE ... SCHED_ALL_GATHER,
+ * the training step's backward included) and these. */
 #define VIEW_READY (-1)
-#define VIEW_VERIFY 3
+#define VIEW_VERIFY (-2)
 
 enum view_overlay {
 	VIEW_OV_NONE = 0,
@@ -36,6 +36,9 @@ enum view_overlay {
 	VIEW_OV_MEMORY,
 	VIEW_OV_TABLE, /* the schedule table, when the screen has no room for its panel */
 };
+
+/* view.train_bad: the training step's outputs that fail allclose */
+enum { VIEW_BAD_C = 1, VIEW_BAD_DA = 2, VIEW_BAD_DB = 4 };
 
 enum view_verdict {
 	VIEW_OK = 0,        /* allclose on every element */
@@ -49,6 +52,9 @@ struct view_config {
 	int order, bug; /* enum dm_order, enum dm_bug */
 	int lab;        /* the order was asked for (--order, --fix, a lesson's): the panels
 			   say each device's calls during a transfer */
+	int train;      /* the training step: the backward after the forward */
+	const struct mat *dc; /* its dC (M x N), the caller's; kept whether or not train
+				 is on, so that the key can turn it on (NULL: never) */
 };
 
 /* How the values of one matrix are written: whole numbers, or floats with
@@ -67,6 +73,9 @@ struct view {
 	struct view_config cfg;
 	const struct mat *a, *b; /* the caller's */
 	struct mat ref;          /* A @ B, for the verification and the worked cell */
+	struct mat ref_da, ref_db; /* the training step's dC @ B^T and A^T @ dC (view_train.c) */
+	int train_bad;           /* which of them the run got wrong: VIEW_BAD_* bits */
+	double max_err_da, max_err_db;
 	struct run *run;         /* the engine; NULL when replaying a trace or a start failed */
 	int replaying;           /* the events come from a recorded trace */
 	int recorded;            /* ... replayed as recorded, held to no rule (--judge) */
@@ -237,6 +246,25 @@ void view_value(const struct view_format *f, double x, int width, char *buf, siz
 /* The shard rank r holds at step s of the schedule (what the table shows),
  * -1 for none. */
 int view_table_shard(const struct view *v, int r, int s);
+
+/* The training step (view_train.c).  refs: dA's and dB's references, once
+ * a training run starts (0, or an engine error); verify: after the run,
+ * dA and dB (NULL: none came) against them, with C's verdict already made. */
+int view_train_refs(struct view *v, struct dm_err *err);
+void view_train_verify(struct view *v, const struct mat *da, const struct mat *db);
+/* Whether the stop shown is one of the backward's phases. */
+int view_train_backward(const struct view *v);
+/* The caption of a training step's stop (1), or 0 for the forward's words. */
+int view_train_caption(const struct view *v, char *buf, size_t size);
+void view_train_verify_line(const struct view *v, char *buf, size_t size);
+/* Rank r's formula during the backward (1), or 0 (the forward's). */
+int view_train_formula(const struct view *v, int r, int shortform, char *buf, size_t size);
+/* How many ranks' partials chunk c of rank r's dB holds, -1 for an empty
+ * chunk (or no training step). */
+int view_train_chunk_fill(const struct view *v, int r, int c);
+/* Rank r's training line: dC waiting, dA's shards summed, the dB chunk
+ * just received and its parts, the chunk kept; "" outside a training step. */
+void view_train_line(const struct view *v, int r, int width, char *buf, size_t size);
 
 /* The practice (view_derive.c): what the screen hides, when its questions
  * open, and its words.  view_derive_start turns it on for the session. */

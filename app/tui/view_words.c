@@ -33,25 +33,31 @@ void view_position(const struct view *v, int shortform, char *buf, size_t size)
 	const char *tail = "";
 	if (v->failed && v->fail_phase >= 0 && v->fail_phase < v->phase_count) {
 		/* the phase that failed, not the last one that worked */
-		kind = sched_phase_kind(v->cfg.mode, n, v->fail_phase);
-		step = sched_phase_step(v->cfg.mode, n, v->fail_phase);
+		kind = sched_run_phase_kind(v->cfg.mode, v->cfg.train, n, v->fail_phase);
+		step = sched_run_phase_step(v->cfg.mode, v->cfg.train, n, v->fail_phase);
 		tail = v->fail.code == DM_EDEADLOCK ? " deadlock" : " failed";
 	} else if (v->failed) {
 		snprintf(buf, size, "%s", view_phase_name(v));
 		return;
 	}
+	int ring = kind == SCHED_REDUCE_SCATTER || kind == SCHED_ALL_GATHER;
+	int bwd = kind == SCHED_BWD_COMPUTE || kind == SCHED_BWD_TRANSFER;
 	if (kind == VIEW_READY || kind == VIEW_VERIFY || kind == SCHED_GATHER ||
-	    v->cfg.mode == DM_DP) {
+	    kind == SCHED_DB_PARTIAL || (v->cfg.mode == DM_DP && !ring)) {
 		snprintf(buf, size, "%s%s", kind == VIEW_READY	  ? "ready"
 					    : kind == VIEW_VERIFY ? "verify"
 								  : sched_kind_name(kind),
 			 tail);
 		return;
 	}
+	/* a ring of dB's chunks has n - 1 steps; the backward's steps are t */
+	int steps = ring ? n - 1 : n;
+	const char *letter = bwd ? "t" : "s";
 	if (shortform)
-		snprintf(buf, size, "s=%d %d/%d %s%s", step, step + 1, n, sched_kind_name(kind), tail);
+		snprintf(buf, size, "%s=%d %d/%d %s%s", letter, step, step + 1, steps,
+			 sched_kind_name(kind), tail);
 	else
-		snprintf(buf, size, "step s=%d (%d of %d)  %s%s", step, step + 1, n,
+		snprintf(buf, size, "step %s=%d (%d of %d)  %s%s", letter, step, step + 1, steps,
 			 sched_kind_name(kind), tail);
 }
 
@@ -85,6 +91,16 @@ static int view_lesson_caption(const struct view *v, char *buf, size_t size)
 		when = LESSON_COMPUTE;
 	else if (v->kind == SCHED_TRANSFER)
 		when = LESSON_TRANSFER;
+	else if (v->kind == SCHED_BWD_COMPUTE)
+		when = LESSON_BACKWARD;
+	else if (v->kind == SCHED_BWD_TRANSFER)
+		when = LESSON_BACKWARD_TRANSFER;
+	else if (v->kind == SCHED_DB_PARTIAL)
+		when = LESSON_PARTIAL;
+	else if (v->kind == SCHED_REDUCE_SCATTER)
+		when = LESSON_REDUCE_SCATTER;
+	else if (v->kind == SCHED_ALL_GATHER)
+		when = LESSON_ALL_GATHER;
 	else
 		when = LESSON_GATHER;
 	int got = lesson_caption(v->lesson, v->part, when, v->step, v->snap.n, buf, size);
@@ -166,12 +182,15 @@ void view_caption(const struct view *v, char *buf, size_t size)
 		snprintf(buf, size, "%s", v->fail.msg);
 		return;
 	}
-	if (v->snap.bug != BUG_NONE && (v->kind == VIEW_READY || v->finished)) {
+	if (v->cfg.bug == BUG_NONE && view_train_caption(v, buf, size))
+		return;
+	/* the snapshot names a forward's bug alone; the backward's is the run's */
+	int bug = v->cfg.train ? v->cfg.bug : v->snap.bug;
+	if (bug != BUG_NONE && (v->kind == VIEW_READY || v->finished)) {
 		/* where the mistake cannot show (r-plus-s on two devices...), say so */
-		const char *note = bug_note(v->snap.bug, v->snap.n);
+		const char *note = bug_note(bug, v->snap.n);
 		if (note && v->finished)
-			snprintf(buf, size, "The run has the bug %s, but %s.", bug_name(v->snap.bug),
-				 note);
+			snprintf(buf, size, "The run has the bug %s, but %s.", bug_name(bug), note);
 		else
 			snprintf(buf, size, "%s the run has a bug: spot it from where each rank "
 					    "writes%s",
@@ -203,6 +222,10 @@ void view_verify_line(const struct view *v, char *buf, size_t size)
 	buf[0] = '\0';
 	if (!v->finished || (v->judge && view_judge_verify_line(v, buf, size)))
 		return;
+	if (v->cfg.train) {
+		view_train_verify_line(v, buf, size);
+		return;
+	}
 	snprintf(err, sizeof err, "%.3g", v->max_err);
 	size_t M = v->snap.M, N = v->snap.N;
 	if (v->verdict == VIEW_OK)
@@ -256,6 +279,8 @@ void view_formula(const struct view *v, int r, int shortform, char *buf, size_t 
 	size_t N = v->snap.N;
 
 	int gathered = v->kind == SCHED_GATHER || v->kind == VIEW_VERIFY;
+	if (view_train_formula(v, r, shortform, buf, size))
+		return; /* the backward's, its own hiding included */
 	if (!gathered && view_hides(v, r)) {
 		/* a question is open, or the practice asks for the rule: no
 		 * formula and no index on any panel, since one rank's gives the

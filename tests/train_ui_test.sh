@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# train_ui_test: the training step in the interface (--train without -b),
+# driven in a private tmux (see tmux.sh): FSDP stepped to a reduce-scatter
+# step shows its caption with the index formulas and each rank's dB chunks
+# filling; DP's all-reduce reaches its all-gather and every rank ends with
+# all of dB; the run ends verified (C, dA and dB); a backward bug fails dB;
+# d switches forward only / training step; the training lesson sets the
+# training step itself; 80x24 works; q exits with the terminal restored.
+# k presses of n are k stops however fast they come (view_next), so keys
+# go in at once; every wait is "until the screen shows X" (tmux.sh).
+set -u
+BIN=${1:-./distmm-tui}
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+NAME=trainui
+. "$(dirname "$0")/tmux.sh"
+
+# nkeys N: n pressed N times
+nkeys() { local i; for ((i = 0; i < $1; i++)); do keys n; done; }
+
+quit_clean() {
+	keys q
+	wait_for 'EXIT:0 TTY:RESTORED' && pass
+}
+
+test_name="fsdp reduce-scatter"
+start 120x40 --train -d 4
+wait_for 'Ready, a training step' && pass
+# FSDP on 4: 7 forward phases, 7 backward, the partial: the 16th stop is
+# the reduce-scatter's first step
+nkeys 16
+wait_for 'step s=0 \(1 of 3\)  reduce-scatter' && pass
+wait_for 'Rank 1: sends \(1-0-1\) mod 4 = 0, adds into \(1-0-2\) mod 4 = 3' && pass
+wait_for 'dB [0-9]{4} dB\[:, [0-9]:[0-9]\] 2/4 summed' && pass
+keys n
+wait_for 'dB [0-9]{4} dB\[:, [0-9]:[0-9]\] 3/4 summed' && pass
+keys n
+wait_for 'last step: each rank receives its own chunk r' && pass
+wait_for 'dB \.4\.\. kept dB\[:, 1:2\] 4/4 summed' && pass
+keys End
+wait_for 'verify: allclose ok for C = A @ B, dA = dC @ B\^T' && pass
+quit_clean
+
+test_name="dp all-reduce at 80x24"
+start 80x24 --train -d 4 -m dp
+wait_for 'Ready, a training step' && pass
+# DP on 4: compute, backward, partial, 3 reduce-scatter steps: the 7th
+# stop is the all-gather's first step
+nkeys 7
+wait_for 'all-gather step s=0 \(1 of 3\)' && pass
+wait_for 'dB[0-9] -> [0-9], =[0-9]' && pass
+nkeys 2
+wait_for 'dB 4444 all of dB' && pass
+screen | grep -q 'too small' && bad "80x24 is too small for the training step"
+quit_clean
+
+test_name="a backward bug"
+start 120x40 --train -d 4 --bug no-sum
+wait_for 'Spot the bug' && pass
+keys End
+wait_for 'verify: MISMATCH in dB' && pass
+quit_clean
+
+test_name="the switch key"
+start 120x40 -d 3
+wait_for 'Ready: rank r holds rows of A' && pass
+keys d
+wait_for 'd: the training step: forward, then backward' && pass
+wait_for 'Ready, a training step' && pass
+keys End
+wait_for 'verify: allclose ok for C = A @ B, dA' && pass
+keys d
+wait_for 'd: the forward alone' && pass
+keys End
+wait_for 'verify: allclose ok, max \|err\|' && pass
+quit_clean
+
+test_name="the training lesson"
+start 120x40 --lesson "$(dirname "$BIN")/assets/lessons/training.lesson"
+wait_for 'A training step starts with the forward you know' && pass
+nkeys 16
+wait_for 'The reduce-scatter, step s=0' && pass
+quit_clean
+
+echo "train_ui_test: $passes passed, $fails failed"
+[ "$fails" -eq 0 ]
