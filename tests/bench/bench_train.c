@@ -145,9 +145,9 @@ static int bt_compute(int argc, char **argv)
 				if (k < 0) {
 					double e;
 					size_t bad;
-					ok = mat_allclose(run_result(r), &c, &e, &bad) &&
-					     mat_allclose(run_result_da(r), &da, &e, &bad) &&
-					     mat_allclose(run_result_db(r), &db, &e, &bad);
+					ok = mat_allclose(run_result(r), &c, &e, &bad, NULL) &&
+					     mat_allclose(run_result_da(r), &da, &e, &bad, NULL) &&
+					     mat_allclose(run_result_db(r), &db, &e, &bad, NULL);
 				} else {
 					step[mode][k] = t;
 				}
