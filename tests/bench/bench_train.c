@@ -69,20 +69,39 @@ static void bt_settle(void)
 	nanosleep(&ts, NULL);
 }
 
-/* The three products on `threads` threads, into buffers touched before. */
+/* The three products on `threads` threads.  fresh = 0: into buffers touched
+ * before (the best the machine can do); fresh = 1: each into a new matrix,
+ * let go after, as `C = A @ B` in numpy returns new memory every time: what
+ * the step does with its results too (the gather into rank 0's new C, dA
+ * and dB), so the first touch of fresh pages is on both sides. */
 static double bt_three(const struct mat *a, const struct mat *b, const struct mat *dc,
-		       struct mat *c, struct mat *da, struct mat *db, int threads)
+		       struct mat *c, struct mat *da, struct mat *db, int threads, int fresh)
 {
 	int M = (int)a->rows, K = (int)a->cols, N = (int)b->cols;
+	struct mat out[3];
+	struct dm_err err;
 	openblas_set_num_threads(threads);
 	double t0 = bt_now();
+	if (fresh) {
+		if (mat_alloc_uninit(&out[0], (size_t)M, (size_t)N, &err) ||
+		    mat_alloc_uninit(&out[1], (size_t)M, (size_t)K, &err) ||
+		    mat_alloc_uninit(&out[2], (size_t)K, (size_t)N, &err))
+			bt_die("allocating the products", &err);
+		c = &out[0];
+		da = &out[1];
+		db = &out[2];
+	}
 	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0, a->data, K, b->data, N,
 		    0.0, c->data, N);
 	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, M, K, N, 1.0, dc->data, N, b->data, N,
 		    0.0, da->data, K);
 	cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, K, N, M, 1.0, a->data, K, dc->data, N,
 		    0.0, db->data, N);
-	return bt_now() - t0;
+	double t = bt_now() - t0; /* what the step's results cost to let go is not in its time either */
+	if (fresh)
+		for (int i = 0; i < 3; i++)
+			mat_free(&out[i]);
+	return t;
 }
 
 static struct run *bt_run_new(int mode, int d, const struct mat *a, const struct mat *b,
@@ -100,6 +119,50 @@ static struct run *bt_run_new(int mode, int d, const struct mat *a, const struct
 	if (run_new(&r, &cfg, a, b, &err))
 		bt_die("run_new", &err);
 	return r;
+}
+
+/* One training step of `mode` on d devices: run_finish()'s time, and on
+ * `check` whether C, dA and dB agree with the three dgemms' results. */
+static double bt_step(int mode, int d, const struct mat *a, const struct mat *b,
+		      const struct mat *dc, const struct mat *ref[3], int *ok)
+{
+	struct dm_err err;
+	struct run *r = bt_run_new(mode, d, a, b, dc);
+	double t0 = bt_now();
+	if (run_finish(r, &err))
+		bt_die("run_finish", &err);
+	double t = bt_now() - t0;
+	if (ok) {
+		double e;
+		size_t bad;
+		*ok = mat_allclose(run_result(r), ref[0], &e, &bad, NULL) &&
+		      mat_allclose(run_result_da(r), ref[1], &e, &bad, NULL) &&
+		      mat_allclose(run_result_db(r), ref[2], &e, &bad, NULL);
+	}
+	run_free(r);
+	return t;
+}
+
+/* The rounds alternate the four jobs (the three dgemms into warm buffers
+ * and into fresh ones, FSDP's step, DP's step), in an order that turns each
+ * round, so a machine whose speed drifts (other load, the clock) moves them
+ * alike.  A ratio is the median of each round's step over that round's
+ * dgemms: paired, not a median over a median. */
+enum { BT_FSDP = DM_FSDP, BT_DP = DM_DP, BT_WARM, BT_FRESH, BT_JOBS };
+
+static void bt_print(int mode, size_t S, int d, int th, int reps, double *t[BT_JOBS],
+		     double *ratio[2][2], int ok)
+{
+	double m = bt_median(t[mode], reps), mmin = t[mode][0]; /* sorted by bt_median */
+	printf("{\"bench\":\"train_compute\",\"mode\":\"%s\",\"size\":%zu,\"d\":%d,"
+	       "\"cores\":%d,\"reps\":%d,\"step_s\":%.6f,\"step_min_s\":%.6f,"
+	       "\"three_dgemms_s\":%.6f,\"three_dgemms_min_s\":%.6f,"
+	       "\"three_dgemms_warm_s\":%.6f,\"ratio\":%.4f,\"ratio_warm\":%.4f,"
+	       "\"ratio_min\":%.4f,\"gflops\":%.2f,\"verified\":%s}\n",
+	       sched_mode_name(mode), S, d, th, reps, m, mmin, bt_median(t[BT_FRESH], reps),
+	       t[BT_FRESH][0], bt_median(t[BT_WARM], reps), bt_median(ratio[mode][1], reps),
+	       bt_median(ratio[mode][0], reps), mmin / t[BT_FRESH][0],
+	       6.0 * (double)S * (double)S * (double)S / m * 1e-9, ok ? "true" : "false");
 }
 
 static int bt_compute(int argc, char **argv)
@@ -120,51 +183,44 @@ static int bt_compute(int argc, char **argv)
 	bt_make(&dc, S, S, 2);
 	if (mat_alloc(&c, S, S, &err) || mat_alloc(&da, S, S, &err) || mat_alloc(&db, S, S, &err))
 		bt_die("allocating the results", &err);
+	const struct mat *ref[3] = { &c, &da, &db };
 	for (const char *s = argv[2]; *s;) {
 		char *end;
 		int d = (int)strtol(s, &end, 10);
 		if (end == s || d < 1)
 			break;
 		s = *end == ',' ? end + 1 : end;
-		int th = (int)(d < cpus ? d : cpus);
-		double *base = calloc((size_t)reps, sizeof *base), *step[2];
-		bt_three(&a, &b, &dc, &c, &da, &db, th); /* warm: pages, the pool */
-		for (int k = 0; k < reps; k++)
-			base[k] = bt_three(&a, &b, &dc, &c, &da, &db, th);
-		double blas = bt_median(base, reps);
+		int th = (int)(d < cpus ? d : cpus), ok[2];
+		double *t[BT_JOBS], *ratio[2][2];
+		for (int j = 0; j < BT_JOBS; j++)
+			t[j] = calloc((size_t)reps, sizeof *t[j]);
+		for (int j = 0; j < 4; j++)
+			ratio[j / 2][j % 2] = calloc((size_t)reps, sizeof(double));
+		bt_three(&a, &b, &dc, &c, &da, &db, th, 0); /* warm: pages, the pool */
 		bt_settle();
-		for (int mode = DM_FSDP; mode <= DM_DP; mode++) {
-			step[mode] = calloc((size_t)reps, sizeof *step[mode]);
-			int ok = 1;
-			for (int k = -1; k < reps; k++) { /* k = -1: warm, and checked */
-				struct run *r = bt_run_new(mode, d, &a, &b, &dc);
-				double t0 = bt_now();
-				if (run_finish(r, &err))
-					bt_die("run_finish", &err);
-				double t = bt_now() - t0;
-				if (k < 0) {
-					double e;
-					size_t bad;
-					ok = mat_allclose(run_result(r), &c, &e, &bad, NULL) &&
-					     mat_allclose(run_result_da(r), &da, &e, &bad, NULL) &&
-					     mat_allclose(run_result_db(r), &db, &e, &bad, NULL);
+		for (int mode = DM_FSDP; mode <= DM_DP; mode++) /* warm, and checked */
+			bt_step(mode, d, &a, &b, &dc, ref, &ok[mode]);
+		for (int k = 0; k < reps; k++) {
+			for (int i = 0; i < BT_JOBS; i++) {
+				int job = (k + i) % BT_JOBS;
+				if (job == BT_WARM || job == BT_FRESH) {
+					t[job][k] = bt_three(&a, &b, &dc, &c, &da, &db, th,
+							     job == BT_FRESH);
+					bt_settle();
 				} else {
-					step[mode][k] = t;
+					t[job][k] = bt_step(job, d, &a, &b, &dc, ref, NULL);
 				}
-				run_free(r);
 			}
-			double m = bt_median(step[mode], reps), mmin = step[mode][0]; /* sorted */
-			printf("{\"bench\":\"train_compute\",\"mode\":\"%s\",\"size\":%zu,\"d\":%d,"
-			       "\"cores\":%d,\"reps\":%d,\"step_s\":%.6f,\"step_min_s\":%.6f,"
-			       "\"three_dgemms_s\":%.6f,\"three_dgemms_min_s\":%.6f,\"ratio\":%.4f,"
-			       "\"ratio_min\":%.4f,\"gflops\":%.2f,\"verified\":%s}\n",
-			       sched_mode_name(mode), S, d, th, reps, m, mmin, blas, base[0], m / blas,
-			       mmin / base[0], 6.0 * (double)S * (double)S * (double)S / m * 1e-9,
-			       ok ? "true" : "false");
-			fflush(stdout);
-			free(step[mode]);
+			for (int j = 0; j < 4; j++)
+				ratio[j / 2][j % 2][k] = t[j / 2][k] / t[j % 2 ? BT_FRESH : BT_WARM][k];
 		}
-		free(base);
+		for (int mode = DM_FSDP; mode <= DM_DP; mode++)
+			bt_print(mode, S, d, th, reps, t, ratio, ok[mode]);
+		fflush(stdout);
+		for (int j = 0; j < BT_JOBS; j++)
+			free(t[j]);
+		for (int j = 0; j < 4; j++)
+			free(ratio[j / 2][j % 2]);
 	}
 	mat_free(&a);
 	mat_free(&b);
