@@ -221,7 +221,7 @@ sanitized: $(BIN) check-suites
 # memcheck in one process per suite (no fork: valgrind follows no fork well)
 valgrind: WERROR = -Werror
 valgrind: $(CHECK_BIN)
-	@tests/run_suites.sh $(JOBS) 'CK_FORK=no STRESS_COUNT=100 $(VALGRIND)' -- $(CHECK_BIN)
+	@tests/run_suites.sh $(JOBS) 'CK_FORK=no STRESS_COUNT=100 TU_SAMPLE=1 $(VALGRIND)' -- $(CHECK_BIN)
 
 fuzz:
 	tests/fuzz/run.sh $(FUZZ_SECONDS)

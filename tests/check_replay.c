@@ -87,18 +87,6 @@ static void expected_stop(const struct conf *c, int rc, const struct dm_err *err
 
 /* Runs c stepped, keeps the snapshot after every phase, then rebuilds each
  * from the final log and compares. */
-/* Which phases a run's replay is held to: every one up to 40 phases (n up
- * to 16 in FSDP, every case of replay_matches_live_small), else the first and
- * last four and eight evenly between: each replay redoes the log
- * from the start, so checking all of a 64-device run's 130 phases is
- * quadratic (a minute, and several under the sanitizers) for no rule the
- * sample does not reach. */
-static int phase_sampled(int p, int last)
-{
-	int stride = (last + 2) / 8;
-	return last < 40 || p < 3 || p > last - 4 || (p + 1) % stride == 0;
-}
-
 static void check_conf(const struct conf *c)
 {
 	char name[160], what[200];
@@ -147,7 +135,7 @@ static void check_conf(const struct conf *c)
 	snap_init(&rep, c->n, c->M, c->N, 1);
 	snap_init(&novals, c->n, c->M, c->N, 0);
 	for (int p = -1; p <= last; p++) {
-		if (!phase_sampled(p, last))
+		if (!tu_phase_sampled(p, last))
 			continue;
 		snprintf(what, sizeof what, "%s, after phase %d", name, p);
 		rc = replay_snapshot(&rep, &a, &b, c->mode, c->n, c->bug, ev, n_ev, p, &err);
