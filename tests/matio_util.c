@@ -14,7 +14,7 @@ static char pathbuf[2][256];
 
 static void tmp_setup(void)
 {
-	strcpy(mt_tmpdir, "/tmp/check_matio.XXXXXX");
+	strcpy(mt_tmpdir, "/tmp/matio_test.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(mt_tmpdir));
 }
 

@@ -66,7 +66,7 @@ char tt_tmpdir[64];
 
 void tt_setup_dir(void)
 {
-	snprintf(tt_tmpdir, sizeof tt_tmpdir, "/tmp/check_trace.XXXXXX");
+	snprintf(tt_tmpdir, sizeof tt_tmpdir, "/tmp/trace_test.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(tt_tmpdir));
 }
 
