@@ -96,6 +96,28 @@ $(BUILD)/tests/check_%: tests/check_%.c $(LIB) tests/testutil.h
 	@echo "  CC     $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
+# The suites that split one engine module's tests share their helpers in a
+# .c of their own (prototypes in its .h), linked into each: the matio suites
+# tests/matio_util.c, the trace suites tests/trace_util.c.
+TEST_UTIL_OBJ = $(BUILD)/tests/matio_util.o $(BUILD)/tests/trace_util.o
+MATIO_SUITES = $(addprefix $(BUILD)/tests/,check_npy check_npy_header check_csv check_matfiles)
+TRACE_SUITES = $(addprefix $(BUILD)/tests/,check_trace_read check_trace_check check_trace_chrome)
+
+$(BUILD)/tests/%_util.o: tests/%_util.c
+	@mkdir -p $(dir $@)
+	@echo "  CC     $<"
+	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) -MMD -MP -c $< -o $@
+
+$(MATIO_SUITES): $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/matio_util.o $(LIB) tests/testutil.h tests/matio_util.h
+	@mkdir -p $(dir $@)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(LDFLAGS) -o $@ $< $(BUILD)/tests/matio_util.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
+
+$(TRACE_SUITES): $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/trace_util.o $(LIB) tests/testutil.h tests/trace_util.h
+	@mkdir -p $(dir $@)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(LDFLAGS) -o $@ $< $(BUILD)/tests/trace_util.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
+
 # The UI's pure parts are unit-tested without a terminal.
 LAYOUT_OBJ = $(addprefix $(BUILD)/app/tui/,layout.o layout_plan.o layout_path.o layout_text.o)
 $(BUILD)/tests/check_layout: tests/check_layout.c $(LAYOUT_OBJ) $(BUILD)/app/tui/keys.o
@@ -236,7 +258,7 @@ fuzz-pairs:
 clean:
 	rm -rf build $(BIN) $(MPI_BIN)
 
--include $(ENGINE_OBJ:.o=.d) $(APP_OBJ:.o=.d)
+-include $(ENGINE_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(TEST_UTIL_OBJ:.o=.d)
 
 # distmm-mpi: the same ring over Open MPI, one device per rank.  Its sources
 # (engine/comm/comm_mpi.c, the transport; engine/exec/mpi_rank.c, one rank's run; app/mpi/: the program)

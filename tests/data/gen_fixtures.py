@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-# Regenerates the .npy fixtures that tests/check_matio.c reads.  Run from the
-# repository root with a python that has numpy (1.24 made the committed ones):
+# Regenerates the .npy fixtures that tests/check_npy.c (and check_matfiles.c)
+# reads.  Run from the repository root with a python that has numpy (1.24
+# made the committed ones):
 #   /usr/bin/python3 tests/data/gen_fixtures.py
-# The values are the ones check_matio.c expects; change both together.
+# The values are the ones check_npy.c expects; change both together.
 import numpy as np
 
 D = "tests/data/"

@@ -1,0 +1,43 @@
+/* trace_util: what the trace suites (reader, checker, Chrome writer) share:
+ * a run stepped to its end with its events and summaries kept, to write,
+ * read back, damage or draw, and a mkdtemp() directory per test with whole
+ * files read back.  The helpers assert, so they live in trace_util.c. */
+#ifndef TRACE_UTIL_H
+#define TRACE_UTIL_H
+
+#include <stddef.h>
+
+#include <distmm/evlog.h>
+#include <distmm/mat.h>
+
+/* A run's inputs and what it logged. */
+struct tt_logged {
+	struct mat a, b;
+	struct ev *ev;
+	size_t n_ev;
+	struct ev_summary *sum;
+	int mode, n, bug, finished;
+	const struct mat *c; /* not kept: compared while the run lives */
+};
+
+/* Runs A (M x K) @ B (K x N), ints or floats, on n devices in mode with
+ * bug, stepped to the end (or to the stop of a bug that stops a run), and
+ * keeps the events and summaries; result, when given, gets a copy of C
+ * (the run must have finished). */
+void tt_logged_run(struct tt_logged *l, int mode, int n, int bug, size_t M, size_t K, size_t N,
+		   int floats, struct mat *result);
+void tt_logged_free(struct tt_logged *l);
+
+/* The test's directory, from tt_setup_dir to tt_remove_dir (which removes
+ * its files too). */
+extern char tt_tmpdir[64];
+void tt_setup_dir(void);
+void tt_remove_dir(void);
+
+/* tt_tmpdir/name into path. */
+void tt_in_dir(char *path, size_t size, const char *name);
+
+/* The whole file into a malloc'd NUL-terminated buffer. */
+char *tt_slurp(const char *path, size_t *len);
+
+#endif
