@@ -8,6 +8,7 @@
 # training step itself; 80x24 works; q exits with the terminal restored.
 # k presses of n are k stops however fast they come (view_next), so keys
 # go in at once; every wait is "until the screen shows X" (tmux.sh).
+# The memory line during the reduce-scatter compares the training model.
 set -u
 BIN=${1:-./distmm-tui}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
@@ -31,6 +32,10 @@ nkeys 16
 wait_for 'step s=0 \(1 of 3\)  reduce-scatter' && pass
 wait_for 'Rank 1: sends \(1-0-1\) mod 4 = 0, adds into \(1-0-2\) mod 4 = 3' && pass
 wait_for 'dB [0-9]{4} dB\[:, [0-9]:[0-9]\] 2/4 summed' && pass
+# the memory line against DP's training model through its own
+# reduce-scatter step 0 (rank 1: A_r 96 + C_r 64 + dC_r 64 + B 192 + dA_r
+# 96 + the partial 192 + a chunk out 48 and one in 48), not its forward
+wait_for '656 B vs DP 800 B by rs s=0' && pass
 keys n
 wait_for 'dB [0-9]{4} dB\[:, [0-9]:[0-9]\] 3/4 summed' && pass
 keys n
