@@ -8,7 +8,8 @@
 # training step itself; 80x24 works; q exits with the terminal restored.
 # k presses of n are k stops however fast they come (view_next), so keys
 # go in at once; every wait is "until the screen shows X" (tmux.sh).
-# The memory line during the reduce-scatter compares the training model.
+# The memory line during the reduce-scatter compares the training model;
+# t's table lists the backward's phases, the reduce-scatter's chunks.
 set -u
 BIN=${1:-./distmm-tui}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
@@ -41,6 +42,11 @@ wait_for 'dB [0-9]{4} dB\[:, [0-9]:[0-9]\] 3/4 summed' && pass
 keys n
 wait_for 'last step: each rank receives its own chunk r' && pass
 wait_for 'dB \.4\.\. kept dB\[:, 1:2\] 4/4 summed' && pass
+# FSDP's table, a panel at 120x40: the forward's and the backward's
+# shards, the reduce-scatter's chunks; t hides it
+wait_for 'r1 +B1 +B0 +B3 +B2 +B1 +B0 +B3 +B2 +dB1 +0>3 +3>2 +2>1 +-> r0' && pass
+keys t
+wait_gone 'sends>adds into' && pass
 keys End
 wait_for 'verify: allclose ok for C = A @ B, dA = dC @ B\^T' && pass
 quit_clean
@@ -56,6 +62,16 @@ wait_for 'dB[0-9] -> [0-9], =[0-9]' && pass
 nkeys 2
 wait_for 'dB 4444 all of dB' && pass
 screen | grep -q 'too small' && bad "80x24 is too small for the training step"
+# t: the schedule table with the backward's columns (an overlay at 80x24):
+# rank 1 sends chunk (1-s-1) mod 4 and adds into (1-s-2) mod 4 at
+# reduce-scatter step s, sends (1-s) mod 4 and stores (1-s-1) mod 4 at
+# the all-gather's
+keys t
+wait_for 'rank +fwd +bwd +dB_r +rs0 +rs1 +rs2 +ag0 +ag1 +ag2 +gather' && pass
+wait_for 'r1 +B +B +dB1 +0>3 +3>2 +2>1 +1>0 +0>3 +3>2 +-> r0' && pass
+wait_for 'rs: sends>adds into, ag: sends>stores' && pass
+keys t
+wait_gone 'rs: sends>adds into' && pass
 quit_clean
 
 test_name="a backward bug"
