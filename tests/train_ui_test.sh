@@ -9,7 +9,9 @@
 # k presses of n are k stops however fast they come (view_next), so keys
 # go in at once; every wait is "until the screen shows X" (tmux.sh).
 # The memory line during the reduce-scatter compares the training model;
-# t's table lists the backward's phases, the reduce-scatter's chunks.
+# t's table lists the backward's phases, the reduce-scatter's chunks;
+# --start-at opens at a backward stop, the share line names it, and a
+# backward stop the run has not is refused.
 set -u
 BIN=${1:-./distmm-tui}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
@@ -101,6 +103,40 @@ wait_for 'A training step starts with the forward you know' && pass
 nkeys 16
 wait_for 'The reduce-scatter, step s=0' && pass
 quit_clean
+
+test_name="--start-at a backward stop"
+start 120x40 --train -d 4 --start-at rs1
+wait_for 'step s=1 \(2 of 3\)  reduce-scatter' && pass
+keys s
+wait_for 'share: ./distmm-tui --train -d 4 .*--start-at rs1' && pass
+keys b
+wait_for 'step s=0 \(1 of 3\)  reduce-scatter' && pass
+keys s
+wait_for 'share: ./distmm-tui --train -d 4 .*--start-at rs0' && pass
+quit_clean
+start 120x40 --train -d 3 -m dp --start-at ag1
+wait_for 'all-gather step s=1 \(2 of 2\)' && pass
+quit_clean
+start 120x40 --train -d 3 --start-at b1t
+wait_for 'backward transfer after t=1' && pass
+quit_clean
+
+# refused before the terminal is touched: one line, exit 2
+test_name="--start-at refusals"
+refuse() {
+	local want=$1 out st
+	shift
+	out=$("$BIN" "$@" 2>&1 </dev/null); st=$?
+	[ "$st" = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && printf '%s' "$out" | grep -q -- "$want" &&
+		pass || bad "$*: exit $st, '$out'"
+}
+refuse 'rs1: a backward stop, and the run is not a training step' -d 4 --start-at rs1
+refuse "rs3: the reduce-scatter's steps are s=0 to s=2" --train -d 4 --start-at rs3
+refuse "b4: the backward's steps are t=0 to t=3" --train -d 4 --start-at b4
+refuse 'ag0: FSDP has no all-gather of dB' --train -d 4 --start-at ag0
+refuse "b0t: DP's backward has no ring transfer" --train -d 4 -m dp --start-at b0t
+refuse 'rs0: one device has no ring over dB' --train -d 1 --start-at rs0
+refuse "not 'rsx'" --train -d 4 --start-at rsx
 
 echo "train_ui_test: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
