@@ -11,7 +11,8 @@
 # The memory line during the reduce-scatter compares the training model;
 # t's table lists the backward's phases, the reduce-scatter's chunks;
 # --start-at opens at a backward stop, the share line names it, and a
-# backward stop the run has not is refused.
+# backward stop the run has not is refused; --replay of a training step's
+# trace (-b --train --trace) steps through its backward and verifies.
 set -u
 BIN=${1:-./distmm-tui}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
@@ -120,6 +121,29 @@ quit_clean
 start 120x40 --train -d 3 --start-at b1t
 wait_for 'backward transfer after t=1' && pass
 quit_clean
+
+test_name="--replay of a training step's trace"
+TR=$(mktemp /tmp/distmm-trainui-trace.XXXXXX)
+"$BIN" -b -q --train -d 4 -M 9 -N 5 --trace "$TR" >/dev/null || bad "-b --train --trace failed"
+start 120x40 --replay "$TR" -M 9 -N 5
+wait_for 'FSDP replay' && pass
+wait_for 'Ready, a training step' && pass
+# 7 forward phases, 7 backward, the partial, then the reduce-scatter's
+nkeys 16
+wait_for 'step s=0 \(1 of 3\)  reduce-scatter' && pass
+wait_for 'Rank 1: sends \(1-0-1\) mod 4 = 0, adds into \(1-0-2\) mod 4 = 3' && pass
+keys s
+wait_for 'share: ./distmm-tui --replay .* --start-at rs0' && pass
+keys End
+wait_for 'verify: allclose ok for C = A @ B, dA = dC @ B\^T' && pass
+quit_clean
+# DP's, opened where the share line says
+"$BIN" -b -q --train -m dp -d 3 --trace "$TR" >/dev/null || bad "-b --train -m dp --trace failed"
+start 80x24 --replay "$TR" --start-at ag1
+wait_for 'DP replay' && pass
+wait_for 's=1 2/2 all-gather' && pass
+quit_clean
+rm -f "$TR"
 
 # refused before the terminal is touched: one line, exit 2
 test_name="--start-at refusals"

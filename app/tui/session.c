@@ -99,11 +99,15 @@ static int session_start_view(struct session *t, uint64_t now, struct dm_err *er
 		return rc;
 	if (t->replaying) {
 		const struct trace *tr = &t->trace;
+		/* a training step's trace: dC as batch's replay gets it (--dC, or
+		 * from the seed) */
 		if ((rc = trace_check(tr, t->a.rows, t->a.cols, t->b.cols, err)) ||
-		    (rc = view_init_replay(&t->v, &t->a, &t->b, tr->ev, tr->n_ev, tr->mode, tr->n,
-					   o->bug, now, err))) {
+		    (tr->train && (rc = inputs_load_dc(o, t->a.rows, t->b.cols, &t->dc, err))) ||
+		    (rc = view_init_replay(&t->v, &t->a, &t->b, tr->train ? &t->dc : NULL, tr->ev,
+					   tr->n_ev, tr->mode, tr->n, o->bug, now, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);
+			mat_free(&t->dc);
 			return rc;
 		}
 		t->v.playing = o->play;

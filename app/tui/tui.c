@@ -166,7 +166,7 @@ static void tui_share(const struct session *t, char *buf, size_t size)
 		ARG("-m"), ARG("dp");
 	if (run && !t->replaying && v->cfg.train)
 		ARG("--train");
-	if (run && !t->replaying && v->cfg.train && o->dc_file)
+	if (run && v->cfg.train && o->dc_file)
 		ARG("--dC"), ARG(o->dc_file);
 	if (run && !t->replaying)
 		ARGF("-d"), ARGF("%d", v->cfg.devices);
