@@ -149,7 +149,7 @@ $(BUILD)/tests/check_train: tests/check_train.c $(BUILD)/app/train_model.o $(LIB
 # The memory model against the engine, batch mode's tables and the screen's words.
 MEMORY_APP_OBJ = $(addprefix $(BUILD)/app/,compare.o report.o status.o deadlock.o lesson.o \
 	tui/view.o tui/view_words.o tui/view_derive.o tui/view_lab.o tui/view_judge.o tui/quiz.o \
-	tui/derive.o tui/view_train.o expr.o judge/verdict.o)
+	tui/derive.o tui/view_train.o expr.o judge/verdict.o train_model.o)
 $(BUILD)/tests/check_memory: tests/check_memory.c $(MEMORY_APP_OBJ) $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"

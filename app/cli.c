@@ -338,39 +338,51 @@ static int cli_size(const char *name, const char *arg, size_t *out, char *err, s
 }
 
 /* --start-at: ready, a step (its compute), a step and t (the transfer
- * after it), gather or verify.  Whether the step exists is known only once
- * the devices are (a lesson or a trace may set them): the interface says. */
+ * after it), gather or verify; the training step's backward with a prefix:
+ * b2 (backward step t=2's compute), b2t (its transfer), partial, rs1 (the
+ * reduce-scatter's step 1), ag1 (DP's all-gather's).  Whether the step
+ * exists, or the run is a training step, is known only once the devices
+ * and the run are (a lesson or a trace may set them): the interface says. */
 static int cli_start_at(const char *arg, struct cli_opts *o, char *err, size_t size)
 {
+	static const struct {
+		const char *word;
+		int kind;
+	} words[] = { { "ready", CLI_START_READY },   { "gather", CLI_START_GATHER },
+		      { "verify", CLI_START_VERIFY }, { "partial", CLI_START_PARTIAL } };
 	unsigned long long v;
 	char num[24];
-	size_t len = strlen(arg);
-	if (strcmp(arg, "ready") == 0) {
-		o->start_kind = CLI_START_READY;
-		return 0;
-	}
-	if (strcmp(arg, "gather") == 0) {
-		o->start_kind = CLI_START_GATHER;
-		return 0;
-	}
-	if (strcmp(arg, "verify") == 0) {
-		o->start_kind = CLI_START_VERIFY;
-		return 0;
-	}
-	int transfer = len > 1 && arg[len - 1] == 't';
+	const char *p = arg;
+	int kind = CLI_START_COMPUTE;
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strcmp(arg, words[i].word) == 0) {
+			o->start_kind = words[i].kind;
+			return 0;
+		}
+	if (strncmp(p, "rs", 2) == 0)
+		kind = CLI_START_RS, p += 2;
+	else if (strncmp(p, "ag", 2) == 0)
+		kind = CLI_START_AG, p += 2;
+	else if (p[0] == 'b')
+		kind = CLI_START_BWD_COMPUTE, p++;
+	size_t len = strlen(p);
+	int transfer = (kind == CLI_START_COMPUTE || kind == CLI_START_BWD_COMPUTE) && len > 1 &&
+		       p[len - 1] == 't';
 	if (len == 0 || len - (size_t)transfer >= sizeof num)
 		goto bad;
-	memcpy(num, arg, len - (size_t)transfer);
+	memcpy(num, p, len - (size_t)transfer);
 	num[len - (size_t)transfer] = '\0';
 	if (cli_number(num, 0, RUN_MAX_DEVICES - 1, &v))
 		goto bad;
-	o->start_kind = transfer ? CLI_START_TRANSFER : CLI_START_COMPUTE;
+	o->start_kind = !transfer			  ? kind
+			: kind == CLI_START_COMPUTE ? CLI_START_TRANSFER
+						    : CLI_START_BWD_TRANSFER;
 	o->start_step = (int)v;
 	return 0;
 bad:
 	return cli_fail(err, size,
-			"--start-at takes a step (2), a step's transfer (2t), ready, gather or "
-			"verify, not '%s'",
+			"--start-at takes a step (2), a step's transfer (2t), ready, gather, verify "
+			"or a backward stop (b2, b2t, partial, rs1, ag1), not '%s'",
 			arg);
 }
 

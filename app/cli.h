@@ -130,6 +130,13 @@ enum cli_start {
 	CLI_START_TRANSFER,  /* the transfer after step s: "--start-at 2t" */
 	CLI_START_GATHER,    /* "--start-at gather" */
 	CLI_START_VERIFY,    /* "--start-at verify" */
+	/* the training step's backward (--train): */
+	CLI_START_BWD_COMPUTE,  /* backward step t's compute: "--start-at b2" */
+	CLI_START_BWD_TRANSFER, /* the second all-gather's transfer after t: "b2t" */
+	CLI_START_PARTIAL,      /* the partial dB: "partial" */
+	CLI_START_RS,           /* reduce-scatter step s: "rs1" */
+	CLI_START_AG,           /* DP's all-gather step s: "ag1" */
+	CLI_START_LAST = CLI_START_AG
 };
 
 struct cli_opts {

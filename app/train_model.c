@@ -182,6 +182,47 @@ uint64_t train_model_together(int mode, int n, size_t M, size_t K, size_t N)
 	return best;
 }
 
+/* The stages of a training step, in order, for train_model_peak_by. */
+static int tm_stage(int kind)
+{
+	switch (kind) {
+	case SCHED_COMPUTE:
+	case SCHED_TRANSFER:
+		return 0;
+	case SCHED_BWD_COMPUTE:
+	case SCHED_BWD_TRANSFER:
+		return 1;
+	case SCHED_DB_PARTIAL:
+		return 2;
+	case SCHED_REDUCE_SCATTER:
+		return 3;
+	case SCHED_ALL_GATHER:
+		return 4;
+	default:
+		return 5;
+	}
+}
+
+int train_model_peak_by(int mode, int n, size_t M, size_t K, size_t N, int rank, int kind,
+			int step, uint64_t *peak)
+{
+	struct tm_ctx x = { mode, n, rank, M, K, N };
+	int count = sched_run_phase_count(mode, 1, n), stage = tm_stage(kind), last = -1;
+	int by_step = stage == 3 || stage == 4;
+	uint64_t h = tm_start(&x), m;
+	*peak = h;
+	for (int p = 0; p < count; p++) {
+		int k = sched_run_phase_kind(mode, 1, n, p), s = sched_run_phase_step(mode, 1, n, p);
+		int st = tm_stage(k);
+		if (st > stage || (st == stage && by_step && s > step))
+			break; /* the phases come in stage order */
+		tm_phase(&x, k, s, &h, &m);
+		*peak = m > *peak ? m : *peak;
+		last = p;
+	}
+	return last;
+}
+
 void train_model_ring_formula(int mode, int n, size_t K, size_t N, int rank, char *buf,
 			      size_t size)
 {

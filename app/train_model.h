@@ -59,6 +59,16 @@ uint64_t train_model_together(int mode, int n, size_t M, size_t K, size_t N);
 void train_model_total(int mode, int n, size_t M, size_t K, size_t N,
 		       struct train_model_rank *out);
 
+/* The peak rank `rank` reaches by a point of the step given as a phase of
+ * any mode's schedule (kind, step), for comparing the modes like with like:
+ * through the same stage (the forward, the backward's dA, the partial, the
+ * reduce-scatter, DP's all-gather, the gather), the forward and the dA
+ * stage whole (their steps differ between the modes), the ring steps over
+ * dB through the same step s.  *peak is the held bytes at the start when
+ * nothing is counted; returns the last phase counted (-1 for none). */
+int train_model_peak_by(int mode, int n, size_t M, size_t K, size_t N, int rank, int kind,
+			int step, uint64_t *peak);
+
 /* The closed form of rank r's ring bytes sent, written out with its
  * numbers: "2*(B - w1) + (B - w0) = 2*(192 - 48) + (192 - 48) = 432". */
 void train_model_ring_formula(int mode, int n, size_t K, size_t N, int rank, char *buf,

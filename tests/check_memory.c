@@ -6,7 +6,9 @@
  * mode modelled as with it run (--compare); the interface's memory
  * line at every stop says the measured peak beside the other mode's model
  * figure, like with like (the gathered C in both, said so, or in neither);
- * one bar scale for the whole run; the saving line at n = 1 and n = 2. */
+ * one bar scale for the whole run; the saving line at n = 1 and n = 2.
+ * In a training step the line compares against the training model's other
+ * mode through the same stage (the same reduce-scatter step). */
 #include <check.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "train_model.h"
 #include "report.h"
 #include "testutil.h"
 #include "view.h"
@@ -225,6 +228,107 @@ START_TEST(the_screen_prints_the_model_like_with_like)
 }
 END_TEST
 
+
+/* The most of a mode's phases 0..last, from the start's bytes (A_r, C_r,
+ * dC_r and B's part). */
+static uint64_t peak_through(int mode, int n, int M, int K, int N, int r, int last)
+{
+	int count = sched_run_phase_count(mode, 1, n);
+	uint64_t *most = calloc((size_t)count, sizeof *most), peak;
+	ck_assert_ptr_nonnull(most);
+	train_model_phases(mode, n, (size_t)M, (size_t)K, (size_t)N, r, most, NULL);
+	peak = 8 * (uint64_t)split_size((size_t)M, n, r) * (uint64_t)(K + 2 * N) +
+	       (mode == DM_FSDP ? 8 * (uint64_t)K * split_size((size_t)N, n, r)
+				: 8 * (uint64_t)K * (uint64_t)N);
+	for (int p = 0; p <= last; p++)
+		peak = most[p] > peak ? most[p] : peak;
+	free(most);
+	return peak;
+}
+
+/* The other mode's phase a stop of this one is compared through, by the
+ * phase indices of the schedule: the forward's last, the phase before the
+ * partial (the backward's dA), the partial, the same reduce-scatter step
+ * (DP's all-gather: FSDP's last), the end. */
+static int other_through(int other, int n, int kind, int step)
+{
+	int count = sched_run_phase_count(other, 1, n);
+	int partial = sched_run_first_phase(other, 1, n, SCHED_DB_PARTIAL);
+	switch (kind) {
+	case VIEW_READY:
+	case SCHED_COMPUTE:
+	case SCHED_TRANSFER:
+		return sched_run_first_phase(other, 1, n, SCHED_BWD_COMPUTE) - 1;
+	case SCHED_BWD_COMPUTE:
+	case SCHED_BWD_TRANSFER:
+		return partial - 1;
+	case SCHED_DB_PARTIAL:
+		return partial;
+	case SCHED_REDUCE_SCATTER:
+		return partial + 1 + step;
+	case SCHED_ALL_GATHER:
+		return other == DM_FSDP ? count - 2 : partial + n + step;
+	default:
+		return count - 1;
+	}
+}
+
+START_TEST(the_training_line_compares_the_training_model)
+{
+	int n = shapes[_i][0], M = shapes[_i][1], K = shapes[_i][2], N = shapes[_i][3];
+	struct mat a, b, dc;
+	struct view v;
+	struct dm_err err;
+	make(&a, &b, M, K, N);
+	ck_assert_int_eq(mat_alloc(&dc, (size_t)M, (size_t)N, &err), 0);
+	mat_fill(&dc, MAT_VALUES_INTS, 3, 2);
+	for (int mode = 0; mode < 2; mode++) {
+		struct view_config cfg = { mode, n, RUN_UNBOUNDED, 0, 0, 0, 1, &dc };
+		int other = mode == DM_FSDP ? DM_DP : DM_FSDP, seen_rs = 0;
+		const char *oname = other == DM_DP ? "DP" : "FSDP";
+		ck_assert_int_eq(view_init(&v, &a, &b, &cfg, 0, 0, &err), 0);
+		for (int stop = -1; stop <= v.phase_count; stop++) {
+			if (stop >= 0)
+				view_next(&v, 0);
+			ck_assert_int_eq(v.stop, stop);
+			int through = other_through(other, n, v.kind, v.step);
+			for (int i = 0; i < n; i++) {
+				char text[128], held[24], oth[24];
+				uint64_t mine = peak_through(mode, n, M, K, N, i,
+							     stop < v.phase_count ? stop
+										  : v.phase_count - 1);
+				uint64_t theirs = peak_through(other, n, M, K, N, i, through);
+				ck_assert_uint_eq(v.snap.dev[i].peak_bytes, mine);
+				ck_assert_msg(view_other_by(&v, i) == theirs,
+					      "%s d=%d stop %d (%s) rank %d: other %llu, want %llu",
+					      sched_mode_name(mode), n, stop, view_phase_name(&v), i,
+					      (unsigned long long)view_other_by(&v, i),
+					      (unsigned long long)theirs);
+				view_mem_text(&v, i, 80, text, sizeof text);
+				view_bytes(mine, held, sizeof held);
+				view_bytes(theirs, oth, sizeof oth);
+				ck_assert_msg(strncmp(text, held, strlen(held)) == 0 && strstr(text, oname) &&
+						      strstr(text, oth),
+					      "'%s' (%s %s)", text, held, oth);
+				if (v.kind == SCHED_REDUCE_SCATTER) {
+					char by[32];
+					snprintf(by, sizeof by, " by rs s=%d", v.step);
+					ck_assert_msg(strstr(text, by), "'%s' lacks '%s'", text, by);
+					seen_rs = 1;
+				}
+				if (i == 0 && stop >= v.phase_count - 1)
+					ck_assert(strstr(text, "both with C, dA, dB"));
+			}
+		}
+		ck_assert_int_eq(seen_rs, n > 1);
+		view_free(&v);
+	}
+	mat_free(&dc);
+	mat_free(&a);
+	mat_free(&b);
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
 	Suite *s = suite_create("memory");
@@ -233,6 +337,7 @@ static Suite *memory_suite(void)
 	tcase_add_loop_test(tc, the_model_is_the_engines_accounting, 0, NSHAPES);
 	tcase_add_loop_test(tc, batch_prints_the_model, 0, NSHAPES);
 	tcase_add_loop_test(tc, the_screen_prints_the_model_like_with_like, 0, NSHAPES);
+	tcase_add_loop_test(tc, the_training_line_compares_the_training_model, 0, NSHAPES);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -78,6 +78,10 @@ void draw_mark(struct draw_ctx *d);
  * overlay); its size showing everything and its smallest worth showing. */
 void draw_table(const struct view *v, const struct rect *box);
 void draw_table_size(const struct view *v, int *w, int *h, int *min_w, int *min_h);
+/* draw_table_train.c: the same for a training step, the backward's phases
+ * included (draw_table and draw_table_size hand over to these). */
+void draw_table_train(const struct view *v, const struct rect *box);
+void draw_table_train_size(const struct view *v, int *w, int *h, int *min_w, int *min_h);
 
 /* draw_info.c: the info area (the paragraphs, then the formulas) and the
  * paragraphs for the view; one paragraph more (pre: drawn unwrapped, as

@@ -6,7 +6,8 @@
  * on, the steps not yet reached (and the one a question is about) show
  * "?"; the practice (--quiz=derive) hides every cell until its rule is
  * found.  A box too small for every rank and step shows a window around the
- * step and the rank in focus, and its title says which. */
+ * step and the rank in focus, and its title says which.  A training step's
+ * table, with the backward's phases, is draw_table_train.c's. */
 #include "draw_int.h"
 
 #include <stdio.h>
@@ -46,6 +47,10 @@ static int cell_w(int n)
 void draw_table_size(const struct view *v, int *w, int *h, int *min_w, int *min_h)
 {
 	int n = v->cfg.devices, lw = label_w(n), body;
+	if (v->cfg.train) {
+		draw_table_train_size(v, w, h, min_w, min_h);
+		return;
+	}
 	if (v->cfg.mode == DM_DP) {
 		*w = *min_w = 2 + 1 + lw + DP_COMPUTE_W + GATHER_W + 1;
 		*h = 3 + n;
@@ -119,6 +124,10 @@ void draw_table(const struct view *v, const struct rect *box)
 {
 	if (box->w < 10 || box->h < 4)
 		return;
+	if (v->cfg.train) {
+		draw_table_train(v, box);
+		return;
+	}
 	if (v->cfg.mode == DM_DP) {
 		draw_dp_table(v, box);
 		return;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <distmm/order.h>
+#include <distmm/schedule.h>
 
 #include "inputs.h"
 #include "layout.h"
@@ -98,11 +99,15 @@ static int session_start_view(struct session *t, uint64_t now, struct dm_err *er
 		return rc;
 	if (t->replaying) {
 		const struct trace *tr = &t->trace;
+		/* a training step's trace: dC as batch's replay gets it (--dC, or
+		 * from the seed) */
 		if ((rc = trace_check(tr, t->a.rows, t->a.cols, t->b.cols, err)) ||
-		    (rc = view_init_replay(&t->v, &t->a, &t->b, tr->ev, tr->n_ev, tr->mode, tr->n,
-					   o->bug, now, err))) {
+		    (tr->train && (rc = inputs_load_dc(o, t->a.rows, t->b.cols, &t->dc, err))) ||
+		    (rc = view_init_replay(&t->v, &t->a, &t->b, tr->train ? &t->dc : NULL, tr->ev,
+					   tr->n_ev, tr->mode, tr->n, o->bug, now, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);
+			mat_free(&t->dc);
 			return rc;
 		}
 		t->v.playing = o->play;
@@ -155,6 +160,62 @@ int session_start(struct session *t, uint64_t now, struct dm_err *err)
 	return 0;
 }
 
+/* A backward stop of --start-at as written ("b2", "b2t", "partial", ...). */
+static void session_bwd_name(int kind, int s, char *buf, size_t size)
+{
+	switch (kind) {
+	case CLI_START_BWD_COMPUTE: snprintf(buf, size, "b%d", s); break;
+	case CLI_START_BWD_TRANSFER: snprintf(buf, size, "b%dt", s); break;
+	case CLI_START_PARTIAL: snprintf(buf, size, "partial"); break;
+	case CLI_START_RS: snprintf(buf, size, "rs%d", s); break;
+	default: snprintf(buf, size, "ag%d", s); break;
+	}
+}
+
+/* The phase of the training step's schedule of a backward stop, or -2
+ * with why in msg: no training step, or no such step. */
+static int session_bwd_stop(const struct cli_opts *o, const struct view *v, char *msg,
+			    size_t size)
+{
+	static const int kinds[] = { [CLI_START_BWD_COMPUTE] = SCHED_BWD_COMPUTE,
+				     [CLI_START_BWD_TRANSFER] = SCHED_BWD_TRANSFER,
+				     [CLI_START_PARTIAL] = SCHED_DB_PARTIAL,
+				     [CLI_START_RS] = SCHED_REDUCE_SCATTER,
+				     [CLI_START_AG] = SCHED_ALL_GATHER };
+	int mode = v->cfg.mode, n = v->cfg.devices, s = o->start_step, kind = kinds[o->start_kind];
+	int fsdp = mode == DM_FSDP, count = 0;
+	char name[24];
+	session_bwd_name(o->start_kind, s, name, sizeof name);
+	if (!v->cfg.train) {
+		snprintf(msg, size, "--start-at %s: a backward stop, and the run is not a training "
+				    "step (--train)", name);
+		return -2;
+	}
+	for (int p = 0; p < v->phase_count; p++) {
+		if (sched_run_phase_kind(mode, 1, n, p) != kind)
+			continue;
+		if (kind == SCHED_DB_PARTIAL || sched_run_phase_step(mode, 1, n, p) == s)
+			return p;
+		count++;
+	}
+	if (count == 0)
+		snprintf(msg, size, "--start-at %s: %s", name,
+			 kind == SCHED_ALL_GATHER && fsdp ? "FSDP has no all-gather of dB (its "
+							    "reduce-scatter leaves each rank its chunk)"
+			 : kind == SCHED_BWD_TRANSFER	  ? (fsdp ? "one device has no transfer"
+								  : "DP's backward has no ring transfer")
+							  : "one device has no ring over dB");
+	else
+		snprintf(msg, size, "--start-at %s: the %s %s=0 to %s=%d", name,
+			 kind == SCHED_BWD_COMPUTE    ? "backward's steps are"
+			 : kind == SCHED_BWD_TRANSFER ? "backward's transfers follow steps"
+			 : kind == SCHED_REDUCE_SCATTER ? "reduce-scatter's steps are"
+							: "all-gather's steps are",
+			 kind == SCHED_REDUCE_SCATTER || kind == SCHED_ALL_GATHER ? "s" : "t",
+			 kind == SCHED_REDUCE_SCATTER || kind == SCHED_ALL_GATHER ? "s" : "t", count - 1);
+	return -2;
+}
+
 /* The stop --start-at names for this run, or -2 when the run has no such
  * stop (with why in msg). */
 static int session_start_stop(const struct cli_opts *o, const struct view *v, char *msg,
@@ -170,12 +231,14 @@ static int session_start_stop(const struct cli_opts *o, const struct view *v, ch
 			return fsdp ? 2 * s : 0;
 		snprintf(msg, size, "--start-at %d: the run's steps are s=0 to s=%d", s, fsdp ? n - 1 : 0);
 		return -2;
-	default:
+	case CLI_START_TRANSFER:
 		if (fsdp && s + 1 < n)
 			return 2 * s + 1;
 		snprintf(msg, size, "--start-at %dt: %s", s,
 			 fsdp ? "the transfers follow steps 0 to n-2" : "DP has no ring transfer");
 		return -2;
+	default:
+		return session_bwd_stop(o, v, msg, size);
 	}
 }
 

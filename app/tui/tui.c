@@ -166,7 +166,7 @@ static void tui_share(const struct session *t, char *buf, size_t size)
 		ARG("-m"), ARG("dp");
 	if (run && !t->replaying && v->cfg.train)
 		ARG("--train");
-	if (run && !t->replaying && v->cfg.train && o->dc_file)
+	if (run && v->cfg.train && o->dc_file)
 		ARG("--dC"), ARG(o->dc_file);
 	if (run && !t->replaying)
 		ARGF("-d"), ARGF("%d", v->cfg.devices);
@@ -209,9 +209,15 @@ static void tui_share(const struct session *t, char *buf, size_t size)
 		ARG("--start-at"), ARG("verify");
 	else if (stop >= 0 && kind == SCHED_GATHER)
 		ARG("--start-at"), ARG("gather");
-	else if (stop >= 0 && kind != SCHED_COMPUTE && kind != SCHED_TRANSFER)
-		; /* --start-at names the forward's stops (and the gather) alone */
-	else if (stop >= 0)
+	else if (stop >= 0 && kind == SCHED_DB_PARTIAL)
+		ARG("--start-at"), ARG("partial");
+	else if (stop >= 0 && kind != SCHED_COMPUTE && kind != SCHED_TRANSFER) {
+		/* the backward's: b2, b2t, rs1, ag1 (cli_start_at's words) */
+		int s = sched_run_phase_step(v->cfg.mode, 1, v->cfg.devices, stop);
+		ARG("--start-at");
+		ARGF("%s%d%s", kind == SCHED_REDUCE_SCATTER ? "rs" : kind == SCHED_ALL_GATHER ? "ag" : "b",
+		     s, kind == SCHED_BWD_TRANSFER ? "t" : "");
+	} else if (stop >= 0)
 		ARG("--start-at"), ARGF("%d%s", sched_phase_step(v->cfg.mode, v->cfg.devices, stop),
 					sched_phase_kind(v->cfg.mode, v->cfg.devices, stop) ==
 							SCHED_TRANSFER

@@ -413,20 +413,23 @@ void view_goto(struct view *v, int target, uint64_t now)
 /* A recorded run: strictly (a trace, --replay) or as recorded (--judge);
  * over: as recorded, whether the run ended (else by its gather). */
 static int view_init_log(struct view *v, const struct mat *a, const struct mat *b,
-			 const struct ev *ev, size_t n_ev, int mode, int n, int bug, int recorded,
-			 int over, const struct view_judge *judge, uint64_t now, struct dm_err *err)
+			 const struct mat *dc, const struct ev *ev, size_t n_ev, int mode, int n,
+			 int bug, int recorded, int over, const struct view_judge *judge,
+			 uint64_t now, struct dm_err *err)
 {
-	int rc;
+	int rc, train = dc != NULL;
 	view_common_init(v, a, b);
 	v->judge = judge;
-	v->cfg = (struct view_config){ mode, n, RUN_UNBOUNDED, ORDER_PARITY, bug, 0, 0, NULL };
+	v->cfg = (struct view_config){ mode, n, RUN_UNBOUNDED, ORDER_PARITY, bug, 0, train, dc };
 	v->replaying = 1;
 	v->recorded = recorded;
 	if ((rc = mat_matmul(&v->ref, a, b, err)))
 		return rc;
 	view_measure_one(&v->ref, &v->fc);
 	view_run_constants(v);
-	if ((rc = run_snapshot_init(&v->snap, n, a->rows, b->cols, 1, err)) ||
+	if ((rc = view_train_refs(v, err)) ||
+	    (rc = train ? run_snapshot_init_train(&v->snap, n, a->rows, a->cols, b->cols, 1, err)
+			: run_snapshot_init(&v->snap, n, a->rows, b->cols, 1, err)) ||
 	    view_copy_events(v, ev, n_ev)) {
 		view_free(v);
 		return rc ? rc : dm_err_set(err, DM_ENOMEM, "out of memory for the trace");
@@ -435,10 +438,13 @@ static int view_init_log(struct view *v, const struct mat *a, const struct mat *
 	for (size_t i = 0; i < n_ev; i++) /* as recorded, the log's order is not the phases' */
 		if (ev[i].phase > v->live_phase)
 			v->live_phase = ev[i].phase;
-	if (recorded ? over : replay_finished(ev, n_ev, mode, n)) {
-		/* a whole run: its C, rebuilt, checked against A @ B */
+	if (recorded ? over : replay_finished_run(ev, n_ev, mode, train, n)) {
+		/* a whole run: its C (a training step's dA and dB too), rebuilt,
+		 * checked against the sequential products */
 		rc = recorded ? replay_recorded(&v->snap, a, b, mode, n, v->ev, v->n_ev,
 						v->phase_count - 1, err)
+		     : train  ? replay_snapshot_train(&v->snap, a, b, dc, mode, n, bug, v->ev,
+						      v->n_ev, v->live_phase, err)
 			      : replay_snapshot(&v->snap, a, b, mode, n, bug, v->ev, v->n_ev,
 						v->live_phase, err);
 		if (rc) {
@@ -447,6 +453,11 @@ static int view_init_log(struct view *v, const struct mat *a, const struct mat *
 		}
 		struct mat c = { a->rows, b->cols, v->snap.c };
 		view_verify(v, &c);
+		if (train) {
+			struct mat da = { a->rows, a->cols, v->snap.da };
+			struct mat db = { a->cols, b->cols, v->snap.db_result };
+			view_train_verify(v, &da, &db);
+		}
 		v->run_done = 1;
 		if (recorded)
 			v->live_phase = v->phase_count - 1; /* it returned: every stop, empty or not */
@@ -469,17 +480,17 @@ static int view_init_log(struct view *v, const struct mat *a, const struct mat *
 }
 
 int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
-		     const struct ev *ev, size_t n_ev, int mode, int n, int bug, uint64_t now,
-		     struct dm_err *err)
+		     const struct mat *dc, const struct ev *ev, size_t n_ev, int mode, int n,
+		     int bug, uint64_t now, struct dm_err *err)
 {
-	return view_init_log(v, a, b, ev, n_ev, mode, n, bug, 0, 0, NULL, now, err);
+	return view_init_log(v, a, b, dc, ev, n_ev, mode, n, bug, 0, 0, NULL, now, err);
 }
 
 int view_init_recorded(struct view *v, const struct mat *a, const struct mat *b,
 		       const struct ev *ev, size_t n_ev, int mode, int n, int over,
 		       const struct view_judge *judge, uint64_t now, struct dm_err *err)
 {
-	return view_init_log(v, a, b, ev, n_ev, mode, n, BUG_NONE, 1, over, judge, now, err);
+	return view_init_log(v, a, b, NULL, ev, n_ev, mode, n, BUG_NONE, 1, over, judge, now, err);
 }
 
 /* Runs both modes at most this big for the table; beyond, the model only. */

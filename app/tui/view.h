@@ -157,10 +157,11 @@ int view_stop_count(const struct view *v);
 
 /* Starts the view on a recorded run instead of the engine: the trace's
  * events, on A and B (which trace_check has found to fit), with the bug it
- * was recorded with.  Returns 0 or an error with err filled. */
+ * was recorded with; dC (the caller's, M x N) for a training step's trace,
+ * NULL for a forward's.  Returns 0 or an error with err filled. */
 int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
-		     const struct ev *ev, size_t n_ev, int mode, int n, int bug, uint64_t now,
-		     struct dm_err *err);
+		     const struct mat *dc, const struct ev *ev, size_t n_ev, int mode, int n,
+		     int bug, uint64_t now, struct dm_err *err);
 
 /* The same for a candidate's own run (--judge), which need not follow the
  * ring: every stop is rebuilt as recorded (replay_recorded); `over` says

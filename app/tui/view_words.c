@@ -3,6 +3,7 @@
  * worked cell, and how numbers are written.  Pure formatting of the view's
  * state: no curses, nothing changed. */
 #include "view.h"
+#include "train_model.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -361,24 +362,55 @@ void view_formula(const struct view *v, int r, int shortform, char *buf, size_t 
 			 d->row_begin, d->row_end, c0, c1, c0 == c1 ? " (empty)" : "");
 }
 
+/* The training step's other mode, by the training model (train_model.c):
+ * its peak through the same stage of the step (the same ring step over
+ * dB), and the last of its phases counted in label ("rs s=1"). */
+static uint64_t view_other_train(const struct view *v, int r, char *label, size_t size)
+{
+	int other = v->cfg.mode == DM_FSDP ? DM_DP : DM_FSDP, n = v->cfg.devices;
+	int kind = v->kind == VIEW_READY ? SCHED_COMPUTE : v->kind == VIEW_VERIFY ? SCHED_GATHER
+										   : v->kind;
+	uint64_t peak;
+	int last = train_model_peak_by(other, n, v->a->rows, v->a->cols, v->b->cols, r, kind,
+				       v->step, &peak);
+	int k = last < 0 ? SCHED_COMPUTE : sched_run_phase_kind(other, 1, n, last);
+	int s = last < 0 ? 0 : sched_run_phase_step(other, 1, n, last);
+	if (k == SCHED_REDUCE_SCATTER || k == SCHED_ALL_GATHER)
+		snprintf(label, size, "%s s=%d", k == SCHED_REDUCE_SCATTER ? "rs" : "ag", s);
+	else
+		snprintf(label, size, "%s", k == SCHED_COMPUTE || k == SCHED_TRANSFER ? "fwd"
+					    : k == SCHED_DB_PARTIAL			  ? "partial"
+					    : k == SCHED_GATHER			  ? "gather"
+											  : "dA");
+	return peak;
+}
+
 uint64_t view_other_by(const struct view *v, int r)
 {
 	int other = v->cfg.mode == DM_FSDP ? DM_DP : DM_FSDP, n = v->cfg.devices;
 	int last = sched_phase_count(other, n) - 1;
 	int gathered = v->stop >= v->phase_count - 1;
+	char label[16];
+	if (v->cfg.train)
+		return view_other_train(v, r, label, sizeof label);
 	return compare_model_peak_by(other, n, r, v->a->rows, v->a->cols, v->b->cols,
 				     gathered ? last : last - 1);
 }
 
 void view_mem_text(const struct view *v, int r, int width, char *buf, size_t size)
 {
-	char held[24], other[24];
+	char held[24], other[24], label[16] = "";
 	const char *name = v->cfg.mode == DM_FSDP ? "DP" : "FSDP";
 	int with_c = r == 0 && v->stop >= v->phase_count - 1;
 	view_bytes(v->snap.dev[r].peak_bytes, held, sizeof held);
-	view_bytes(view_other_by(v, r), other, sizeof other);
+	view_bytes(v->cfg.train ? view_other_train(v, r, label, sizeof label) : view_other_by(v, r),
+		   other, sizeof other);
 	for (int form = 0; form < 4; form++) {
-		if (form == 0 && with_c)
+		if (form == 0 && v->cfg.train && with_c)
+			snprintf(buf, size, "%s vs %s %s, both with C, dA, dB", held, name, other);
+		else if (form == 0 && v->cfg.train)
+			snprintf(buf, size, "%s vs %s %s by %s", held, name, other, label);
+		else if (form == 0 && with_c)
 			snprintf(buf, size, "%s vs %s %s, both with C", held, name, other);
 		else if (form <= 1)
 			snprintf(buf, size, "%s vs %s %s", held, name, other);

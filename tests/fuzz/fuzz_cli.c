@@ -261,7 +261,7 @@ static const struct int_field {
 	{ "bug", offsetof(struct cli_opts, bug), BUG_NONE, BUG_COUNT - 1 },
 	{ "quiz", offsetof(struct cli_opts, quiz), 0, CLI_QUIZ_DERIVE },
 	{ "trace_format", offsetof(struct cli_opts, trace_format), CLI_TRACE_JSONL, CLI_TRACE_CHROME },
-	{ "start_kind", offsetof(struct cli_opts, start_kind), CLI_START_READY, CLI_START_VERIFY },
+	{ "start_kind", offsetof(struct cli_opts, start_kind), CLI_START_READY, CLI_START_LAST },
 	{ "start_step", offsetof(struct cli_opts, start_step), 0, RUN_MAX_DEVICES - 1 },
 	{ "projector", offsetof(struct cli_opts, projector), 0, 1 },
 	{ "train", offsetof(struct cli_opts, train), 0, 1 },
