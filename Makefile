@@ -50,10 +50,12 @@ BIN       ?= distmm-tui
 
 # Sanitizer builds live in their own $(BUILD); each runs every Check suite
 # and the batch tests.  A report fails the run: ASan/UBSan abort, TSan exits 66.
+# TU_SAMPLE=1: the replay suites hold a stepped run's rebuild at sampled
+# phases (tests/testutil.h); the plain build holds every phase.
 SAN_ASAN   = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 SAN_TSAN   = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 SAN_ENV    = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" CK_TIMEOUT_MULTIPLIER=10
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" CK_TIMEOUT_MULTIPLIER=10 TU_SAMPLE=1
 VALGRIND   = valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 FUZZ_SECONDS ?= 60
 STRESS_COUNT ?= 2000
@@ -243,7 +245,7 @@ sanitized: $(BIN) check-suites
 # memcheck in one process per suite (no fork: valgrind follows no fork well)
 valgrind: WERROR = -Werror
 valgrind: $(CHECK_BIN)
-	@tests/run_suites.sh $(JOBS) 'CK_FORK=no STRESS_COUNT=100 TU_SAMPLE=1 $(VALGRIND)' -- $(CHECK_BIN)
+	@tests/run_suites.sh $(JOBS) 'CK_FORK=no STRESS_COUNT=100 TU_SAMPLE=2 $(VALGRIND)' -- $(CHECK_BIN)
 
 fuzz:
 	tests/fuzz/run.sh $(FUZZ_SECONDS)

@@ -295,18 +295,26 @@ static inline void tu_snap_same(const struct run_snapshot *x, const struct run_s
 				      x->c[k], y->c[k]);
 }
 
+/* How much of the heaviest sweeps a build runs: TU_SAMPLE unset or 0, all
+ * of them (the plain build, CI's first stage); 1, the stepped runs' rebuilds
+ * held at sampled phases (the sanitizers: their findings are in the live
+ * runs, which run whole, and in code every sampled phase reaches); 2, under
+ * memcheck (fifty times slower), fewer runs too, as each suite says on
+ * stderr. */
+static inline int tu_sampling(void)
+{
+	const char *e = getenv("TU_SAMPLE");
+	return e && *e >= '0' && *e <= '9' ? atoi(e) : 0;
+}
+
 /* Which phases a stepped run's rebuild is held to.  Each rebuild redoes the
  * log from the start, so holding every phase is quadratic in the phases:
  * every one up to 40 phases (n up to 16 in FSDP), else the first three, the
- * last four and about eight evenly between.  Under memcheck (TU_SAMPLE=1,
- * the valgrind target, fifty times slower) runs of over 12 phases are
- * sampled so too: the native and sanitizer builds hold every phase, and
- * memcheck's own finding, a read of memory never written, shows at any of
- * them. */
+ * last four and about eight evenly between; under TU_SAMPLE, every one up to
+ * 12 phases only. */
 static inline int tu_phase_sampled(int p, int last)
 {
-	const char *e = getenv("TU_SAMPLE");
-	int all = e && *e && strcmp(e, "0") != 0 ? 12 : 40;
+	int all = tu_sampling() ? 12 : 40;
 	int stride = (last + 2) / 8;
 	return last < all || p < 3 || p > last - 4 || (p + 1) % stride == 0;
 }
