@@ -164,18 +164,18 @@ static int coll_ring_step(struct device *d, const struct coll_step *st)
 	 * but after DP's last all-gather step, which has nothing left to send */
 	device_drop(d, out);
 	if (rc) {
-		mat_free(&came);
+		device_mat_free(d, &came);
 		device_drop(d, in);
 		d->peak = peak_before; /* as a failed transfer: no event records it */
 		return rc;
 	}
 	if (d->spare.rows) { /* a spare the send could not use: let go */
 		device_drop(d, mat_bytes(d->spare.rows, d->spare.cols));
-		mat_free(&d->spare);
+		device_mat_free(d, &d->spare);
 	}
 	d->spare = came;
 	if (st->adds < 0 && st->step == d->n - 2) {
-		mat_free(&d->spare);
+		device_mat_free(d, &d->spare);
 		device_drop(d, in);
 	}
 	for (int i = 0; i < 1 + got; i++)

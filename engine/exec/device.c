@@ -1,4 +1,14 @@
-/* device: a device's memory, accounting and the gather both modes end with. */
+/* device: a device's memory, accounting and the gather both modes end with.
+ *
+ * A device keeps the big buffers it lets go (DEVICE_CACHE of them) and takes
+ * its next matrices from them, as a training framework's caching allocator
+ * keeps what a step freed: the training step lets go the gathered weights,
+ * the partial dB and the messages that came, and needs as much again a phase
+ * later.  A fresh buffer costs its first touch (the kernel zeroes every
+ * page, a virtual machine's host may back it first): at 1024^3 on two
+ * devices that was a fifth of the step.  The accounting is unchanged: held
+ * bytes are what the device uses, as the model says; a cached buffer is
+ * resident but not held, and the next allocation that fits takes it. */
 #include "exec/device.h"
 
 #include <stdlib.h>
@@ -112,8 +122,60 @@ int device_setup_train(struct device *d, int rank, int n, int mode, int bug, siz
 	return 0;
 }
 
+/* From this size on a buffer is worth keeping (xalloc's huge-page size). */
+#define DEVICE_CACHE_MIN XALLOC_HUGE
+
+int device_mat_alloc(struct device *d, struct mat *m, size_t rows, size_t cols, int zeroed)
+{
+	size_t bytes = mat_bytes(rows, cols);
+	int best = -1;
+	/* the smallest that fits, and not over half as big again: a buffer much
+	 * larger than asked for stays for a matrix of its own size */
+	for (int i = 0; bytes != SIZE_MAX && bytes >= DEVICE_CACHE_MIN && i < DEVICE_CACHE; i++)
+		if (d->cache[i].data && d->cache[i].bytes >= bytes &&
+		    d->cache[i].bytes - bytes <= bytes / 2 &&
+		    (best < 0 || d->cache[i].bytes < d->cache[best].bytes))
+			best = i;
+	if (best < 0)
+		return zeroed ? mat_alloc(m, rows, cols, &d->err)
+			      : mat_alloc_uninit(m, rows, cols, &d->err);
+	*m = (struct mat){ rows, cols, d->cache[best].data };
+	d->cache[best].data = NULL;
+	if (zeroed)
+		memset(m->data, 0, bytes);
+	return 0;
+}
+
+void device_mat_free(struct device *d, struct mat *m)
+{
+	size_t bytes = mat_bytes(m->rows, m->cols);
+	int slot = -1;
+	for (int i = 0; m->data && bytes != SIZE_MAX && bytes >= DEVICE_CACHE_MIN &&
+			i < DEVICE_CACHE; i++) {
+		if (!d->cache[i].data) {
+			slot = i;
+			break;
+		}
+		if (d->cache[i].bytes < bytes &&
+		    (slot < 0 || d->cache[i].bytes < d->cache[slot].bytes))
+			slot = i; /* full: the smallest kept goes, if smaller */
+	}
+	if (slot < 0) {
+		mat_free(m);
+		return;
+	}
+	free(d->cache[slot].data);
+	d->cache[slot].data = m->data;
+	d->cache[slot].bytes = bytes;
+	*m = (struct mat){ 0, 0, NULL };
+}
+
 void device_release(struct device *d)
 {
+	for (int i = 0; i < DEVICE_CACHE; i++) {
+		free(d->cache[i].data);
+		d->cache[i].data = NULL;
+	}
 	if (!d->a_view)
 		mat_free(&d->a);
 	if (!d->b_view)
@@ -146,7 +208,7 @@ int device_run(struct device *d)
 int device_copy_cols(struct device *d, const double *src, size_t rows, size_t ld, size_t c0,
 		     size_t w, struct mat *out)
 {
-	int rc = mat_alloc(out, rows, w, &d->err);
+	int rc = device_mat_alloc(d, out, rows, w, 0);
 	for (size_t i = 0; !rc && w > 0 && i < rows; i++)
 		memcpy(&out->data[i * w], &src[i * ld + c0], w * sizeof(double));
 	return rc;
@@ -199,7 +261,7 @@ static int device_gather_own(struct device *d, int phase, int step, size_t r0)
  * bug_gather_row0 says: by rank, or (arrival-order) stacked as they come. */
 static int device_gather_root(struct device *d, int phase, int step)
 {
-	int rc = mat_alloc(&d->gathered, d->M, d->N, &d->err);
+	int rc = device_mat_alloc(d, &d->gathered, d->M, d->N, 1);
 	if (rc)
 		return rc;
 	device_hold(d, mat_bytes(d->M, d->N));

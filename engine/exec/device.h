@@ -46,6 +46,9 @@ typedef int (*device_enter_fn)(struct device *d, int phase);
 #define DEVICE_FILL_NONE (-1)  /* not computed yet */
 #define DEVICE_FILL_FULL_B (-2) /* computed from all of B (DP) */
 
+/* How many freed buffers a device keeps for reuse (device.c says why). */
+#define DEVICE_CACHE 3
+
 struct device {
 	/* set up by the owner before the algorithm runs */
 	int rank, n, mode;
@@ -87,6 +90,9 @@ struct device {
 				(0, no-sum), or neither (-1) */
 	struct mat gathered_da, gathered_db; /* rank 0: dA (M x K) and, FSDP, dB (K x N) */
 
+	/* buffers it let go, kept for its next allocations (device_mat_alloc) */
+	struct { double *data; size_t bytes; } cache[DEVICE_CACHE];
+
 	/* accounting, bytes */
 	uint64_t held, peak, sent, recvd;
 
@@ -120,6 +126,11 @@ int device_setup_train(struct device *d, int rank, int n, int mode, int bug, siz
 /* The block of src at row r0, column c0 of dst's shape, into dst. */
 void device_copy_block(struct mat *dst, const struct mat *src, size_t r0, size_t c0);
 void device_release(struct device *d);
+/* A rows x cols matrix for the device: a buffer it let go when one fits
+ * (zeroed on `zeroed`), else a new one (mat_alloc, zeroed, or uninit). */
+int device_mat_alloc(struct device *d, struct mat *m, size_t rows, size_t cols, int zeroed);
+/* Lets m go into the device's cache (or frees it); m is left empty. */
+void device_mat_free(struct device *d, struct mat *m);
 
 /* Accounting: bytes now held in addition / no longer held. */
 void device_hold(struct device *d, uint64_t bytes);

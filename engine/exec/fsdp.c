@@ -207,7 +207,7 @@ static int fsdp_send_with_rx(struct device *d, int phase, int step, struct mat *
  * a forwarding rank sends one of what it received). */
 static int fsdp_copy_held(struct device *d, struct mat *out)
 {
-	int rc = mat_alloc(out, d->b.rows, d->b.cols, &d->err);
+	int rc = device_mat_alloc(d, out, d->b.rows, d->b.cols, 0);
 	if (!rc && out->data)
 		memcpy(out->data, d->b.data, mat_bytes(d->b.rows, d->b.cols));
 	return rc;
@@ -248,7 +248,7 @@ static int fsdp_forward(struct device *d, int phase, int step, struct mat *out, 
 	if (rc)
 		return rc;
 	*logged = 1;
-	mat_free(out);
+	device_mat_free(d, out);
 	if ((rc = fsdp_copy_held(d, out)))
 		return rc;
 	device_hold(d, mat_bytes(out->rows, out->cols)); /* the copy, until it moves */
@@ -301,7 +301,7 @@ int fsdp_transfer(struct device *d, int phase, int step)
 		rc = fsdp_forward(d, phase, step, &out, ev, &logged);
 	else
 		rc = fsdp_calls(d, phase, step, &out, out_shard, sends, receives, ev, &logged);
-	mat_free(&out); /* still ours only if the receive failed before the send */
+	device_mat_free(d, &out); /* still ours only if the receive failed before the send */
 	/* the shard it held is gone whatever happened (sent, moved into a send
 	 * that failed, or let go), and the receive buffer's count ends: the
 	 * shard that came takes its place, and it may differ in size from the

@@ -37,7 +37,7 @@ static int train_da_compute(struct device *d, int phase, int step)
 		w = d->b.cols;
 	}
 	if (!d->da.data && rows > 0) {
-		if ((rc = mat_alloc(&d->da, rows, d->K, &d->err)))
+		if ((rc = device_mat_alloc(d, &d->da, rows, d->K, 1)))
 			return rc;
 		device_hold(d, mat_bytes(rows, d->K));
 	}
@@ -68,7 +68,7 @@ static int train_free_gathered(struct device *d, int phase, int step)
 			.row_end = (uint32_t)d->K, .col_begin = (uint32_t)c0,
 			.col_end = (uint32_t)(c0 + d->b.cols), .bytes = bytes,
 			.t_begin_ns = t - d->t0_ns };
-	mat_free(&d->b);
+	device_mat_free(d, &d->b);
 	device_drop(d, bytes);
 	d->b = d->own;
 	d->own = (struct mat){ 0, 0, NULL };
@@ -81,7 +81,7 @@ static int train_free_gathered(struct device *d, int phase, int step)
 static int train_partial(struct device *d, int phase)
 {
 	size_t rows = d->a.rows;
-	int rc = mat_alloc(&d->g, d->K, d->N, &d->err);
+	int rc = device_mat_alloc(d, &d->g, d->K, d->N, 1);
 	if (rc)
 		return rc;
 	device_hold(d, mat_bytes(d->K, d->N));
@@ -123,9 +123,9 @@ static int train_keep_chunk(struct device *d, int phase, int step)
 			return rc;
 		device_hold(d, kept);
 		device_drop(d, mat_bytes(d->spare.rows, d->spare.cols));
-		mat_free(&d->spare);
+		device_mat_free(d, &d->spare);
 	}
-	mat_free(&d->g);
+	device_mat_free(d, &d->g);
 	device_drop(d, all);
 	for (size_t j = 0; j < d->N; j++)
 		if (j < c0 || j >= c0 + w)

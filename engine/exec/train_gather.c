@@ -103,9 +103,11 @@ static int tg_take(struct device *d, int phase, int src, const struct tg_piece *
 static int tg_root(struct device *d, int phase)
 {
 	int rc;
-	if ((rc = mat_alloc(&d->gathered, d->M, d->N, &d->err)) ||
-	    (rc = mat_alloc(&d->gathered_da, d->M, d->K, &d->err)) ||
-	    (d->mode == DM_FSDP && (rc = mat_alloc(&d->gathered_db, d->K, d->N, &d->err))))
+	/* not zeroed: every element is placed before gather_done lets a
+	 * snapshot or the caller read them */
+	if ((rc = device_mat_alloc(d, &d->gathered, d->M, d->N, 0)) ||
+	    (rc = device_mat_alloc(d, &d->gathered_da, d->M, d->K, 0)) ||
+	    (d->mode == DM_FSDP && (rc = device_mat_alloc(d, &d->gathered_db, d->K, d->N, 0))))
 		return rc;
 	device_hold(d, mat_bytes(d->M, d->N) + mat_bytes(d->M, d->K) +
 			       (d->mode == DM_FSDP ? mat_bytes(d->K, d->N) : 0));

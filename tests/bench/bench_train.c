@@ -259,8 +259,8 @@ static int bt_reset_hwm(void)
 	return fclose(f) == 0 && ok;
 }
 
-/* The run's own peak RSS (the inputs freed once the devices have their
- * copies) against the model's bytes held by every rank together. */
+/* The run's own peak RSS (the inputs the devices copied freed once they
+ * have their copies, the ones they view kept) against the model's bytes held by every rank together. */
 static int bt_memory(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -277,9 +277,11 @@ static int bt_memory(int argc, char **argv)
 	bt_make(&b, S, S, 1);
 	bt_make(&dc, S, S, 2);
 	struct run *r = bt_run_new(mode, d, &a, &b, &dc);
-	mat_free(&a);
-	mat_free(&b);
+	/* what the devices copied goes (dC's rows, FSDP's shards of B); what
+	 * they view stays, as their own in the model: A's rows, DP rank 0's B */
 	mat_free(&dc);
+	if (mode == DM_FSDP && d > 1)
+		mat_free(&b);
 	uint64_t after_setup = bt_status("VmRSS:");
 	int hwm = bt_reset_hwm();
 	if (run_snapshot_init(&snap, d, S, S, 0, &err))
@@ -309,6 +311,8 @@ static int bt_memory(int argc, char **argv)
 	       peak ? (double)(peak - base) / (double)model : 0.0);
 	run_snapshot_free(&snap);
 	run_free(r);
+	mat_free(&a);
+	mat_free(&b);
 	return 0;
 }
 

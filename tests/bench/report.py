@@ -325,10 +325,17 @@ def main():
                 target("training step %s %d^3 d=%d" % (r["mode"], r["size"], r["d"]),
                        round(r["ratio"], 3), limit, r["ratio"] <= limit and r["verified"],
                        "x 3 dgemms")
+        for r in tc:
+            if "ratio_warm" in r:
+                p("   %-5s %5d %2d: against the dgemms into warm buffers (%.1fms) %.3f" % (
+                    r["mode"], r["size"], r["d"], r["three_dgemms_warm_s"] * 1e3,
+                    r["ratio_warm"]))
         p("   step = run_finish() of a --train run: both passes, every message, the gather of")
         p("   C, dA and dB into rank 0; 3 dgemms = C = A@B, dA = dC@B^T, dB = A^T@dC by")
-        p("   OpenBLAS alone on min(d, cores) threads (median of the reps each; best/best: the")
-        p("   fastest step over the fastest three dgemms, the figure least moved by other load).")
+        p("   OpenBLAS alone on min(d, cores) threads, each into a new matrix as numpy's")
+        p("   C = A @ B (warm: into buffers touched before).  The four jobs alternate round by")
+        p("   round; ratio = the median of each round's step / that round's dgemms; best/best:")
+        p("   the fastest step over the fastest dgemms.")
         for r in tm:
             run = r["run_peak_rss"] - r["base_rss"]
             p("   %-4s %d^2 d=%d: the run's peak RSS %7.1f MiB, the model (every rank together)"
@@ -338,7 +345,8 @@ def main():
             if not quick:
                 target("training step memory %s RSS / model" % r["mode"], r["ratio"],
                        "0.90..1.10", 0.9 <= r["ratio"] <= 1.1)
-        p("   the run's peak RSS: after run_new, the inputs freed (VmHWM reset); the model:")
+        p("   the run's peak RSS over the process's before the inputs were made: after run_new")
+        p("   the inputs the devices copied are freed, the ones they view kept (VmHWM reset); the model:")
         p("   train_model_together, the most the ranks hold in one phase summed (app/train_model.c).")
         p()
 

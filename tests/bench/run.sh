@@ -43,6 +43,14 @@ engine="$out/bench_engine"
 tui="$out/bench_tui"
 trainb="$out/bench_train"
 emit() { cat >> "$lines"; }
+# must CMD...: runs a bench program; a status other than 0 (a crash) is said
+# and fails the run at the end: in `must ... | emit` a pipeline's status is
+# emit's, and a figure that went missing would leave its section silently.
+failed="$out/failed"
+rm -f "$failed"
+must() {
+	"$@" || { s=$?; echo "bench: $(basename "$1") $2 failed (status $s)" >&2; echo "$*" >> "$failed"; }
+}
 
 # The machine, and how busy it is (other jobs make every figure worse).
 others() {
@@ -50,7 +58,7 @@ others() {
 }
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 others_start=$(others)
-"$engine" info | emit
+must "$engine" info | emit
 
 if [ "$quick" = 1 ]; then
 	sizes="256 512"; reps_small=3; reps_big=3; ds=2
@@ -85,11 +93,11 @@ side_by_side() { # SIZE-LABEL M K N ROUNDS
 		while [ $i -lt "$rounds" ]; do
 			[ "$cold" = 1 ] && sleep 3
 			l=$(load1)
-			"$engine" exec --quiet "$ours" -b --values floats -M "$M" -K "$K" -N "$N" \
+			must "$engine" exec --quiet "$ours" -b --values floats -M "$M" -K "$K" -N "$N" \
 				-d 2 -m $mode | side_tag ours "$what" $mode "$l" | emit
 			[ "$cold" = 1 ] && sleep 3
 			l=$(load1)
-			"$engine" exec --quiet "$PEER_PY" tests/bench/peer.py "$M" "$K" "$N" 2 $mode |
+			must "$engine" exec --quiet "$PEER_PY" tests/bench/peer.py "$M" "$K" "$N" 2 $mode |
 				side_tag peer "$what" $mode "$l" | emit
 			i=$((i + 1))
 		done
@@ -111,24 +119,24 @@ if [ "$side_only" = 0 ]; then
 	# compute runs after: right after minutes of full-core work, a run here once
 	# showed wake-ups twice as slow (not reproducible on demand, so not trusted).
 	echo "barrier..." >&2
-	"$engine" barrier "$bar_phases" "$bar_ds" | emit
+	must "$engine" barrier "$bar_phases" "$bar_ds" | emit
 
 	echo "messages..." >&2
-	"$engine" msgs "$msgs" | emit
+	must "$engine" msgs "$msgs" | emit
 
 	echo "memory..." >&2
-	"$engine" memory dp "$mem_size" 8 | emit
-	"$engine" memory fsdp "$mem_size" 8 | emit
+	must "$engine" memory dp "$mem_size" 8 | emit
+	must "$engine" memory fsdp "$mem_size" 8 | emit
 	# the training step's peak RSS against train_model's bytes held together
-	"$trainb" memory dp "$mem_size" 8 | emit
-	"$trainb" memory fsdp "$mem_size" 8 | emit
+	must "$trainb" memory dp "$mem_size" 8 | emit
+	must "$trainb" memory fsdp "$mem_size" 8 | emit
 
 	echo "interface..." >&2
-	LINES=60 COLUMNS=200 "$tui" frames 16 200 60 "$frames" | emit
+	LINES=60 COLUMNS=200 must "$tui" frames 16 200 60 "$frames" | emit
 	i=0
 	while [ $i -lt $startups ]; do
 		# the child's own wall time, exec included, and its in-process split
-		"$engine" exec "$tui" startup 16 200 60 |
+		must "$engine" exec "$tui" startup 16 200 60 |
 			sed 's/"bench":"exec"/"bench":"startup_exec"/' | emit
 		i=$((i + 1))
 	done
@@ -183,10 +191,10 @@ if [ "$side_only" = 0 ]; then
 	for s in $sizes; do
 		r=$reps_small
 		[ "$s" -ge 2048 ] && r=$reps_big
-		"$engine" compute "$s" "$r" "$ds" | emit
+		must "$engine" compute "$s" "$r" "$ds" | emit
 	done
 	# the training step (forward and backward) against its three dgemms
-	"$trainb" compute "$train_size" "$reps_small" 2,4 | emit
+	must "$trainb" compute "$train_size" "$reps_small" 2,4 | emit
 
 	if [ "$quick" = 0 ]; then
 		# A diagnostic, not a target figure: the same with glibc's malloc
@@ -195,21 +203,21 @@ if [ "$side_only" = 0 ]; then
 		for s in $sizes; do
 			r=$reps_small
 			[ "$s" -ge 2048 ] && r=$reps_big
-			GLIBC_TUNABLES=glibc.malloc.hugetlb=1 "$engine" compute "$s" "$r" "$ds" | emit
+			GLIBC_TUNABLES=glibc.malloc.hugetlb=1 must "$engine" compute "$s" "$r" "$ds" | emit
 		done
 	fi
 
 	echo "scale..." >&2
 	# label WHAT: turns bench_engine exec's line into a "scale" line named WHAT
 	label() { sed "s/\"bench\":\"exec\"/\"bench\":\"scale\",\"what\":\"$1\"/"; }
-	"$engine" exec --quiet ./distmm-tui -b -q -d "$scale_d" |
+	must "$engine" exec --quiet ./distmm-tui -b -q -d "$scale_d" |
 		label "d=$scale_d batch, default sizes" | emit
-	"$engine" exec --quiet ./distmm-tui -b -q -d 8 -M "$scale_size" -K "$scale_size" \
+	must "$engine" exec --quiet ./distmm-tui -b -q -d 8 -M "$scale_size" -K "$scale_size" \
 		-N "$scale_size" --values floats | label "${scale_size}^3 FSDP d=8 batch" | emit
 	for d in 4 64; do
 		i=0
 		while [ $i -lt 5 ]; do
-			"$engine" exec --quiet ./distmm-tui -b -q -d $d |
+			must "$engine" exec --quiet ./distmm-tui -b -q -d $d |
 				sed "s/\"bench\":\"exec\"/\"bench\":\"batch_small\",\"d\":$d/" | emit
 			i=$((i + 1))
 		done
@@ -222,7 +230,7 @@ if [ "$side_only" = 0 ]; then
 	[ "$quick" = 1 ] && judge_reps=1
 	i=0
 	while [ $i -lt $judge_reps ]; do
-		"$engine" exec --quiet ./distmm-tui -b -q --judge assets/solutions/correct.py |
+		must "$engine" exec --quiet ./distmm-tui -b -q --judge assets/solutions/correct.py |
 			sed 's/"bench":"exec"/"bench":"judge"/' | emit
 		i=$((i + 1))
 	done
@@ -233,3 +241,8 @@ others_end=$(others)
 python3 tests/bench/report.py --lines "$lines" --json "$json" --quick "$quick" --side-only "$side_only" \
 	--ours "$ours" --cold "$cold" --load-start "$load_start" --load-end "$load_end" \
 	--others-start "$others_start" --others-end "$others_end"
+if [ -s "$failed" ]; then
+	echo "bench: these failed, their figures are missing:" >&2
+	cat "$failed" >&2
+	exit 1
+fi
