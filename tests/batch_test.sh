@@ -60,6 +60,9 @@ expect 0 "rendezvous channel" -- -b -q -d 6 --capacity 0
 expect 0 "bounded channel, naive" -- -b -q -d 6 --capacity 1 --naive
 expect 0 "help" -- --help
 grep -q -- '--devices' "$T/out" || bad "help lacks --devices"
+# the help is read in an 80-column terminal: no line wraps there
+awk 'length > 79 { print "    " length ": " $0; n++ } END { exit n > 0 }' "$T/out" \
+	|| bad "help lines over 79 columns"
 expect 0 "version" -- -V
 grep -q '^distmm-tui [0-9]' "$T/out" || bad "version line"
 
