@@ -14,13 +14,19 @@
  *
  * Even ranks send first, odd ranks receive first (the parity order): the
  * ring completes at any channel capacity, synchronous sends included.  The
- * send and receive buffers are counted for the step, as a transfer's are.
+ * add comes after both calls: the chunk a rank adds into is never the one
+ * it sends, and a receive-first rank that added before sending would hold
+ * its left neighbour up for the length of the add, every step.  The send
+ * and receive buffers are counted for the step, as a transfer's are.
  * What came in is kept (d->spare, counted) as the next step's send buffer:
  * the chunk a rank receives at step s is the one it sends at step s + 1, so
  * the two are the same size, and no step after the first allocates (fresh
  * pages, zeroed by the kernel, cost as much as the adds).  The last step
- * leaves it for FSDP's chunk (train.c) or, in DP, for the all-gather, whose
- * last step lets it go. */
+ * leaves it for FSDP's chunk or, in DP, for the all-gather, whose last step
+ * lets it go.  FSDP's last step, when what came is the rank's own chunk,
+ * sums into that buffer rather than into g: it is the chunk the rank keeps
+ * (train.c), and g is let go in the same phase, so one pass does the add
+ * and the keeping. */
 #include "exec/device.h"
 
 #include <stdint.h>
@@ -60,24 +66,26 @@ static struct ev coll_event(const struct device *d, const struct coll_step *st, 
 			    .t_begin_ns = t - d->t0_ns };
 }
 
-/* Sends a copy of chunk st->send_chunk of g right, in d->spare when it fits
- * (*fresh = 0), else in a new buffer (*fresh = 1); *e is its event. */
-static int coll_send(struct device *d, const struct coll_step *st, struct ev *e, int *fresh)
+/* Sends a copy of chunk st->send_chunk of g right: the spare as it is when
+ * it holds that chunk's values already (the last step's receive left them
+ * there), else in the spare when it fits, else in a new buffer; *e is its
+ * event. */
+static int coll_send(struct device *d, const struct coll_step *st, struct ev *e)
 {
 	int c = st->send_chunk, to = sched_right(d->n, d->rank), rc;
 	size_t w = coll_w(d, c), c0 = coll_c0(d, c);
 	struct mat out;
 	uint64_t t = device_now_ns();
-	*fresh = !(d->spare.rows == d->K && d->spare.cols == w);
-	if (*fresh) {
+	if (!(d->spare.rows == d->K && d->spare.cols == w)) {
 		if ((rc = device_copy_cols(d, d->g.data, d->K, d->N, c0, w, &out)))
 			return rc;
 	} else {
 		out = d->spare;
 		d->spare = (struct mat){ 0, 0, NULL };
-		for (size_t i = 0; i < d->K && w > 0; i++)
+		for (size_t i = 0; d->spare_chunk != c && i < d->K && w > 0; i++)
 			memcpy(&out.data[i * w], &d->g.data[i * d->N + c0], w * sizeof(double));
 	}
+	d->spare_chunk = -1;
 	struct comm_msg m = { .src = d->rank, .dst = to, .step = st->step, .kind = COMM_DB_CHUNK,
 			      .index = c, .parts = w ? d->db_fill[coll_c0(d, c)] : 0,
 			      .rows = out.rows, .cols = out.cols, .data = out.data };
@@ -91,94 +99,122 @@ static int coll_send(struct device *d, const struct coll_step *st, struct ev *e,
 	return 0;
 }
 
-/* Receives chunk st->recv_chunk from the left and adds it into g (or stores
- * it there); *e gets the receive and e[1] the add, their number *logged; the
- * buffer that came goes to *keep. */
-static int coll_recv(struct device *d, const struct coll_step *st, struct ev *e, int *logged,
-		     struct mat *keep)
+/* Receives chunk st->recv_chunk from the left, checked; *e gets the
+ * receive, and *m the message, whose buffer is the caller's. */
+static int coll_recv(struct device *d, const struct coll_step *st, struct ev *e,
+		     struct comm_msg *m)
 {
 	int c = st->recv_chunk, from = sched_left(d->n, d->rank), rc;
-	size_t c0 = coll_c0(d, c), w = coll_w(d, c);
-	struct comm_msg m;
+	size_t w = coll_w(d, c);
 	uint64_t t = device_now_ns();
-	if ((rc = comm_recv(d->comm, d->rank, from, st->step, COMM_DB_CHUNK, &m, &d->err)))
+	if ((rc = comm_recv(d->comm, d->rank, from, st->step, COMM_DB_CHUNK, m, &d->err)))
 		return rc;
-	if (m.kind != COMM_DB_CHUNK || m.src != from || m.step != st->step || m.index != c ||
-	    m.rows != d->K || m.cols != w) {
-		free(m.data);
+	if (m->kind != COMM_DB_CHUNK || m->src != from || m->step != st->step || m->index != c ||
+	    m->rows != d->K || m->cols != w) {
+		free(m->data);
+		m->data = NULL;
 		return dm_err_set(&d->err, DM_EPROTO,
 				  "rank %d expected chunk %d of dB from rank %d for step %d but got "
 				  "%s index %d (%zux%zu) from rank %d for step %d",
 				  d->rank, c, from, st->step,
-				  m.kind == COMM_DB_CHUNK ? "chunk" : "another message", m.index,
-				  m.rows, m.cols, m.src, m.step);
+				  m->kind == COMM_DB_CHUNK ? "chunk" : "another message", m->index,
+				  m->rows, m->cols, m->src, m->step);
 	}
-	e[0] = coll_event(d, st, EV_RECV, from, c, t);
-	e[0].t_end_ns = device_now_ns() - d->t0_ns;
-	d->recvd += e[0].bytes;
+	*e = coll_event(d, st, EV_RECV, from, c, t);
+	e->t_end_ns = device_now_ns() - d->t0_ns;
+	d->recvd += e->bytes;
 	d->db_recv = c;
 	d->recv_from = from;
-	*logged = 1;
-	/* in place: g[:, chunk] += what came (or = it), column by column of
-	 * the same rows, the same sums in the same order as the replay's */
-	t = device_now_ns();
-	for (size_t i = 0; i < d->K && w > 0; i++) {
-		double *row = &d->g.data[i * d->N + c0];
-		const double *in = &m.data[i * w];
-		for (size_t j = 0; j < w; j++)
-			row[j] = st->adds == 1 ? row[j] + in[j] : in[j];
-	}
-	*keep = (struct mat){ m.rows, m.cols, m.data };
-	for (size_t j = c0; j < c0 + w; j++)
-		d->db_fill[j] = st->adds == 1 ? m.parts + d->db_fill[j] : m.parts;
-	if (st->adds >= 0) {
-		e[1] = coll_event(d, st, EV_ADD, -1, c, t);
-		e[1].flags = st->adds ? 0 : EV_FLAG_OVERWRITE;
-		e[1].t_end_ns = device_now_ns() - d->t0_ns;
-		d->db_added = st->adds;
-		*logged = 2;
-	}
 	return 0;
 }
 
+/* FSDP's last reduce-scatter step, its own chunk coming in: the sum goes
+ * into the buffer that came, which the rank keeps (see the top). */
+static int coll_sums_into_message(const struct device *d, const struct coll_step *st)
+{
+	return d->mode == DM_FSDP && st->adds >= 0 && st->step == d->n - 2 &&
+	       st->recv_chunk == d->rank;
+}
+
+/* What came (m) into g: added into its own part of the chunk, or stored
+ * over it; the same sums in the same order as the replay's (IEEE addition
+ * commutes: which buffer holds the result does not change it).  The result
+ * goes into the message's buffer too, which becomes the spare: the next
+ * step sends this chunk, and then needs no copy of it.  *e gets the add, if
+ * any (*logged: 1). */
+static void coll_take(struct device *d, const struct coll_step *st, const struct comm_msg *m,
+		      struct ev *e, int *logged)
+{
+	int c = st->recv_chunk, into_message = coll_sums_into_message(d, st);
+	size_t c0 = coll_c0(d, c), w = coll_w(d, c);
+	uint64_t t = device_now_ns();
+	for (size_t i = 0; i < d->K && w > 0; i++) {
+		double *row = &d->g.data[i * d->N + c0], *in = &m->data[i * w];
+		if (st->adds != 1)
+			memcpy(row, in, w * sizeof(double));
+		else if (into_message)
+			for (size_t j = 0; j < w; j++)
+				in[j] = row[j] + in[j];
+		else
+			for (size_t j = 0; j < w; j++)
+				row[j] = in[j] = row[j] + in[j];
+	}
+	d->db_summed = into_message;
+	for (size_t j = c0; j < c0 + w; j++)
+		d->db_fill[j] = st->adds == 1 ? m->parts + d->db_fill[j] : m->parts;
+	*logged = 0;
+	if (st->adds >= 0) {
+		*e = coll_event(d, st, EV_ADD, -1, c, t);
+		e->flags = st->adds ? 0 : EV_FLAG_OVERWRITE;
+		e->t_end_ns = device_now_ns() - d->t0_ns;
+		d->db_added = st->adds;
+		*logged = 1;
+	}
+}
+
 /* One ring step: both buffers counted for its length, the calls in the
- * parity order, the events logged at the end (stamped with what is held
- * then, as a transfer's are). */
+ * parity order, then the add, the events logged at the end (stamped with
+ * what is held then, as a transfer's are). */
 static int coll_ring_step(struct device *d, const struct coll_step *st)
 {
 	uint64_t out = mat_bytes(d->K, coll_w(d, st->send_chunk));
 	uint64_t in = mat_bytes(d->K, coll_w(d, st->recv_chunk));
 	uint64_t peak_before = d->peak;
 	int fits = d->spare.rows == d->K && d->spare.cols == coll_w(d, st->send_chunk);
-	struct mat came = { 0, 0, NULL };
+	struct comm_msg m = { .data = NULL };
 	struct ev ev[3];
-	int rc, got = 0, fresh = 1;
+	int rc, got = 0, added = 0;
 	device_hold(d, (fits ? 0 : out) + in); /* the spare is counted already */
 	if (order_sends_first(ORDER_PARITY, d->rank)) {
-		if (!(rc = coll_send(d, st, &ev[0], &fresh)))
-			rc = coll_recv(d, st, &ev[1], &got, &came);
-	} else if (!(rc = coll_recv(d, st, &ev[0], &got, &came))) {
-		rc = coll_send(d, st, &ev[got], &fresh);
+		if (!(rc = coll_send(d, st, &ev[0])) &&
+		    !(rc = coll_recv(d, st, &ev[1], &m)))
+			got = 1;
+	} else if (!(rc = coll_recv(d, st, &ev[0], &m))) {
+		got = 1;
+		rc = coll_send(d, st, &ev[1]);
 	}
 	/* the buffer sent has gone, whichever it was; what came is the spare,
 	 * but after DP's last all-gather step, which has nothing left to send */
 	device_drop(d, out);
 	if (rc) {
-		device_mat_free(d, &came);
+		free(m.data);
 		device_drop(d, in);
 		d->peak = peak_before; /* as a failed transfer: no event records it */
 		return rc;
 	}
+	coll_take(d, st, &m, &ev[2], &added);
 	if (d->spare.rows) { /* a spare the send could not use: let go */
 		device_drop(d, mat_bytes(d->spare.rows, d->spare.cols));
 		device_mat_free(d, &d->spare);
 	}
-	d->spare = came;
+	d->spare = (struct mat){ m.rows, m.cols, m.data };
+	d->spare_chunk = d->db_summed ? -1 : st->recv_chunk;
 	if (st->adds < 0 && st->step == d->n - 2) {
 		device_mat_free(d, &d->spare);
 		device_drop(d, in);
+		d->spare_chunk = -1;
 	}
-	for (int i = 0; i < 1 + got; i++)
+	for (int i = 0; i < 1 + got + added; i++)
 		if ((rc = device_log(d, &ev[i])))
 			return rc;
 	return 0;

@@ -55,6 +55,7 @@ int device_init(struct device *d, struct dm_err *err)
 	d->shard = -1;
 	d->sent_shard = d->sent_to = d->recv_shard = d->recv_from = -1;
 	d->db_sent = d->db_recv = d->db_added = -1;
+	d->spare_chunk = -1;
 	device_hold(d, mat_bytes(rows, d->K) + mat_bytes(rows, d->N));
 	return 0;
 }

@@ -98,10 +98,11 @@ static int train_partial(struct device *d, int phase)
 }
 
 /* FSDP once the reduce-scatter is over: the rank keeps its chunk of dB
- * (its shard's columns, as B is sharded) and lets the partial go.  The
- * chunk goes into the buffer the last step's chunk came in (collective.c's
- * spare: chunk r, of the same size, in the correct ring).  On one device
- * the partial is the whole dB: it is kept as it is. */
+ * (its shard's columns, as B is sharded) and lets the partial go.  In the
+ * correct ring the last step summed the chunk into the buffer it came in
+ * (collective.c): that buffer is kept as it is.  A bug's last chunk was
+ * another one: the chunk is copied out of g into a buffer of its own.  On
+ * one device the partial is the whole dB: it is kept as it is. */
 static int train_keep_chunk(struct device *d, int phase, int step)
 {
 	size_t c0 = split_offset(d->N, d->n, d->rank), w = split_size(d->N, d->n, d->rank);
@@ -112,12 +113,11 @@ static int train_keep_chunk(struct device *d, int phase, int step)
 		return 0;
 	}
 	uint64_t t = device_now_ns();
-	if (d->spare.rows == d->K && d->spare.cols == w) {
+	if (d->db_summed) {
 		d->db = d->spare;
 		d->spare = (struct mat){ 0, 0, NULL };
-		for (size_t i = 0; i < d->K && w > 0; i++)
-			memcpy(&d->db.data[i * w], &d->g.data[i * d->N + c0], w * sizeof(double));
-	} else { /* a bug's last chunk was another one: a buffer of the right size */
+		d->db_summed = 0;
+	} else {
 		int rc = device_copy_cols(d, d->g.data, d->K, d->N, c0, w, &d->db);
 		if (rc)
 			return rc;
