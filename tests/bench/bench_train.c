@@ -2,8 +2,9 @@
  * a line on stdout, as bench_engine prints its own (tests/bench/run.sh
  * collects both).  Nothing is asserted: it measures and prints.
  *
- *   bench_train compute SIZE REPS D[,D...]  the training step against its three
- *                                           sequential dgemms on the same cores
+ *   bench_train compute SIZE REPS D[,D...] [steady|cold]
+ *                                  the training step against its three
+ *                                  sequential dgemms on the same cores
  *   bench_train memory fsdp|dp SIZE D       peak RSS against the model
  *
  * The baseline is what the step computes, done by OpenBLAS alone on
@@ -11,14 +12,29 @@
  * cblas_dgemm each.  The step's time is run_finish(): every phase of the
  * forward and the backward, the messages and the gather of C, dA and dB
  * into rank 0 (run_new's copies, the scatter, are not in it, as in
- * bench_engine's compute). */
+ * bench_engine's compute).
+ *
+ * Two regimes, because a freed page costs its next user more than a kept
+ * one: on a virtual machine that reports free pages to its host (this one
+ * does, at once), memory glibc gives back to the kernel faults in the host
+ * when touched again, 10 to 25 ms for 4 MiB.  steady (the target): the
+ * process keeps what it frees (mallopt: no trimming, no mmap below 32 MiB),
+ * as a training loop's caching allocator keeps one step's buffers for the
+ * next, and the dgemms write into buffers touched before: each side runs on
+ * memory it has had, the best the machine does.  cold: glibc's defaults,
+ * and the dgemms' results in new pages every time (mapped and unmapped
+ * around each round, as a process's first product gets them): every side
+ * pays for its fresh memory, as a single run of either does. */
 #define _GNU_SOURCE /* cblas.h's cpu_set_t */
 #include <cblas.h>
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -69,24 +85,37 @@ static void bt_settle(void)
 	nanosleep(&ts, NULL);
 }
 
-/* The three products on `threads` threads.  fresh = 0: into buffers touched
- * before (the best the machine can do); fresh = 1: each into a new matrix,
- * let go after, as `C = A @ B` in numpy returns new memory every time: what
- * the step does with its results too (the gather into rank 0's new C, dA
- * and dB), so the first touch of fresh pages is on both sides. */
+/* A rows x cols matrix in pages the kernel maps for it now (huge ones where
+ * it can, as the engine asks for), for bt_unmap once done. */
+static struct mat bt_map(size_t rows, size_t cols)
+{
+	size_t bytes = rows * cols * sizeof(double);
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		bt_die("mapping a result", NULL);
+	madvise(p, bytes, MADV_HUGEPAGE);
+	return (struct mat){ rows, cols, p };
+}
+
+static void bt_unmap(struct mat *m)
+{
+	munmap(m->data, m->rows * m->cols * sizeof(double));
+}
+
+/* The three products on `threads` threads, into c, da and db, or (fresh)
+ * each into new pages, unmapped after: what the step's gather into rank
+ * 0's new C, dA and dB gets in a process's first run. */
 static double bt_three(const struct mat *a, const struct mat *b, const struct mat *dc,
 		       struct mat *c, struct mat *da, struct mat *db, int threads, int fresh)
 {
 	int M = (int)a->rows, K = (int)a->cols, N = (int)b->cols;
 	struct mat out[3];
-	struct dm_err err;
 	openblas_set_num_threads(threads);
 	double t0 = bt_now();
 	if (fresh) {
-		if (mat_alloc_uninit(&out[0], (size_t)M, (size_t)N, &err) ||
-		    mat_alloc_uninit(&out[1], (size_t)M, (size_t)K, &err) ||
-		    mat_alloc_uninit(&out[2], (size_t)K, (size_t)N, &err))
-			bt_die("allocating the products", &err);
+		out[0] = bt_map((size_t)M, (size_t)N);
+		out[1] = bt_map((size_t)M, (size_t)K);
+		out[2] = bt_map((size_t)K, (size_t)N);
 		c = &out[0];
 		da = &out[1];
 		db = &out[2];
@@ -100,7 +129,7 @@ static double bt_three(const struct mat *a, const struct mat *b, const struct ma
 	double t = bt_now() - t0; /* what the step's results cost to let go is not in its time either */
 	if (fresh)
 		for (int i = 0; i < 3; i++)
-			mat_free(&out[i]);
+			bt_unmap(&out[i]);
 	return t;
 }
 
@@ -143,39 +172,46 @@ static double bt_step(int mode, int d, const struct mat *a, const struct mat *b,
 	return t;
 }
 
-/* The rounds alternate the four jobs (the three dgemms into warm buffers
- * and into fresh ones, FSDP's step, DP's step), in an order that turns each
- * round, so a machine whose speed drifts (other load, the clock) moves them
- * alike.  A ratio is the median of each round's step over that round's
- * dgemms: paired, not a median over a median. */
-enum { BT_FSDP = DM_FSDP, BT_DP = DM_DP, BT_WARM, BT_FRESH, BT_JOBS };
+/* The rounds alternate the three jobs (the dgemms, FSDP's step, DP's
+ * step), in an order that turns each round, so a machine whose speed
+ * drifts (other load, the clock) moves them alike.  A ratio is the median
+ * of each round's step over that round's dgemms: paired, not a median over
+ * a median. */
+enum { BT_FSDP = DM_FSDP, BT_DP = DM_DP, BT_BLAS, BT_JOBS };
 
-static void bt_print(int mode, size_t S, int d, int th, int reps, double *t[BT_JOBS],
-		     double *ratio[2][2], int ok)
+static void bt_print(int mode, const char *regime, size_t S, int d, int th, int reps,
+		     double *t[BT_JOBS], double *ratio, int ok)
 {
 	double m = bt_median(t[mode], reps), mmin = t[mode][0]; /* sorted by bt_median */
-	printf("{\"bench\":\"train_compute\",\"mode\":\"%s\",\"size\":%zu,\"d\":%d,"
-	       "\"cores\":%d,\"reps\":%d,\"step_s\":%.6f,\"step_min_s\":%.6f,"
-	       "\"three_dgemms_s\":%.6f,\"three_dgemms_min_s\":%.6f,"
-	       "\"three_dgemms_warm_s\":%.6f,\"ratio\":%.4f,\"ratio_warm\":%.4f,"
+	double bm = bt_median(t[BT_BLAS], reps), bmin = t[BT_BLAS][0];
+	printf("{\"bench\":\"train_compute\",\"regime\":\"%s\",\"mode\":\"%s\",\"size\":%zu,"
+	       "\"d\":%d,\"cores\":%d,\"reps\":%d,\"step_s\":%.6f,\"step_min_s\":%.6f,"
+	       "\"three_dgemms_s\":%.6f,\"three_dgemms_min_s\":%.6f,\"ratio\":%.4f,"
 	       "\"ratio_min\":%.4f,\"gflops\":%.2f,\"verified\":%s}\n",
-	       sched_mode_name(mode), S, d, th, reps, m, mmin, bt_median(t[BT_FRESH], reps),
-	       t[BT_FRESH][0], bt_median(t[BT_WARM], reps), bt_median(ratio[mode][1], reps),
-	       bt_median(ratio[mode][0], reps), mmin / t[BT_FRESH][0],
+	       regime, sched_mode_name(mode), S, d, th, reps, m, mmin, bm, bmin,
+	       bt_median(ratio, reps), mmin / bmin,
 	       6.0 * (double)S * (double)S * (double)S / m * 1e-9, ok ? "true" : "false");
 }
 
 static int bt_compute(int argc, char **argv)
 {
-	if (argc < 3) {
-		fprintf(stderr, "usage: bench_train compute SIZE REPS D[,D...]\n");
+	if (argc < 3 || (argc > 3 && strcmp(argv[3], "steady") != 0 &&
+			 strcmp(argv[3], "cold") != 0)) {
+		fprintf(stderr, "usage: bench_train compute SIZE REPS D[,D...] [steady|cold]\n");
 		return 2;
 	}
 	size_t S = strtoul(argv[0], NULL, 10);
-	int reps = atoi(argv[1]);
+	int reps = atoi(argv[1]), cold = argc > 3 && strcmp(argv[3], "cold") == 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (S == 0 || reps < 1)
 		return 2;
+	/* steady: nothing freed goes back to the kernel (glibc's mmap threshold
+	 * at its most, 32 MiB: a larger matrix would still be mapped afresh) */
+	if (!cold && (!mallopt(M_MMAP_THRESHOLD, 32 << 20) || !mallopt(M_TRIM_THRESHOLD, INT_MAX)))
+		bt_die("mallopt", NULL);
+	if (!cold && S * S * sizeof(double) > (32u << 20))
+		fprintf(stderr, "bench_train: %zu^2 matrices are over 32 MiB: glibc maps them "
+			"afresh even in the steady regime\n", S);
 	struct mat a, b, dc, c, da, db;
 	struct dm_err err;
 	bt_make(&a, S, S, 0);
@@ -191,36 +227,36 @@ static int bt_compute(int argc, char **argv)
 			break;
 		s = *end == ',' ? end + 1 : end;
 		int th = (int)(d < cpus ? d : cpus), ok[2];
-		double *t[BT_JOBS], *ratio[2][2];
+		double *t[BT_JOBS], *ratio[2];
 		for (int j = 0; j < BT_JOBS; j++)
 			t[j] = calloc((size_t)reps, sizeof *t[j]);
-		for (int j = 0; j < 4; j++)
-			ratio[j / 2][j % 2] = calloc((size_t)reps, sizeof(double));
-		bt_three(&a, &b, &dc, &c, &da, &db, th, 0); /* warm: pages, the pool */
+		for (int j = 0; j < 2; j++)
+			ratio[j] = calloc((size_t)reps, sizeof(double));
+		bt_three(&a, &b, &dc, &c, &da, &db, th, 0); /* warm: pages, the pool; the reference */
 		bt_settle();
 		for (int mode = DM_FSDP; mode <= DM_DP; mode++) /* warm, and checked */
 			bt_step(mode, d, &a, &b, &dc, ref, &ok[mode]);
 		for (int k = 0; k < reps; k++) {
 			for (int i = 0; i < BT_JOBS; i++) {
 				int job = (k + i) % BT_JOBS;
-				if (job == BT_WARM || job == BT_FRESH) {
-					t[job][k] = bt_three(&a, &b, &dc, &c, &da, &db, th,
-							     job == BT_FRESH);
+				if (job == BT_BLAS) {
+					t[job][k] = bt_three(&a, &b, &dc, &c, &da, &db, th, cold);
 					bt_settle();
 				} else {
 					t[job][k] = bt_step(job, d, &a, &b, &dc, ref, NULL);
 				}
 			}
-			for (int j = 0; j < 4; j++)
-				ratio[j / 2][j % 2][k] = t[j / 2][k] / t[j % 2 ? BT_FRESH : BT_WARM][k];
+			for (int mode = DM_FSDP; mode <= DM_DP; mode++)
+				ratio[mode][k] = t[mode][k] / t[BT_BLAS][k];
 		}
 		for (int mode = DM_FSDP; mode <= DM_DP; mode++)
-			bt_print(mode, S, d, th, reps, t, ratio, ok[mode]);
+			bt_print(mode, cold ? "cold" : "steady", S, d, th, reps, t, ratio[mode],
+				 ok[mode]);
 		fflush(stdout);
 		for (int j = 0; j < BT_JOBS; j++)
 			free(t[j]);
-		for (int j = 0; j < 4; j++)
-			free(ratio[j / 2][j % 2]);
+		for (int j = 0; j < 2; j++)
+			free(ratio[j]);
 	}
 	mat_free(&a);
 	mat_free(&b);

@@ -312,30 +312,29 @@ def main():
     if tc or tm:
         p("8. the training step (--train): forward and backward against the three sequential"
           " dgemms")
-        p("   %-5s %5s %2s %5s  %9s %12s %6s %6s  %7s  %s" % (
-            "mode", "size", "d", "cores", "step", "3 dgemms", "ratio", "limit", "GFLOP/s",
-            "best/best"))
+        p("   %-5s %-6s %5s %2s %5s  %9s %12s %6s %6s  %7s  %s" % (
+            "mode", "regime", "size", "d", "cores", "step", "3 dgemms", "ratio", "limit",
+            "GFLOP/s", "best/best"))
         for r in tc:
             limit = 1.2 if r["size"] == 1024 and r["d"] == 2 else None
-            p("   %-5s %5d %2d %5d  %7.1fms %10.1fms %6.3f %6s  %7.1f  %.3f%s" % (
-                r["mode"], r["size"], r["d"], r["cores"], r["step_s"] * 1e3,
-                r["three_dgemms_s"] * 1e3, r["ratio"], "%.2f" % limit if limit else "-",
-                r["gflops"], r.get("ratio_min", 0), "" if r["verified"] else "  WRONG"))
+            p("   %-5s %-6s %5d %2d %5d  %7.1fms %10.1fms %6.3f %6s  %7.1f  %.3f%s" % (
+                r["mode"], r.get("regime", "-"), r["size"], r["d"], r["cores"],
+                r["step_s"] * 1e3, r["three_dgemms_s"] * 1e3, r["ratio"],
+                "%.2f" % limit if limit else "-", r["gflops"], r.get("ratio_min", 0),
+                "" if r["verified"] else "  WRONG"))
             if limit and not quick:
-                target("training step %s %d^3 d=%d" % (r["mode"], r["size"], r["d"]),
+                target("training step %s %d^3 d=%d, %s" % (r["mode"], r["size"], r["d"],
+                                                            r.get("regime", "steady")),
                        round(r["ratio"], 3), limit, r["ratio"] <= limit and r["verified"],
                        "x 3 dgemms")
-        for r in tc:
-            if "ratio_warm" in r:
-                p("   %-5s %5d %2d: against the dgemms into warm buffers (%.1fms) %.3f" % (
-                    r["mode"], r["size"], r["d"], r["three_dgemms_warm_s"] * 1e3,
-                    r["ratio_warm"]))
         p("   step = run_finish() of a --train run: both passes, every message, the gather of")
         p("   C, dA and dB into rank 0; 3 dgemms = C = A@B, dA = dC@B^T, dB = A^T@dC by")
-        p("   OpenBLAS alone on min(d, cores) threads, each into a new matrix as numpy's")
-        p("   C = A @ B (warm: into buffers touched before).  The four jobs alternate round by")
-        p("   round; ratio = the median of each round's step / that round's dgemms; best/best:")
-        p("   the fastest step over the fastest dgemms.")
+        p("   OpenBLAS alone on min(d, cores) threads.  steady: the process keeps the memory")
+        p("   it frees (as a training loop's caching allocator does) and the dgemms write into")
+        p("   buffers touched before; cold: glibc's defaults, the dgemms' results in new pages")
+        p("   every round (a single run of either pays for fresh memory).  The three jobs")
+        p("   alternate round by round; ratio = the median of each round's step / that round's")
+        p("   dgemms; best/best: the fastest step over the fastest dgemms.")
         for r in tm:
             run = r["run_peak_rss"] - r["base_rss"]
             p("   %-4s %d^2 d=%d: the run's peak RSS %7.1f MiB, the model (every rank together)"

@@ -194,7 +194,8 @@ if [ "$side_only" = 0 ]; then
 		must "$engine" compute "$s" "$r" "$ds" | emit
 	done
 	# the training step (forward and backward) against its three dgemms
-	must "$trainb" compute "$train_size" "$reps_small" 2,4 | emit
+	must "$trainb" compute "$train_size" "$reps_small" 2,4 steady | emit
+	must "$trainb" compute "$train_size" "$reps_small" 2 cold | emit
 
 	if [ "$quick" = 0 ]; then
 		# A diagnostic, not a target figure: the same with glibc's malloc
