@@ -1,7 +1,7 @@
 /* batch_train: -b --train, and -b --replay of a training step's trace.
  * The run goes free to the end as batch.c's does; then the schedule, the
  * memory and traffic against the model, DP against FSDP, the outputs and
- * the verification of C, dA and dB against the sequential products.  Kept
+ * the verification of C, dA and dB (report_train_verify).  Kept
  * apart from batch.c: the forward's account is unchanged by the training
  * step, and each reads as one path. */
 #include "batch_train.h"
@@ -19,9 +19,9 @@
 #include "status.h"
 #include <distmm/trace.h>
 
-/* What a training step needs beside its run: A, B, dC and the references. */
+/* What a training step needs beside its run: A, B and dC. */
 struct bt_inputs {
-	struct mat a, b, dc, ref_c, ref_da, ref_db;
+	struct mat a, b, dc;
 };
 
 static void bt_free(struct bt_inputs *in)
@@ -29,22 +29,17 @@ static void bt_free(struct bt_inputs *in)
 	mat_free(&in->a);
 	mat_free(&in->b);
 	mat_free(&in->dc);
-	mat_free(&in->ref_c);
-	mat_free(&in->ref_da);
-	mat_free(&in->ref_db);
 }
 
-/* A, B and dC from the options, and the three sequential products.
- * Returns the exit status (STATUS_OK: go), having said why not. */
+/* A, B and dC from the options.  Returns the exit status (STATUS_OK: go),
+ * having said why not. */
 static int bt_load(const struct cli_opts *o, struct bt_inputs *in)
 {
 	struct dm_err err;
 	int rc;
 	memset(in, 0, sizeof *in);
 	if ((rc = inputs_load(o, &in->a, &in->b, &err)) ||
-	    (rc = inputs_load_dc(o, in->a.rows, in->b.cols, &in->dc, &err)) ||
-	    (rc = mat_matmul(&in->ref_c, &in->a, &in->b, &err)) ||
-	    (rc = report_train_refs(&in->a, &in->b, &in->dc, &in->ref_da, &in->ref_db, &err))) {
+	    (rc = inputs_load_dc(o, in->a.rows, in->b.cols, &in->dc, &err))) {
 		status_error("%s", err.msg);
 		bt_free(in);
 		return status_of(rc);
@@ -90,7 +85,7 @@ int batch_train_replay(const struct cli_opts *o, struct trace *t)
 	struct mat c = { M, N, snap.c }, da = { M, K, snap.da }, db = { K, N, snap.db_result };
 	status = report_train_write(o, NULL, 0, NULL, t->n, t->mode, &c, &da, &db);
 	if (status == STATUS_OK)
-		status = report_train_verify(&c, &da, &db, &in.ref_c, &in.ref_da, &in.ref_db);
+		status = report_train_verify(o, &in.a, &in.b, &in.dc, &c, &da, &db);
 out:
 	run_snapshot_free(&snap);
 	bt_free(&in);
@@ -152,8 +147,8 @@ int batch_train_main(const struct cli_opts *o)
 	status = report_train_write(o, ev, n_ev, sum, cfg.devices, cfg.mode, run_result(r),
 				    run_result_da(r), run_result_db(r));
 	if (status == STATUS_OK)
-		status = report_train_verify(run_result(r), run_result_da(r), run_result_db(r),
-					     &in.ref_c, &in.ref_da, &in.ref_db);
+		status = report_train_verify(o, &in.a, &in.b, &in.dc, run_result(r),
+					     run_result_da(r), run_result_db(r));
 out:
 	free(sum);
 	run_snapshot_free(&snap);

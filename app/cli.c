@@ -224,9 +224,6 @@ static const struct cli_rule {
 	{ CLI_GIVEN_BUG, CLI_IN_TRAIN | CLI_FWD_BUG,
 	  "has no effect with --train (that bug is a mistake of the forward, which a training "
 	  "step runs correctly; its own: rs-off-by-one, no-sum)" },
-	{ CLI_GIVEN_VERIFY, CLI_IN_TRAIN,
-	  "has no effect with --train (the training step checks C, dA and dB against their "
-	  "sequential products, element by element)" },
 	{ CLI_GIVEN_COMPARE, CLI_IN_TRAIN,
 	  "has no effect with --train (the training step's report always compares DP and FSDP "
 	  "from the model)" },

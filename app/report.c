@@ -244,65 +244,79 @@ void report_threads(const struct run_snapshot *s)
 		       "own)\n", all, s->n, extra);
 }
 
-/* Freivalds' bound, as the verification line states it. */
-#define REPORT_BOUND "|Cx - A(Bx)| <= (1e-8*sum|x| + 1e-5*|C||x|)/(1 - 1e-5)"
+/* Freivalds' bound, as the verification line states it: |Cx - A(Bx)| for
+ * the forward's C, |dAx - dC(B^Tx)| for dA... */
+#define REPORT_BOUND_FMT "|%sx - %s| <= (1e-8*sum|x| + 1e-5*|%s||x|)/(1 - 1e-5)"
 
-static int report_exact(const struct mat *a, const struct mat *b, const struct mat *c)
+static int report_exact(const struct report_product *p, struct verify_op a, struct verify_op b,
+			const struct mat *c)
 {
 	struct verify_result v;
 	struct dm_err err;
-	if (verify_exact(a, b, c, &v, &err)) {
+	if (verify_exact_op(a, b, c, &v, &err)) {
 		status_error("%s", err.msg);
 		return STATUS_MISMATCH; /* unverified is not verified */
 	}
 	if (v.ok && v.n_nonfinite) {
 		/* the rule is allclose with equal_nan: say when that is what passed */
-		printf("verify: allclose ok, max |err| = %.3g; NaN-equal: the %zu NaN or infinite "
-		       "elements of A @ B are the same in C (the inputs hold a NaN or an infinity)\n",
-		       v.max_abs_err, v.n_nonfinite);
+		printf("%s: allclose ok, max |err| = %.3g; NaN-equal: the %zu NaN or infinite "
+		       "elements of %s are the same in %s (the inputs hold a NaN or an infinity)\n",
+		       p->label, v.max_abs_err, v.n_nonfinite, p->prod, p->c);
 		return STATUS_OK;
 	}
 	if (v.ok) {
-		printf("verify: allclose ok, max |err| = %.3g\n", v.max_abs_err);
+		printf("%s: allclose ok, max |err| = %.3g\n", p->label, v.max_abs_err);
 		return STATUS_OK;
 	}
-	printf("verify: MISMATCH, %zu of %zu elements differ from A @ B, max |err| = %.3g\n",
-	       v.n_bad, v.checked, v.max_abs_err);
+	printf("%s: MISMATCH, %zu of %zu elements differ from %s, max |err| = %.3g\n", p->label,
+	       v.n_bad, v.checked, p->prod, v.max_abs_err);
+	return STATUS_MISMATCH;
+}
+
+int report_verify_product(const struct cli_opts *o, const struct report_product *p,
+			  struct verify_op a, struct verify_op b, const struct mat *c,
+			  uint64_t seed)
+{
+	struct verify_result v;
+	struct dm_err err;
+	size_t M = c->rows, K = a.trans ? a.m->rows : a.m->cols, N = c->cols;
+	int method = o->verify == CLI_VERIFY_EXACT       ? VERIFY_EXACT
+		     : o->verify == CLI_VERIFY_FREIVALDS ? VERIFY_FREIVALDS
+							 : verify_auto_method(M, K, N);
+	if (method == VERIFY_EXACT)
+		return report_exact(p, a, b, c);
+	if (verify_freivalds_op(a, b, c, VERIFY_VECTORS, seed, &v, &err)) {
+		status_error("%s", err.msg);
+		return STATUS_MISMATCH;
+	}
+	if (!v.decided) {
+		printf("%s: Freivalds cannot decide (a value in %s, or a projection, is not "
+		       "finite): the exact check instead\n", p->label, p->names);
+		return report_exact(p, a, b, c);
+	}
+	if (v.ok) {
+		printf("%s: Freivalds ok, %d random +-1 vectors x, " REPORT_BOUND_FMT " in all %zu "
+		       "rows (bounds %.3g..%.3g, the worst at %.2g of its bound); an element off by "
+		       "more than its row's bound passes with probability <= 2^-%d\n",
+		       p->label, v.vectors, p->c, p->proj, p->c, v.checked, v.bound_min,
+		       v.bound_max, v.worst_ratio, v.vectors);
+		return STATUS_OK;
+	}
+	printf("%s: MISMATCH (Freivalds, %d random +-1 vectors x): %zu of %zu rows of %s differ "
+	       "from %s beyond " REPORT_BOUND_FMT ", the first row %zu, the worst |%sx - %s| = "
+	       "%.3g at %.3g times its bound\n",
+	       p->label, v.vectors, v.n_bad, v.checked, p->c, p->prod, p->c, p->proj, p->c,
+	       v.first_bad, p->c, p->proj, v.max_abs_err, v.worst_ratio);
 	return STATUS_MISMATCH;
 }
 
 int report_verify(const struct cli_opts *o, const struct mat *a, const struct mat *b,
 		  const struct mat *c)
 {
-	struct verify_result v;
-	struct dm_err err;
-	int method = o->verify == CLI_VERIFY_EXACT       ? VERIFY_EXACT
-		     : o->verify == CLI_VERIFY_FREIVALDS ? VERIFY_FREIVALDS
-							 : verify_auto_method(a->rows, a->cols, b->cols);
-	if (method == VERIFY_EXACT)
-		return report_exact(a, b, c);
+	static const struct report_product fwd = { "verify", "C", "A @ B", "A(Bx)", "A, B or C" };
 	/* the vectors from the run's seed: the same line for the same command */
-	if (verify_freivalds(a, b, c, VERIFY_VECTORS, o->seed ^ 0xf4e1a1d5ULL, &v, &err)) {
-		status_error("%s", err.msg);
-		return STATUS_MISMATCH;
-	}
-	if (!v.decided) {
-		printf("verify: Freivalds cannot decide (a value in A, B or C, or a projection, is "
-		       "not finite): the exact check instead\n");
-		return report_exact(a, b, c);
-	}
-	if (v.ok) {
-		printf("verify: Freivalds ok, %d random +-1 vectors x, " REPORT_BOUND
-		       " in all %zu rows (bounds %.3g..%.3g, the worst at %.2g of its bound); an "
-		       "element off by more than its row's bound passes with probability <= 2^-%d\n",
-		       v.vectors, v.checked, v.bound_min, v.bound_max, v.worst_ratio, v.vectors);
-		return STATUS_OK;
-	}
-	printf("verify: MISMATCH (Freivalds, %d random +-1 vectors x): %zu of %zu rows of C differ "
-	       "from A @ B beyond " REPORT_BOUND ", the first row %zu, the worst |Cx - A(Bx)| = "
-	       "%.3g at %.3g times its bound\n",
-	       v.vectors, v.n_bad, v.checked, v.first_bad, v.max_abs_err, v.worst_ratio);
-	return STATUS_MISMATCH;
+	return report_verify_product(o, &fwd, (struct verify_op){ a, 0 },
+				     (struct verify_op){ b, 0 }, c, o->seed ^ 0xf4e1a1d5ULL);
 }
 
 /* A bad -o costs one line and no half-done run. */

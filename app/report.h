@@ -10,6 +10,7 @@
 #include "cli.h"
 #include <distmm/evlog.h>
 #include <distmm/mat.h>
+#include <distmm/verify.h>
 #include <distmm/run.h>
 
 /* "distmm-tui batch: FSDP, 4 devices, A 8x6, B 6x4, ..." (and the bug's
@@ -41,6 +42,22 @@ void report_threads(const struct run_snapshot *s);
  * "verify: MISMATCH ...".  Returns STATUS_OK or STATUS_MISMATCH. */
 int report_verify(const struct cli_opts *o, const struct mat *a, const struct mat *b,
 		  const struct mat *c);
+
+/* A product as its verification line names it: the line's start ("verify",
+ * "verify dA = dC @ B^T"), the result ("C", "dA"), the product ("A @ B",
+ * "dC @ B^T"), Freivalds' projection of it ("A(Bx)", "dC(B^Tx)") and the
+ * matrices a value of which can be not finite ("A, B or C"). */
+struct report_product {
+	const char *label, *c, *prod, *proj, *names;
+};
+
+/* The same line for c = op(a) @ op(b): exact up to M*K*N = 2^24 and
+ * Freivalds' vectors from seed above (or as --verify says), the exact
+ * check after a Freivalds that cannot decide.  STATUS_OK or
+ * STATUS_MISMATCH. */
+int report_verify_product(const struct cli_opts *o, const struct report_product *p,
+			  struct verify_op a, struct verify_op b, const struct mat *c,
+			  uint64_t seed);
 
 /* Refuses an output path that cannot be written, before anything runs;
  * need_kind: it must be .npy or .csv.  Returns 0 or an engine error. */

@@ -29,10 +29,13 @@ void report_train_summary(const struct ev_summary *sum, const struct ev *ev, siz
  * (up to 64 devices). */
 void report_train_compare(int n, size_t M, size_t K, size_t N);
 
-/* "verify C: ...", "verify dA: ...", "verify dB: ..." against the
- * sequential products.  STATUS_OK or STATUS_MISMATCH. */
-int report_train_verify(const struct mat *c, const struct mat *da, const struct mat *db,
-			const struct mat *ref_c, const struct mat *ref_da, const struct mat *ref_db);
+/* "verify C = A @ B: ...", "verify dA = dC @ B^T: ...", "verify dB = A^T @
+ * dC: ...", each as the forward's C is checked (report_verify_product:
+ * exact up to M*K*N = 2^24, Freivalds above, or as --verify says); a
+ * result that is NULL is a mismatch.  STATUS_OK or STATUS_MISMATCH. */
+int report_train_verify(const struct cli_opts *o, const struct mat *a, const struct mat *b,
+			const struct mat *dc, const struct mat *c, const struct mat *da,
+			const struct mat *db);
 
 /* Refuses -o, --dA-out, --dB-out and --trace paths that cannot be written,
  * before anything runs.  0 or an engine error with err filled. */
@@ -44,9 +47,5 @@ int report_train_check_outputs(const struct cli_opts *o, struct dm_err *err);
 int report_train_write(const struct cli_opts *o, const struct ev *ev, size_t n_ev,
 		       const struct ev_summary *sum, int n, int mode, const struct mat *c,
 		       const struct mat *da, const struct mat *db);
-
-/* The references dA = dC @ Bᵀ and dB = Aᵀ @ dC.  0 or DM_ENOMEM. */
-int report_train_refs(const struct mat *a, const struct mat *b, const struct mat *dc,
-		      struct mat *ref_da, struct mat *ref_db, struct dm_err *err);
 
 #endif

@@ -363,6 +363,29 @@ for bug in rs-off-by-one no-sum; do
 	"$BIN" --bug list | grep -q "^  $bug " && ok || bad "--bug list lacks $bug"
 	expect 0 "--bug $bug on one device cannot show" -- -b -q --train -d 1 --bug $bug
 done
+# the training step's three checks are the forward's: exact up to
+# M*K*N = 2^24, Freivalds' vectors above (dA's projection dC(B^T x), dB's
+# A^T(dC x)), or as --verify says; a backward's bug fails dB alone either way
+expect 0 "--train above 2^24: Freivalds" -- -b -q --train -M 257 -K 256 -N 256 --values floats -d 3
+for prod in 'C = A @ B: Freivalds ok.*|Cx - A(Bx)|.*in all 257 rows' \
+	'dA = dC @ B^T: Freivalds ok.*|dAx - dC(B^Tx)|.*in all 257 rows' \
+	'dB = A^T @ dC: Freivalds ok.*|dBx - A^T(dCx)|.*in all 256 rows'; do
+	grep -q "^verify $prod" "$T/out" || bad "--train above 2^24 lacks: $prod"
+done
+expect 0 "--train --verify exact above 2^24" -- -b -q --train -M 257 -K 256 -N 256 --values floats --verify exact
+[ "$(grep -c '^verify .*: allclose ok' "$T/out")" = 3 ] || bad "--train --verify exact: $(grep '^verify' "$T/out")"
+expect 0 "--train --verify freivalds on the exercise" -- -b -q --train --verify freivalds -d 2
+[ "$(grep -c '^verify .*: Freivalds ok' "$T/out")" = 3 ] || bad "--train --verify freivalds: $(grep '^verify' "$T/out")"
+for how in exact freivalds; do
+	for m in fsdp dp; do
+		expect 1 "--train --bug no-sum at 300^3, $m, --verify $how" -- -b -q --train -m $m -d 3 \
+			-M 300 -K 300 -N 300 --values floats --bug no-sum --verify $how
+		want='^verify dB = A^T @ dC: MISMATCH (Freivalds, 16'
+		[ $how = exact ] && want='^verify dB = A^T @ dC: MISMATCH, [0-9]* of 90000 elements differ from A^T @ dC'
+		grep -q "$want" "$T/out" && [ "$(grep -c '^verify [Cd]A\? = .*ok' "$T/out")" = 2 ] ||
+			bad "--train --bug no-sum --verify $how: $(grep '^verify' "$T/out" | cut -c1-60)"
+	done
+done
 # bad dC: missing, another shape, not a matrix file; options that do nothing
 $PY -c "import numpy as np; np.save('$T/dc34.npy', np.zeros((3, 4)))"
 printf '1,2\n3\n' >"$T/ragged.csv"

@@ -255,6 +255,77 @@ START_TEST(one_rule_for_values_not_finite)
 }
 END_TEST
 
+/* m's transpose, stored */
+static void transpose(struct mat *t, const struct mat *m)
+{
+	struct dm_err err;
+	ck_assert_int_eq(mat_alloc(t, m->cols, m->rows, &err), 0);
+	for (size_t i = 0; i < m->rows; i++)
+		for (size_t j = 0; j < m->cols; j++)
+			MAT_AT(t, j, i) = MAT_AT(m, i, j);
+}
+
+/* The training step's products use an operand transposed (dA = dC @ Bᵀ,
+ * dB = Aᵀ @ dC): the same C checked as op(A) @ op(B) with A, B or both
+ * stored transposed gets the same verdicts, a correct C and one wrong
+ * element alike, from both checks; the bounds are the same up to the
+ * order of the bound's own sums. */
+START_TEST(transposed_operands)
+{
+	for (size_t s = 0; s < N_SHAPES; s++)
+		for (int floats = 0; floats < 2; floats++) {
+			struct problem p;
+			struct mat at, bt;
+			struct dm_err err;
+			problem_make(&p, s, floats);
+			transpose(&at, &p.a);
+			transpose(&bt, &p.b);
+			struct verify_op ops[3][2] = {
+				{ { &at, 1 }, { &p.b, 0 } }, /* Aᵀ stored: dB's form */
+				{ { &p.a, 0 }, { &bt, 1 } }, /* Bᵀ stored: dA's form */
+				{ { &at, 1 }, { &bt, 1 } },
+			};
+			struct verify_result plain = freivalds(&p);
+			size_t i = p.c.rows / 2, j = p.c.cols / 3;
+			for (int o = 0; o < 3; o++) {
+				struct verify_result v, x;
+				ck_assert_int_eq(verify_freivalds_op(ops[o][0], ops[o][1], &p.c,
+								     VERIFY_VECTORS, 7, &v, &err), 0);
+				ck_assert_msg(v.decided && v.ok, "%zux%zux%zu, form %d: a correct C failed",
+					      shapes[s][0], shapes[s][1], shapes[s][2], o);
+				ck_assert(fabs(v.bound_min - plain.bound_min) <= 1e-9 * plain.bound_min);
+				ck_assert(fabs(v.bound_max - plain.bound_max) <= 1e-9 * plain.bound_max);
+				ck_assert_int_eq(verify_exact_op(ops[o][0], ops[o][1], &p.c, &x, &err), 0);
+				ck_assert(x.ok && x.checked == p.c.rows * p.c.cols);
+				if (!floats)
+					ck_assert(x.max_abs_err == 0);
+				double was = MAT_AT(&p.c, i, j);
+				MAT_AT(&p.c, i, j) = was + 2 * row_bound(&p.c, i) + 1;
+				ck_assert_int_eq(verify_freivalds_op(ops[o][0], ops[o][1], &p.c,
+								     VERIFY_VECTORS, 7, &v, &err), 0);
+				ck_assert_msg(v.decided && !v.ok && v.n_bad == 1 && v.first_bad == i,
+					      "%zux%zux%zu, form %d: a wrong C[%zu, %zu] passed",
+					      shapes[s][0], shapes[s][1], shapes[s][2], o, i, j);
+				ck_assert_int_eq(verify_exact_op(ops[o][0], ops[o][1], &p.c, &x, &err), 0);
+				ck_assert(!x.ok && x.n_bad == 1);
+				MAT_AT(&p.c, i, j) = was;
+			}
+			/* the shapes are op()'s: a stored transpose used as it is fails
+			 * (unless it is square) */
+			if (p.a.rows != p.a.cols)
+				ck_assert_int_eq(verify_exact_op((struct verify_op){ &at, 0 }, ops[0][1],
+								 &p.c, &plain, &err), DM_EINVAL);
+			if (p.b.rows != p.b.cols)
+				ck_assert_int_eq(verify_freivalds_op(ops[1][0],
+								     (struct verify_op){ &bt, 0 }, &p.c,
+								     4, 1, &plain, &err), DM_EINVAL);
+			mat_free(&at);
+			mat_free(&bt);
+			problem_free(&p);
+		}
+}
+END_TEST
+
 START_TEST(bad_arguments)
 {
 	struct problem p;
@@ -265,6 +336,9 @@ START_TEST(bad_arguments)
 	ck_assert_int_eq(verify_freivalds(&p.a, &p.a, &p.c, 4, 1, &v, &err), DM_EINVAL);
 	ck_assert_int_eq(verify_exact(&p.a, &p.b, &p.a, &v, &err), DM_EINVAL);
 	ck_assert_str_eq(err.msg, "cannot check a 13x5 C against A 13x5 @ B 5x7");
+	ck_assert_int_eq(verify_exact_op((struct verify_op){ &p.a, 1 }, (struct verify_op){ &p.b, 0 },
+					 &p.c, &v, &err), DM_EINVAL);
+	ck_assert_str_eq(err.msg, "cannot check a 13x7 C against the transpose of A 13x5 @ B 5x7");
 	/* an empty product is an empty C */
 	struct mat ea = { 0, 5, NULL }, eb = { 5, 3, NULL }, ec = { 0, 3, NULL };
 	ck_assert_int_eq(verify_freivalds(&ea, &eb, &ec, 4, 1, &v, &err), 0);
@@ -281,6 +355,7 @@ static Suite *verify_suite(void)
 	tcase_add_test(tc, correct_products_pass);
 	tcase_add_test(tc, one_wrong_element_fails);
 	tcase_add_test(tc, accepts_what_allclose_accepts);
+	tcase_add_test(tc, transposed_operands);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("exact and the rule");
 	tcase_set_timeout(tc, 60);

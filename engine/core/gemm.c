@@ -80,3 +80,10 @@ void gemm_acc_tn(size_t m, size_t n, size_t k, const double *a, size_t lda,
 {
 	gemm_gated(CblasTrans, CblasNoTrans, m, n, k, a, lda, b, ldb, c, ldc);
 }
+
+void gemm_acc_op(int ta, int tb, size_t m, size_t n, size_t k, const double *a, size_t lda,
+		 const double *b, size_t ldb, double *c, size_t ldc)
+{
+	gemm_gated(ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, a, lda,
+		   b, ldb, c, ldc);
+}

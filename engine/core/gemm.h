@@ -24,6 +24,11 @@ void gemm_acc_nt(size_t m, size_t n, size_t k, const double *a, size_t lda,
 void gemm_acc_tn(size_t m, size_t n, size_t k, const double *a, size_t lda,
 		 const double *b, size_t ldb, double *c, size_t ldc);
 
+/* The same with either operand transposed as asked (ta, tb: 0 or 1): C[m x
+ * n] += op(A)[m x k] @ op(B)[k x n], A and B as stored. */
+void gemm_acc_op(int ta, int tb, size_t m, size_t n, size_t k, const double *a, size_t lda,
+		 const double *b, size_t ldb, double *c, size_t ldc);
+
 /* Sets OpenBLAS to one thread and ends its idle workers; called once before
  * any device thread starts (and before the generator's threads). */
 void gemm_init(void);

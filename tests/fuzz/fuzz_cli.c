@@ -380,7 +380,7 @@ static const struct mode_rule {
 	{ "the ring's orders with --train", IN_TRAIN,
 	  CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX },
 	{ "a forward's bug with --train", IN_TRAIN | FWD_BUG, CLI_GIVEN_BUG },
-	{ "--verify and --compare with --train", IN_TRAIN, CLI_GIVEN_VERIFY | CLI_GIVEN_COMPARE },
+	{ "--compare with --train", IN_TRAIN, CLI_GIVEN_COMPARE },
 	{ "a backward's bug without --train", NO_TRAIN | BWD_BUG, CLI_GIVEN_BUG },
 };
 

@@ -58,6 +58,13 @@ struct verify_result {
 	double bound_min, bound_max; /* Freivalds: the rows' bounds */
 };
 
+/* An operand of the product as stored, used as it is or transposed: the
+ * training step's products are dA = dC @ Bᵀ and dB = Aᵀ @ dC. */
+struct verify_op {
+	const struct mat *m;
+	int trans; /* 1: the operand is mᵀ */
+};
+
 /* The method for M x K @ K x N when none is asked for. */
 int verify_auto_method(size_t M, size_t K, size_t N);
 
@@ -70,5 +77,13 @@ int verify_exact(const struct mat *a, const struct mat *b, const struct mat *c,
  * *out; out->decided 0 means: run verify_exact) or DM_EINVAL / DM_ENOMEM. */
 int verify_freivalds(const struct mat *a, const struct mat *b, const struct mat *c, int k,
 		     uint64_t seed, struct verify_result *out, struct dm_err *err);
+
+/* The same two checks of C = op(a) @ op(b) (the bound above with op(a) as A
+ * and op(b) as B); verify_exact and verify_freivalds are these with neither
+ * transposed. */
+int verify_exact_op(struct verify_op a, struct verify_op b, const struct mat *c,
+		    struct verify_result *out, struct dm_err *err);
+int verify_freivalds_op(struct verify_op a, struct verify_op b, const struct mat *c, int k,
+			uint64_t seed, struct verify_result *out, struct dm_err *err);
 
 #endif
