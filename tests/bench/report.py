@@ -91,7 +91,7 @@ def main():
     if by.get("side_skipped"):
         p("   skipped: %s has no numpy" % by["side_skipped"][0]["python"])
     if side:
-        p("   %-8s %-5s %10s %10s %7s %6s %9s   %-26s %-26s" % (
+        p("   %-8s %-10s %10s %10s %7s %6s %9s   %-26s %-26s" % (
             "size", "mode", "ours", "peer", "ratio", "limit", "load", "ours: user / sys / RSS",
             "peer: user / sys / RSS"))
         limits = {"8x6x4": 0.1, "1024^3": 0.6, "2048^3": 0.8}
@@ -113,7 +113,7 @@ def main():
             # the 1-minute load average before each round: its range over the rounds
             loads = [r["load1"] for w in rows for r in rows[w] if "load1" in r]
             load = "%.2f-%.2f" % (min(loads), max(loads)) if loads else "-"
-            p("   %-8s %-5s %8.1fms %8.1fms %7.3f %6s %9s   %-26s %-26s%s" % (
+            p("   %-8s %-10s %8.1fms %8.1fms %7.3f %6s %9s   %-26s %-26s%s" % (
                 size, mode, med["ours"]["wall_s"] * 1e3, med["peer"]["wall_s"] * 1e3, ratio,
                 "%.2f" % limit if limit else "-", load,
                 "%.0f / %.0f ms / %.0f MiB" % (med["ours"]["user_s"] * 1e3,
@@ -128,6 +128,8 @@ def main():
                        limit, ratio <= limit and not bad, "x peer")
         p("   ours: %s -b --values floats -M S -K S -N S -d 2 -m MODE (as the issue" % a.ours)
         p("   runs it, output to /dev/null); peer: /usr/bin/python3 tests/bench/peer.py S S S 2")
+        p("   MODE; +train: both with --train (forward and backward, C, dA and dB checked; the")
+        p("   peer's backward is the starter's Communicator round the same rings).")
         rounds = sorted({len([r for r in side if r["who"] == "ours" and r["size"] == z
                               and r["mode"] == m]) for z, m in groups})
         p("   MODE.  Wall time from fork to exit, the median of %s rounds each; ours and"

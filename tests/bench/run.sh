@@ -86,19 +86,20 @@ side_tag() { # WHO SIZE MODE LOAD: bench_engine exec's line as a "side" line
 	sed "s/\"bench\":\"exec\"/\"bench\":\"side\",\"who\":\"$1\",\"size\":\"$2\",\"mode\":\"$3\",\"load1\":$4/"
 }
 load1() { cut -d' ' -f1 /proc/loadavg; } # the machine's 1-minute load average
-side_by_side() { # SIZE-LABEL M K N ROUNDS
-	local what=$1 M=$2 K=$3 N=$4 rounds=$5 i mode l
+side_by_side() { # SIZE-LABEL M K N ROUNDS [--train]: the training step, both sides
+	local what=$1 M=$2 K=$3 N=$4 rounds=$5 train=${6:-} i mode l tag
 	for mode in fsdp dp; do
+		tag=$mode${train:++train}
 		i=0
 		while [ $i -lt "$rounds" ]; do
 			[ "$cold" = 1 ] && sleep 3
 			l=$(load1)
 			must "$engine" exec --quiet "$ours" -b --values floats -M "$M" -K "$K" -N "$N" \
-				-d 2 -m $mode | side_tag ours "$what" $mode "$l" | emit
+				-d 2 -m $mode $train | side_tag ours "$what" $tag "$l" | emit
 			[ "$cold" = 1 ] && sleep 3
 			l=$(load1)
-			must "$engine" exec --quiet "$PEER_PY" tests/bench/peer.py "$M" "$K" "$N" 2 $mode |
-				side_tag peer "$what" $mode "$l" | emit
+			must "$engine" exec --quiet "$PEER_PY" tests/bench/peer.py "$M" "$K" "$N" 2 $mode \
+				$train | side_tag peer "$what" $tag "$l" | emit
 			i=$((i + 1))
 		done
 	done
@@ -108,6 +109,11 @@ if "$PEER_PY" -c 'import numpy' 2>/dev/null; then
 	side_by_side 8x6x4 8 6 4 $side_toy
 	for s in $side_sizes; do
 		side_by_side "${s}^3" "$s" "$s" "$s" $side_rounds
+	done
+	# the training step (--train: forward and backward, C, dA and dB checked)
+	side_by_side 8x6x4 8 6 4 $side_toy --train
+	for s in $side_sizes; do
+		side_by_side "${s}^3" "$s" "$s" "$s" $side_rounds --train
 	done
 else
 	echo "side by side: skipped: $PEER_PY has no numpy" >&2
