@@ -16,11 +16,18 @@ import sys
 # function -> the part it starts; the first that applies, in this order
 PARTS = [
     ("inputs_load", "inputs (generate or load A and B)"),
+    ("inputs_load_dc", "inputs (generate or load A and B)"),
     ("run_new", "scatter (run_new: devices' A and B, threads)"),
     ("run_finish", "run (run_finish: every phase)"),
     ("mat_matmul", "reference product (A @ B, for the exact check)"),
     ("verify_check", "verification"),
     ("report_verify", "verification"),
+    ("report_train_verify", "verification"),
+    ("report_train_compare", "DP-vs-FSDP table"),
+    ("report_train_intro", "printing"),
+    ("report_train_events", "printing"),
+    ("report_train_summary", "printing"),
+    ("report_train_write", "writing -o / --trace"),
     ("report_compare", "DP-vs-FSDP table"),
     ("report_header", "printing"),
     ("report_events", "printing"),
