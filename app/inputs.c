@@ -43,6 +43,18 @@ static int inputs_check_size(const char *what, size_t given, size_t actual, cons
 	return 0;
 }
 
+/* What a training step holds beside A, B and the forward's M x N reference:
+ * dC, and its checks' references: batch makes one at a time, after the run
+ * (verify_exact_op, at most the larger of dA's and dB's; none above 2^24,
+ * Freivalds), the interface keeps both (view_train.c). */
+static uint64_t inputs_train_bytes(const struct cli_opts *o, size_t M, size_t K, size_t N)
+{
+	uint64_t da = mat_bytes(M, K), db = mat_bytes(K, N);
+	if (!o->train)
+		return 0;
+	return (uint64_t)mat_bytes(M, N) + (o->batch ? (da > db ? da : db) : da + db);
+}
+
 /* Refuses generated matrices that would not fit before allocating them. */
 static int inputs_check_memory(const struct cli_opts *o, size_t M, size_t K, size_t N,
 			       struct dm_err *err)
@@ -53,9 +65,8 @@ static int inputs_check_memory(const struct cli_opts *o, size_t M, size_t K, siz
 	cfg.devices = o->devices;
 	cfg.train = o->train;
 	uint64_t need = run_estimate_bytes(&cfg, M, K, N);
-	uint64_t inputs = (uint64_t)mat_bytes(M, K) + mat_bytes(K, N) + mat_bytes(M, N);
-	if (o->train) /* dC, and the references dA and dB */
-		inputs += (uint64_t)mat_bytes(M, N) + mat_bytes(M, K) + mat_bytes(K, N);
+	uint64_t inputs = (uint64_t)mat_bytes(M, K) + mat_bytes(K, N) + mat_bytes(M, N) +
+			  inputs_train_bytes(o, M, K, N);
 	uint64_t avail = inputs_available_bytes();
 	if (mat_bytes(M, K) == SIZE_MAX || mat_bytes(K, N) == SIZE_MAX ||
 	    mat_bytes(M, N) == SIZE_MAX || need == UINT64_MAX || need + inputs < need ||
@@ -157,10 +168,8 @@ void inputs_run_config(const struct cli_opts *o, const struct mat *a, const stru
 	cfg->bug = o->bug;
 	cfg->train = o->train; /* its dC is the caller's to set */
 	uint64_t held = (uint64_t)mat_bytes(a->rows, a->cols) + mat_bytes(b->rows, b->cols) +
-			mat_bytes(a->rows, b->cols);
-	if (o->train)
-		held += (uint64_t)mat_bytes(a->rows, b->cols) + mat_bytes(a->rows, a->cols) +
-			mat_bytes(b->rows, b->cols);
+			mat_bytes(a->rows, b->cols) +
+			inputs_train_bytes(o, a->rows, a->cols, b->cols);
 	uint64_t avail = inputs_available_bytes();
 	cfg->mem_limit = avail > held ? avail - held : 1;
 }

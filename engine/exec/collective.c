@@ -24,9 +24,9 @@
  * pages, zeroed by the kernel, cost as much as the adds).  The last step
  * leaves it for FSDP's chunk or, in DP, for the all-gather, whose last step
  * lets it go.  FSDP's last step, when what came is the rank's own chunk,
- * sums into that buffer rather than into g: it is the chunk the rank keeps
- * (train.c), and g is let go in the same phase, so one pass does the add
- * and the keeping. */
+ * finishes it in that buffer (the sum, or with no-sum what came as it is)
+ * and leaves g alone: it is the chunk the rank keeps (train.c), and g is
+ * let go in the same phase, so one pass does the add and the keeping. */
 #include "exec/device.h"
 
 #include <stdint.h>
@@ -67,9 +67,9 @@ static struct ev coll_event(const struct device *d, const struct coll_step *st, 
 }
 
 /* Sends a copy of chunk st->send_chunk of g right: the spare as it is when
- * it holds that chunk's values already (the last step's receive left them
- * there), else in the spare when it fits, else in a new buffer; *e is its
- * event. */
+ * it holds that chunk's values already (the last step's add or store left
+ * them there, coll_take), else in the spare when it fits, else in a new
+ * buffer; *e is its event. */
 static int coll_send(struct device *d, const struct coll_step *st, struct ev *e)
 {
 	int c = st->send_chunk, to = sched_right(d->n, d->rank), rc;
@@ -140,8 +140,9 @@ static int coll_sums_into_message(const struct device *d, const struct coll_step
  * over it; the same sums in the same order as the replay's (IEEE addition
  * commutes: which buffer holds the result does not change it).  The result
  * goes into the message's buffer too, which becomes the spare: the next
- * step sends this chunk, and then needs no copy of it.  *e gets the add, if
- * any (*logged: 1). */
+ * step sends this chunk, and then needs no copy of it.  FSDP's last step
+ * into its own chunk finishes it in the message's buffer alone (see the
+ * top).  *e gets the add, if any (*logged: 1). */
 static void coll_take(struct device *d, const struct coll_step *st, const struct comm_msg *m,
 		      struct ev *e, int *logged)
 {
@@ -150,11 +151,11 @@ static void coll_take(struct device *d, const struct coll_step *st, const struct
 	uint64_t t = device_now_ns();
 	for (size_t i = 0; i < d->K && w > 0; i++) {
 		double *row = &d->g.data[i * d->N + c0], *in = &m->data[i * w];
-		if (st->adds != 1)
-			memcpy(row, in, w * sizeof(double));
-		else if (into_message)
-			for (size_t j = 0; j < w; j++)
+		if (into_message) /* stored: what came is the chunk already */
+			for (size_t j = 0; st->adds == 1 && j < w; j++)
 				in[j] = row[j] + in[j];
+		else if (st->adds != 1)
+			memcpy(row, in, w * sizeof(double));
 		else
 			for (size_t j = 0; j < w; j++)
 				row[j] = in[j] = row[j] + in[j];

@@ -83,8 +83,9 @@ struct device {
 	struct mat spare;    /* the chunk last received in a ring step over dB: the next
 				step's send buffer (collective.c), counted as held */
 	int spare_chunk;     /* the chunk of g whose values spare holds, -1 none */
-	int db_summed;       /* FSDP: spare holds its own chunk of dB, summed (the last
-				reduce-scatter step summed into it, not into g) */
+	int db_summed;       /* FSDP: spare holds its own chunk of dB, final (the last
+				reduce-scatter step brought it and finished it there, not
+				in g) */
 	int *db_fill;        /* N entries: how many ranks' partials column j of its dB holds
 				(0: none held) */
 	int da_parts;        /* B shards accumulated into da (n for all of B in DP) */

@@ -98,11 +98,12 @@ static int train_partial(struct device *d, int phase)
 }
 
 /* FSDP once the reduce-scatter is over: the rank keeps its chunk of dB
- * (its shard's columns, as B is sharded) and lets the partial go.  In the
- * correct ring the last step summed the chunk into the buffer it came in
- * (collective.c): that buffer is kept as it is.  A bug's last chunk was
- * another one: the chunk is copied out of g into a buffer of its own.  On
- * one device the partial is the whole dB: it is kept as it is. */
+ * (its shard's columns, as B is sharded) and lets the partial go.  When the
+ * last step brought the rank's own chunk (the correct ring, and no-sum),
+ * the buffer it came in holds the chunk's final values (collective.c): it
+ * is kept as it is.  rs-off-by-one's last chunk is another one: the rank's
+ * is copied out of g into a buffer of its own.  On one device the partial
+ * is the whole dB: it is kept as it is. */
 static int train_keep_chunk(struct device *d, int phase, int step)
 {
 	size_t c0 = split_offset(d->N, d->n, d->rank), w = split_size(d->N, d->n, d->rank);
