@@ -235,7 +235,6 @@ void report_train_compare(int n, size_t M, size_t K, size_t N)
 	       "FSDP its shard of each\n");
 }
 
-/* One tensor's verdict line. */
 int report_train_verify(const struct cli_opts *o, const struct mat *a, const struct mat *b,
 			const struct mat *dc, const struct mat *c, const struct mat *da,
 			const struct mat *db)
