@@ -4,10 +4,7 @@
 #ifndef DM_SCHED_H
 #define DM_SCHED_H
 
-enum dm_mode {
-	DM_FSDP = 0, /* A by rows, B by columns, shards travel round a ring */
-	DM_DP = 1,   /* A by rows, every device holds all of B */
-};
+#include "plan.h" /* enum dm_mode */
 
 enum sched_kind {
 	SCHED_COMPUTE = 0,  /* multiply the A rows by the B shard held */

@@ -1,0 +1,118 @@
+/* plan: the settings of a run, behind setters (see plan.h).  Every setter
+ * checks its own value; plan_check the settings that only make sense
+ * together, so that a plan may pass through a state on its way (the
+ * interface's d turns the training step on before it says why it cannot). */
+#include <distmm/plan.h>
+
+#include <stdlib.h>
+
+struct dm_plan {
+	enum dm_mode mode;
+	int n;
+	enum dm_pass pass;
+	enum dm_order order;
+	enum dm_bug bug;
+	size_t capacity;
+};
+
+int plan_new(struct dm_plan **out, enum dm_mode mode, int n, struct dm_err *err)
+{
+	struct dm_plan *p;
+	*out = NULL;
+	if ((unsigned)mode >= DM_MODE_COUNT)
+		return dm_err_set(err, DM_EINVAL, "unknown mode %d", (int)mode);
+	if (n < 1 || n > PLAN_MAX_DEVICES)
+		return dm_err_set(err, DM_EINVAL, "devices must be 1 to %d, not %d", PLAN_MAX_DEVICES, n);
+	if (!(p = malloc(sizeof *p)))
+		return dm_err_set(err, DM_ENOMEM, "out of memory for a plan");
+	*p = (struct dm_plan){ mode, n, DM_FORWARD, ORDER_PARITY, BUG_NONE, PLAN_UNBOUNDED };
+	*out = p;
+	return 0;
+}
+
+int plan_dup(struct dm_plan **out, const struct dm_plan *p, struct dm_err *err)
+{
+	if (!(*out = malloc(sizeof **out)))
+		return dm_err_set(err, DM_ENOMEM, "out of memory for a plan");
+	**out = *p;
+	return 0;
+}
+
+void plan_free(struct dm_plan *p)
+{
+	free(p);
+}
+
+int plan_set_mode(struct dm_plan *p, enum dm_mode mode, struct dm_err *err)
+{
+	if ((unsigned)mode >= DM_MODE_COUNT)
+		return dm_err_set(err, DM_EINVAL, "unknown mode %d", (int)mode);
+	p->mode = mode;
+	return 0;
+}
+
+int plan_set_devices(struct dm_plan *p, int n, struct dm_err *err)
+{
+	if (n < 1 || n > PLAN_MAX_DEVICES)
+		return dm_err_set(err, DM_EINVAL, "devices must be 1 to %d, not %d", PLAN_MAX_DEVICES, n);
+	p->n = n;
+	return 0;
+}
+
+int plan_set_pass(struct dm_plan *p, enum dm_pass pass, struct dm_err *err)
+{
+	if (pass != DM_FORWARD && pass != DM_TRAIN)
+		return dm_err_set(err, DM_EINVAL, "unknown pass %d", (int)pass);
+	p->pass = pass;
+	return 0;
+}
+
+int plan_set_order(struct dm_plan *p, enum dm_order order, struct dm_err *err)
+{
+	if ((unsigned)order >= ORDER_COUNT)
+		return dm_err_set(err, DM_EINVAL, "unknown transfer order %d", (int)order);
+	p->order = order;
+	return 0;
+}
+
+int plan_set_bug(struct dm_plan *p, enum dm_bug bug, struct dm_err *err)
+{
+	if ((unsigned)bug >= BUG_COUNT)
+		return dm_err_set(err, DM_EINVAL, "unknown bug %d", (int)bug);
+	p->bug = bug;
+	return 0;
+}
+
+int plan_set_capacity(struct dm_plan *p, size_t capacity, struct dm_err *err)
+{
+	(void)err; /* every count is a capacity: 0 is synchronous, PLAN_UNBOUNDED none */
+	p->capacity = capacity;
+	return 0;
+}
+
+enum dm_mode plan_mode(const struct dm_plan *p) { return p->mode; }
+int plan_devices(const struct dm_plan *p) { return p->n; }
+enum dm_pass plan_pass(const struct dm_plan *p) { return p->pass; }
+int plan_train(const struct dm_plan *p) { return p->pass == DM_TRAIN; }
+enum dm_order plan_order(const struct dm_plan *p) { return p->order; }
+enum dm_bug plan_bug(const struct dm_plan *p) { return p->bug; }
+size_t plan_capacity(const struct dm_plan *p) { return p->capacity; }
+
+int plan_check(const struct dm_plan *p, struct dm_err *err)
+{
+	if (p->pass != DM_TRAIN)
+		return 0;
+	if (p->order != ORDER_PARITY)
+		return dm_err_set(err, DM_EINVAL, "a training step's rings use the parity order, not "
+				  "%s", order_name(p->order));
+	if (p->bug != BUG_NONE && !bug_is_backward(p->bug))
+		return dm_err_set(err, DM_EINVAL, "bug %s is a mistake of the forward: a training "
+				  "step runs the correct forward and takes the backward's bugs",
+				  bug_name(p->bug));
+	return 0;
+}
+
+const char *plan_mode_name(enum dm_mode mode)
+{
+	return mode == DM_DP ? "DP" : mode == DM_FSDP ? "FSDP" : "?";
+}
