@@ -44,6 +44,10 @@ struct dm_plan;
  * unbounded channels.  Returns 0, DM_EINVAL (mode, n) or DM_ENOMEM with
  * err filled; *out is NULL on failure. */
 int plan_new(struct dm_plan **out, enum dm_mode mode, int n, struct dm_err *err);
+/* plan_new with the pass too: the one call a schedule or a trace needs
+ * (mode, devices, forward or training step).  Returns as plan_new. */
+int plan_make(struct dm_plan **out, enum dm_mode mode, int n, enum dm_pass pass,
+	      struct dm_err *err);
 /* A copy of p.  Returns 0 or DM_ENOMEM (*out NULL). */
 int plan_dup(struct dm_plan **out, const struct dm_plan *p, struct dm_err *err);
 void plan_free(struct dm_plan *p);
