@@ -9,6 +9,7 @@
 #include "cli.h"
 #include <distmm/dm_err.h>
 #include <distmm/mat.h>
+#include <distmm/plan.h>
 #include <distmm/run.h>
 
 /* Bytes this process may still allocate: MemAvailable (or physical memory
@@ -25,6 +26,11 @@ int inputs_load(const struct cli_opts *o, struct mat *a, struct mat *b, struct d
  * DM_EFORMAT / DM_EIO / DM_ENOMEM with err filled; dc empty on failure. */
 int inputs_load_dc(const struct cli_opts *o, size_t M, size_t N, struct mat *dc,
 		   struct dm_err *err);
+
+/* The plan of the options: mode, devices, the forward or the training
+ * step, order, bug and capacity.  Returns 0 or an engine error with err
+ * filled (*out NULL). */
+int inputs_plan(const struct cli_opts *o, struct dm_plan **out, struct dm_err *err);
 
 /* The run configuration for these options and shapes, with its memory limit
  * set to what is available once A, B and the reference product are held. */

@@ -45,9 +45,10 @@ static void report_order(int order, int n)
 	printf("%s\n", n > 6 ? ", ..." : "");
 }
 
-void report_header(const char *who, const struct cli_opts *o, int mode, int n, int bug,
-		   size_t M, size_t K, size_t N)
+void report_header(const char *who, const struct cli_opts *o, const struct dm_plan *p, size_t M,
+		   size_t K, size_t N)
 {
+	int mode = plan_mode(p), n = plan_devices(p), bug = plan_bug(p);
 	printf("%s: %s, %d device%s, A %zux%zu, B %zux%zu, values %s, seed %" PRIu64 "%s%s\n", who,
 	       sched_mode_name(mode), n, n == 1 ? "" : "s", M, K, K, N,
 	       o->a_file || o->b_file ? "from files"
@@ -61,8 +62,9 @@ void report_header(const char *who, const struct cli_opts *o, int mode, int n, i
 		report_order(o->order, n);
 }
 
-static void report_event(const struct ev *e, int mode, int n, int bug)
+void report_event(const struct ev *e, const struct dm_plan *p)
 {
+	int mode = plan_mode(p), n = plan_devices(p), bug = plan_bug(p);
 	char f[64];
 	switch (e->op) {
 	case EV_COMPUTE:
@@ -109,10 +111,10 @@ static void report_event(const struct ev *e, int mode, int n, int bug)
 	}
 }
 
-void report_events(const struct ev *ev, size_t n_ev, int mode, int n, int bug)
+void report_events(const struct ev *ev, size_t n_ev, const struct dm_plan *p)
 {
 	for (size_t i = 0; i < n_ev; i++)
-		report_event(&ev[i], mode, n, bug);
+		report_event(&ev[i], p);
 }
 
 /* Where a mode's peaks and sends came from, in words. */
@@ -183,8 +185,10 @@ void report_compare(const struct mat *a, const struct mat *b, const struct run_c
 	compare_free(&c);
 }
 
-void report_summary(const struct ev_summary *sum, int n, int mode, size_t M, size_t K, size_t N)
+void report_summary(const struct ev_summary *sum, const struct dm_plan *p, size_t M, size_t K,
+		    size_t N)
 {
+	int mode = plan_mode(p), n = plan_devices(p);
 	uint64_t peak = 0, dp = 0, sent = 0, recv = 0;
 	printf("memory and traffic (bytes):\n");
 	printf("  %-8s %12s %14s %12s %12s\n", "", "peak held", "DP would hold", "sent",
@@ -344,8 +348,9 @@ int report_check_output(const char *path, int need_kind, struct dm_err *err)
 }
 
 int report_write_outputs(const struct cli_opts *o, const struct ev *ev, size_t n_ev,
-			 const struct ev_summary *sum, int n, int mode, const struct mat *c)
+			 const struct ev_summary *sum, const struct dm_plan *p, const struct mat *c)
 {
+	int mode = plan_mode(p), n = plan_devices(p);
 	struct dm_err err;
 	int rc = 0;
 	if (o->trace_file) {

@@ -22,8 +22,9 @@
 
 #define REPORT_TRAIN_COMPARE_DEVICES 64
 
-void report_train_intro(const struct cli_opts *o, int mode, int n)
+void report_train_intro(const struct cli_opts *o, const struct dm_plan *p)
 {
+	int mode = plan_mode(p), n = plan_devices(p);
 	printf("training step: the forward, then dA = dC @ B^T and dB = A^T @ dC, dC %s; %s\n",
 	       o->dc_file ? "from a file" : "from the seed",
 	       mode == DM_DP ? "DP all-reduces dB round the ring (a reduce-scatter, then an "
@@ -93,12 +94,16 @@ static void report_train_send(const struct ev *e, int kind, int n, int bug)
 	}
 }
 
-static void report_train_event(const struct ev *e, int mode, int n, int bug)
+/* fwd: the forward's plan (p's mode and devices, no bug), whose lines the
+ * forward's events get, as without --train. */
+static void report_train_event(const struct ev *e, const struct dm_plan *p,
+			       const struct dm_plan *fwd)
 {
+	int mode = plan_mode(p), n = plan_devices(p), bug = plan_bug(p);
 	int kind = sched_run_phase_kind(mode, 1, n, e->phase);
 	char f[64];
 	if ((kind == SCHED_COMPUTE || kind == SCHED_TRANSFER) && e->op != EV_FREE) {
-		report_events(e, 1, mode, n, BUG_NONE); /* the forward's, as without --train */
+		report_event(e, fwd);
 		return;
 	}
 	switch (e->op) {
@@ -135,10 +140,16 @@ static void report_train_event(const struct ev *e, int mode, int n, int bug)
 	}
 }
 
-void report_train_events(const struct ev *ev, size_t n_ev, int mode, int n, int bug)
+void report_train_events(const struct ev *ev, size_t n_ev, const struct dm_plan *p)
 {
+	struct dm_plan *fwd;
+	if (plan_make(&fwd, plan_mode(p), plan_devices(p), DM_FORWARD, NULL)) {
+		status_error("out of memory");
+		return;
+	}
 	for (size_t i = 0; i < n_ev; i++)
-		report_train_event(&ev[i], mode, n, bug);
+		report_train_event(&ev[i], p, fwd);
+	plan_free(fwd);
 }
 
 /* Bytes each rank sent in the ring phases (not the gather), from the log;
@@ -152,8 +163,9 @@ static void report_ring_sent(const struct ev *ev, size_t n_ev, int mode, int n, 
 }
 
 void report_train_summary(const struct ev_summary *sum, const struct ev *ev, size_t n_ev,
-			  int mode, int n, size_t M, size_t K, size_t N)
+			  const struct dm_plan *p, size_t M, size_t K, size_t N)
 {
+	int mode = plan_mode(p), n = plan_devices(p);
 	uint64_t t_peak = 0, t_ring = 0, t_gather = 0, t_recv = 0;
 	uint64_t *ring = calloc((size_t)n, sizeof *ring);
 	struct train_model_rank model, total;
@@ -208,8 +220,9 @@ void report_train_summary(const struct ev_summary *sum, const struct ev *ev, siz
 	       "the files\n", mode == DM_FSDP ? ", each rank's chunk of dB" : "");
 }
 
-void report_train_compare(int n, size_t M, size_t K, size_t N)
+void report_train_compare(const struct dm_plan *p, size_t M, size_t K, size_t N)
 {
+	int n = plan_devices(p);
 	struct train_model_rank m[2];
 	if (n > REPORT_TRAIN_COMPARE_DEVICES)
 		return;
@@ -275,9 +288,10 @@ int report_train_check_outputs(const struct cli_opts *o, struct dm_err *err)
 }
 
 int report_train_write(const struct cli_opts *o, const struct ev *ev, size_t n_ev,
-		       const struct ev_summary *sum, int n, int mode, const struct mat *c,
+		       const struct ev_summary *sum, const struct dm_plan *p, const struct mat *c,
 		       const struct mat *da, const struct mat *db)
 {
+	int mode = plan_mode(p), n = plan_devices(p);
 	struct dm_err err;
 	int rc = 0;
 	if (o->trace_file) {

@@ -120,8 +120,11 @@ struct batch_job {
 static void batch_print(void *arg)
 {
 	struct batch_job *j = arg;
-	report_summary(j->sum, j->cfg.devices, j->cfg.mode, j->a->rows, j->a->cols, j->b->cols);
+	struct dm_plan *p;
+	ck_assert_int_eq(plan_make(&p, j->cfg.mode, j->cfg.devices, DM_FORWARD, NULL), 0);
+	report_summary(j->sum, p, j->a->rows, j->a->cols, j->b->cols);
 	report_compare(j->a, j->b, &j->cfg, j->sum, j->run_other);
+	plan_free(p);
 }
 
 START_TEST(batch_prints_the_model)

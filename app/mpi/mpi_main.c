@@ -183,14 +183,17 @@ static int mm_pause(void *ctx, int phase)
 	return 0;
 }
 
-/* What rank 0 holds beside A and B: a training step's dC (the checks
- * need it after the run). */
+/* What rank 0 holds beside A and B: the run's plan, a training step's dC
+ * (the checks need it after the run). */
 struct mm_refs {
+	struct dm_plan *plan;
 	struct mat dc;
 };
 
 static void mm_refs_free(struct mm_refs *r)
 {
+	plan_free(r->plan);
+	r->plan = NULL;
 	mat_free(&r->dc);
 }
 
@@ -210,7 +213,8 @@ static int mm_prepare(const struct cli_opts *o, struct mat *a, struct mat *b, st
 		return status_of(rc);
 	}
 	if ((rc = mpi_rank_check(o->mode, o->bug, mm_size, a, b, &err)) ||
-	    (o->train && (rc = run_check_train(o->bug, a, b, &ref->dc, 0, &err)))) {
+	    (o->train && (rc = run_check_train(o->bug, a, b, &ref->dc, 0, &err))) ||
+	    (rc = inputs_plan(o, &ref->plan, &err))) {
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
@@ -224,19 +228,17 @@ static int mm_report_train(const struct cli_opts *o, const struct mat *a, const 
 {
 	int status;
 	if (!o->quiet)
-		report_train_events(res->ev, res->n_ev, o->mode, mm_size, o->bug);
+		report_train_events(res->ev, res->n_ev, ref->plan);
 	if (rc) {
 		status_flush_stdout();
 		status_error("%s", err->msg);
-		report_train_write(o, res->ev, res->n_ev, res->sum, mm_size, o->mode, NULL, NULL,
-				   NULL);
+		report_train_write(o, res->ev, res->n_ev, res->sum, ref->plan, NULL, NULL, NULL);
 		return STATUS_MISMATCH;
 	}
-	report_train_summary(res->sum, res->ev, res->n_ev, o->mode, mm_size, a->rows, a->cols,
-			     b->cols);
-	report_train_compare(mm_size, a->rows, a->cols, b->cols);
-	status = report_train_write(o, res->ev, res->n_ev, res->sum, mm_size, o->mode, &res->c,
-				    &res->da, &res->db);
+	report_train_summary(res->sum, res->ev, res->n_ev, ref->plan, a->rows, a->cols, b->cols);
+	report_train_compare(ref->plan, a->rows, a->cols, b->cols);
+	status = report_train_write(o, res->ev, res->n_ev, res->sum, ref->plan, &res->c, &res->da,
+				    &res->db);
 	if (status == STATUS_OK)
 		status = report_train_verify(o, a, b, &ref->dc, &res->c, &res->da, &res->db);
 	return status;
@@ -257,18 +259,18 @@ static int mm_report(const struct cli_opts *o, const struct mat *a, const struct
 	if (o->train)
 		return mm_report_train(o, a, b, ref, res, rc, err);
 	if (!o->quiet)
-		report_events(res->ev, res->n_ev, o->mode, mm_size, o->bug);
+		report_events(res->ev, res->n_ev, ref->plan);
 	if (rc) {
 		status_flush_stdout();
 		status_error("%s", err->msg);
 		/* the trace of what happened, which is whole; never a result */
-		report_write_outputs(o, res->ev, res->n_ev, res->sum, mm_size, o->mode, NULL);
+		report_write_outputs(o, res->ev, res->n_ev, res->sum, ref->plan, NULL);
 		return STATUS_MISMATCH;
 	}
-	report_summary(res->sum, mm_size, o->mode, a->rows, a->cols, b->cols);
+	report_summary(res->sum, ref->plan, a->rows, a->cols, b->cols);
 	inputs_run_config(o, a, b, &cfg);
 	report_compare(a, b, &cfg, res->sum, o->compare);
-	status = report_write_outputs(o, res->ev, res->n_ev, res->sum, mm_size, o->mode, &res->c);
+	status = report_write_outputs(o, res->ev, res->n_ev, res->sum, ref->plan, &res->c);
 	if (status == STATUS_OK)
 		status = report_verify(o, a, b, &res->c);
 	return status;
@@ -334,9 +336,9 @@ static int mm_main(int argc, char **argv)
 
 	if (mm_rank == 0 && (status = mm_prepare(&o, &a, &b, &ref)) == STATUS_OK) {
 		/* before the go: with --step the ranks' lines come after it */
-		report_header("distmm-tui batch", &o, o.mode, mm_size, o.bug, a.rows, a.cols, b.cols);
+		report_header("distmm-tui batch", &o, ref.plan, a.rows, a.cols, b.cols);
 		if (o.train)
-			report_train_intro(&o, o.mode, mm_size);
+			report_train_intro(&o, ref.plan);
 		status_flush_stdout();
 	}
 	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD); /* go, or every rank ends with it */

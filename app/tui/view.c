@@ -169,6 +169,20 @@ static void view_reset(struct view *v)
 	dm_err_clear(&v->fail);
 }
 
+/* v->plan from v->cfg (which m, d, [ and ] change before a restart); the
+ * old plan stays when a new one cannot be made.  0 or an engine error. */
+static int view_make_plan(struct view *v, struct dm_err *err)
+{
+	struct dm_plan *p;
+	int rc = plan_make_run(&p, v->cfg.mode, v->cfg.devices, v->cfg.train ? DM_TRAIN : DM_FORWARD,
+			       v->cfg.order, v->cfg.bug, v->cfg.capacity, err);
+	if (rc)
+		return rc;
+	plan_free(v->plan);
+	v->plan = p;
+	return 0;
+}
+
 /* What a new run of this configuration fixes for its whole length. */
 static void view_run_constants(struct view *v)
 {
@@ -203,6 +217,11 @@ int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 	cfg.bug = v->cfg.bug;
 	cfg.train = v->cfg.train;
 	cfg.dc = v->cfg.dc;
+	if ((rc = view_make_plan(v, err))) {
+		v->failed = v->run_failed = 1;
+		v->fail = *err;
+		return rc;
+	}
 	view_run_constants(v);
 	if ((rc = view_train_refs(v, err)) ||
 	    (rc = run_snapshot_init_train(&v->snap, cfg.devices, v->a->rows, v->a->cols,
@@ -252,6 +271,8 @@ int view_init(struct view *v, const struct mat *a, const struct mat *b,
 
 void view_free(struct view *v)
 {
+	plan_free(v->plan);
+	v->plan = NULL;
 	compare_free(&v->cmp);
 	free(v->ev);
 	v->ev = NULL;
@@ -425,6 +446,10 @@ static int view_init_log(struct view *v, const struct mat *a, const struct mat *
 	v->recorded = recorded;
 	if ((rc = mat_matmul(&v->ref, a, b, err)))
 		return rc;
+	if ((rc = view_make_plan(v, err))) {
+		view_free(v);
+		return rc;
+	}
 	view_measure_one(&v->ref, &v->fc);
 	view_run_constants(v);
 	if ((rc = view_train_refs(v, err)) ||

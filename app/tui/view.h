@@ -17,6 +17,7 @@
 
 #include <distmm/dm_err.h>
 #include <distmm/mat.h>
+#include <distmm/plan.h>
 #include "compare.h"
 #include "derive.h"
 #include "lesson.h"
@@ -71,6 +72,8 @@ struct view_judge; /* view_judge.h: --judge, a candidate's run */
 
 struct view {
 	struct view_config cfg;
+	struct dm_plan *plan;    /* cfg's, made again at every (re)start: what the schedule,
+				    the replay and the model are asked with */
 	const struct mat *a, *b; /* the caller's */
 	struct mat ref;          /* A @ B, for the verification and the worked cell */
 	struct mat ref_da, ref_db; /* the training step's dC @ B^T and A^T @ dC (view_train.c) */

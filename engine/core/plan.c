@@ -47,6 +47,18 @@ int plan_make(struct dm_plan **out, enum dm_mode mode, int n, enum dm_pass pass,
 	return rc;
 }
 
+int plan_make_run(struct dm_plan **out, enum dm_mode mode, int n, enum dm_pass pass,
+		  enum dm_order order, enum dm_bug bug, size_t capacity, struct dm_err *err)
+{
+	int rc = plan_make(out, mode, n, pass, err);
+	if (!rc && ((rc = plan_set_order(*out, order, err)) || (rc = plan_set_bug(*out, bug, err)) ||
+		    (rc = plan_set_capacity(*out, capacity, err)))) {
+		plan_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
 int plan_dup(struct dm_plan **out, const struct dm_plan *p, struct dm_err *err)
 {
 	if (!(*out = malloc(sizeof **out)))

@@ -540,6 +540,16 @@ void trace_free(struct trace *t)
 	memset(t, 0, sizeof *t);
 }
 
+int trace_plan(const struct trace *t, enum dm_bug bug, struct dm_plan **out, struct dm_err *err)
+{
+	int rc = plan_make(out, t->mode, t->n, t->train ? DM_TRAIN : DM_FORWARD, err);
+	if (!rc && (rc = plan_set_bug(*out, bug, err))) {
+		plan_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
 int trace_parse(struct trace *t, const char *text, size_t len, const char *name,
 		struct dm_err *err)
 {

@@ -48,6 +48,10 @@ int plan_new(struct dm_plan **out, enum dm_mode mode, int n, struct dm_err *err)
  * (mode, devices, forward or training step).  Returns as plan_new. */
 int plan_make(struct dm_plan **out, enum dm_mode mode, int n, enum dm_pass pass,
 	      struct dm_err *err);
+/* A plan with every setting of a run in one call: each checked as its
+ * setter checks it.  Returns as plan_new. */
+int plan_make_run(struct dm_plan **out, enum dm_mode mode, int n, enum dm_pass pass,
+		  enum dm_order order, enum dm_bug bug, size_t capacity, struct dm_err *err);
 /* A copy of p.  Returns 0 or DM_ENOMEM (*out NULL). */
 int plan_dup(struct dm_plan **out, const struct dm_plan *p, struct dm_err *err);
 void plan_free(struct dm_plan *p);

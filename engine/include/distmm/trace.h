@@ -11,8 +11,10 @@
 
 #include <stddef.h>
 
+#include "bug.h"
 #include "dm_err.h"
 #include "evlog.h"
+#include "plan.h"
 
 struct trace {
 	struct ev *ev;
@@ -84,6 +86,10 @@ int trace_parse(struct trace *t, const char *text, size_t len, const char *name,
 int trace_read(const char *path, struct trace *t, size_t max_bytes, struct dm_err *err);
 
 void trace_free(struct trace *t);
+
+/* The plan t implies (its mode, its devices, the forward or the training
+ * step) with bug, which a trace does not record.  Returns as plan_make. */
+int trace_plan(const struct trace *t, enum dm_bug bug, struct dm_plan **out, struct dm_err *err);
 
 /* Whether the trace can be a run of A (M x K) @ B (K x N) on t->n devices in
  * t->mode, correct or with one of the deliberate bugs.  The rules are those
