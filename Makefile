@@ -142,16 +142,11 @@ $(BUILD)/tests/check_quiz: tests/check_quiz.c $(BUILD)/app/tui/quiz.o $(LIB) tes
 	@echo "  CC     $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(BUILD)/app/tui/quiz.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
-# The training step's engine suite holds the accounting to the app's model.
-$(BUILD)/tests/check_train: tests/check_train.c $(BUILD)/app/train_model.o $(LIB) tests/testutil.h
-	@mkdir -p $(dir $@)
-	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) -Iapp $(LDFLAGS) -o $@ $< $(BUILD)/app/train_model.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
-
-# The memory model against the engine, batch mode's tables and the screen's words.
-MEMORY_APP_OBJ = $(addprefix $(BUILD)/app/,compare.o report.o status.o deadlock.o lesson.o \
+# The memory model (engine/model/, in the library) against the engine,
+# batch mode's tables and the screen's words: an app-level suite.
+MEMORY_APP_OBJ = $(addprefix $(BUILD)/app/,report.o status.o deadlock.o lesson.o \
 	tui/view.o tui/view_words.o tui/view_derive.o tui/view_lab.o tui/view_judge.o tui/quiz.o \
-	tui/derive.o tui/view_train.o expr.o judge/verdict.o train_model.o)
+	tui/derive.o tui/view_train.o expr.o judge/verdict.o words/model_words.o)
 $(BUILD)/tests/check_memory: tests/check_memory.c $(MEMORY_APP_OBJ) $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
@@ -272,8 +267,8 @@ MPICC      ?= mpicc
 MPI_BIN    ?= distmm-mpi
 ENGINE_MPI_OBJ = $(ENGINE_MPI_SRC:%.c=$(BUILD)/%.o)
 MPI_OBJ     = $(ENGINE_MPI_OBJ) $(patsubst %.c,$(BUILD)/%.o,$(wildcard app/mpi/*.c))
-MPI_APP_OBJ = $(addprefix $(BUILD)/app/,batch.o batch_train.o cli.o cli_usage.o compare.o deadlock.o inputs.o \
-	report.o report_train.o status.o train_model.o)
+MPI_APP_OBJ = $(addprefix $(BUILD)/app/,batch.o batch_train.o cli.o cli_usage.o deadlock.o inputs.o \
+	report.o report_train.o status.o words/model_words.o)
 
 # mpicc is looked for when the recipe runs, not when make reads this file:
 # `make deps run` installs it after the reading.  The objects shared with
@@ -314,10 +309,10 @@ $(BUILD)/bench/bench_engine: tests/bench/bench_engine.c $(LIB)
 	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ENGINE)
 
 # The training step against its three dgemms, and its RSS against the model.
-$(BUILD)/bench/bench_train: tests/bench/bench_train.c $(BUILD)/app/train_model.o $(LIB)
+$(BUILD)/bench/bench_train: tests/bench/bench_train.c $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) -Iapp $(LDFLAGS) -o $@ $< $(BUILD)/app/train_model.o $(LIB) $(LDLIBS_ENGINE)
+	$(Q)$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ENGINE)
 
 # The interface's frame time, from app/'s own objects drawing to /dev/null.
 $(BUILD)/bench/bench_tui: tests/bench/bench_tui.c $(BENCH_APP_OBJ) $(LIB)

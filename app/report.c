@@ -12,15 +12,16 @@
 #include <unistd.h>
 
 #include <distmm/bug.h>
-#include "compare.h"
 #include "deadlock.h"
 #include <distmm/matio.h>
+#include <distmm/model.h>
 #include <distmm/order.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "status.h"
 #include <distmm/trace.h>
 #include <distmm/verify.h>
+#include "words/model_words.h"
 
 /* The DP-vs-FSDP table has a line a device: up to this many. */
 #define REPORT_COMPARE_DEVICES 64
@@ -118,7 +119,8 @@ void report_events(const struct ev *ev, size_t n_ev, const struct dm_plan *p)
 }
 
 /* Where a mode's peaks and sends came from, in words. */
-static const char *report_source(const struct compare *c, int mode, const struct run_config *cfg)
+static const char *report_source(const struct model_compare *c, int mode,
+				 const struct run_config *cfg)
 {
 	if (c->model[mode])
 		return mode == cfg->mode && cfg->bug
@@ -133,11 +135,11 @@ static const char *report_source(const struct compare *c, int mode, const struct
 void report_compare(const struct mat *a, const struct mat *b, const struct run_config *cfg,
 		    const struct ev_summary *sum, int run_other)
 {
-	struct compare c;
+	struct model_compare c;
 	struct dm_err err;
 	uint64_t limit = cfg->mem_limit ? cfg->mem_limit : UINT64_MAX;
 	if (cfg->devices > REPORT_COMPARE_DEVICES ||
-	    compare_build(&c, a, b, cfg, run_other ? limit : 0, sum, &err))
+	    model_compare_build(&c, a, b, cfg, run_other ? limit : 0, sum, &err))
 		return;
 	/* what no run measured comes from the model: the other mode, or both
 	 * when this run had a bug (its figures are the bug's) */
@@ -162,7 +164,7 @@ void report_compare(const struct mat *a, const struct mat *b, const struct run_c
 		       name, f[DM_DP], p[DM_DP], f[DM_FSDP], p[DM_FSDP], snt[DM_DP], snt[DM_FSDP]);
 	}
 	char saving[320];
-	compare_saving_line(&c, saving, sizeof saving);
+	modelw_saving_line(&c, saving, sizeof saving);
 	printf("  rank 0's figures include the gathered C (%" PRIu64 " bytes) in both modes\n",
 	       c.gathered);
 	for (int k = 0; k < 2; k++) {
@@ -182,7 +184,7 @@ void report_compare(const struct mat *a, const struct mat *b, const struct run_c
 		printf("  N does not split evenly: the textbook A_r + 2*B/n + C_r gives %" PRIu64
 		       " for rank 0 (without C); the model uses the real shard sizes\n",
 		       c.dev[0].textbook[DM_FSDP]);
-	compare_free(&c);
+	model_compare_free(&c);
 }
 
 void report_summary(const struct ev_summary *sum, const struct dm_plan *p, size_t M, size_t K,
@@ -190,12 +192,17 @@ void report_summary(const struct ev_summary *sum, const struct dm_plan *p, size_
 {
 	int mode = plan_mode(p), n = plan_devices(p);
 	uint64_t peak = 0, dp = 0, sent = 0, recv = 0;
+	struct dm_plan *dp_plan; /* like with like: rank 0 with the gathered C */
+	if (plan_make(&dp_plan, DM_DP, n, DM_FORWARD, NULL)) {
+		status_error("out of memory");
+		return;
+	}
 	printf("memory and traffic (bytes):\n");
 	printf("  %-8s %12s %14s %12s %12s\n", "", "peak held", "DP would hold", "sent",
 	       "received");
 	for (int i = 0; i < n; i++) {
-		struct compare_model dpm; /* like with like: rank 0 with the gathered C */
-		compare_model_rank(DM_DP, n, i, M, K, N, &dpm);
+		struct model_fwd dpm;
+		model_fwd_rank(dp_plan, i, M, K, N, &dpm);
 		uint64_t dpb = dpm.peak;
 		char name[16];
 		snprintf(name, sizeof name, "rank %d", i);
@@ -208,6 +215,7 @@ void report_summary(const struct ev_summary *sum, const struct dm_plan *p, size_
 	}
 	printf("  %-8s %12" PRIu64 " %14" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", "total", peak,
 	       dp, sent, recv);
+	plan_free(dp_plan);
 	if (mode == DM_FSDP && n > 1)
 		printf("  the ring: each rank sends %d/%d of B; rank 0's figures include the gathered C "
 		       "in both columns\n",

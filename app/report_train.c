@@ -18,7 +18,8 @@
 #include <distmm/trace.h>
 #include "report.h"
 #include "status.h"
-#include "train_model.h"
+#include <distmm/model.h>
+#include "words/model_words.h"
 
 #define REPORT_TRAIN_COMPARE_DEVICES 64
 
@@ -168,7 +169,7 @@ void report_train_summary(const struct ev_summary *sum, const struct ev *ev, siz
 	int mode = plan_mode(p), n = plan_devices(p);
 	uint64_t t_peak = 0, t_ring = 0, t_gather = 0, t_recv = 0;
 	uint64_t *ring = calloc((size_t)n, sizeof *ring);
-	struct train_model_rank model, total;
+	struct model_train model, total;
 	char f[160];
 	int shown = n < 64 ? n : 64;
 	if (!ring) {
@@ -181,7 +182,7 @@ void report_train_summary(const struct ev_summary *sum, const struct ev *ev, siz
 	printf("  %-8s %10s %10s %10s %10s %11s %11s %10s\n", "", "peak held", "model fwd",
 	       "model bwd", "ring sent", "closed form", "gather sent", "received");
 	for (int r = 0; r < n; r++) {
-		train_model_rank(mode, n, M, K, N, r, &model);
+		model_train_rank(p, M, K, N, r, &model);
 		t_peak += sum[r].peak_bytes;
 		t_ring += ring[r];
 		t_gather += sum[r].sent_bytes - ring[r];
@@ -195,7 +196,7 @@ void report_train_summary(const struct ev_summary *sum, const struct ev *ev, siz
 		       sum[r].peak_bytes != model.peak || ring[r] != model.ring_sent
 			       ? "  (not the model's: a bug or a failure)" : "");
 	}
-	train_model_total(mode, n, M, K, N, &total);
+	model_train_total(p, M, K, N, &total);
 	printf("  %-8s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %11" PRIu64
 	       " %11" PRIu64 " %10" PRIu64 "\n", "total", t_peak, total.fwd_peak, total.bwd_peak,
 	       t_ring, total.ring_sent, t_gather, t_recv);
@@ -211,7 +212,7 @@ void report_train_summary(const struct ev_summary *sum, const struct ev *ev, siz
 		printf("    DP: (n-1) dB chunks in the reduce-scatter + (n-1) in the all-gather = "
 		       "(B - w_r) + (B - w_{r+1})\n");
 	for (int r = 0; r < n && r < 8; r++) {
-		train_model_ring_formula(mode, n, K, N, r, f, sizeof f);
+		modelw_ring_formula(p, K, N, r, f, sizeof f);
 		printf("    rank %d: %s\n", r, f);
 	}
 	if (n > 8)
@@ -223,26 +224,32 @@ void report_train_summary(const struct ev_summary *sum, const struct ev *ev, siz
 void report_train_compare(const struct dm_plan *p, size_t M, size_t K, size_t N)
 {
 	int n = plan_devices(p);
-	struct train_model_rank m[2];
+	struct model_train m[2];
+	struct dm_plan *q; /* p's devices, in one mode then the other */
 	if (n > REPORT_TRAIN_COMPARE_DEVICES)
 		return;
+	if (plan_dup(&q, p, NULL)) {
+		status_error("out of memory");
+		return;
+	}
 	printf("DP vs FSDP, training step (bytes, the model):\n");
 	printf("  %-8s %11s %11s %11s %13s %13s %13s\n", "", "DP fwd peak", "DP bwd peak",
 	       "DP ring", "FSDP fwd peak", "FSDP bwd peak", "FSDP ring");
 	for (int r = 0; r <= n; r++) {
 		char name[16];
 		for (int k = 0; k < 2; k++) {
-			int mode = k ? DM_FSDP : DM_DP;
+			plan_set_mode(q, k ? DM_FSDP : DM_DP, NULL);
 			if (r < n)
-				train_model_rank(mode, n, M, K, N, r, &m[k]);
+				model_train_rank(q, M, K, N, r, &m[k]);
 			else
-				train_model_total(mode, n, M, K, N, &m[k]);
+				model_train_total(q, M, K, N, &m[k]);
 		}
 		snprintf(name, sizeof name, r < n ? "rank %d" : "total", r);
 		printf("  %-8s %11" PRIu64 " %11" PRIu64 " %11" PRIu64 " %13" PRIu64 " %13" PRIu64
 		       " %13" PRIu64 "\n", name, m[0].fwd_peak, m[0].bwd_peak, m[0].ring_sent,
 		       m[1].fwd_peak, m[1].bwd_peak, m[1].ring_sent);
 	}
+	plan_free(q);
 	printf("  a rank sends, per training step: DP 2*(n-1)/n of dB (all-reduce), FSDP 3*(n-1)/n "
 	       "of B's size (two all-gathers and dB's reduce-scatter); DP holds all of B and dB, "
 	       "FSDP its shard of each\n");

@@ -1,6 +1,6 @@
 /* report_train: what batch mode prints of a training step (-b --train, and
  * distmm-mpi --train the same way): the schedule with each index formula
- * worked out, memory and traffic against the model (train_model.h), DP
+ * worked out, memory and traffic against the model (<distmm/model.h>), DP
  * against FSDP, the verification of C, dA and dB; and its outputs.  Like
  * report.c, every line comes from the event log and the per-rank totals. */
 #ifndef APP_REPORT_TRAIN_H

@@ -8,7 +8,8 @@
  * figure, like with like (the gathered C in both, said so, or in neither);
  * one bar scale for the whole run; the saving line at n = 1 and n = 2.
  * In a training step the line compares against the training model's other
- * mode through the same stage (the same reduce-scatter step). */
+ * mode through the same stage (the same reduce-scatter step); its ring
+ * bytes are written out as batch mode prints them. */
 #include <check.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,11 +17,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "train_model.h"
+#include <distmm/model.h>
 #include "report.h"
 #include "testutil.h"
 #include "view.h"
+#include "words/model_words.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 
@@ -46,6 +47,7 @@ START_TEST(the_model_is_the_engines_accounting)
 	struct mat a, b;
 	make(&a, &b, M, K, N);
 	for (int mode = 0; mode < 2; mode++) {
+		struct dm_plan *plan = tu_plan(mode, n, DM_FORWARD);
 		struct run_config cfg;
 		struct run *r;
 		struct run_snapshot s;
@@ -61,28 +63,29 @@ START_TEST(the_model_is_the_engines_accounting)
 			run_snapshot_take(r, &s);
 			for (int i = 0; i < n; i++)
 				ck_assert_msg(s.dev[i].peak_bytes ==
-						      compare_model_peak_by(mode, n, i, (size_t)M, (size_t)K,
-									    (size_t)N, p),
+						      model_fwd_peak_by(plan, i, (size_t)M, (size_t)K,
+									(size_t)N, p),
 					      "%s d=%d %dx%dx%d phase %d rank %d: run %" PRIu64
 					      ", model %" PRIu64,
 					      sched_mode_name(mode), n, M, K, N, p, i, s.dev[i].peak_bytes,
-					      compare_model_peak_by(mode, n, i, (size_t)M, (size_t)K,
-								    (size_t)N, p));
+					      model_fwd_peak_by(plan, i, (size_t)M, (size_t)K, (size_t)N,
+								p));
 		}
 		struct ev_summary sum[16];
 		run_summaries(r, sum);
 		for (int i = 0; i < n; i++) {
-			struct compare_model m;
-			compare_model_rank(mode, n, i, (size_t)M, (size_t)K, (size_t)N, &m);
+			struct model_fwd m;
+			model_fwd_rank(plan, i, (size_t)M, (size_t)K, (size_t)N, &m);
 			ck_assert_uint_eq(sum[i].peak_bytes, m.peak);
 			ck_assert_uint_eq(sum[i].sent_bytes, m.sent);
 			ck_assert_uint_eq(m.work, m.a + m.c + m.b_peak);
 			ck_assert_uint_le(m.work, m.peak);
 			/* the one scale covers every figure of the run */
-			ck_assert_uint_le(m.peak, compare_model_scale(n, (size_t)M, (size_t)K, (size_t)N));
+			ck_assert_uint_le(m.peak, model_scale(plan, (size_t)M, (size_t)K, (size_t)N));
 		}
 		run_snapshot_free(&s);
 		run_free(r);
+		plan_free(plan);
 	}
 	mat_free(&a);
 	mat_free(&b);
@@ -134,6 +137,7 @@ START_TEST(batch_prints_the_model)
 	struct batch_job j;
 	struct dm_err err;
 	struct run *r;
+	struct dm_plan *fsdp = tu_plan(DM_FSDP, n, DM_FORWARD), *dp = tu_plan(DM_DP, n, DM_FORWARD);
 	make(&a, &b, M, K, N);
 	j.a = &a;
 	j.b = &b;
@@ -147,9 +151,9 @@ START_TEST(batch_prints_the_model)
 	for (j.run_other = 0; j.run_other < 2; j.run_other++) {
 		char *out = capture(batch_print, &j);
 		for (int i = 0; i < n; i++) {
-			struct compare_model f, d;
-			compare_model_rank(DM_FSDP, n, i, (size_t)M, (size_t)K, (size_t)N, &f);
-			compare_model_rank(DM_DP, n, i, (size_t)M, (size_t)K, (size_t)N, &d);
+			struct model_fwd f, d;
+			model_fwd_rank(fsdp, i, (size_t)M, (size_t)K, (size_t)N, &f);
+			model_fwd_rank(dp, i, (size_t)M, (size_t)K, (size_t)N, &d);
 			char want[160];
 			/* the summary: FSDP's peak, DP's like with like */
 			snprintf(want, sizeof want, "  rank %-3d %12" PRIu64 " %14" PRIu64 " %12" PRIu64,
@@ -172,9 +176,11 @@ START_TEST(batch_prints_the_model)
 			ck_assert(strstr(out, "one device") && !strstr(out, "2/1"));
 		if (n == 2)
 			ck_assert(strstr(out, "2*B/2 = B"));
-		if (!compare_even(n, (size_t)N) && n > 1)
+		if (!model_even(fsdp, (size_t)N) && n > 1)
 			ck_assert(strstr(out, "does not split evenly"));
 	}
+	plan_free(fsdp);
+	plan_free(dp);
 	mat_free(&a);
 	mat_free(&b);
 }
@@ -191,9 +197,10 @@ START_TEST(the_screen_prints_the_model_like_with_like)
 		struct view_config cfg = { mode, n, RUN_UNBOUNDED, 0, 0, 0, 0, NULL };
 		int other = mode == DM_FSDP ? DM_DP : DM_FSDP;
 		const char *oname = other == DM_DP ? "DP" : "FSDP";
+		struct dm_plan *mine_p = tu_plan(mode, n, DM_FORWARD), *other_p = tu_plan(other, n, DM_FORWARD);
 		ck_assert_int_eq(view_init(&v, &a, &b, &cfg, 0, 0, &err), 0);
 		uint64_t scale = v.mem_scale;
-		ck_assert_uint_eq(scale, compare_model_scale(n, (size_t)M, (size_t)K, (size_t)N));
+		ck_assert_uint_eq(scale, model_scale(mine_p, (size_t)M, (size_t)K, (size_t)N));
 		for (int stop = -1; stop <= v.phase_count; stop++) {
 			if (stop >= 0)
 				view_next(&v, 0);
@@ -203,13 +210,11 @@ START_TEST(the_screen_prints_the_model_like_with_like)
 			int olast = sched_phase_count(other, n) - 1;
 			for (int i = 0; i < n; i++) {
 				char text[128], held[24], oth[24], want[96];
-				uint64_t mine = compare_model_peak_by(mode, n, i, (size_t)M, (size_t)K,
-								      (size_t)N,
-								      stop < v.phase_count ? stop
-											   : v.phase_count - 1);
-				uint64_t theirs = compare_model_peak_by(other, n, i, (size_t)M, (size_t)K,
-									(size_t)N,
-									gathered ? olast : olast - 1);
+				uint64_t mine = model_fwd_peak_by(mine_p, i, (size_t)M, (size_t)K, (size_t)N,
+								  stop < v.phase_count ? stop
+										       : v.phase_count - 1);
+				uint64_t theirs = model_fwd_peak_by(other_p, i, (size_t)M, (size_t)K,
+								    (size_t)N, gathered ? olast : olast - 1);
 				ck_assert_uint_eq(v.snap.dev[i].peak_bytes, mine);
 				ck_assert_uint_eq(view_other_by(&v, i), theirs);
 				view_mem_text(&v, i, 80, text, sizeof text);
@@ -225,6 +230,8 @@ START_TEST(the_screen_prints_the_model_like_with_like)
 			}
 		}
 		view_free(&v);
+		plan_free(mine_p);
+		plan_free(other_p);
 	}
 	mat_free(&a);
 	mat_free(&b);
@@ -238,8 +245,10 @@ static uint64_t peak_through(int mode, int n, int M, int K, int N, int r, int la
 {
 	int count = sched_run_phase_count(mode, 1, n);
 	uint64_t *most = calloc((size_t)count, sizeof *most), peak;
+	struct dm_plan *plan = tu_plan(mode, n, DM_TRAIN);
 	ck_assert_ptr_nonnull(most);
-	train_model_phases(mode, n, (size_t)M, (size_t)K, (size_t)N, r, most, NULL);
+	model_train_phases(plan, (size_t)M, (size_t)K, (size_t)N, r, most, NULL);
+	plan_free(plan);
 	peak = 8 * (uint64_t)split_size((size_t)M, n, r) * (uint64_t)(K + 2 * N) +
 	       (mode == DM_FSDP ? 8 * (uint64_t)K * split_size((size_t)N, n, r)
 				: 8 * (uint64_t)K * (uint64_t)N);
@@ -332,6 +341,19 @@ START_TEST(the_training_line_compares_the_training_model)
 }
 END_TEST
 
+/* The training step's ring bytes as batch mode writes them out, the
+ * closed form with the model's numbers. */
+START_TEST(the_ring_formula_is_written_out)
+{
+	char f[160];
+	struct dm_plan *p = tu_plan(DM_FSDP, 4, DM_TRAIN);
+	/* the exercise: 8x6 @ 6x4 on 4 devices, B = 192 bytes, chunks of 48 */
+	modelw_ring_formula(p, 6, 4, 0, f, sizeof f);
+	ck_assert_str_eq(f, "2*(B - w1) + (B - w0) = 2*(192 - 48) + (192 - 48) = 432");
+	plan_free(p);
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
 	Suite *s = suite_create("memory");
@@ -341,6 +363,7 @@ static Suite *memory_suite(void)
 	tcase_add_loop_test(tc, batch_prints_the_model, 0, NSHAPES);
 	tcase_add_loop_test(tc, the_screen_prints_the_model_like_with_like, 0, NSHAPES);
 	tcase_add_loop_test(tc, the_training_line_compares_the_training_model, 0, NSHAPES);
+	tcase_add_test(tc, the_ring_formula_is_written_out);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,7 +4,7 @@
  * modes, stepped and free, capacities 0 and unbounded; one device bit for
  * bit the plain products; every event against the schedule's formulas; the
  * ring's bytes against the closed forms written out here (not the app's
- * model); the held bytes against the model (app/train_model.c, a second
+ * model); the held bytes against the model (engine/model/, a second
  * derivation of the same accounting) at the peak, after the forward (the
  * gathered shard let go) and at the end; the snapshot's fields for the
  * interface; the backward's bugs; and what a training step refuses. */
@@ -16,7 +16,7 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "testutil.h"
-#include "train_model.h"
+#include <distmm/model.h>
 
 /* The gradients by the textbook loops: dA = dC @ Bᵀ, dB = Aᵀ @ dC. */
 static void ref_grads(struct mat *da, struct mat *db, const struct mat *a, const struct mat *b,
@@ -268,13 +268,14 @@ static void check_memory(int mode, int n, size_t M, size_t K, size_t N)
 	struct tcase_in in;
 	struct run_snapshot s;
 	struct dm_err err;
+	struct dm_plan *p = tu_plan(mode, n, DM_TRAIN);
 	in_make(&in, M, K, N, 1, 3);
 	struct run *r = train_new(&in, mode, n, RUN_UNBOUNDED, 0);
 	ck_assert_int_eq(run_snapshot_init_train(&s, n, M, K, N, 0, &err), 0);
 	int last_fwd = mode == DM_FSDP ? 2 * n - 2 : 0, rc, count = run_phase_count(r);
 	uint64_t after_fwd[8] = { 0 }, bwd_max[8] = { 0 }, most[8][64], held[8][64];
 	for (int rk = 0; rk < n; rk++)
-		ck_assert_int_eq(train_model_phases(mode, n, M, K, N, rk, most[rk], held[rk]), count);
+		ck_assert_int_eq(model_train_phases(p, M, K, N, rk, most[rk], held[rk]), count);
 	uint64_t peak[8] = { 0 };
 	while ((rc = run_step(r, &err)) >= 0) {
 		run_snapshot_take(r, &s);
@@ -300,9 +301,9 @@ static void check_memory(int mode, int n, size_t M, size_t K, size_t N)
 	}
 	ck_assert_msg(rc == 1, "%s", err.msg);
 	for (int rk = 0; rk < n; rk++) {
-		struct train_model_rank m;
+		struct model_train m;
 		uint64_t rows = split_size(M, n, rk);
-		train_model_rank(mode, n, M, K, N, rk, &m);
+		model_train_rank(p, M, K, N, rk, &m);
 		ck_assert_msg(s.dev[rk].peak_bytes == m.peak, "%s n=%d %zux%zux%zu rank %d: peak %llu, "
 			      "the model %llu", sched_mode_name(mode), n, M, K, N, rk,
 			      (unsigned long long)s.dev[rk].peak_bytes, (unsigned long long)m.peak);
@@ -313,6 +314,7 @@ static void check_memory(int mode, int n, size_t M, size_t K, size_t N)
 		if (mode == DM_FSDP && n > 1 && w8(K, N, n, rk - 1) > 0)
 			ck_assert(bwd_max[rk] > own); /* the second all-gather */
 	}
+	plan_free(p);
 	run_snapshot_free(&s);
 	run_free(r);
 	in_free(&in);
@@ -522,18 +524,21 @@ END_TEST
 /* The model's closed forms, written as the README states them. */
 START_TEST(model_closed_forms)
 {
-	struct train_model_rank m;
-	char f[160];
-	/* the exercise: 8x6 @ 6x4 on 4 devices, B = 192 bytes, chunks of 48 */
-	train_model_rank(DM_FSDP, 4, 8, 6, 4, 1, &m);
+	struct model_train m;
+	struct dm_plan *fsdp = tu_plan(DM_FSDP, 4, DM_TRAIN), *dp = tu_plan(DM_DP, 4, DM_TRAIN);
+	struct dm_plan *one = tu_plan(DM_FSDP, 1, DM_TRAIN);
+	/* the exercise: 8x6 @ 6x4 on 4 devices, B = 192 bytes, chunks of 48
+	 * (its formula written out: check_memory, with the app's words) */
+	model_train_rank(fsdp, 8, 6, 4, 1, &m);
 	ck_assert_uint_eq(m.ring_sent, 3 * 192 * 3 / 4); /* 3 (n-1)/n of B */
-	train_model_rank(DM_DP, 4, 8, 6, 4, 1, &m);
+	model_train_rank(dp, 8, 6, 4, 1, &m);
 	ck_assert_uint_eq(m.ring_sent, 2 * 192 * 3 / 4); /* 2 (n-1)/n of dB */
-	train_model_ring_formula(DM_FSDP, 4, 6, 4, 0, f, sizeof f);
-	ck_assert_str_eq(f, "2*(B - w1) + (B - w0) = 2*(192 - 48) + (192 - 48) = 432");
-	train_model_rank(DM_FSDP, 1, 8, 6, 4, 0, &m);
+	model_train_rank(one, 8, 6, 4, 0, &m);
 	ck_assert_uint_eq(m.ring_sent, 0);
 	ck_assert_uint_eq(m.gather_recv, 0);
+	plan_free(fsdp);
+	plan_free(dp);
+	plan_free(one);
 }
 END_TEST
 

@@ -67,6 +67,17 @@ static inline int tu_allclose(const struct mat *x, const struct mat *y)
 	return 1;
 }
 
+/* A plan of mode on n devices for pass; the test fails where it cannot be
+ * made.  plan_free it. */
+static inline struct dm_plan *tu_plan(enum dm_mode mode, int n, enum dm_pass pass)
+{
+	struct dm_plan *p = NULL;
+	struct dm_err err;
+	int rc = plan_make(&p, mode, n, pass, &err);
+	ck_assert_msg(rc == 0, "plan_make: %s", err.msg);
+	return p;
+}
+
 static inline struct run *tu_run_new(int mode, int n, size_t capacity, const struct mat *a,
 				     const struct mat *b)
 {

@@ -13,7 +13,7 @@
 #include "keys.h"
 #include <distmm/split.h>
 #include "theme.h"
-#include "train_model.h"
+#include "words/model_words.h"
 
 /* A want_w x want_h box centred in area, inside it. */
 static struct rect draw_in_area(const struct rect *area, int want_w, int want_h)
@@ -117,7 +117,7 @@ struct mem_row {
 	int total;
 };
 
-static void draw_mem_row(const struct compare *c, int i, struct mem_row *row)
+static void draw_mem_row(const struct model_compare *c, int i, struct mem_row *row)
 {
 	int total = i == c->n;
 	const uint64_t *f = total ? c->total_formula : c->dev[i].formula;
@@ -145,7 +145,7 @@ static void draw_mem_row(const struct compare *c, int i, struct mem_row *row)
 void draw_memory(const struct draw_ctx *d)
 {
 	const struct view *v = d->v;
-	const struct compare *c = &v->cmp;
+	const struct model_compare *c = &v->cmp;
 	static const char *const head[7] = { "",	  "DP model", "DP run", "FSDP model",
 					     "FSDP run", "DP sent",  "FSDP sent" };
 	int width[7];
@@ -173,7 +173,7 @@ void draw_memory(const struct draw_ctx *d)
 	int n_note = 0;
 	view_bytes(c->gathered, g, sizeof g);
 	view_bytes(c->b_bytes * (uint64_t)(c->n > 1 ? c->n - 1 : 0), b, sizeof b);
-	compare_saving_line(c, note[n_note++], sizeof note[0]);
+	modelw_saving_line(c, note[n_note++], sizeof note[0]);
 	snprintf(note[n_note++], sizeof note[0],
 		 "rank 0's figures include the gathered C (%s) in both modes; the model: DP A_r + B + "
 		 "C_r, FSDP A_r + C_r + the two shards of its largest transfer",
@@ -191,15 +191,20 @@ void draw_memory(const struct draw_ctx *d)
 		 c->n > 1 ? c->n - 1 : 0, b, cols < 7 ? " (sends not shown: widen the screen)" : "");
 	if (v->cfg.train) {
 		/* the training step's own peaks and ring bytes, by the model
-		 * batch mode's tables print (train_model.c), for rank 0 of each */
-		struct train_model_rank m[2];
+		 * batch mode's tables print (<distmm/model.h>), for rank 0 of each */
+		struct model_train m[2];
 		char f[2][3][24];
+		struct dm_plan *p = NULL;
+		int made = !plan_make(&p, DM_FSDP, c->n, DM_TRAIN, NULL);
 		for (int mode = 0; mode < 2; mode++) {
-			train_model_rank(mode, c->n, v->a->rows, v->a->cols, v->b->cols, 0, &m[mode]);
+			memset(&m[mode], 0, sizeof m[mode]);
+			if (made && !plan_set_mode(p, mode, NULL))
+				model_train_rank(p, v->a->rows, v->a->cols, v->b->cols, 0, &m[mode]);
 			view_bytes(m[mode].fwd_peak, f[mode][0], sizeof f[mode][0]);
 			view_bytes(m[mode].bwd_peak, f[mode][1], sizeof f[mode][1]);
 			view_bytes(m[mode].ring_sent, f[mode][2], sizeof f[mode][2]);
 		}
+		plan_free(p);
 		snprintf(note[n_note++], sizeof note[0],
 			 "training step, rank 0 by the model: FSDP peak %s forward, %s backward, ring "
 			 "sent %s; DP %s forward, %s backward, ring sent %s (-b --train: every rank)",

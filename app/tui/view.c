@@ -188,7 +188,7 @@ static void view_run_constants(struct view *v)
 {
 	int n = v->cfg.devices;
 	v->phase_count = sched_run_phase_count(v->cfg.mode, v->cfg.train, n);
-	v->mem_scale = compare_model_scale(n, v->a->rows, v->a->cols, v->b->cols);
+	v->mem_scale = model_scale(v->plan, v->a->rows, v->a->cols, v->b->cols);
 	if (v->focus >= n)
 		v->focus = -1;
 	if (v->cell_i >= v->a->rows || v->cell_j >= v->b->cols)
@@ -273,7 +273,7 @@ void view_free(struct view *v)
 {
 	plan_free(v->plan);
 	v->plan = NULL;
-	compare_free(&v->cmp);
+	model_compare_free(&v->cmp);
 	free(v->ev);
 	v->ev = NULL;
 	run_free(v->run);
@@ -552,11 +552,11 @@ void view_open_memory(struct view *v)
 	}
 	if (!v->cmp_valid) {
 		struct run_config cfg;
-		compare_free(&v->cmp);
+		model_compare_free(&v->cmp);
 		run_config_default(&cfg);
 		cfg.devices = v->cfg.devices;
 		cfg.capacity = v->cfg.capacity;
-		if (compare_build(&v->cmp, v->a, v->b, &cfg, VIEW_COMPARE_MAX, NULL, &err))
+		if (model_compare_build(&v->cmp, v->a, v->b, &cfg, VIEW_COMPARE_MAX, NULL, &err))
 			return;
 		v->cmp_valid = 1;
 	}

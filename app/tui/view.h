@@ -17,8 +17,8 @@
 
 #include <distmm/dm_err.h>
 #include <distmm/mat.h>
+#include <distmm/model.h>
 #include <distmm/plan.h>
-#include "compare.h"
 #include "derive.h"
 #include "lesson.h"
 #include "quiz.h"
@@ -111,7 +111,7 @@ struct view {
 	struct quiz quiz;        /* predict, then reveal */
 	struct derive derive;    /* the practice (--quiz=derive): view_derive.c */
 	int cmp_valid;           /* cmp holds this configuration's numbers */
-	struct compare cmp;
+	struct model_compare cmp;
 	const struct lesson *lesson; /* a lesson being played, or NULL */
 	int part;                /* its part on screen */
 

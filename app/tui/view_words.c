@@ -3,7 +3,7 @@
  * worked cell, and how numbers are written.  Pure formatting of the view's
  * state: no curses, nothing changed. */
 #include "view.h"
-#include "train_model.h"
+#include <distmm/model.h>
 
 #include <inttypes.h>
 #include <math.h>
@@ -370,9 +370,13 @@ static uint64_t view_other_train(const struct view *v, int r, char *label, size_
 	int other = v->cfg.mode == DM_FSDP ? DM_DP : DM_FSDP, n = v->cfg.devices;
 	int kind = v->kind == VIEW_READY ? SCHED_COMPUTE : v->kind == VIEW_VERIFY ? SCHED_GATHER
 										   : v->kind;
-	uint64_t peak;
-	int last = train_model_peak_by(other, n, v->a->rows, v->a->cols, v->b->cols, r, kind,
-				       v->step, &peak);
+	uint64_t peak = 0;
+	struct dm_plan *p = NULL;
+	int last = -1;
+	if (!plan_make(&p, other, n, DM_TRAIN, NULL))
+		last = model_train_peak_by(p, v->a->rows, v->a->cols, v->b->cols, r, kind, v->step,
+					   &peak);
+	plan_free(p);
 	int k = last < 0 ? SCHED_COMPUTE : sched_run_phase_kind(other, 1, n, last);
 	int s = last < 0 ? 0 : sched_run_phase_step(other, 1, n, last);
 	if (k == SCHED_REDUCE_SCATTER || k == SCHED_ALL_GATHER)
@@ -391,10 +395,16 @@ uint64_t view_other_by(const struct view *v, int r)
 	int last = sched_phase_count(other, n) - 1;
 	int gathered = v->stop >= v->phase_count - 1;
 	char label[16];
+	struct dm_plan *p;
+	uint64_t peak = 0;
 	if (v->cfg.train)
 		return view_other_train(v, r, label, sizeof label);
-	return compare_model_peak_by(other, n, r, v->a->rows, v->a->cols, v->b->cols,
-				     gathered ? last : last - 1);
+	if (!plan_make(&p, other, n, DM_FORWARD, NULL)) {
+		peak = model_fwd_peak_by(p, r, v->a->rows, v->a->cols, v->b->cols,
+					 gathered ? last : last - 1);
+		plan_free(p);
+	}
+	return peak;
 }
 
 void view_mem_text(const struct view *v, int r, int width, char *buf, size_t size)

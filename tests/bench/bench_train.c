@@ -40,9 +40,9 @@
 #include <unistd.h>
 
 #include <distmm/mat.h>
+#include <distmm/model.h>
 #include <distmm/run.h>
 #include <distmm/schedule.h>
-#include "train_model.h"
 
 static double bt_now(void)
 {
@@ -338,7 +338,11 @@ static int bt_memory(int argc, char **argv)
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	uint64_t peak = hwm ? (uint64_t)ru.ru_maxrss * 1024 : 0;
-	uint64_t model = train_model_together(mode, d, S, S, S);
+	struct dm_plan *plan;
+	if (plan_make(&plan, mode, d, DM_TRAIN, &err))
+		bt_die("plan_make", &err);
+	uint64_t model = model_train_together(plan, S, S, S);
+	plan_free(plan);
 	printf("{\"bench\":\"train_memory\",\"mode\":\"%s\",\"size\":%zu,\"d\":%d,"
 	       "\"run_peak_rss\":%" PRIu64 ",\"base_rss\":%" PRIu64 ",\"after_setup_rss\":%" PRIu64
 	       ",\"model_together\":%" PRIu64 ",\"accounted_phase_max\":%" PRIu64
