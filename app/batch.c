@@ -66,7 +66,7 @@ static int batch_replay(const struct cli_opts *o)
 	if (!replay_finished(t.ev, t.n_ev, t.mode, t.n)) {
 		status_flush_stdout();
 		status_error("%s: the recorded run stops in phase %d of %d: it did not finish",
-			     o->replay_file, last + 1, sched_phase_count(t.mode, t.n));
+			     o->replay_file, last + 1, sched_phase_count(plan));
 		status = STATUS_MISMATCH;
 		goto out;
 	}

@@ -78,7 +78,7 @@ int batch_train_replay(const struct cli_opts *o, struct trace *t)
 	if (!replay_finished_run(t->ev, t->n_ev, t->mode, 1, t->n)) {
 		status_flush_stdout();
 		status_error("%s: the recorded run stops in phase %d of %d: it did not finish",
-			     o->replay_file, last + 1, sched_run_phase_count(t->mode, 1, t->n));
+			     o->replay_file, last + 1, sched_phase_count(plan));
 		status = STATUS_MISMATCH;
 		goto out;
 	}

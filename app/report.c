@@ -51,7 +51,7 @@ void report_header(const char *who, const struct cli_opts *o, const struct dm_pl
 {
 	int mode = plan_mode(p), n = plan_devices(p), bug = plan_bug(p);
 	printf("%s: %s, %d device%s, A %zux%zu, B %zux%zu, values %s, seed %" PRIu64 "%s%s\n", who,
-	       sched_mode_name(mode), n, n == 1 ? "" : "s", M, K, K, N,
+	       plan_mode_name(mode), n, n == 1 ? "" : "s", M, K, K, N,
 	       o->a_file || o->b_file ? "from files"
 	       : o->values == MAT_VALUES_INTS ? "ints" : "floats",
 	       o->seed, bug ? ", bug " : "", bug ? bug_name(bug) : "");
@@ -169,7 +169,7 @@ void report_compare(const struct mat *a, const struct mat *b, const struct run_c
 	       c.gathered);
 	for (int k = 0; k < 2; k++) {
 		int m = k ? DM_DP : DM_FSDP;
-		printf("  %s peaks and sends: %s", sched_mode_name(m), report_source(&c, m, cfg));
+		printf("  %s peaks and sends: %s", plan_mode_name(m), report_source(&c, m, cfg));
 		if (c.model[m] && run_other && need[m] > limit)
 			printf("; not run: it needs about %.1f MiB, more than the %.1f MiB available",
 			       (double)need[m] / 1048576.0, (double)limit / 1048576.0);

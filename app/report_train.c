@@ -101,7 +101,7 @@ static void report_train_event(const struct ev *e, const struct dm_plan *p,
 			       const struct dm_plan *fwd)
 {
 	int mode = plan_mode(p), n = plan_devices(p), bug = plan_bug(p);
-	int kind = sched_run_phase_kind(mode, 1, n, e->phase);
+	enum sched_kind kind = sched_phase_kind(p, e->phase);
 	char f[64];
 	if ((kind == SCHED_COMPUTE || kind == SCHED_TRANSFER) && e->op != EV_FREE) {
 		report_event(e, fwd);
@@ -155,11 +155,11 @@ void report_train_events(const struct ev *ev, size_t n_ev, const struct dm_plan 
 
 /* Bytes each rank sent in the ring phases (not the gather), from the log;
  * out has n entries. */
-static void report_ring_sent(const struct ev *ev, size_t n_ev, int mode, int n, uint64_t *out)
+static void report_ring_sent(const struct ev *ev, size_t n_ev, const struct dm_plan *p,
+			     uint64_t *out)
 {
 	for (size_t i = 0; i < n_ev; i++)
-		if (ev[i].op == EV_SEND &&
-		    sched_run_phase_kind(mode, 1, n, ev[i].phase) != SCHED_GATHER)
+		if (ev[i].op == EV_SEND && sched_phase_kind(p, ev[i].phase) != SCHED_GATHER)
 			out[ev[i].rank] += ev[i].bytes;
 }
 
@@ -176,7 +176,7 @@ void report_train_summary(const struct ev_summary *sum, const struct ev *ev, siz
 		status_error("out of memory");
 		return;
 	}
-	report_ring_sent(ev, n_ev, mode, n, ring);
+	report_ring_sent(ev, n_ev, p, ring);
 	printf("memory and traffic, training step (bytes; the model: README, The training "
 	       "step):\n");
 	printf("  %-8s %10s %10s %10s %10s %11s %11s %10s\n", "", "peak held", "model fwd",

@@ -35,6 +35,7 @@ END_TEST
 /* The schedule, read back from the event log. */
 static void check_events(int n, size_t M, size_t K, size_t N)
 {
+	struct dm_plan *plan = tu_plan(DM_FSDP, n, DM_FORWARD);
 	struct mat a, b;
 	tu_matrix(&a, M, K, 0, 9, 0);
 	tu_matrix(&b, K, N, 0, 9, 1);
@@ -49,11 +50,11 @@ static void check_events(int n, size_t M, size_t K, size_t N)
 		ck_assert(e->phase > last_phase || (e->phase == last_phase && e->rank >= last_rank));
 		last_phase = e->phase;
 		last_rank = e->rank;
-		ck_assert_int_eq(e->step, sched_phase_step(DM_FSDP, n, e->phase));
+		ck_assert_int_eq(e->step, sched_phase_step(plan, e->phase));
 		switch (e->op) {
 		case EV_COMPUTE: {
 			int want = ((e->rank - e->step) % n + n) % n;
-			ck_assert_int_eq(sched_phase_kind(DM_FSDP, n, e->phase), SCHED_COMPUTE);
+			ck_assert_int_eq(sched_phase_kind(plan, e->phase), SCHED_COMPUTE);
 			ck_assert_msg(e->shard == want, "rank %d step %d holds %d, want %d", e->rank,
 				      e->step, e->shard, want);
 			ck_assert_uint_eq(e->col_begin, split_offset(N, n, want));
@@ -65,12 +66,12 @@ static void check_events(int n, size_t M, size_t K, size_t N)
 		}
 		case EV_SEND:
 			if (e->shard >= 0) {
-				ck_assert_int_eq(sched_phase_kind(DM_FSDP, n, e->phase), SCHED_TRANSFER);
+				ck_assert_int_eq(sched_phase_kind(plan, e->phase), SCHED_TRANSFER);
 				ck_assert_int_eq(e->peer, (e->rank + 1) % n);
 				ck_assert_int_eq(e->shard, ((e->rank - e->step) % n + n) % n);
 				sends[e->rank]++;
 			} else {
-				ck_assert_int_eq(sched_phase_kind(DM_FSDP, n, e->phase), SCHED_GATHER);
+				ck_assert_int_eq(sched_phase_kind(plan, e->phase), SCHED_GATHER);
 				ck_assert_int_eq(e->peer, 0);
 			}
 			break;
@@ -94,6 +95,7 @@ static void check_events(int n, size_t M, size_t K, size_t N)
 	}
 	/* n computes, 2(n-1) ring events, one gather send or n placements per rank */
 	ck_assert_uint_eq(count, (size_t)(n * n + 2 * n * (n - 1) + (n - 1) + n));
+	plan_free(plan);
 	run_free(r);
 	mat_free(&a);
 	mat_free(&b);

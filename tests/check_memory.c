@@ -57,7 +57,7 @@ START_TEST(the_model_is_the_engines_accounting)
 		cfg.devices = n;
 		ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
 		ck_assert_int_eq(run_snapshot_init(&s, n, (size_t)M, (size_t)N, 0, &err), 0);
-		for (int p = -1; p < sched_phase_count(mode, n); p++) {
+		for (int p = -1; p < sched_phase_count(plan); p++) {
 			if (p >= 0)
 				ck_assert_int_ge(run_step(r, &err), 0);
 			run_snapshot_take(r, &s);
@@ -67,7 +67,7 @@ START_TEST(the_model_is_the_engines_accounting)
 									(size_t)N, p),
 					      "%s d=%d %dx%dx%d phase %d rank %d: run %" PRIu64
 					      ", model %" PRIu64,
-					      sched_mode_name(mode), n, M, K, N, p, i, s.dev[i].peak_bytes,
+					      plan_mode_name(mode), n, M, K, N, p, i, s.dev[i].peak_bytes,
 					      model_fwd_peak_by(plan, i, (size_t)M, (size_t)K, (size_t)N,
 								p));
 		}
@@ -207,7 +207,7 @@ START_TEST(the_screen_prints_the_model_like_with_like)
 			ck_assert_int_eq(v.stop, stop);
 			ck_assert_uint_eq(v.mem_scale, scale); /* one scale for the run */
 			int gathered = stop >= v.phase_count - 1;
-			int olast = sched_phase_count(other, n) - 1;
+			int olast = sched_phase_count(other_p) - 1;
 			for (int i = 0; i < n; i++) {
 				char text[128], held[24], oth[24], want[96];
 				uint64_t mine = model_fwd_peak_by(mine_p, i, (size_t)M, (size_t)K, (size_t)N,
@@ -243,9 +243,9 @@ END_TEST
  * dC_r and B's part). */
 static uint64_t peak_through(int mode, int n, int M, int K, int N, int r, int last)
 {
-	int count = sched_run_phase_count(mode, 1, n);
-	uint64_t *most = calloc((size_t)count, sizeof *most), peak;
 	struct dm_plan *plan = tu_plan(mode, n, DM_TRAIN);
+	int count = sched_phase_count(plan);
+	uint64_t *most = calloc((size_t)count, sizeof *most), peak;
 	ck_assert_ptr_nonnull(most);
 	model_train_phases(plan, (size_t)M, (size_t)K, (size_t)N, r, most, NULL);
 	plan_free(plan);
@@ -264,25 +264,33 @@ static uint64_t peak_through(int mode, int n, int M, int K, int N, int r, int la
  * (DP's all-gather: FSDP's last), the end. */
 static int other_through(int other, int n, int kind, int step)
 {
-	int count = sched_run_phase_count(other, 1, n);
-	int partial = sched_run_first_phase(other, 1, n, SCHED_DB_PARTIAL);
+	struct dm_plan *plan = tu_plan(other, n, DM_TRAIN);
+	int count = sched_phase_count(plan), through;
+	int partial = sched_first_phase(plan, SCHED_DB_PARTIAL);
 	switch (kind) {
 	case VIEW_READY:
 	case SCHED_COMPUTE:
 	case SCHED_TRANSFER:
-		return sched_run_first_phase(other, 1, n, SCHED_BWD_COMPUTE) - 1;
+		through = sched_first_phase(plan, SCHED_BWD_COMPUTE) - 1;
+		break;
 	case SCHED_BWD_COMPUTE:
 	case SCHED_BWD_TRANSFER:
-		return partial - 1;
+		through = partial - 1;
+		break;
 	case SCHED_DB_PARTIAL:
-		return partial;
+		through = partial;
+		break;
 	case SCHED_REDUCE_SCATTER:
-		return partial + 1 + step;
+		through = partial + 1 + step;
+		break;
 	case SCHED_ALL_GATHER:
-		return other == DM_FSDP ? count - 2 : partial + n + step;
+		through = other == DM_FSDP ? count - 2 : partial + n + step;
+		break;
 	default:
-		return count - 1;
+		through = count - 1;
 	}
+	plan_free(plan);
+	return through;
 }
 
 START_TEST(the_training_line_compares_the_training_model)
@@ -313,7 +321,7 @@ START_TEST(the_training_line_compares_the_training_model)
 				ck_assert_uint_eq(v.snap.dev[i].peak_bytes, mine);
 				ck_assert_msg(view_other_by(&v, i) == theirs,
 					      "%s d=%d stop %d (%s) rank %d: other %llu, want %llu",
-					      sched_mode_name(mode), n, stop, view_phase_name(&v), i,
+					      plan_mode_name(mode), n, stop, view_phase_name(&v), i,
 					      (unsigned long long)view_other_by(&v, i),
 					      (unsigned long long)theirs);
 				view_mem_text(&v, i, 80, text, sizeof text);

@@ -26,7 +26,7 @@ struct conf {
 static void conf_name(const struct conf *c, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s n=%d bug=%s %zux%zu@%zux%zu %s cap=%s%s%s seed=%llu",
-		 sched_mode_name(c->mode), c->n, bug_name(c->bug), c->M, c->K, c->K, c->N,
+		 plan_mode_name(c->mode), c->n, bug_name(c->bug), c->M, c->K, c->K, c->N,
 		 c->floats ? "floats" : "ints",
 		 c->capacity == RUN_UNBOUNDED ? "inf" : c->capacity == 0 ? "0" : "1",
 		 c->order ? " order " : "", c->order ? order_name(c->order) : "", (unsigned long long)c->seed);
@@ -71,7 +71,9 @@ static void expected_stop(const struct conf *c, int rc, const struct dm_err *err
 			      err->msg);
 		ck_assert_msg(done >= 1 && done % 2 == 1, "%s: stopped after phase %d", name, done);
 	} else if (fsdp && c->bug == BUG_EXTRA_ROTATION) {
-		int phases = sched_phase_count(c->mode, c->n);
+		struct dm_plan *plan = tu_plan(c->mode, c->n, DM_FORWARD);
+		int phases = sched_phase_count(plan);
+		plan_free(plan);
 		if (c->capacity == 0 && c->order != ORDER_BUFFERED) { /* a buffered send never waits */
 			ck_assert_msg(rc == DM_EDEADLOCK, "%s: %s", name, err->msg);
 			ck_assert_int_eq(done, phases - 3);

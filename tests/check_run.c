@@ -116,7 +116,9 @@ static void check_stepping(int n, size_t M, size_t K, size_t N)
 		ck_assert_int_eq(rc, p == 2 * n - 1 ? 1 : 0);
 		run_snapshot_take(r, &s);
 		ck_assert_int_eq(s.phase, p);
-		int kind = sched_phase_kind(DM_FSDP, n, p), step = sched_phase_step(DM_FSDP, n, p);
+		struct dm_plan *plan = tu_plan(DM_FSDP, n, DM_FORWARD);
+		int kind = sched_phase_kind(plan, p), step = sched_phase_step(plan, p);
+		plan_free(plan);
 		for (int i = 0; i < n; i++) {
 			const struct run_dev_view *v = &s.dev[i];
 			int holds = sched_shard(n, i, kind == SCHED_TRANSFER ? step + 1 : step);
@@ -333,7 +335,9 @@ static void check_transfer_failure(const struct xfer_fail *c)
 		;
 	ck_assert_msg(rc == DM_EDEADLOCK, "%s: rc %d (%s)", c->what, rc, err.msg);
 	int failed_phase = run_phase(r) + 1;
-	int kind = sched_phase_kind(c->mode, c->n, failed_phase);
+	struct dm_plan *plan = tu_plan(c->mode, c->n, DM_FORWARD);
+	int kind = sched_phase_kind(plan, failed_phase);
+	plan_free(plan);
 	ck_assert_int_ne(kind, SCHED_COMPUTE);
 	ck_assert_int_eq(run_snapshot_init(&s, c->n, M, N, 0, &err), 0);
 	run_snapshot_take(r, &s);

@@ -57,7 +57,7 @@ START_TEST(random_configurations)
 		}
 		ck_assert_msg(rc == 0 && tu_allclose(run_result(r), &ref),
 			      "loop %d case %ld: %s d=%d %zux%zux%zu capacity %zd order %s step %d: %s",
-			      _i, t, sched_mode_name(cfg.mode), cfg.devices, M, K, N,
+			      _i, t, plan_mode_name(cfg.mode), cfg.devices, M, K, N,
 			      cfg.capacity == RUN_UNBOUNDED ? -1 : (ssize_t)cfg.capacity, order_name(cfg.order),
 			      step, rc ? err.msg : "wrong result");
 		run_free(r);

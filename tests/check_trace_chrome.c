@@ -265,7 +265,7 @@ static void check_chrome(const char *path, const struct tt_logged *l)
 				ck_assert_str_eq(jget(args, "name")->str, want);
 			} else if (strcmp(name->str, "process_name") == 0) {
 				char want[32];
-				snprintf(want, sizeof want, "distmm-tui %s", sched_mode_name(l->mode));
+				snprintf(want, sizeof want, "distmm-tui %s", plan_mode_name(l->mode));
 				ck_assert_str_eq(jget(args, "name")->str, want);
 				process++;
 			}

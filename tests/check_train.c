@@ -86,7 +86,9 @@ static void check_train_case(int mode, const struct tu_case *c, const char *what
 	in_make(&in, c->M, c->K, c->N, c->floats, c->seed);
 	struct run *r = train_new(&in, mode, c->n, c->capacity, 0);
 	tu_run_all(r, c->step);
-	ck_assert_int_eq(run_phase_count(r), sched_run_phase_count(mode, 1, c->n));
+	struct dm_plan *plan = tu_plan(mode, c->n, DM_TRAIN);
+	ck_assert_int_eq(run_phase_count(r), sched_phase_count(plan));
+	plan_free(plan);
 	if (c->exact) { /* one device: the plain products, bit for bit */
 		struct dm_err err;
 		ck_assert_int_eq(mat_matmul(&ref, &in.a, &in.b, &err), 0);
@@ -166,6 +168,7 @@ static uint64_t w8(size_t K, size_t N, int n, long k)
 static void check_events(int mode, int n, size_t M, size_t K, size_t N)
 {
 	struct tcase_in in;
+	struct dm_plan *plan = tu_plan(mode, n, DM_TRAIN);
 	in_make(&in, M, K, N, 0, 7);
 	struct run *r = train_new(&in, mode, n, RUN_UNBOUNDED, 0);
 	tu_run_all(r, 0);
@@ -178,8 +181,8 @@ static void check_events(int mode, int n, size_t M, size_t K, size_t N)
 		got_rs[i] = -1;
 	for (size_t i = 0; i < count; i++) {
 		const struct ev *e = &ev[i];
-		int kind = sched_run_phase_kind(mode, 1, n, e->phase), rk = e->rank;
-		ck_assert_int_eq(e->step, sched_run_phase_step(mode, 1, n, e->phase));
+		int kind = sched_phase_kind(plan, e->phase), rk = e->rank;
+		ck_assert_int_eq(e->step, sched_phase_step(plan, e->phase));
 		switch (kind) {
 		case SCHED_BWD_COMPUTE:
 			if (e->op == EV_FREE)
@@ -230,7 +233,7 @@ static void check_events(int mode, int n, size_t M, size_t K, size_t N)
 			want_r = (B - w8(K, N, n, rk - 1)) + (B - w8(K, N, n, rk));
 		}
 		ck_assert_msg(sent[rk] == want_s, "%s n=%d rank %d: ring sent %llu, closed form %llu",
-			      sched_mode_name(mode), n, rk, (unsigned long long)sent[rk],
+			      plan_mode_name(mode), n, rk, (unsigned long long)sent[rk],
 			      (unsigned long long)want_s);
 		ck_assert_uint_eq(recv[rk], want_r);
 		uint64_t piece = 8 * rows * (N + K) + (mode == DM_FSDP ? w8(K, N, n, rk) : 0);
@@ -245,6 +248,7 @@ static void check_events(int mode, int n, size_t M, size_t K, size_t N)
 	run_summaries(r, sum);
 	for (int rk = 0; rk < n; rk++)
 		ck_assert_uint_eq(sum[rk].sent_bytes, sent[rk] + gsent[rk]);
+	plan_free(plan);
 	run_free(r);
 	in_free(&in);
 }
@@ -290,7 +294,7 @@ static void check_memory(int mode, int n, size_t M, size_t K, size_t N)
 			ck_assert_msg(v->held_bytes == held[rk][s.phase] &&
 					      v->peak_bytes == peak[rk],
 				      "%s n=%d rank %d after phase %d (%s): held %llu peak %llu, the "
-				      "model %llu and %llu", sched_mode_name(mode), n, rk, s.phase,
+				      "model %llu and %llu", plan_mode_name(mode), n, rk, s.phase,
 				      sched_kind_name(s.kind), (unsigned long long)v->held_bytes,
 				      (unsigned long long)v->peak_bytes,
 				      (unsigned long long)held[rk][s.phase],
@@ -305,7 +309,7 @@ static void check_memory(int mode, int n, size_t M, size_t K, size_t N)
 		uint64_t rows = split_size(M, n, rk);
 		model_train_rank(p, M, K, N, rk, &m);
 		ck_assert_msg(s.dev[rk].peak_bytes == m.peak, "%s n=%d %zux%zux%zu rank %d: peak %llu, "
-			      "the model %llu", sched_mode_name(mode), n, M, K, N, rk,
+			      "the model %llu", plan_mode_name(mode), n, M, K, N, rk,
 			      (unsigned long long)s.dev[rk].peak_bytes, (unsigned long long)m.peak);
 		ck_assert_uint_eq(s.dev[rk].held_bytes, m.end_held);
 		uint64_t own = 8 * rows * (K + 2 * N) + (mode == DM_FSDP ? w8(K, N, n, rk) : 8 * K * N);
@@ -341,6 +345,7 @@ static void check_snapshots(int mode, int n, size_t M, size_t K, size_t N)
 	struct tcase_in in;
 	struct run_snapshot s;
 	struct dm_err err;
+	struct dm_plan *plan = tu_plan(mode, n, DM_TRAIN);
 	in_make(&in, M, K, N, 0, 11);
 	struct run *r = train_new(&in, mode, n, 0, 0);
 	ck_assert_int_eq(run_snapshot_init_train(&s, n, M, K, N, 1, &err), 0);
@@ -349,8 +354,8 @@ static void check_snapshots(int mode, int n, size_t M, size_t K, size_t N)
 	int rc;
 	while ((rc = run_step(r, &err)) >= 0) {
 		run_snapshot_take(r, &s);
-		ck_assert_int_eq(s.kind, sched_run_phase_kind(mode, 1, n, s.phase));
-		int st = sched_run_phase_step(mode, 1, n, s.phase);
+		ck_assert_int_eq(s.kind, sched_phase_kind(plan, s.phase));
+		int st = sched_phase_step(plan, s.phase);
 		for (int rk = 0; rk < n; rk++) {
 			const struct run_dev_view *v = &s.dev[rk];
 			const int *fill = &s.db_fill[(size_t)rk * N];
@@ -387,7 +392,7 @@ static void check_snapshots(int mode, int n, size_t M, size_t K, size_t N)
 			int mine = j >= c0 && j < c1;
 			int want = mode == DM_DP ? n : (mine && rk == 0) || (n == 1) ? n : 0;
 			ck_assert_msg(fill[j] == want, "%s n=%d rank %d column %zu: %d parts, not %d",
-				      sched_mode_name(mode), n, rk, j, fill[j], want);
+				      plan_mode_name(mode), n, rk, j, fill[j], want);
 		}
 		int chunk = s.dev[rk].db_chunk;
 		ck_assert_int_eq(chunk, mode == DM_DP || n == 1 ? -2 : rk == 0 ? 0 : -1);
@@ -395,6 +400,7 @@ static void check_snapshots(int mode, int n, size_t M, size_t K, size_t N)
 	ck_assert(!memcmp(s.da, run_result_da(r)->data, M * K * 8));
 	ck_assert(!memcmp(s.db_result, run_result_db(r)->data, K * N * 8));
 	run_snapshot_free(&s);
+	plan_free(plan);
 	run_free(r);
 	in_free(&in);
 }
@@ -428,7 +434,7 @@ START_TEST(backward_bugs_fail_db)
 				ck_assert(tu_allclose(run_result_da(r), &rda));
 				ck_assert_msg(tu_allclose(run_result_db(r), &rdb) == (n == 1),
 					      "%s %s n=%d: dB %s", bug_name(bugs[k]),
-					      sched_mode_name(mode), n, n == 1 ? "wrong" : "right");
+					      plan_mode_name(mode), n, n == 1 ? "wrong" : "right");
 				mat_free(&ref);
 				mat_free(&rda);
 				mat_free(&rdb);
@@ -485,13 +491,17 @@ END_TEST
 START_TEST(schedule_of_the_training_step)
 {
 	for (int n = 1; n <= 8; n++) {
-		ck_assert_int_eq(sched_run_phase_count(DM_FSDP, 1, n), 5 * n - 1);
-		ck_assert_int_eq(sched_run_phase_count(DM_DP, 1, n), 2 * n + 2);
-		ck_assert_int_eq(sched_run_phase_count(DM_FSDP, 0, n), sched_phase_count(DM_FSDP, n));
+		struct dm_plan *plan[2] = { tu_plan(DM_FSDP, n, DM_TRAIN), tu_plan(DM_DP, n, DM_TRAIN) };
+		ck_assert_int_eq(sched_phase_count(plan[DM_FSDP]), 5 * n - 1);
+		ck_assert_int_eq(sched_phase_count(plan[DM_DP]), 2 * n + 2);
+		/* the same plan's forward pass: the forward's schedule */
+		ck_assert_int_eq(plan_set_pass(plan[DM_FSDP], DM_FORWARD, NULL), 0);
+		ck_assert_int_eq(sched_phase_count(plan[DM_FSDP]), 2 * n);
+		ck_assert_int_eq(plan_set_pass(plan[DM_FSDP], DM_TRAIN, NULL), 0);
 		int counts[2][SCHED_KIND_COUNT] = { { 0 } };
 		for (int m = 0; m < 2; m++)
-			for (int p = 0; p < sched_run_phase_count(m, 1, n); p++)
-				counts[m][sched_run_phase_kind(m, 1, n, p)]++;
+			for (int p = 0; p < sched_phase_count(plan[m]); p++)
+				counts[m][sched_phase_kind(plan[m], p)]++;
 		ck_assert_int_eq(counts[DM_FSDP][SCHED_COMPUTE], n);
 		ck_assert_int_eq(counts[DM_FSDP][SCHED_BWD_COMPUTE], n);
 		ck_assert_int_eq(counts[DM_FSDP][SCHED_BWD_TRANSFER], n - 1);
@@ -500,8 +510,10 @@ START_TEST(schedule_of_the_training_step)
 		ck_assert_int_eq(counts[DM_DP][SCHED_REDUCE_SCATTER], n - 1);
 		ck_assert_int_eq(counts[DM_DP][SCHED_ALL_GATHER], n - 1);
 		ck_assert_int_eq(counts[DM_DP][SCHED_GATHER], 1);
-		ck_assert_int_eq(sched_run_first_phase(DM_FSDP, 1, n, SCHED_DB_PARTIAL), 4 * n - 2);
-		ck_assert_int_eq(sched_run_first_phase(DM_DP, 1, n, SCHED_GATHER), 2 * n + 1);
+		ck_assert_int_eq(sched_first_phase(plan[DM_FSDP], SCHED_DB_PARTIAL), 4 * n - 2);
+		ck_assert_int_eq(sched_first_phase(plan[DM_DP], SCHED_GATHER), 2 * n + 1);
+		plan_free(plan[DM_FSDP]);
+		plan_free(plan[DM_DP]);
 		for (int rk = 0; rk < n; rk++)
 			for (int s = 0; s + 1 < n; s++) {
 				/* what r - 1 sends is what r receives */

@@ -185,7 +185,7 @@ START_TEST(replay_matches_live)
 				struct tlog l;
 				char name[120];
 				snprintf(name, sizeof name, "%s n=%d bug %s %zux%zux%zu",
-					 sched_mode_name(mode), n, bug_name(bugs[b]), shapes[sh][0],
+					 plan_mode_name(mode), n, bug_name(bugs[b]), shapes[sh][0],
 					 shapes[sh][1], shapes[sh][2]);
 				tlog_make(&l, mode, n, bugs[b], shapes[sh][0], shapes[sh][1],
 					  shapes[sh][2], k % 2, (uint64_t)k, k % 3 ? RUN_UNBOUNDED : 0);
@@ -221,7 +221,7 @@ START_TEST(every_training_trace_fits)
 				ck_assert_uint_eq(t.n_ev, l.n_ev);
 				ck_assert(!memcmp(t.ev, l.ev, l.n_ev * sizeof *l.ev));
 				ck_assert_msg(trace_check(&t, l.a.rows, l.a.cols, l.b.cols, &err) == 0,
-					      "%s n=%d %s: %s", sched_mode_name(mode), n,
+					      "%s n=%d %s: %s", plan_mode_name(mode), n,
 					      bug_name(bugs[b]), err.msg);
 				ck_assert(replay_finished_run(t.ev, t.n_ev, mode, 1, n));
 				trace_free(&t);
@@ -253,12 +253,16 @@ static void refused(struct tlog *l, const char *want, int replay_too, const char
 /* The copy's first event of op on tensor by rank in a phase of kind. */
 static struct ev *find(struct tlog *l, int op, int tensor, int rank, int kind)
 {
+	struct dm_plan *plan = tu_plan(l->mode, l->n, DM_TRAIN);
 	for (size_t i = 0; i < l->n_ev; i++) {
 		struct ev *e = &l->copy[i];
 		if (e->op == op && e->tensor == tensor && e->rank == rank &&
-		    sched_run_phase_kind(l->mode, 1, l->n, e->phase) == kind)
+		    (int)sched_phase_kind(plan, e->phase) == kind) {
+			plan_free(plan);
 			return e;
+		}
 	}
+	plan_free(plan);
 	ck_abort_msg("no %s by rank %d", ev_op_name(op), rank);
 	return NULL;
 }

@@ -128,7 +128,7 @@ static inline void tu_case_name(int mode, const struct tu_case *c, char *buf, si
 	else
 		snprintf(cap, sizeof cap, "%zu", c->capacity);
 	snprintf(buf, size, "%s, %d devices, %zux%zu @ %zux%zu, %s from seed %llu, capacity %s, %s",
-		 sched_mode_name(mode), c->n, c->M, c->K, c->K, c->N, c->floats ? "floats" : "ints",
+		 plan_mode_name(mode), c->n, c->M, c->K, c->K, c->N, c->floats ? "floats" : "ints",
 		 (unsigned long long)c->seed, cap, c->step ? "stepped" : "free");
 }
 
@@ -235,7 +235,7 @@ static inline void tu_check_random(int mode, uint64_t fallback, int count)
 	uint64_t base = tu_test_seed(fallback), s = base;
 	char what[96];
 	printf("%s: %d random shapes from seed %#llx (DISTMM_TEST_SEED=%#llx repeats them)\n",
-	       sched_mode_name(mode), count, (unsigned long long)base, (unsigned long long)base);
+	       plan_mode_name(mode), count, (unsigned long long)base, (unsigned long long)base);
 	fflush(stdout);
 	for (int t = 0; t < count; t++) {
 		struct tu_case c;

@@ -129,8 +129,7 @@ static void mm_show(void *ctx, const struct mpi_rank_view *v)
 	if (v->phase < v->phase_count)
 		snprintf(where, sizeof where, "before phase %d/%d (%s, s=%d)", v->phase + 1,
 			 v->phase_count,
-			 sched_kind_name(sched_run_phase_kind(v->mode, v->train, v->n, v->phase)),
-			 sched_run_phase_step(v->mode, v->train, v->n, v->phase));
+			 sched_kind_name(v->kind), v->step);
 	else
 		snprintf(where, sizeof where, "at the end");
 	if (v->holds_full_b)

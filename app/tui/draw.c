@@ -144,7 +144,7 @@ static void draw_status(const struct draw_ctx *d)
 	mvhline(l->status.y, 0, ' ', l->cols);
 	attr_off(a, NULL);
 	int wide = l->cols >= 120, mid = l->cols >= 96;
-	const char *mode = sched_mode_name(s->mode);
+	const char *mode = plan_mode_name(s->mode);
 	const char *replay = v->judge ? (v->judge->ring ? " ring" : " judged")
 			     : v->replaying ? " replay" : "";
 	if (wide)

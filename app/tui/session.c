@@ -182,7 +182,7 @@ static int session_bwd_stop(const struct cli_opts *o, const struct view *v, char
 				     [CLI_START_PARTIAL] = SCHED_DB_PARTIAL,
 				     [CLI_START_RS] = SCHED_REDUCE_SCATTER,
 				     [CLI_START_AG] = SCHED_ALL_GATHER };
-	int mode = v->cfg.mode, n = v->cfg.devices, s = o->start_step, kind = kinds[o->start_kind];
+	int mode = v->cfg.mode, s = o->start_step, kind = kinds[o->start_kind];
 	int fsdp = mode == DM_FSDP, count = 0;
 	char name[24];
 	session_bwd_name(o->start_kind, s, name, sizeof name);
@@ -192,9 +192,9 @@ static int session_bwd_stop(const struct cli_opts *o, const struct view *v, char
 		return -2;
 	}
 	for (int p = 0; p < v->phase_count; p++) {
-		if (sched_run_phase_kind(mode, 1, n, p) != kind)
+		if ((int)sched_phase_kind(v->plan, p) != kind)
 			continue;
-		if (kind == SCHED_DB_PARTIAL || sched_run_phase_step(mode, 1, n, p) == s)
+		if (kind == SCHED_DB_PARTIAL || sched_phase_step(v->plan, p) == s)
 			return p;
 		count++;
 	}

@@ -203,7 +203,7 @@ static void tui_share(const struct session *t, char *buf, size_t size)
 		ARG("--no-color");
 	int stop = v->failed ? v->live_phase : v->stop;
 	int kind = stop >= 0 && stop < v->phase_count
-			   ? sched_run_phase_kind(v->cfg.mode, v->cfg.train, v->cfg.devices, stop)
+			   ? (int)sched_phase_kind(v->plan, stop)
 			   : -1;
 	if (stop >= v->phase_count)
 		ARG("--start-at"), ARG("verify");
@@ -213,16 +213,14 @@ static void tui_share(const struct session *t, char *buf, size_t size)
 		ARG("--start-at"), ARG("partial");
 	else if (stop >= 0 && kind != SCHED_COMPUTE && kind != SCHED_TRANSFER) {
 		/* the backward's: b2, b2t, rs1, ag1 (cli_start_at's words) */
-		int s = sched_run_phase_step(v->cfg.mode, 1, v->cfg.devices, stop);
+		int s = sched_phase_step(v->plan, stop);
 		ARG("--start-at");
 		ARGF("%s%d%s", kind == SCHED_REDUCE_SCATTER ? "rs" : kind == SCHED_ALL_GATHER ? "ag" : "b",
 		     s, kind == SCHED_BWD_TRANSFER ? "t" : "");
 	} else if (stop >= 0)
-		ARG("--start-at"), ARGF("%d%s", sched_phase_step(v->cfg.mode, v->cfg.devices, stop),
-					sched_phase_kind(v->cfg.mode, v->cfg.devices, stop) ==
-							SCHED_TRANSFER
-						? "t"
-						: "");
+		/* the forward's phases, numbered alike with --train or without */
+		ARG("--start-at"), ARGF("%d%s", sched_phase_step(v->plan, stop),
+					kind == SCHED_TRANSFER ? "t" : "");
 #undef ARG
 #undef ARGF
 }

@@ -79,11 +79,10 @@ static void view_set_stop(struct view *v, int stop)
 		v->step = 0;
 	} else if (stop >= v->phase_count) {
 		v->kind = VIEW_VERIFY;
-		v->step = sched_run_phase_step(v->cfg.mode, v->cfg.train, v->cfg.devices,
-					       v->phase_count - 1);
+		v->step = sched_phase_step(v->plan, v->phase_count - 1);
 	} else {
-		v->kind = sched_run_phase_kind(v->cfg.mode, v->cfg.train, v->cfg.devices, stop);
-		v->step = sched_run_phase_step(v->cfg.mode, v->cfg.train, v->cfg.devices, stop);
+		v->kind = sched_phase_kind(v->plan, stop);
+		v->step = sched_phase_step(v->plan, stop);
 	}
 }
 
@@ -187,7 +186,7 @@ static int view_make_plan(struct view *v, struct dm_err *err)
 static void view_run_constants(struct view *v)
 {
 	int n = v->cfg.devices;
-	v->phase_count = sched_run_phase_count(v->cfg.mode, v->cfg.train, n);
+	v->phase_count = sched_phase_count(v->plan);
 	v->mem_scale = model_scale(v->plan, v->a->rows, v->a->cols, v->b->cols);
 	if (v->focus >= n)
 		v->focus = -1;
@@ -354,10 +353,8 @@ static int view_quiz_holds(struct view *v)
 	if (quiz_open(z))
 		return quiz_advance(z);
 	if (z->phase != next) {
-		int train = v->cfg.train;
-		quiz_prepare(z, v->snap.mode, sched_run_phase_kind(v->snap.mode, train, n, next),
-			     sched_run_phase_step(v->snap.mode, train, n, next), next, n, v->snap.M,
-			     v->snap.N);
+		quiz_prepare(z, v->snap.mode, sched_phase_kind(v->plan, next),
+			     sched_phase_step(v->plan, next), next, n, v->snap.M, v->snap.N);
 		return quiz_open(z);
 	}
 	return 0;

@@ -55,10 +55,10 @@ static void vj_case(const struct judge_case *c, char *buf, size_t size)
 }
 
 /* "step 1's compute", "the transfer after step 0", "the gather". */
-static void vj_phase_words(const struct judge_case *c, int phase, char *buf, size_t size)
+static void vj_phase_words(const struct dm_plan *p, int phase, char *buf, size_t size)
 {
-	int kind = sched_phase_kind(c->mode, c->n, phase);
-	int step = sched_phase_step(c->mode, c->n, phase);
+	enum sched_kind kind = sched_phase_kind(p, phase);
+	int step = sched_phase_step(p, phase);
 	if (kind == SCHED_COMPUTE)
 		snprintf(buf, size, "step %d's compute", step);
 	else if (kind == SCHED_TRANSFER)
@@ -166,10 +166,10 @@ int view_judge_line(const struct view *v, char *buf, size_t size)
 	vj_headline(c, head, sizeof head);
 	where[0] = '\0';
 	if (vj->mark >= 0) {
-		vj_phase_words(c, vj->mark_ev.phase, at, sizeof at);
+		vj_phase_words(v->plan, vj->mark_ev.phase, at, sizeof at);
 		snprintf(where, sizeof where, " (marked ! at %s)", at);
 	} else if (!vj->over && v->live_phase + 1 < v->phase_count) {
-		vj_phase_words(c, v->live_phase + 1, at, sizeof at);
+		vj_phase_words(v->plan, v->live_phase + 1, at, sizeof at);
 		snprintf(where, sizeof where, " (%s %s)",
 			 c->verdict == JUDGE_DEADLOCK ? "it hangs at" : "it stops in", at);
 	}

@@ -34,8 +34,8 @@ void view_position(const struct view *v, int shortform, char *buf, size_t size)
 	const char *tail = "";
 	if (v->failed && v->fail_phase >= 0 && v->fail_phase < v->phase_count) {
 		/* the phase that failed, not the last one that worked */
-		kind = sched_run_phase_kind(v->cfg.mode, v->cfg.train, n, v->fail_phase);
-		step = sched_run_phase_step(v->cfg.mode, v->cfg.train, n, v->fail_phase);
+		kind = sched_phase_kind(v->plan, v->fail_phase);
+		step = sched_phase_step(v->plan, v->fail_phase);
 		tail = v->fail.code == DM_EDEADLOCK ? " deadlock" : " failed";
 	} else if (v->failed) {
 		snprintf(buf, size, "%s", view_phase_name(v));
@@ -372,13 +372,15 @@ static uint64_t view_other_train(const struct view *v, int r, char *label, size_
 										   : v->kind;
 	uint64_t peak = 0;
 	struct dm_plan *p = NULL;
-	int last = -1;
+	int last = -1, k = SCHED_COMPUTE, s = 0;
 	if (!plan_make(&p, other, n, DM_TRAIN, NULL))
 		last = model_train_peak_by(p, v->a->rows, v->a->cols, v->b->cols, r, kind, v->step,
 					   &peak);
+	if (last >= 0) {
+		k = sched_phase_kind(p, last);
+		s = sched_phase_step(p, last);
+	}
 	plan_free(p);
-	int k = last < 0 ? SCHED_COMPUTE : sched_run_phase_kind(other, 1, n, last);
-	int s = last < 0 ? 0 : sched_run_phase_step(other, 1, n, last);
 	if (k == SCHED_REDUCE_SCATTER || k == SCHED_ALL_GATHER)
 		snprintf(label, size, "%s s=%d", k == SCHED_REDUCE_SCATTER ? "rs" : "ag", s);
 	else
@@ -392,7 +394,6 @@ static uint64_t view_other_train(const struct view *v, int r, char *label, size_
 uint64_t view_other_by(const struct view *v, int r)
 {
 	int other = v->cfg.mode == DM_FSDP ? DM_DP : DM_FSDP, n = v->cfg.devices;
-	int last = sched_phase_count(other, n) - 1;
 	int gathered = v->stop >= v->phase_count - 1;
 	char label[16];
 	struct dm_plan *p;
@@ -400,6 +401,7 @@ uint64_t view_other_by(const struct view *v, int r)
 	if (v->cfg.train)
 		return view_other_train(v, r, label, sizeof label);
 	if (!plan_make(&p, other, n, DM_FORWARD, NULL)) {
+		int last = sched_phase_count(p) - 1;
 		peak = model_fwd_peak_by(p, r, v->a->rows, v->a->cols, v->b->cols,
 					 gathered ? last : last - 1);
 		plan_free(p);

@@ -31,6 +31,7 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "core/xalloc.h"
+#include "core/schedule_int.h"
 
 enum { MR_TAG_A = 1, MR_TAG_B = 2, MR_TAG_ERR = 3, MR_TAG_DC = 4 };
 
@@ -65,7 +66,11 @@ static void mr_show(const struct mr_ctx *x, const struct device *d, int phase)
 {
 	struct mpi_rank_view v = {
 		.rank = d->rank, .n = d->n, .mode = d->mode, .phase = phase,
-		.phase_count = x->phase_count, .N = d->N, .row_begin = d->row_begin, .row_end = d->row_end,
+		.phase_count = x->phase_count,
+		.kind = phase < x->phase_count ? sched_kind_of(d->mode, d->train, d->n, phase)
+					       : SCHED_NONE,
+		.step = phase < x->phase_count ? sched_step_of(d->mode, d->train, d->n, phase) : 0,
+		.N = d->N, .row_begin = d->row_begin, .row_end = d->row_end,
 		.shard = d->mode == DM_FSDP ? d->shard : -1,
 		.holds_full_b = d->mode == DM_DP && d->b.data != NULL,
 		.c_sent = d->rank != 0 && d->c.data == NULL && d->row_end > d->row_begin,
@@ -235,7 +240,7 @@ static int mr_collect(MPI_Comm cc, struct device *d, int rc, struct mr_record *r
 
 	if (ok) {
 		/* phase by phase, rank by rank: the order never depends on timing */
-		int phases = sched_run_phase_count(d->mode, d->train, n);
+		int phases = sched_count_of(d->mode, d->train, n);
 		for (int p = 0; p < phases; p++)
 			for (int r = 0; r < n; r++)
 				while (cur[r] < (size_t)counts[r] && all[(size_t)displs[r] + cur[r]].phase == p)
@@ -312,7 +317,7 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 	res->M = (size_t)head[MR_M];
 	res->K = (size_t)head[MR_K];
 	res->N = (size_t)head[MR_N];
-	x.phase_count = sched_run_phase_count(res->mode, res->train, n);
+	x.phase_count = sched_count_of(res->mode, res->train, n);
 
 	/* every rank's buffers, its transport, and rank 0's for the outcome */
 	rc = mr_setup_device(&d, rank, n, head, &x, &mine);

@@ -24,6 +24,7 @@
 #include <distmm/split.h>
 #include "exec/stepb.h"
 #include "core/xalloc.h"
+#include "core/schedule_int.h"
 
 #define RUN_STACK_BYTES (1u << 20)
 
@@ -317,7 +318,7 @@ int run_new(struct run **out, const struct run_config *cfg, const struct mat *a,
 	r->K = a->cols;
 	r->N = b->cols;
 	r->phase = -1;
-	r->phase_count = sched_run_phase_count(cfg->mode, cfg->train, r->n);
+	r->phase_count = sched_count_of(cfg->mode, cfg->train, r->n);
 	r->dev = xcalloc((size_t)r->n, sizeof *r->dev);
 	r->thread = xcalloc((size_t)r->n, sizeof *r->thread);
 	r->cursor = xcalloc((size_t)r->n, sizeof *r->cursor);
@@ -648,7 +649,7 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 	s->finished = r->finished;
 	s->event_count = r->log.len;
 	s->train = r->cfg.train;
-	s->kind = r->phase >= 0 ? sched_run_phase_kind(r->cfg.mode, r->cfg.train, r->n, r->phase)
+	s->kind = r->phase >= 0 ? sched_kind_of(r->cfg.mode, r->cfg.train, r->n, r->phase)
 				: -1;
 	uint64_t b_bytes = mat_bytes(r->K, r->N);
 	for (int i = 0; i < r->n; i++) {

@@ -14,6 +14,7 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "core/plan_int.h"
+#include "core/schedule_int.h"
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
 {
@@ -42,7 +43,7 @@ static uint64_t model_peak_at(enum dm_mode mode, int n, int r, size_t M, size_t 
 {
 	uint64_t rows = split_size(M, n, r);
 	uint64_t base = 8 * rows * K + 8 * rows * N; /* A_r + C_r */
-	int last = sched_phase_count(mode, n) - 1;
+	int last = sched_count_of(mode, DM_FORWARD, n) - 1;
 	if (mode == DM_DP) {
 		uint64_t peak = base + 8 * (uint64_t)K * N;
 		if (r == 0 && phase >= last)
@@ -71,7 +72,7 @@ static void model_rank_at(enum dm_mode mode, int n, int r, size_t M, size_t K, s
 			  struct model_fwd *m)
 {
 	uint64_t rows = split_size(M, n, r), B = 8 * (uint64_t)K * N;
-	int last = sched_phase_count(mode, n) - 1;
+	int last = sched_count_of(mode, DM_FORWARD, n) - 1;
 	memset(m, 0, sizeof *m);
 	m->a = 8 * rows * K;
 	m->c = 8 * rows * N;

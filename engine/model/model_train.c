@@ -11,6 +11,7 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "core/plan_int.h"
+#include "core/schedule_int.h"
 
 struct tm_ctx {
 	int mode, n, r;
@@ -117,10 +118,10 @@ int model_train_phases(const struct dm_plan *plan, size_t M, size_t K, size_t N,
 {
 	int mode = plan->mode, n = plan->n;
 	struct tm_ctx x = { mode, n, rank, M, K, N };
-	int count = sched_run_phase_count(mode, 1, n);
+	int count = sched_count_of(mode, DM_TRAIN, n);
 	uint64_t h = tm_start(&x), m;
 	for (int p = 0; p < count; p++) {
-		tm_phase(&x, sched_run_phase_kind(mode, 1, n, p), sched_run_phase_step(mode, 1, n, p),
+		tm_phase(&x, sched_kind_of(mode, DM_TRAIN, n, p), sched_step_of(mode, DM_TRAIN, n, p),
 			 &h, &m);
 		if (most)
 			most[p] = m;
@@ -135,13 +136,13 @@ void model_train_rank(const struct dm_plan *plan, size_t M, size_t K, size_t N, 
 {
 	int mode = plan->mode, n = plan->n;
 	struct tm_ctx x = { mode, n, rank, M, K, N };
-	int count = sched_run_phase_count(mode, 1, n);
+	int count = sched_count_of(mode, DM_TRAIN, n);
 	uint64_t B = 8 * (uint64_t)K * N, h = tm_start(&x), m;
 	memset(out, 0, sizeof *out);
 	out->fwd_peak = h;
 	for (int p = 0; p < count; p++) {
-		int kind = sched_run_phase_kind(mode, 1, n, p);
-		tm_phase(&x, kind, sched_run_phase_step(mode, 1, n, p), &h, &m);
+		int kind = sched_kind_of(mode, DM_TRAIN, n, p);
+		tm_phase(&x, kind, sched_step_of(mode, DM_TRAIN, n, p), &h, &m);
 		uint64_t *peak = kind == SCHED_COMPUTE || kind == SCHED_TRANSFER ? &out->fwd_peak
 										 : &out->bwd_peak;
 		if (m > *peak)
@@ -186,7 +187,7 @@ void model_train_total(const struct dm_plan *plan, size_t M, size_t K, size_t N,
 uint64_t model_train_together(const struct dm_plan *plan, size_t M, size_t K, size_t N)
 {
 	int mode = plan->mode, n = plan->n;
-	int count = sched_run_phase_count(mode, 1, n);
+	int count = sched_count_of(mode, DM_TRAIN, n);
 	uint64_t *sum = calloc((size_t)count, sizeof *sum), *most = calloc((size_t)count, sizeof *most);
 	uint64_t best = 0;
 	if (!sum || !most) {
@@ -232,12 +233,12 @@ int model_train_peak_by(const struct dm_plan *plan, size_t M, size_t K, size_t N
 {
 	int mode = plan->mode, n = plan->n;
 	struct tm_ctx x = { mode, n, rank, M, K, N };
-	int count = sched_run_phase_count(mode, 1, n), stage = tm_stage(kind), last = -1;
+	int count = sched_count_of(mode, DM_TRAIN, n), stage = tm_stage(kind), last = -1;
 	int by_step = stage == 3 || stage == 4;
 	uint64_t h = tm_start(&x), m;
 	*peak = h;
 	for (int p = 0; p < count; p++) {
-		int k = sched_run_phase_kind(mode, 1, n, p), s = sched_run_phase_step(mode, 1, n, p);
+		int k = sched_kind_of(mode, DM_TRAIN, n, p), s = sched_step_of(mode, DM_TRAIN, n, p);
 		int st = tm_stage(k);
 		if (st > stage || (st == stage && by_step && s > step))
 			break; /* the phases come in stage order */

@@ -18,6 +18,7 @@
 #include <distmm/bug.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
+#include "core/schedule_int.h"
 
 static size_t evr_tc0(const struct evr_run *run, int c)
 {
@@ -292,7 +293,7 @@ static int evr_every(struct evr *x, int op, int tensor, int phase, const char *w
  * gathered shard go. */
 static int evr_end_pass(struct evr *x, int phase, struct dm_err *err)
 {
-	int step = sched_run_phase_step(x->run.mode, 1, x->run.n, phase);
+	int step = sched_step_of(x->run.mode, DM_TRAIN, x->run.n, phase);
 	if (x->run.mode != DM_FSDP || x->run.n == 1 || step != x->run.n - 1)
 		return 0;
 	return evr_every(x, EV_FREE, EV_TENSOR_FWD, phase,
@@ -347,7 +348,7 @@ static int evr_end_chunks(struct evr *x, int phase, int adds, struct dm_err *err
 static int evr_tend_rs(struct evr *x, int phase, struct dm_err *err)
 {
 	int rc = evr_end_chunks(x, phase, 1, err);
-	int step = sched_run_phase_step(x->run.mode, 1, x->run.n, phase);
+	int step = sched_step_of(x->run.mode, DM_TRAIN, x->run.n, phase);
 	if (rc || x->run.mode != DM_FSDP || step != x->run.n - 2)
 		return rc;
 	return evr_every(x, EV_FREE, EV_TENSOR_DB, phase,

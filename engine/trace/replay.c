@@ -37,6 +37,7 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "core/xalloc.h"
+#include "core/schedule_int.h"
 #include "trace/evrules.h"
 #include "trace/replay_int.h"
 
@@ -56,10 +57,10 @@ int replay_check_args(const struct run_snapshot *s, const struct mat *a, const s
 	if ((train && (!s->db_fill || (s->c && !s->db))) || (s->db_fill && s->K != a->cols))
 		return dm_err_set(err, DM_EINVAL, "replay: a training step's snapshot is made by "
 				  "run_snapshot_init_train for K = %zu", a->cols);
-	int phases = sched_run_phase_count(mode, train, n);
+	int phases = sched_count_of(mode, train, n);
 	if (upto < -1 || upto >= phases)
 		return dm_err_set(err, DM_EINVAL, "replay: phase %d, but a %s run on %d devices has "
-				  "phases 0 to %d", upto, sched_mode_name(mode), n, phases - 1);
+				  "phases 0 to %d", upto, plan_mode_name(mode), n, phases - 1);
 	if (!s->dev || !s->col_fill || s->n != n || s->M != a->rows || s->N != b->cols ||
 	    (s->c && mat_bytes(a->rows, b->cols) == SIZE_MAX))
 		return dm_err_set(err, DM_EINVAL, "replay: the snapshot was made for %d devices and "
@@ -140,11 +141,11 @@ void replay_initial(struct run_snapshot *s, int mode, int train, int n, size_t M
 	s->K = K;
 	s->N = N;
 	s->phase = upto;
-	s->phase_count = sched_run_phase_count(mode, train, n);
+	s->phase_count = sched_count_of(mode, train, n);
 	s->finished = upto == s->phase_count - 1;
 	s->event_count = used;
 	s->train = train;
-	s->kind = upto >= 0 ? sched_run_phase_kind(mode, train, n, upto) : -1;
+	s->kind = upto >= 0 ? sched_kind_of(mode, train, n, upto) : -1;
 	for (int r = 0; r < n; r++) {
 		struct run_dev_view *v = &s->dev[r];
 		size_t rows = split_size(M, n, r);
@@ -284,7 +285,7 @@ static int replay_run(struct run_snapshot *s, const struct mat *a, const struct 
 	x.n = n;
 	x.bug = bug_applies_run(bug, mode, train) ? bug : 0; /* most bugs are the ring's */
 	x.upto = upto;
-	x.phase_count = sched_run_phase_count(mode, train, n);
+	x.phase_count = sched_count_of(mode, train, n);
 	x.M = a->rows;
 	x.K = a->cols;
 	x.N = b->cols;
@@ -334,7 +335,7 @@ int replay_finished(const struct ev *ev, size_t n_ev, int mode, int n)
 
 int replay_finished_run(const struct ev *ev, size_t n_ev, int mode, int train, int n)
 {
-	int last = sched_run_phase_count(mode, train, n) - 1;
+	int last = sched_count_of(mode, train, n) - 1;
 	size_t gathers = 0;
 	for (size_t i = 0; ev && i < n_ev; i++)
 		gathers += ev[i].op == EV_GATHER && ev[i].phase == last &&

@@ -20,6 +20,7 @@
 #include <distmm/bug.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
+#include "core/schedule_int.h"
 #include "core/xalloc.h"
 #include "trace/evrules.h"
 #include "trace/replay_int.h"
@@ -41,7 +42,7 @@ static int rec_check(const struct ev *e, size_t i, int mode, int n, int phases, 
 				  i, e->rank, n);
 	if (e->phase < 0 || e->phase >= phases)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: phase %d, but a %s run on %d devices "
-				  "has phases 0 to %d", i, e->phase, sched_mode_name(mode), n,
+				  "has phases 0 to %d", i, e->phase, plan_mode_name(mode), n,
 				  phases - 1);
 	if (e->op != EV_COMPUTE && (e->peer < 0 || e->peer >= n))
 		return dm_err_set(err, DM_EFORMAT, "event %zu: a %s with peer %d, but the run has %d "
@@ -174,7 +175,7 @@ int replay_recorded(struct run_snapshot *s, const struct mat *a, const struct ma
 	if (rc)
 		return rc;
 	size_t M = a->rows, K = a->cols, N = b->cols, used = 0, rows = 0;
-	int phases = sched_phase_count(mode, n);
+	int phases = sched_count_of(mode, DM_FORWARD, n);
 	for (size_t i = 0; i < n_ev; i++) {
 		const struct ev *e = &ev[i];
 		if ((rc = rec_check(e, i, mode, n, phases, M, K, N, err)))

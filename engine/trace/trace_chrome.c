@@ -122,7 +122,7 @@ static int trace_chrome_body(FILE *fp, const struct ev *ev, size_t n_ev, int n, 
 {
 	if (fprintf(fp, "{\"traceEvents\":[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,"
 		    "\"tid\":0,\"ts\":0,\"args\":{\"name\":\"distmm-tui %s%s\"}}",
-		    sched_mode_name(mode), train ? " training step" : "") < 0)
+		    plan_mode_name(mode), train ? " training step" : "") < 0)
 		return DM_EIO;
 	for (int r = 0; r < n; r++)
 		if (fprintf(fp, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"

@@ -248,7 +248,7 @@ static int bench_compute(int argc, char **argv)
 			       "\"ratio\":%.4f,\"ratio_end_to_end\":%.4f,\"gflops\":%.2f,"
 			       "\"blas_gflops\":%.2f,\"busiest_compute_s\":%.6f,\"gather_s\":%.6f,"
 			       "\"verified\":%s,\"malloc_hugetlb\":%s}\n",
-			       sched_mode_name(mode), S, d, th, reps, m, mmin, s, e, base[th],
+			       plan_mode_name(mode), S, d, th, reps, m, mmin, s, e, base[th],
 			       m / base[th], e / base[th], flops / m * 1e-9, flops / base[th] * 1e-9,
 			       cm, gm, ok ? "true" : "false", thp ? "true" : "false");
 			fflush(stdout);
@@ -349,8 +349,11 @@ static void bench_barrier_run(int d, int mode, double *med, double *p90, double 
 	run_config_default(&cfg);
 	cfg.mode = mode;
 	cfg.devices = d;
+	struct dm_plan *plan;
 	if (run_new(&r, &cfg, &a, &b, &err))
 		bench_die("run_new", &err);
+	if (plan_make(&plan, mode, d, DM_FORWARD, &err))
+		bench_die("plan_make", &err);
 	int phases = run_phase_count(r);
 	double *v = calloc((size_t)phases, sizeof *v);
 	double *vc = calloc((size_t)phases, sizeof *vc);
@@ -362,7 +365,7 @@ static void bench_barrier_run(int d, int mode, double *med, double *p90, double 
 		v[p] = bench_now() - t0;
 		if (rc < 0)
 			bench_die("run_step", &err);
-		int kind = sched_phase_kind(mode, d, p);
+		int kind = sched_phase_kind(plan, p);
 		if (kind == SCHED_COMPUTE)
 			vc[nc++] = v[p];
 		else if (kind == SCHED_TRANSFER)
@@ -375,6 +378,7 @@ static void bench_barrier_run(int d, int mode, double *med, double *p90, double 
 	*p90 = bench_quantile(v + skip, (size_t)phases - skip, 0.9);
 	*cmp = nc > 1 ? bench_quantile(vc + 1, nc - 1, 0.5) : *med;
 	*xfer = nx ? bench_quantile(vx, nx, 0.5) : 0;
+	plan_free(plan);
 	run_free(r);
 	free(v);
 	free(vc);
@@ -632,7 +636,7 @@ static int bench_memory(int argc, char **argv)
 	       ",\"run_peak_rss\":%" PRIu64 ",\"accounted_peak_sum\":%" PRIu64
 	       ",\"accounted_phase_max\":%" PRIu64 ",\"estimate\":%" PRIu64
 	       ",\"ratio\":%.4f,\"run_ratio\":%.4f}\n",
-	       sched_mode_name(mode), S, d, peak, base, inputs, setup_peak, after_setup, run_peak,
+	       plan_mode_name(mode), S, d, peak, base, inputs, setup_peak, after_setup, run_peak,
 	       peaks, phase_max, est, (double)(peak - base) / (double)peaks,
 	       run_peak ? (double)(run_peak - base) / (double)peaks : 0.0);
 	run_snapshot_free(&snap);

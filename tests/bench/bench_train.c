@@ -188,7 +188,7 @@ static void bt_print(int mode, const char *regime, size_t S, int d, int th, int 
 	       "\"d\":%d,\"cores\":%d,\"reps\":%d,\"step_s\":%.6f,\"step_min_s\":%.6f,"
 	       "\"three_dgemms_s\":%.6f,\"three_dgemms_min_s\":%.6f,\"ratio\":%.4f,"
 	       "\"ratio_min\":%.4f,\"gflops\":%.2f,\"verified\":%s}\n",
-	       regime, sched_mode_name(mode), S, d, th, reps, m, mmin, bm, bmin,
+	       regime, plan_mode_name(mode), S, d, th, reps, m, mmin, bm, bmin,
 	       bt_median(ratio, reps), mmin / bmin,
 	       6.0 * (double)S * (double)S * (double)S / m * 1e-9, ok ? "true" : "false");
 }
@@ -347,7 +347,7 @@ static int bt_memory(int argc, char **argv)
 	       "\"run_peak_rss\":%" PRIu64 ",\"base_rss\":%" PRIu64 ",\"after_setup_rss\":%" PRIu64
 	       ",\"model_together\":%" PRIu64 ",\"accounted_phase_max\":%" PRIu64
 	       ",\"ratio\":%.4f}\n",
-	       sched_mode_name(mode), S, d, peak, base, after_setup, model, phase_max,
+	       plan_mode_name(mode), S, d, peak, base, after_setup, model, phase_max,
 	       peak ? (double)(peak - base) / (double)model : 0.0);
 	run_snapshot_free(&snap);
 	run_free(r);

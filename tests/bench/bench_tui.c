@@ -65,7 +65,7 @@ static void bt_start(struct bt_session *s, const char *devices, int cols, int ro
 		fprintf(stderr, "bench_tui: %s\n", err.msg);
 		exit(1);
 	}
-	struct view_config cfg = { s->o.mode, s->o.devices, s->o.capacity, s->o.order, s->o.bug, 0 };
+	struct view_config cfg = { s->o.mode, s->o.devices, s->o.capacity, s->o.order, s->o.bug, 0, 0, NULL };
 	if (view_init(&s->v, &s->a, &s->b, &cfg, 0, bt_now(), &err)) {
 		fprintf(stderr, "bench_tui: %s\n", err.msg);
 		exit(1);

@@ -22,12 +22,15 @@
 #include "dm_err.h"
 #include "evlog.h"
 #include "mat.h"
+#include "schedule.h"
 
 /* What one rank holds between phases (for --step). */
 struct mpi_rank_view {
 	int rank, n, mode;
 	int phase;                 /* the phase about to run; phase_count when all are done */
 	int phase_count;
+	enum sched_kind kind;      /* that phase's kind and step; SCHED_NONE and 0 when done */
+	int step;
 	size_t N;                  /* columns of C */
 	size_t row_begin, row_end; /* its rows of A and C */
 	int shard;                 /* FSDP: owner index of the B shard it holds, -1 none */
