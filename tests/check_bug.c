@@ -151,7 +151,9 @@ START_TEST(names_and_formulas)
 	ck_assert_ptr_null(bug_note(BUG_R_PLUS_S, 3));
 	ck_assert_ptr_nonnull(bug_note(BUG_RECV_OVERWRITE, 1));
 	ck_assert_ptr_null(bug_note(BUG_EXTRA_ROTATION, 1));
-	ck_assert(bug_applies(BUG_ARRIVAL_ORDER, DM_DP) && !bug_applies(BUG_R_PLUS_S, DM_DP));
+	struct dm_plan *dp = tu_plan(DM_DP, 4, DM_FORWARD);
+	ck_assert(bug_applies(BUG_ARRIVAL_ORDER, dp) && !bug_applies(BUG_R_PLUS_S, dp));
+	plan_free(dp);
 	bug_formula(BUG_PY_NO_MOD, 4, 1, 3, f, sizeof f);
 	ck_assert_str_eq(f, "(1-3) = -2, no mod");
 	bug_formula(BUG_NONE, 4, 1, 3, f, sizeof f);

@@ -201,9 +201,10 @@ END_TEST
 START_TEST(bug_logs_replay_their_values)
 {
 	struct replay_wrong w;
+	struct dm_plan *fsdp = tu_plan(DM_FSDP, 2, DM_FORWARD);
 	for (int bug = 1; bug < BUG_COUNT; bug++)
 		for (int n = 2; n <= 5; n++) {
-			int mode = bug_applies(bug, DM_FSDP) ? DM_FSDP : DM_DP;
+			int mode = bug_applies(bug, fsdp) ? DM_FSDP : DM_DP;
 			struct logged l;
 			char name[64];
 			logged_run(&l, mode, n, bug, ORDER_PARITY, RUN_UNBOUNDED, 9, 4, 7, 1,
@@ -219,6 +220,7 @@ START_TEST(bug_logs_replay_their_values)
 			}
 			logged_free(&l);
 		}
+	plan_free(fsdp);
 }
 END_TEST
 

@@ -19,14 +19,14 @@ static const char *const order_lines[ORDER_COUNT] = {
 			    "(like MPI_Bsend), then receives"),
 };
 
-const char *order_name(int order)
+const char *order_name(enum dm_order order)
 {
-	return order >= 0 && order < ORDER_COUNT ? order_names[order] : "?";
+	return (unsigned)order < ORDER_COUNT ? order_names[order] : "?";
 }
 
-const char *order_describe(int order)
+const char *order_describe(enum dm_order order)
 {
-	return order >= 0 && order < ORDER_COUNT ? order_lines[order] : "?";
+	return (unsigned)order < ORDER_COUNT ? order_lines[order] : "?";
 }
 
 int order_parse_order(const char *name)
@@ -47,13 +47,13 @@ int order_parse_fix(const char *name)
 	return -1;
 }
 
-int order_is_fix(int order)
+int order_is_fix(enum dm_order order)
 {
 	return order == ORDER_PARITY || order == ORDER_RECV_THREAD || order == ORDER_SENDRECV ||
 	       order == ORDER_BUFFERED;
 }
 
-int order_sends_first(int order, int rank)
+int order_sends_first(enum dm_order order, int rank)
 {
 	switch (order) {
 	case ORDER_SEND_FIRST:

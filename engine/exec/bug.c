@@ -7,6 +7,8 @@
 
 #include <distmm/schedule.h>
 #include <distmm/split.h>
+#include "core/plan_int.h"
+#include "exec/bug_int.h"
 
 static const char *const bug_names[BUG_COUNT] = {
 	[BUG_NONE] = "none",          [BUG_R_PLUS_S] = "r-plus-s", [BUG_SEND_LEFT] = "send-left",
@@ -51,17 +53,17 @@ static const char *const bug_lines[BUG_COUNT] = {
 		       "ends as one rank's partial, never summed",
 };
 
-const char *bug_name(int bug)
+const char *bug_name(enum dm_bug bug)
 {
-	return bug >= 0 && bug < BUG_COUNT ? bug_names[bug] : "?";
+	return (unsigned)bug < BUG_COUNT ? bug_names[bug] : "?";
 }
 
-const char *bug_describe(int bug)
+const char *bug_describe(enum dm_bug bug)
 {
-	return bug >= 0 && bug < BUG_COUNT ? bug_lines[bug] : "?";
+	return (unsigned)bug < BUG_COUNT ? bug_lines[bug] : "?";
 }
 
-const char *bug_note(int bug, int n)
+const char *bug_note(enum dm_bug bug, int n)
 {
 	if (n == 2 && bug == BUG_R_PLUS_S)
 		return "with 2 devices (r + s) mod 2 equals (r - s) mod 2, so it passes: it shows "
@@ -78,23 +80,26 @@ const char *bug_note(int bug, int n)
 	return NULL;
 }
 
-int bug_is_backward(int bug)
+int bug_is_backward(enum dm_bug bug)
 {
 	return bug == BUG_RS_OFF_BY_ONE || bug == BUG_NO_SUM;
 }
 
-int bug_applies(int bug, int mode)
+int bug_in_ring(enum dm_bug bug)
 {
-	if (bug_is_backward(bug))
-		return 0;
-	return mode == DM_FSDP || bug == BUG_NONE || bug == BUG_ARRIVAL_ORDER;
+	return bug != BUG_NONE && bug != BUG_ARRIVAL_ORDER && !bug_is_backward(bug);
 }
 
-int bug_applies_run(int bug, int mode, int train)
+int bug_applies_to(enum dm_bug bug, enum dm_mode mode, enum dm_pass pass)
 {
-	if (train)
+	if (pass != DM_FORWARD)
 		return bug == BUG_NONE || bug_is_backward(bug);
-	return bug_applies(bug, mode);
+	return !bug_is_backward(bug) && (mode == DM_FSDP || !bug_in_ring(bug));
+}
+
+int bug_applies(enum dm_bug bug, const struct dm_plan *p)
+{
+	return bug_applies_to(bug, p->mode, p->pass);
 }
 
 int bug_parse(const char *name)
@@ -105,7 +110,7 @@ int bug_parse(const char *name)
 	return -1;
 }
 
-int bug_index(int bug, int n, int rank, int step)
+int bug_index(enum dm_bug bug, int n, int rank, int step)
 {
 	switch (bug) {
 	case BUG_R_PLUS_S:
@@ -119,7 +124,7 @@ int bug_index(int bug, int n, int rank, int step)
 	}
 }
 
-void bug_formula(int bug, int n, int rank, int step, char *buf, size_t size)
+void bug_formula(enum dm_bug bug, int n, int rank, int step, char *buf, size_t size)
 {
 	int k = bug_index(bug, n, rank, step);
 	if (bug == BUG_R_PLUS_S)
@@ -141,8 +146,8 @@ static int64_t bug_slice_bound(int64_t x, int64_t len)
 	return x < 0 ? 0 : x > len ? len : x;
 }
 
-int bug_place(int bug, int n, size_t N, int rank, int step, int held, size_t held_w, size_t *c0,
-	      size_t *w, char *why, size_t why_size)
+int bug_place(enum dm_bug bug, int n, size_t N, int rank, int step, int held, size_t held_w,
+	      size_t *c0, size_t *w, char *why, size_t why_size)
 {
 	int idx = bug_index(bug, n, rank, step);
 	if (bug == BUG_C_MOD && idx < 0) {
@@ -176,7 +181,7 @@ int bug_place(int bug, int n, size_t N, int rank, int step, int held, size_t hel
 	return 0;
 }
 
-int bug_forwards(int bug, int n, int rank)
+int bug_forwards(enum dm_bug bug, int n, int rank)
 {
 	if (bug == BUG_RECV_OVERWRITE)
 		return rank % 2 == 1;
@@ -185,19 +190,19 @@ int bug_forwards(int bug, int n, int rank)
 	return 0;
 }
 
-int bug_extra_send(int bug)
+int bug_extra_send(enum dm_bug bug)
 {
 	return bug == BUG_EXTRA_ROTATION;
 }
 
-size_t bug_gather_row0(int bug, size_t M, int n, int rank)
+size_t bug_gather_row0(enum dm_bug bug, size_t M, int n, int rank)
 {
 	if (bug == BUG_ARRIVAL_ORDER)
 		return M - split_offset(M, n, rank) - split_size(M, n, rank);
 	return split_offset(M, n, rank);
 }
 
-int bug_gather_source(int bug, int n, int i)
+int bug_gather_source(enum dm_bug bug, int n, int i)
 {
 	return bug == BUG_ARRIVAL_ORDER ? n - 1 - i : i;
 }
@@ -213,43 +218,43 @@ double bug_truncate(double x)
 	return (double)(int64_t)x;
 }
 
-int bug_send_to(int bug, int n, int rank)
+int bug_send_to(enum dm_bug bug, int n, int rank)
 {
 	return bug == BUG_SEND_LEFT ? sched_left(n, rank) : sched_right(n, rank);
 }
 
-int bug_recv_from(int bug, int n, int rank)
+int bug_recv_from(enum dm_bug bug, int n, int rank)
 {
 	return bug == BUG_SEND_LEFT ? sched_right(n, rank) : sched_left(n, rank);
 }
 
-int bug_sends(int bug, int n, int rank)
+int bug_sends(enum dm_bug bug, int n, int rank)
 {
 	return !(bug == BUG_NO_WRAP && rank == n - 1);
 }
 
-int bug_receives(int bug, int rank)
+int bug_receives(enum dm_bug bug, int rank)
 {
 	return !(bug == BUG_NO_WRAP && rank == 0);
 }
 
-int bug_rs_send_chunk(int bug, int n, int rank, int step)
+int bug_rs_send_chunk(enum dm_bug bug, int n, int rank, int step)
 {
 	return bug == BUG_RS_OFF_BY_ONE ? sched_ag_send_chunk(n, rank, step)
 					: sched_rs_send_chunk(n, rank, step);
 }
 
-int bug_rs_recv_chunk(int bug, int n, int rank, int step)
+int bug_rs_recv_chunk(enum dm_bug bug, int n, int rank, int step)
 {
 	return bug_rs_send_chunk(bug, n, sched_left(n, rank), step);
 }
 
-int bug_rs_adds(int bug)
+int bug_rs_adds(enum dm_bug bug)
 {
 	return bug != BUG_NO_SUM;
 }
 
-void bug_rs_formula(int bug, int n, int rank, int step, char *buf, size_t size)
+void bug_rs_formula(enum dm_bug bug, int n, int rank, int step, char *buf, size_t size)
 {
 	if (bug == BUG_RS_OFF_BY_ONE)
 		snprintf(buf, size, "(%d-%d) mod %d = %d", rank, step, n,

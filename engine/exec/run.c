@@ -25,6 +25,7 @@
 #include "exec/stepb.h"
 #include "core/xalloc.h"
 #include "core/schedule_int.h"
+#include "exec/bug_int.h"
 
 #define RUN_STACK_BYTES (1u << 20)
 
@@ -638,7 +639,7 @@ static void run_train_snapshot(const struct run *r, struct run_snapshot *s)
 void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 {
 	s->mode = r->cfg.mode;
-	s->bug = bug_applies(r->cfg.bug, r->cfg.mode) ? r->cfg.bug : 0;
+	s->bug = bug_applies_to(r->cfg.bug, r->cfg.mode, DM_FORWARD) ? r->cfg.bug : 0;
 	s->order = r->cfg.mode == DM_FSDP ? r->cfg.order : ORDER_PARITY;
 	s->n = r->n;
 	s->M = r->M;

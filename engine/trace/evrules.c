@@ -25,6 +25,7 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "core/schedule_int.h"
+#include "exec/bug_int.h"
 #include "core/xalloc.h"
 
 void evr_run_init(struct evr_run *run, int mode, int train, int n, size_t M, size_t K,
@@ -99,7 +100,7 @@ static int evr_placed(const struct evr_run *run, const struct ev *e, int owner)
 	size_t rows = split_size(run->M, run->n, owner);
 	for (int b = 0; b < BUG_COUNT; b++) {
 		size_t at = bug_gather_row0(b, run->M, run->n, owner);
-		if (bug_applies_run(b, run->mode, run->train) && e->row_begin == at &&
+		if (bug_applies_to(b, run->mode, run->train) && e->row_begin == at &&
 		    e->row_end == at + rows)
 			return 1;
 	}
@@ -718,8 +719,8 @@ int evr_init(struct evr *x, const struct ev *ev, int mode, int train, int n, siz
 	x->whole = policy != EVR_PHASES_NONE;
 	x->phase = -1;
 	x->cands = 0;
-	for (int b = 0; b < BUG_COUNT; b++) /* most bugs are the ring's (bug_applies_run) */
-		if ((bugs & (1u << b)) && bug_applies_run(b, mode, train))
+	for (int b = 0; b < BUG_COUNT; b++) /* most bugs are the ring's (bug_applies_to) */
+		if ((bugs & (1u << b)) && bug_applies_to(b, mode, train))
 			x->cands |= 1u << b;
 	if (!x->cands)
 		return dm_err_set(err, DM_EINVAL, "no run to check the events against");

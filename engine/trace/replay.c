@@ -38,6 +38,7 @@
 #include <distmm/split.h>
 #include "core/xalloc.h"
 #include "core/schedule_int.h"
+#include "exec/bug_int.h"
 #include "trace/evrules.h"
 #include "trace/replay_int.h"
 
@@ -49,7 +50,8 @@ int replay_check_args(const struct run_snapshot *s, const struct mat *a, const s
 	if (!s || !a || !b || (!ev && n_ev > 0))
 		return dm_err_set(err, DM_EINVAL, "replay: missing argument");
 	if (run_check_shapes(mode, bug, n, a, b, &why) ||
-	    (train && run_check_train(bug_applies_run(bug, mode, 1) ? bug : 0, a, b, dc, 0, &why)))
+	    (train && run_check_train(bug_applies_to(bug, mode, DM_TRAIN) ? bug : 0, a, b, dc, 0,
+				      &why)))
 		return dm_err_set(err, why.code, "replay: %s", why.msg);
 	if (!a->data || !b->data)
 		return dm_err_set(err, DM_EINVAL, "replay: matrices without values: A is %zux%zu, B "
@@ -283,7 +285,7 @@ static int replay_run(struct run_snapshot *s, const struct mat *a, const struct 
 	x.mode = mode;
 	x.train = train;
 	x.n = n;
-	x.bug = bug_applies_run(bug, mode, train) ? bug : 0; /* most bugs are the ring's */
+	x.bug = bug_applies_to(bug, mode, train) ? bug : 0; /* most bugs are the ring's */
 	x.upto = upto;
 	x.phase_count = sched_count_of(mode, train, n);
 	x.M = a->rows;
