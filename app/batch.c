@@ -54,8 +54,8 @@ static int batch_replay(const struct cli_opts *o)
 	int last = t.n_ev ? t.ev[t.n_ev - 1].phase : -1;
 	if ((rc = trace_check(&t, a.rows, a.cols, b.cols, &err)) ||
 	    (rc = trace_plan(&t, o->bug, &plan, &err)) ||
-	    (rc = run_snapshot_init(&snap, t.n, a.rows, b.cols, 1, &err)) ||
-	    (rc = replay_snapshot(&snap, &a, &b, t.mode, t.n, o->bug, t.ev, t.n_ev, last, &err))) {
+	    (rc = run_snapshot_init(&snap, plan, a.rows, a.cols, b.cols, 1, &err)) ||
+	    (rc = replay_snapshot(&snap, plan, &a, &b, NULL, t.ev, t.n_ev, last, &err))) {
 		status_error("%s: %s", o->replay_file, err.msg);
 		status = status_of(rc) == STATUS_MISMATCH ? STATUS_USAGE : status_of(rc);
 		goto out;
@@ -63,7 +63,7 @@ static int batch_replay(const struct cli_opts *o)
 	report_header("distmm-tui replay", o, plan, a.rows, a.cols, b.cols);
 	if (!o->quiet)
 		report_events(t.ev, t.n_ev, plan);
-	if (!replay_finished(t.ev, t.n_ev, t.mode, t.n)) {
+	if (!replay_finished(plan, t.ev, t.n_ev)) {
 		status_flush_stdout();
 		status_error("%s: the recorded run stops in phase %d of %d: it did not finish",
 			     o->replay_file, last + 1, sched_phase_count(plan));
@@ -109,13 +109,13 @@ int batch_main(const struct cli_opts *o)
 		return status_of(rc);
 	}
 	inputs_run_config(o, &a, &b, &cfg);
-	if ((rc = inputs_plan(o, &plan, &err)) || (rc = run_new(&r, &cfg, &a, &b, &err)) ||
-	    (rc = run_snapshot_init(&snap, cfg.devices, a.rows, b.cols, 0, &err))) {
+	if ((rc = inputs_plan(o, &plan, &err)) || (rc = run_new(&r, plan, &cfg, &a, &b, &err)) ||
+	    (rc = run_snapshot_init(&snap, plan, a.rows, a.cols, b.cols, 0, &err))) {
 		status_error("%s", err.msg);
 		status = status_of(rc);
 		goto out;
 	}
-	sum = calloc((size_t)cfg.devices, sizeof *sum);
+	sum = calloc((size_t)plan_devices(plan), sizeof *sum);
 	if (!sum) {
 		status_error("out of memory");
 		status = STATUS_USAGE;
@@ -142,7 +142,7 @@ int batch_main(const struct cli_opts *o)
 	}
 	report_summary(sum, plan, a.rows, a.cols, b.cols);
 	report_threads(&snap);
-	report_compare(&a, &b, &cfg, sum, o->compare);
+	report_compare(&a, &b, plan, &cfg, sum, o->compare);
 	status = report_write_outputs(o, ev, n_ev, sum, plan, run_result(r));
 	if (status == STATUS_OK)
 		status = report_verify(o, &a, &b, run_result(r));

@@ -64,9 +64,8 @@ int batch_train_replay(const struct cli_opts *o, struct trace *t)
 	size_t M = in.a.rows, K = in.a.cols, N = in.b.cols;
 	int last = t->n_ev ? t->ev[t->n_ev - 1].phase : -1;
 	if ((rc = trace_check(t, M, K, N, &err)) || (rc = trace_plan(t, o->bug, &plan, &err)) ||
-	    (rc = run_snapshot_init_train(&snap, t->n, M, K, N, 1, &err)) ||
-	    (rc = replay_snapshot_train(&snap, &in.a, &in.b, &in.dc, t->mode, t->n, o->bug, t->ev,
-					t->n_ev, last, &err))) {
+	    (rc = run_snapshot_init(&snap, plan, M, K, N, 1, &err)) ||
+	    (rc = replay_snapshot(&snap, plan, &in.a, &in.b, &in.dc, t->ev, t->n_ev, last, &err))) {
 		status_error("%s: %s", o->replay_file, err.msg);
 		status = status_of(rc) == STATUS_MISMATCH ? STATUS_USAGE : status_of(rc);
 		goto out;
@@ -75,7 +74,7 @@ int batch_train_replay(const struct cli_opts *o, struct trace *t)
 	report_train_intro(o, plan);
 	if (!o->quiet)
 		report_train_events(t->ev, t->n_ev, plan);
-	if (!replay_finished_run(t->ev, t->n_ev, t->mode, 1, t->n)) {
+	if (!replay_finished(plan, t->ev, t->n_ev)) {
 		status_flush_stdout();
 		status_error("%s: the recorded run stops in phase %d of %d: it did not finish",
 			     o->replay_file, last + 1, sched_phase_count(plan));
@@ -114,13 +113,13 @@ int batch_train_main(const struct cli_opts *o)
 	size_t M = in.a.rows, K = in.a.cols, N = in.b.cols;
 	inputs_run_config(o, &in.a, &in.b, &cfg);
 	cfg.dc = &in.dc;
-	if ((rc = inputs_plan(o, &plan, &err)) || (rc = run_new(&r, &cfg, &in.a, &in.b, &err)) ||
-	    (rc = run_snapshot_init(&snap, cfg.devices, M, N, 0, &err))) {
+	if ((rc = inputs_plan(o, &plan, &err)) || (rc = run_new(&r, plan, &cfg, &in.a, &in.b, &err)) ||
+	    (rc = run_snapshot_init(&snap, plan, M, K, N, 0, &err))) {
 		status_error("%s", err.msg);
 		status = status_of(rc);
 		goto out;
 	}
-	sum = calloc((size_t)cfg.devices, sizeof *sum);
+	sum = calloc((size_t)plan_devices(plan), sizeof *sum);
 	if (!sum) {
 		status_error("out of memory");
 		status = STATUS_USAGE;

@@ -32,8 +32,9 @@ int inputs_load_dc(const struct cli_opts *o, size_t M, size_t N, struct mat *dc,
  * filled (*out NULL). */
 int inputs_plan(const struct cli_opts *o, struct dm_plan **out, struct dm_err *err);
 
-/* The run configuration for these options and shapes, with its memory limit
- * set to what is available once A, B and the reference product are held. */
+/* The run's settings besides its plan for these options and shapes: its
+ * memory limit, what is available once A, B and the reference product
+ * (and a training step's dC and results) are held. */
 void inputs_run_config(const struct cli_opts *o, const struct mat *a, const struct mat *b,
 		       struct run_config *cfg);
 

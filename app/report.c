@@ -120,10 +120,10 @@ void report_events(const struct ev *ev, size_t n_ev, const struct dm_plan *p)
 
 /* Where a mode's peaks and sends came from, in words. */
 static const char *report_source(const struct model_compare *c, int mode,
-				 const struct run_config *cfg)
+				 const struct dm_plan *p)
 {
 	if (c->model[mode])
-		return mode == cfg->mode && cfg->bug
+		return mode == (int)plan_mode(p) && plan_bug(p)
 			       ? "from the model of the correct ring (this run had a bug)"
 			       : "from the model (the accounting a correct run makes, worked out)";
 	if (c->ran[mode])
@@ -132,36 +132,38 @@ static const char *report_source(const struct model_compare *c, int mode,
 }
 
 /* The memory argument in numbers: both modes, the model and the peaks. */
-void report_compare(const struct mat *a, const struct mat *b, const struct run_config *cfg,
-		    const struct ev_summary *sum, int run_other)
+void report_compare(const struct mat *a, const struct mat *b, const struct dm_plan *p,
+		    const struct run_config *cfg, const struct ev_summary *sum, int run_other)
 {
 	struct model_compare c;
+	struct dm_plan *other;
 	struct dm_err err;
 	uint64_t limit = cfg->mem_limit ? cfg->mem_limit : UINT64_MAX;
-	if (cfg->devices > REPORT_COMPARE_DEVICES ||
-	    model_compare_build(&c, a, b, cfg, run_other ? limit : 0, sum, &err))
+	if (plan_devices(p) > REPORT_COMPARE_DEVICES || plan_dup(&other, p, &err))
 		return;
+	if (model_compare_build(&c, p, a, b, cfg, run_other ? limit : 0, sum, &err)) {
+		plan_free(other);
+		return;
+	}
 	/* what no run measured comes from the model: the other mode, or both
 	 * when this run had a bug (its figures are the bug's) */
 	uint64_t need[2] = { 0, 0 };
 	for (int m = 0; m < 2; m++)
-		if (c.model[m]) {
-			struct run_config other = *cfg;
-			other.mode = m;
-			need[m] = run_estimate_bytes(&other, a->rows, a->cols, b->cols);
-		}
+		if (c.model[m] && !plan_set_mode(other, m, NULL))
+			need[m] = run_estimate_bytes(other, a->rows, a->cols, b->cols);
+	plan_free(other);
 	printf("DP vs FSDP (bytes; the model: the engine's accounting with the real shard sizes):\n");
 	printf("  %-8s %12s %12s %12s %12s %12s %12s\n", "", "DP model", "DP peak", "FSDP model",
 	       "FSDP peak", "DP sent", "FSDP sent");
 	for (int i = 0; i <= c.n; i++) {
 		char name[16];
 		const uint64_t *f = i < c.n ? c.dev[i].formula : c.total_formula;
-		const uint64_t *p = i < c.n ? c.dev[i].measured : c.total_measured;
+		const uint64_t *pk = i < c.n ? c.dev[i].measured : c.total_measured;
 		const uint64_t *snt = i < c.n ? c.dev[i].sent : c.total_sent;
 		snprintf(name, sizeof name, i < c.n ? "rank %d" : "total", i);
 		printf("  %-8s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
 		       " %12" PRIu64 "\n",
-		       name, f[DM_DP], p[DM_DP], f[DM_FSDP], p[DM_FSDP], snt[DM_DP], snt[DM_FSDP]);
+		       name, f[DM_DP], pk[DM_DP], f[DM_FSDP], pk[DM_FSDP], snt[DM_DP], snt[DM_FSDP]);
 	}
 	char saving[320];
 	modelw_saving_line(&c, saving, sizeof saving);
@@ -169,7 +171,7 @@ void report_compare(const struct mat *a, const struct mat *b, const struct run_c
 	       c.gathered);
 	for (int k = 0; k < 2; k++) {
 		int m = k ? DM_DP : DM_FSDP;
-		printf("  %s peaks and sends: %s", plan_mode_name(m), report_source(&c, m, cfg));
+		printf("  %s peaks and sends: %s", plan_mode_name(m), report_source(&c, m, p));
 		if (c.model[m] && run_other && need[m] > limit)
 			printf("; not run: it needs about %.1f MiB, more than the %.1f MiB available",
 			       (double)need[m] / 1048576.0, (double)limit / 1048576.0);

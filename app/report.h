@@ -28,12 +28,12 @@ void report_event(const struct ev *e, const struct dm_plan *p);
 void report_summary(const struct ev_summary *sum, const struct dm_plan *p, size_t M, size_t K,
 		    size_t N);
 
-/* DP against FSDP, formula and peaks: sum is the run just made (in
- * cfg->mode, NULL if none); a mode no correct run measured comes from the
- * model, or with run_other (--compare) runs in-process when it fits in
- * cfg->mem_limit.  The table says which.  Skipped beyond 64 devices. */
-void report_compare(const struct mat *a, const struct mat *b, const struct run_config *cfg,
-		    const struct ev_summary *sum, int run_other);
+/* DP against FSDP, formula and peaks: sum is the run of p just made (NULL
+ * if none); a mode no correct run measured comes from the model, or with
+ * run_other (--compare) runs in-process when it fits in cfg->mem_limit.
+ * The table says which.  Skipped beyond 64 devices. */
+void report_compare(const struct mat *a, const struct mat *b, const struct dm_plan *p,
+		    const struct run_config *cfg, const struct ev_summary *sum, int run_other);
 
 /* The cycle of waits of a deadlocked run, read off its snapshot. */
 void report_deadlock(const struct run_snapshot *s);

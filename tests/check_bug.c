@@ -16,17 +16,13 @@ static int bug_run_in(int mode, int bug, int n, size_t capacity, size_t M, size_
 		      int floats, int *right, struct dm_err *err)
 {
 	struct mat a, b, ref;
-	struct run_config cfg;
+	struct dm_plan *p = tu_plan_run(mode, n, DM_FORWARD, ORDER_PARITY, bug, capacity);
 	struct run *r;
 	tu_matrix(&a, M, K, floats, 11, 0);
 	tu_matrix(&b, K, N, floats, 11, 1);
 	tu_reference(&ref, &a, &b);
-	run_config_default(&cfg);
-	cfg.mode = mode;
-	cfg.devices = n;
-	cfg.capacity = capacity;
-	cfg.bug = bug;
-	ck_assert_msg(run_new(&r, &cfg, &a, &b, err) == 0, "%s", err->msg);
+	ck_assert_msg(run_new(&r, p, NULL, &a, &b, err) == 0, "%s", err->msg);
+	plan_free(p);
 	int rc;
 	while ((rc = run_step(r, err)) == 0)
 		;

@@ -48,15 +48,12 @@ START_TEST(the_model_is_the_engines_accounting)
 	make(&a, &b, M, K, N);
 	for (int mode = 0; mode < 2; mode++) {
 		struct dm_plan *plan = tu_plan(mode, n, DM_FORWARD);
-		struct run_config cfg;
 		struct run *r;
 		struct run_snapshot s;
 		struct dm_err err;
-		run_config_default(&cfg);
-		cfg.mode = mode;
-		cfg.devices = n;
-		ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
-		ck_assert_int_eq(run_snapshot_init(&s, n, (size_t)M, (size_t)N, 0, &err), 0);
+		ck_assert_int_eq(run_new(&r, plan, NULL, &a, &b, &err), 0);
+		ck_assert_int_eq(run_snapshot_init(&s, plan, (size_t)M, (size_t)K, (size_t)N, 0, &err),
+				 0);
 		for (int p = -1; p < sched_phase_count(plan); p++) {
 			if (p >= 0)
 				ck_assert_int_ge(run_step(r, &err), 0);
@@ -115,6 +112,7 @@ static char *capture(void (*fn)(void *), void *arg)
 
 struct batch_job {
 	const struct mat *a, *b;
+	struct dm_plan *plan;
 	struct run_config cfg;
 	struct ev_summary sum[16];
 	int run_other; /* --compare: the other mode run, not modelled */
@@ -123,11 +121,8 @@ struct batch_job {
 static void batch_print(void *arg)
 {
 	struct batch_job *j = arg;
-	struct dm_plan *p;
-	ck_assert_int_eq(plan_make(&p, j->cfg.mode, j->cfg.devices, DM_FORWARD, NULL), 0);
-	report_summary(j->sum, p, j->a->rows, j->a->cols, j->b->cols);
-	report_compare(j->a, j->b, &j->cfg, j->sum, j->run_other);
-	plan_free(p);
+	report_summary(j->sum, j->plan, j->a->rows, j->a->cols, j->b->cols);
+	report_compare(j->a, j->b, j->plan, &j->cfg, j->sum, j->run_other);
 }
 
 START_TEST(batch_prints_the_model)
@@ -142,8 +137,8 @@ START_TEST(batch_prints_the_model)
 	j.a = &a;
 	j.b = &b;
 	run_config_default(&j.cfg);
-	j.cfg.devices = n;
-	ck_assert_int_eq(run_new(&r, &j.cfg, &a, &b, &err), 0);
+	j.plan = fsdp;
+	ck_assert_int_eq(run_new(&r, j.plan, &j.cfg, &a, &b, &err), 0);
 	ck_assert_int_eq(run_finish(r, &err), 0);
 	run_summaries(r, j.sum);
 	run_free(r);

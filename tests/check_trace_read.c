@@ -82,12 +82,11 @@ START_TEST(round_trip)
 		/* and the events read back rebuild the result bit for bit */
 		if (finishes) {
 			struct run_snapshot s;
-			ck_assert_int_eq(run_snapshot_init(&s, l.n, cs[k].M, cs[k].N, 1, &err), 0);
-			struct dm_plan *plan = tu_plan(l.mode, l.n, DM_FORWARD);
-			int last = sched_phase_count(plan) - 1;
-			plan_free(plan);
-			ck_assert_msg(replay_snapshot(&s, &l.a, &l.b, t.mode, t.n, l.bug, t.ev, t.n_ev,
-						      last, &err) == 0, "%s", err.msg);
+			ck_assert_int_eq(run_snapshot_init(&s, l.plan, cs[k].M, cs[k].K, cs[k].N, 1, &err),
+					 0);
+			int last = sched_phase_count(l.plan) - 1;
+			ck_assert_msg(replay_snapshot(&s, l.plan, &l.a, &l.b, NULL, t.ev, t.n_ev, last,
+						      &err) == 0, "%s", err.msg);
 			ck_assert(memcmp(s.c, result.data, cs[k].M * cs[k].N * sizeof(double)) == 0);
 			run_snapshot_free(&s);
 		}

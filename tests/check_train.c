@@ -63,16 +63,13 @@ static void in_free(struct tcase_in *in)
 static struct run *train_new(const struct tcase_in *in, int mode, int n, size_t capacity, int bug)
 {
 	struct run_config cfg;
+	struct dm_plan *p = tu_plan_run(mode, n, DM_TRAIN, ORDER_PARITY, bug, capacity);
 	struct run *r = NULL;
 	struct dm_err err;
 	run_config_default(&cfg);
-	cfg.mode = mode;
-	cfg.devices = n;
-	cfg.capacity = capacity;
-	cfg.bug = bug;
-	cfg.train = 1;
 	cfg.dc = &in->dc;
-	ck_assert_msg(run_new(&r, &cfg, &in->a, &in->b, &err) == 0, "run_new: %s", err.msg);
+	ck_assert_msg(run_new(&r, p, &cfg, &in->a, &in->b, &err) == 0, "run_new: %s", err.msg);
+	plan_free(p);
 	return r;
 }
 
@@ -275,7 +272,7 @@ static void check_memory(int mode, int n, size_t M, size_t K, size_t N)
 	struct dm_plan *p = tu_plan(mode, n, DM_TRAIN);
 	in_make(&in, M, K, N, 1, 3);
 	struct run *r = train_new(&in, mode, n, RUN_UNBOUNDED, 0);
-	ck_assert_int_eq(run_snapshot_init_train(&s, n, M, K, N, 0, &err), 0);
+	ck_assert_int_eq(run_snapshot_init(&s, p, M, K, N, 0, &err), 0);
 	int last_fwd = mode == DM_FSDP ? 2 * n - 2 : 0, rc, count = run_phase_count(r);
 	uint64_t after_fwd[8] = { 0 }, bwd_max[8] = { 0 }, most[8][64], held[8][64];
 	for (int rk = 0; rk < n; rk++)
@@ -348,7 +345,7 @@ static void check_snapshots(int mode, int n, size_t M, size_t K, size_t N)
 	struct dm_plan *plan = tu_plan(mode, n, DM_TRAIN);
 	in_make(&in, M, K, N, 0, 11);
 	struct run *r = train_new(&in, mode, n, 0, 0);
-	ck_assert_int_eq(run_snapshot_init_train(&s, n, M, K, N, 1, &err), 0);
+	ck_assert_int_eq(run_snapshot_init(&s, plan, M, K, N, 1, &err), 0);
 	run_snapshot_take(r, &s);
 	ck_assert(s.train && s.kind == -1);
 	int rc;
@@ -448,39 +445,41 @@ START_TEST(what_a_training_step_refuses)
 {
 	struct tcase_in in;
 	struct run_config cfg;
+	struct dm_plan *p = tu_plan(DM_FSDP, 4, DM_TRAIN);
 	struct run *r = NULL;
 	struct dm_err err;
 	struct mat wrong;
 	in_make(&in, 8, 6, 4, 0, 1);
 	tu_matrix(&wrong, 8, 5, 0, 1, 2);
 	run_config_default(&cfg);
-	cfg.train = 1;
-	ck_assert_int_eq(run_new(&r, &cfg, &in.a, &in.b, &err), DM_EINVAL); /* no dC */
+	ck_assert_int_eq(run_new(&r, p, &cfg, &in.a, &in.b, &err), DM_EINVAL); /* no dC */
 	cfg.dc = &wrong;
-	ck_assert_int_eq(run_new(&r, &cfg, &in.a, &in.b, &err), DM_EINVAL);
+	ck_assert_int_eq(run_new(&r, p, &cfg, &in.a, &in.b, &err), DM_EINVAL);
 	ck_assert_msg(strstr(err.msg, "dC is 8x5") && strstr(err.msg, "8x4"), "%s", err.msg);
 	cfg.dc = &in.dc;
-	cfg.bug = BUG_R_PLUS_S;
-	ck_assert_int_eq(run_new(&r, &cfg, &in.a, &in.b, &err), DM_EINVAL);
+	ck_assert_int_eq(plan_set_bug(p, BUG_R_PLUS_S, &err), 0);
+	ck_assert_int_eq(run_new(&r, p, &cfg, &in.a, &in.b, &err), DM_EINVAL);
 	ck_assert(strstr(err.msg, "forward"));
-	cfg.bug = 0;
-	cfg.order = ORDER_SEND_FIRST;
-	ck_assert_int_eq(run_new(&r, &cfg, &in.a, &in.b, &err), DM_EINVAL);
+	ck_assert_int_eq(plan_set_bug(p, BUG_NONE, &err), 0);
+	ck_assert_int_eq(plan_set_order(p, ORDER_SEND_FIRST, &err), 0);
+	ck_assert_int_eq(run_new(&r, p, &cfg, &in.a, &in.b, &err), DM_EINVAL);
 	ck_assert_ptr_null(r);
 	/* a forward run ignores a backward bug, as DP ignores the ring's; a
 	 * training step's snapshot takes it, its gradients empty */
-	cfg.order = ORDER_PARITY;
-	cfg.train = 0;
-	cfg.bug = BUG_NO_SUM;
-	ck_assert_int_eq(run_new(&r, &cfg, &in.a, &in.b, &err), 0);
+	struct dm_plan *fwd = tu_plan_run(DM_FSDP, 4, DM_FORWARD, ORDER_PARITY, BUG_NO_SUM,
+					  RUN_UNBOUNDED);
+	ck_assert_int_eq(run_new(&r, fwd, &cfg, &in.a, &in.b, &err), 0);
 	ck_assert_int_eq(run_finish(r, &err), 0);
 	ck_assert_ptr_null(run_result_da(r));
 	struct run_snapshot s;
-	ck_assert_int_eq(run_snapshot_init_train(&s, 4, 8, 6, 4, 1, &err), 0);
+	ck_assert_int_eq(plan_set_order(p, ORDER_PARITY, &err), 0);
+	ck_assert_int_eq(run_snapshot_init(&s, p, 8, 6, 4, 1, &err), 0);
 	run_snapshot_take(r, &s);
 	ck_assert(!s.train && s.kind == SCHED_GATHER && s.db_result[0] == 0.0);
 	run_snapshot_free(&s);
 	run_free(r);
+	plan_free(fwd);
+	plan_free(p);
 	mat_free(&wrong);
 	in_free(&in);
 }

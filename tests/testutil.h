@@ -78,19 +78,35 @@ static inline struct dm_plan *tu_plan(enum dm_mode mode, int n, enum dm_pass pas
 	return p;
 }
 
+/* The same with every setting of a run (plan_make_run). */
+static inline struct dm_plan *tu_plan_run(enum dm_mode mode, int n, enum dm_pass pass,
+					  enum dm_order order, enum dm_bug bug, size_t capacity)
+{
+	struct dm_plan *p = NULL;
+	struct dm_err err;
+	int rc = plan_make_run(&p, mode, n, pass, order, bug, capacity, &err);
+	ck_assert_msg(rc == 0, "plan_make_run: %s", err.msg);
+	return p;
+}
+
+/* A forward run of mode on n devices with that capacity, order and bug;
+ * the test fails if it does not start. */
+static inline struct run *tu_run_with(int mode, int n, size_t capacity, int order, int bug,
+				      const struct mat *a, const struct mat *b)
+{
+	struct dm_plan *p = tu_plan_run(mode, n, DM_FORWARD, order, bug, capacity);
+	struct run *r = NULL;
+	struct dm_err err;
+	int rc = run_new(&r, p, NULL, a, b, &err);
+	plan_free(p);
+	ck_assert_msg(rc == 0, "run_new: %s", err.msg);
+	return r;
+}
+
 static inline struct run *tu_run_new(int mode, int n, size_t capacity, const struct mat *a,
 				     const struct mat *b)
 {
-	struct run_config cfg;
-	struct run *r = NULL;
-	struct dm_err err;
-	run_config_default(&cfg);
-	cfg.mode = mode;
-	cfg.devices = n;
-	cfg.capacity = capacity;
-	int rc = run_new(&r, &cfg, a, b, &err);
-	ck_assert_msg(rc == 0, "run_new: %s", err.msg);
-	return r;
+	return tu_run_with(mode, n, capacity, ORDER_PARITY, BUG_NONE, a, b);
 }
 
 /* Runs to the end, stepping phase by phase when `step` is set. */

@@ -211,9 +211,8 @@ static int mm_prepare(const struct cli_opts *o, struct mat *a, struct mat *b, st
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
-	if ((rc = mpi_rank_check(o->mode, o->bug, mm_size, a, b, &err)) ||
-	    (o->train && (rc = run_check_train(o->bug, a, b, &ref->dc, 0, &err))) ||
-	    (rc = inputs_plan(o, &ref->plan, &err))) {
+	if ((rc = inputs_plan(o, &ref->plan, &err)) ||
+	    (rc = mpi_rank_check(ref->plan, a, b, o->train ? &ref->dc : NULL, &err))) {
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
@@ -268,7 +267,7 @@ static int mm_report(const struct cli_opts *o, const struct mat *a, const struct
 	}
 	report_summary(res->sum, ref->plan, a->rows, a->cols, b->cols);
 	inputs_run_config(o, a, b, &cfg);
-	report_compare(a, b, &cfg, res->sum, o->compare);
+	report_compare(a, b, ref->plan, &cfg, res->sum, o->compare);
 	status = report_write_outputs(o, res->ev, res->n_ev, res->sum, ref->plan, &res->c);
 	if (status == STATUS_OK)
 		status = report_verify(o, a, b, &res->c);
@@ -344,7 +343,7 @@ static int mm_main(int argc, char **argv)
 	if (status != STATUS_OK)
 		goto out;
 
-	struct mpi_rank_config cfg = { .mode = o.mode, .bug = o.bug, .train = o.train,
+	struct mpi_rank_config cfg = { .plan = mm_rank == 0 ? ref.plan : NULL,
 				       .dc = mm_rank == 0 && o.train ? &ref.dc : NULL };
 	if (step) {
 		cfg.show = mm_show;

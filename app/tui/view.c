@@ -97,15 +97,11 @@ static void view_show(struct view *v, int s)
 	int rc = 0;
 	if (v->run && p == run_phase(v->run))
 		run_snapshot_take(v->run, &v->snap);
-	else if (v->cfg.train)
-		rc = replay_snapshot_train(&v->snap, v->a, v->b, v->cfg.dc, v->cfg.mode,
-					   v->cfg.devices, v->cfg.bug, v->ev, v->n_ev, p, &err);
 	else if (v->recorded)
-		rc = replay_recorded(&v->snap, v->a, v->b, v->cfg.mode, v->cfg.devices, v->ev,
-				     v->n_ev, p, &err);
-	else
-		rc = replay_snapshot(&v->snap, v->a, v->b, v->cfg.mode, v->cfg.devices, v->cfg.bug,
-				     v->ev, v->n_ev, p, &err);
+		rc = replay_recorded(&v->snap, v->plan, v->a, v->b, v->ev, v->n_ev, p, &err);
+	else /* the plan says whether dC is read */
+		rc = replay_snapshot(&v->snap, v->plan, v->a, v->b, v->cfg.dc, v->ev, v->n_ev, p,
+				     &err);
 	if (rc) {
 		v->run_failed = v->failed = 1; /* a log that cannot be replayed: say so */
 		v->fail = err;
@@ -209,13 +205,7 @@ int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 	}
 	view_reset(v);
 	run_config_default(&cfg);
-	cfg.mode = v->cfg.mode;
-	cfg.devices = v->cfg.devices;
-	cfg.capacity = v->cfg.capacity;
-	cfg.order = v->cfg.order;
-	cfg.bug = v->cfg.bug;
-	cfg.train = v->cfg.train;
-	cfg.dc = v->cfg.dc;
+	cfg.dc = v->cfg.dc; /* read by a training plan only */
 	if ((rc = view_make_plan(v, err))) {
 		v->failed = v->run_failed = 1;
 		v->fail = *err;
@@ -223,9 +213,9 @@ int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 	}
 	view_run_constants(v);
 	if ((rc = view_train_refs(v, err)) ||
-	    (rc = run_snapshot_init_train(&v->snap, cfg.devices, v->a->rows, v->a->cols,
-					  v->b->cols, 1, err)) ||
-	    (rc = run_new(&v->run, &cfg, v->a, v->b, err))) {
+	    (rc = run_snapshot_init(&v->snap, v->plan, v->a->rows, v->a->cols, v->b->cols, 1,
+				    err)) ||
+	    (rc = run_new(&v->run, v->plan, &cfg, v->a, v->b, err))) {
 		v->failed = v->run_failed = 1;
 		v->fail = *err;
 		return rc;
@@ -450,8 +440,7 @@ static int view_init_log(struct view *v, const struct mat *a, const struct mat *
 	view_measure_one(&v->ref, &v->fc);
 	view_run_constants(v);
 	if ((rc = view_train_refs(v, err)) ||
-	    (rc = train ? run_snapshot_init_train(&v->snap, n, a->rows, a->cols, b->cols, 1, err)
-			: run_snapshot_init(&v->snap, n, a->rows, b->cols, 1, err)) ||
+	    (rc = run_snapshot_init(&v->snap, v->plan, a->rows, a->cols, b->cols, 1, err)) ||
 	    view_copy_events(v, ev, n_ev)) {
 		view_free(v);
 		return rc ? rc : dm_err_set(err, DM_ENOMEM, "out of memory for the trace");
@@ -460,14 +449,12 @@ static int view_init_log(struct view *v, const struct mat *a, const struct mat *
 	for (size_t i = 0; i < n_ev; i++) /* as recorded, the log's order is not the phases' */
 		if (ev[i].phase > v->live_phase)
 			v->live_phase = ev[i].phase;
-	if (recorded ? over : replay_finished_run(ev, n_ev, mode, train, n)) {
+	if (recorded ? over : replay_finished(v->plan, ev, n_ev)) {
 		/* a whole run: its C (a training step's dA and dB too), rebuilt,
 		 * checked against the sequential products */
-		rc = recorded ? replay_recorded(&v->snap, a, b, mode, n, v->ev, v->n_ev,
+		rc = recorded ? replay_recorded(&v->snap, v->plan, a, b, v->ev, v->n_ev,
 						v->phase_count - 1, err)
-		     : train  ? replay_snapshot_train(&v->snap, a, b, dc, mode, n, bug, v->ev,
-						      v->n_ev, v->live_phase, err)
-			      : replay_snapshot(&v->snap, a, b, mode, n, bug, v->ev, v->n_ev,
+			      : replay_snapshot(&v->snap, v->plan, a, b, dc, v->ev, v->n_ev,
 						v->live_phase, err);
 		if (rc) {
 			view_free(v);
@@ -548,12 +535,9 @@ void view_open_memory(struct view *v)
 		return;
 	}
 	if (!v->cmp_valid) {
-		struct run_config cfg;
 		model_compare_free(&v->cmp);
-		run_config_default(&cfg);
-		cfg.devices = v->cfg.devices;
-		cfg.capacity = v->cfg.capacity;
-		if (model_compare_build(&v->cmp, v->a, v->b, &cfg, VIEW_COMPARE_MAX, NULL, &err))
+		if (model_compare_build(&v->cmp, v->plan, v->a, v->b, NULL, VIEW_COMPARE_MAX, NULL,
+					&err))
 			return;
 		v->cmp_valid = 1;
 	}

@@ -77,8 +77,12 @@ int view_judge_init(struct view_judge *vj, const struct judge *j, const struct j
 	vj->over = c->verdict != JUDGE_DEADLOCK && c->verdict != JUDGE_EXCEPTION &&
 		   c->verdict != JUDGE_TIMEOUT && c->verdict != JUDGE_ERROR &&
 		   c->verdict != JUDGE_NOT_RUN;
-	int rc = replay_first_wrong(ev, n_ev, c->mode, c->n, c->M, c->K, c->N, vj->over,
-				    &vj->rules, err);
+	struct dm_plan *p; /* the case's forward */
+	int rc = plan_make(&p, c->mode, c->n, DM_FORWARD, err);
+	if (rc)
+		return rc;
+	rc = replay_first_wrong(p, ev, n_ev, c->M, c->K, c->N, vj->over, &vj->rules, err);
+	plan_free(p);
 	if (rc)
 		return rc;
 	if (c->first_wrong >= 0 && (size_t)c->first_wrong < n_ev) {

@@ -186,7 +186,7 @@ void view_caption(const struct view *v, char *buf, size_t size)
 	if (v->cfg.bug == BUG_NONE && view_train_caption(v, buf, size))
 		return;
 	/* the snapshot names a forward's bug alone; the backward's is the run's */
-	int bug = v->cfg.train ? v->cfg.bug : v->snap.bug;
+	int bug = v->cfg.train ? v->cfg.bug : (int)v->snap.bug;
 	if (bug != BUG_NONE && (v->kind == VIEW_READY || v->finished)) {
 		/* where the mistake cannot show (r-plus-s on two devices...), say so */
 		const char *note = bug_note(bug, v->snap.n);

@@ -27,11 +27,13 @@
 #include "comm/comm_mpi.h"
 #include "exec/device.h"
 #include "core/gemm.h"
+#include "core/plan_int.h"
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "core/xalloc.h"
 #include "core/schedule_int.h"
+#include "exec/bug_int.h"
 
 enum { MR_TAG_A = 1, MR_TAG_B = 2, MR_TAG_ERR = 3, MR_TAG_DC = 4 };
 
@@ -52,13 +54,16 @@ struct mr_ctx {
 	int phase_count;
 };
 
-int mpi_rank_check(int mode, int bug, int n, const struct mat *a, const struct mat *b,
-		   struct dm_err *err)
+int mpi_rank_check(const struct dm_plan *p, const struct mat *a, const struct mat *b,
+		   const struct mat *dc, struct dm_err *err)
 {
-	if (!a || !b)
+	int rc;
+	if (!p || !a || !b)
 		return dm_err_set(err, DM_EINVAL, "rank 0 has no matrices to multiply");
 	/* the same as in-process; MPI's int counts hold what BLAS's ints hold */
-	return run_check_shapes(mode, bug, n, a, b, err);
+	if ((rc = run_check_shapes(p, a, b, dc, err)))
+		return rc;
+	return plan_check(p, err);
 }
 
 /* The view of d before `phase` (phase_count: after the last). */
@@ -290,13 +295,18 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 
 	/* rank 0's word on the shapes, before anyone allocates */
 	if (rank == 0) {
-		rc = mpi_rank_check(cfg->mode, cfg->bug, n, a, b, err);
-		if (!rc && cfg->train)
-			rc = run_check_train(cfg->bug, a, b, cfg->dc, 0, err);
+		/* the plan on the job's devices, one a rank (the checks read
+		 * none of its device count) */
+		struct dm_plan p = plan_of(DM_FSDP, 1, DM_FORWARD);
+		rc = mpi_rank_check(cfg->plan, a, b, cfg->dc, err);
+		if (!rc) {
+			p = *cfg->plan;
+			rc = plan_set_devices(&p, n, err);
+		}
 		head[MR_CODE] = rc;
-		head[MR_MODE] = cfg->mode;
-		head[MR_BUG] = cfg->bug;
-		head[MR_TRAIN] = cfg->train != 0;
+		head[MR_MODE] = p.mode;
+		head[MR_BUG] = p.bug;
+		head[MR_TRAIN] = p.pass != DM_FORWARD;
 		head[MR_M] = rc ? 0 : (long long)a->rows;
 		head[MR_K] = rc ? 0 : (long long)a->cols;
 		head[MR_N] = rc ? 0 : (long long)b->cols;
@@ -312,8 +322,8 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 	res->n = n;
 	res->mode = (int)head[MR_MODE];
 	res->train = (int)head[MR_TRAIN];
-	res->bug = res->train ? (bug_is_backward((int)head[MR_BUG]) ? (int)head[MR_BUG] : 0)
-			      : res->mode == DM_FSDP ? (int)head[MR_BUG] : 0;
+	/* the devices' own rule (device_setup): the bug where it applies */
+	res->bug = bug_applies_to((int)head[MR_BUG], res->mode, res->train) ? (int)head[MR_BUG] : 0;
 	res->M = (size_t)head[MR_M];
 	res->K = (size_t)head[MR_K];
 	res->N = (size_t)head[MR_N];

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <distmm/order.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "core/plan_int.h"
@@ -126,21 +125,20 @@ static void model_keep(struct model_compare *c, int mode, const struct ev_summar
 	c->measured[mode] = 1;
 }
 
-/* Runs one mode to the end and keeps its per-device peaks and sends. */
+/* Runs one mode to the end, the correct forward on base's devices with
+ * its capacity, and keeps its per-device peaks and sends. */
 static void model_measure(struct model_compare *c, int mode, const struct mat *a,
-			  const struct mat *b, const struct run_config *base, uint64_t max_run_bytes)
+			  const struct mat *b, const struct dm_plan *base,
+			  const struct run_config *cfg, uint64_t max_run_bytes)
 {
-	struct run_config cfg = *base;
+	struct dm_plan p = plan_of(mode, base->n, DM_FORWARD);
 	struct run *r = NULL;
 	struct dm_err err;
-	cfg.mode = mode;
-	cfg.order = ORDER_PARITY;
-	cfg.bug = 0;
-	if (cfg.capacity == 0)
-		cfg.capacity = 1; /* measurements, not a lesson in deadlocks */
-	if (run_estimate_bytes(&cfg, a->rows, a->cols, b->cols) > max_run_bytes)
+	/* measurements, not a lesson in deadlocks */
+	p.capacity = base->capacity == 0 ? 1 : base->capacity;
+	if (run_estimate_bytes(&p, a->rows, a->cols, b->cols) > max_run_bytes)
 		return;
-	if (run_new(&r, &cfg, a, b, &err) == 0 && run_finish(r, &err) == 0) {
+	if (run_new(&r, &p, cfg, a, b, &err) == 0 && run_finish(r, &err) == 0) {
 		struct ev_summary *sum = calloc((size_t)c->n, sizeof *sum);
 		if (sum) {
 			run_summaries(r, sum);
@@ -152,11 +150,11 @@ static void model_measure(struct model_compare *c, int mode, const struct mat *a
 	run_free(r);
 }
 
-int model_compare_build(struct model_compare *c, const struct mat *a, const struct mat *b,
-			const struct run_config *cfg, uint64_t max_run_bytes,
+int model_compare_build(struct model_compare *c, const struct dm_plan *p, const struct mat *a,
+			const struct mat *b, const struct run_config *cfg, uint64_t max_run_bytes,
 			const struct ev_summary *known, struct dm_err *err)
 {
-	int n = cfg->devices;
+	int n = p->n;
 	size_t M = a->rows, K = a->cols, N = b->cols;
 	memset(c, 0, sizeof *c);
 	c->n = n;
@@ -175,11 +173,11 @@ int model_compare_build(struct model_compare *c, const struct mat *a, const stru
 			c->total_formula[m] += mod.peak;
 		}
 	/* the mode that just ran, correct, was measured already: not twice */
-	if (known && cfg->bug == 0)
-		model_keep(c, cfg->mode, known);
+	if (known && p->bug == BUG_NONE)
+		model_keep(c, p->mode, known);
 	for (int m = 0; m < 2; m++)
 		if (!c->measured[m])
-			model_measure(c, m, a, b, cfg, max_run_bytes);
+			model_measure(c, m, a, b, p, cfg, max_run_bytes);
 	for (int m = 0; m < 2; m++)
 		if (!c->measured[m])
 			model_compare_fill(c, m, M, K, N);

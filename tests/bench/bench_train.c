@@ -137,16 +137,17 @@ static struct run *bt_run_new(int mode, int d, const struct mat *a, const struct
 			      const struct mat *dc)
 {
 	struct run_config cfg;
+	struct dm_plan *p;
 	struct run *r;
 	struct dm_err err;
+	if (plan_make(&p, mode, d, DM_TRAIN, &err))
+		bt_die("plan_make", &err);
 	run_config_default(&cfg);
-	cfg.mode = mode;
-	cfg.devices = d;
-	cfg.train = 1;
 	cfg.dc = dc;
 	openblas_set_num_threads(1); /* what gemm_init sets, once: the baseline changed it */
-	if (run_new(&r, &cfg, a, b, &err))
+	if (run_new(&r, p, &cfg, a, b, &err))
 		bt_die("run_new", &err);
+	plan_free(p);
 	return r;
 }
 
@@ -320,8 +321,12 @@ static int bt_memory(int argc, char **argv)
 		mat_free(&b);
 	uint64_t after_setup = bt_status("VmRSS:");
 	int hwm = bt_reset_hwm();
-	if (run_snapshot_init(&snap, d, S, S, 0, &err))
+	/* the held bytes alone are read: a forward's snapshot, without dB's fill */
+	struct dm_plan *fwd;
+	if (plan_make(&fwd, mode, d, DM_FORWARD, &err) ||
+	    run_snapshot_init(&snap, fwd, S, S, S, 0, &err))
 		bt_die("run_snapshot_init", &err);
+	plan_free(fwd);
 	uint64_t phase_max = 0;
 	int rc;
 	while ((rc = run_step(r, &err)) == 0 || rc == 1) {

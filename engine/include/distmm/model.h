@@ -99,15 +99,15 @@ struct model_compare {
 	uint64_t total_formula[2], total_measured[2], total_sent[2];
 };
 
-/* Fills c for A, B on cfg->devices devices (cfg's other settings used for
- * both runs, with the correct ring and no bug).  known, when not NULL: the
- * per-device summaries of a finished run in cfg->mode, used instead of
- * running that mode again (unless cfg has a bug: then they are the bug's).
- * Runs each other mode whose estimate is at most max_run_bytes (0: none);
- * a mode neither known nor run comes from the model.  Returns 0 or
- * DM_ENOMEM. */
-int model_compare_build(struct model_compare *c, const struct mat *a, const struct mat *b,
-			const struct run_config *cfg, uint64_t max_run_bytes,
+/* Fills c for A, B on p's devices.  known, when not NULL: the per-device
+ * summaries of a finished forward run of p, used instead of running p's
+ * mode again (unless p has a bug: then they are the bug's).  Runs each
+ * other mode whose estimate is at most max_run_bytes (0: none), the
+ * correct forward with p's capacity (at least 1) and cfg (NULL: the
+ * defaults); a mode neither known nor run comes from the model.  Returns 0
+ * or DM_ENOMEM. */
+int model_compare_build(struct model_compare *c, const struct dm_plan *p, const struct mat *a,
+			const struct mat *b, const struct run_config *cfg, uint64_t max_run_bytes,
 			const struct ev_summary *known, struct dm_err *err);
 
 /* Fills the peaks and sends of `mode` from the model (model_fwd_rank), for
