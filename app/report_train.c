@@ -298,14 +298,13 @@ int report_train_write(const struct cli_opts *o, const struct ev *ev, size_t n_e
 		       const struct ev_summary *sum, const struct dm_plan *p, const struct mat *c,
 		       const struct mat *da, const struct mat *db)
 {
-	int mode = plan_mode(p), n = plan_devices(p);
 	struct dm_err err;
 	int rc = 0;
-	if (o->trace_file) {
+	if (o->trace_file) { /* the plan's pass: a training step's header and names */
 		if (o->trace_format == CLI_TRACE_CHROME)
-			rc = trace_write_train_chrome(o->trace_file, ev, n_ev, n, mode, &err);
+			rc = trace_write_chrome(o->trace_file, p, ev, n_ev, &err);
 		else
-			rc = trace_write_train_jsonl(o->trace_file, ev, n_ev, sum, (size_t)n, &err);
+			rc = trace_write_jsonl(o->trace_file, p, ev, n_ev, sum, &err);
 	}
 	if (!rc && o->out_file && c)
 		rc = matio_write(o->out_file, c, &err);

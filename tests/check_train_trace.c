@@ -209,8 +209,8 @@ START_TEST(every_training_trace_fits)
 				struct dm_err err;
 				tlog_make(&l, mode, n, bugs[b], 2 + (size_t)n, 3, 3 * (size_t)n - 1, 1, 5,
 					  RUN_UNBOUNDED);
-				ck_assert_int_eq(trace_write_train_jsonl(path, l.ev, l.n_ev, l.sum,
-									 (size_t)n, &err), 0);
+				ck_assert_int_eq(trace_write_jsonl(path, l.plan, l.ev, l.n_ev, l.sum, &err),
+						 0);
 				ck_assert_msg(trace_read(path, &t, 0, &err) == 0, "%s", err.msg);
 				ck_assert(t.train);
 				ck_assert_int_eq(t.mode, mode);
@@ -342,7 +342,7 @@ START_TEST(the_format)
 	trace_format_event(&e, line, sizeof line);
 	ck_assert_msg(strstr(line, "\"op\":\"add\",\"rank\":2,\"tensor\":\"dB\",\"shard\":1") &&
 			      strstr(line, "\"overwrite\":true"), "%s", line);
-	trace_format_header(1, line, sizeof line);
+	trace_format_header(DM_TRAIN, line, sizeof line);
 	ck_assert_str_eq(line, "{\"op\":\"run\",\"train\":true}");
 	static const struct {
 		const char *text, *want;
@@ -380,7 +380,7 @@ START_TEST(chrome_names_the_backward)
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 	tlog_make(&l, DM_FSDP, 3, BUG_NO_SUM, 6, 4, 5, 0, 3, RUN_UNBOUNDED);
-	ck_assert_int_eq(trace_write_train_chrome(path, l.ev, l.n_ev, 3, DM_FSDP, &err), 0);
+	ck_assert_int_eq(trace_write_chrome(path, l.plan, l.ev, l.n_ev, &err), 0);
 	FILE *fp = fopen(path, "r");
 	ck_assert_ptr_nonnull(fp);
 	size_t len = fread(buf, 1, sizeof buf - 1, fp);
