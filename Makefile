@@ -142,11 +142,18 @@ $(BUILD)/tests/check_quiz: tests/check_quiz.c $(BUILD)/app/tui/quiz.o $(LIB) tes
 	@echo "  CC     $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(BUILD)/app/tui/quiz.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
+# app/words/: the engine's rules said in words.
+WORDS_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(wildcard app/words/*.c))
+$(BUILD)/tests/check_words: tests/check_words.c $(WORDS_OBJ) $(LIB) tests/testutil.h
+	@mkdir -p $(dir $@)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(WORDS_OBJ) $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
+
 # The memory model (engine/model/, in the library) against the engine,
 # batch mode's tables and the screen's words: an app-level suite.
 MEMORY_APP_OBJ = $(addprefix $(BUILD)/app/,report.o status.o deadlock.o lesson.o \
 	tui/view.o tui/view_words.o tui/view_derive.o tui/view_lab.o tui/view_judge.o tui/quiz.o \
-	tui/derive.o tui/view_train.o expr.o judge/verdict.o words/model_words.o)
+	tui/derive.o tui/view_train.o expr.o judge/verdict.o) $(WORDS_OBJ)
 $(BUILD)/tests/check_memory: tests/check_memory.c $(MEMORY_APP_OBJ) $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
@@ -268,7 +275,7 @@ MPI_BIN    ?= distmm-mpi
 ENGINE_MPI_OBJ = $(ENGINE_MPI_SRC:%.c=$(BUILD)/%.o)
 MPI_OBJ     = $(ENGINE_MPI_OBJ) $(patsubst %.c,$(BUILD)/%.o,$(wildcard app/mpi/*.c))
 MPI_APP_OBJ = $(addprefix $(BUILD)/app/,batch.o batch_train.o cli.o cli_usage.o deadlock.o inputs.o \
-	report.o report_train.o status.o words/model_words.o)
+	report.o report_train.o status.o) $(WORDS_OBJ)
 
 # mpicc is looked for when the recipe runs, not when make reads this file:
 # `make deps run` installs it after the reading.  The objects shared with

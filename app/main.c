@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "batch.h"
-#include <distmm/bug.h>
+#include "words/bug_words.h"
 #include "cli.h"
 #include "export/export.h"
 #include "judge/jbatch.h"
@@ -26,14 +26,7 @@ static int main_run(int argc, char **argv)
 		printf("distmm-tui %s\n", DISTMM_VERSION);
 		return STATUS_OK;
 	case CLI_BUG_LIST:
-		printf("--bug KIND runs the ring with one classic mistake:\n");
-		for (int b = 1; b < BUG_COUNT; b++)
-			if (!bug_is_backward(b))
-				printf("  %-16s %s\n", bug_name(b), bug_describe(b));
-		printf("with --train, the backward's (in the reduce-scatter of dB):\n");
-		for (int b = 1; b < BUG_COUNT; b++)
-			if (bug_is_backward(b))
-				printf("  %-16s %s\n", bug_name(b), bug_describe(b));
+		bugw_print_list();
 		return STATUS_OK;
 	case CLI_ERROR:
 		status_error("%s", err);

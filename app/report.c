@@ -21,7 +21,9 @@
 #include "status.h"
 #include <distmm/trace.h>
 #include <distmm/verify.h>
+#include "words/bug_words.h"
 #include "words/model_words.h"
+#include "words/order_words.h"
 
 /* The DP-vs-FSDP table has a line a device: up to this many. */
 #define REPORT_COMPARE_DEVICES 64
@@ -32,11 +34,11 @@ static void report_order(int order, int n)
 {
 	printf("transfers (%s): ", order_name(order));
 	if (order == ORDER_RECV_THREAD) {
-		printf("%s: %d threads for %d devices\n", order_describe(order), 2 * n, n);
+		printf("%s: %d threads for %d devices\n", orderw_describe(order), 2 * n, n);
 		return;
 	}
 	if (order == ORDER_SENDRECV || order == ORDER_BUFFERED) {
-		printf("%s\n", order_describe(order));
+		printf("%s\n", orderw_describe(order));
 		return;
 	}
 	for (int r = 0; r < n && r < 6; r++)
@@ -56,9 +58,9 @@ void report_header(const char *who, const struct cli_opts *o, const struct dm_pl
 	       : o->values == MAT_VALUES_INTS ? "ints" : "floats",
 	       o->seed, bug ? ", bug " : "", bug ? bug_name(bug) : "");
 	if (bug)
-		printf("the bug: %s\n", bug_describe(bug));
-	if (bug && bug_note(bug, n))
-		printf("  (%s)\n", bug_note(bug, n));
+		printf("the bug: %s\n", bugw_describe(bug));
+	if (bug && bugw_note(bug, n))
+		printf("  (%s)\n", bugw_note(bug, n));
 	if (mode == DM_FSDP && n > 1)
 		report_order(o->order, n);
 }
@@ -71,7 +73,7 @@ void report_event(const struct ev *e, const struct dm_plan *p)
 	case EV_COMPUTE:
 		if (mode == DM_FSDP && bug != BUG_NONE) {
 			/* the mistake at work: what it holds, and where its formula puts it */
-			bug_formula(bug, n, e->rank, e->step, f, sizeof f);
+			bugw_formula(bug, n, e->rank, e->step, f, sizeof f);
 			printf("step %d  rank %d  holds shard %d, formula %s  -> C[%" PRIu32 ":%" PRIu32
 			       ", %" PRIu32 ":%" PRIu32 "]%s\n",
 			       e->step, e->rank, e->shard, f, e->row_begin, e->row_end, e->col_begin,

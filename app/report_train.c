@@ -19,6 +19,7 @@
 #include "report.h"
 #include "status.h"
 #include <distmm/model.h>
+#include "words/bug_words.h"
 #include "words/model_words.h"
 
 #define REPORT_TRAIN_COMPARE_DEVICES 64
@@ -33,16 +34,6 @@ void report_train_intro(const struct cli_opts *o, const struct dm_plan *p)
 		       : n > 1 ? "FSDP gathers B again round the ring, then reduce-scatters dB: "
 				 "rank r keeps chunk r, B's shard r's columns"
 			       : "one device: the plain products");
-}
-
-/* The chunk rank r receives at reduce-scatter step s, as its code says it. */
-static void report_rs_recv_formula(int bug, int n, int r, int s, char *buf, size_t size)
-{
-	int c = bug_rs_recv_chunk(bug, n, r, s);
-	if (bug == BUG_RS_OFF_BY_ONE)
-		snprintf(buf, size, "(%d-%d-1) mod %d = %d", r, s, n, c);
-	else
-		snprintf(buf, size, "(%d-%d-2) mod %d = %d", r, s, n, c);
 }
 
 static void report_train_compute(const struct ev *e, int mode, int n)
@@ -74,7 +65,7 @@ static void report_train_send(const struct ev *e, int kind, int n, int bug)
 		       "]  %" PRIu64 " B\n", e->step, e->rank, e->peer, e->shard, e->col_begin,
 		       e->col_end, e->bytes);
 	} else if (kind == SCHED_REDUCE_SCATTER) {
-		bug_rs_formula(bug, n, e->rank, e->step, f, sizeof f);
+		bugw_rs_formula(bug, n, e->rank, e->step, f, sizeof f);
 		printf("reduce-scatter %d  rank %d -> rank %d  sends chunk %s  dB[:, %" PRIu32
 		       ":%" PRIu32 "]  %" PRIu64 " B\n", e->step, e->rank, e->peer, f,
 		       e->col_begin, e->col_end, e->bytes);
@@ -115,7 +106,7 @@ static void report_train_event(const struct ev *e, const struct dm_plan *p,
 		report_train_send(e, kind, n, bug);
 		break;
 	case EV_ADD:
-		report_rs_recv_formula(bug, n, e->rank, e->step, f, sizeof f);
+		bugw_rs_recv_formula(bug, n, e->rank, e->step, f, sizeof f);
 		if (e->flags & EV_FLAG_OVERWRITE)
 			printf("reduce-scatter %d  rank %d  receives chunk %s from rank %d and stores "
 			       "it over its own part: not summed\n", e->step, e->rank, f,

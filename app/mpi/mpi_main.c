@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "batch.h"
-#include <distmm/bug.h>
+#include "words/bug_words.h"
 #include "cli.h"
 #include "inputs.h"
 #include <distmm/mpi_rank.h>
@@ -302,16 +302,8 @@ static int mm_main(int argc, char **argv)
 			printf("distmm-mpi %s\n", DISTMM_VERSION);
 		return STATUS_OK;
 	case CLI_BUG_LIST:
-		if (mm_rank == 0) {
-			printf("--bug KIND runs the ring with one classic mistake:\n");
-			for (int k = 1; k < BUG_COUNT; k++)
-				if (!bug_is_backward(k))
-					printf("  %-16s %s\n", bug_name(k), bug_describe(k));
-			printf("with --train, the backward's (in the reduce-scatter of dB):\n");
-			for (int k = 1; k < BUG_COUNT; k++)
-				if (bug_is_backward(k))
-					printf("  %-16s %s\n", bug_name(k), bug_describe(k));
-		}
+		if (mm_rank == 0)
+			bugw_print_list();
 		return STATUS_OK;
 	case CLI_ERROR:
 		if (mm_rank == 0) {

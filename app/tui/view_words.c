@@ -14,6 +14,8 @@
 #include <distmm/order.h>
 #include "deadlock.h"
 #include "view_judge.h"
+#include "words/bug_words.h"
+#include "words/order_words.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 
@@ -126,7 +128,7 @@ static void view_fsdp_caption(const struct view *v, char *buf, size_t size)
 	if (v->kind == VIEW_READY && v->cfg.order != ORDER_PARITY)
 		snprintf(buf, size, "Ready: %s (%s), on channels of capacity %s.%s Will the ring "
 				    "complete? Press n.",
-			 order_describe(v->cfg.order), order_name(v->cfg.order),
+			 orderw_describe(v->cfg.order), order_name(v->cfg.order),
 			 v->cfg.capacity == RUN_UNBOUNDED ? "unbounded"
 			 : v->cfg.capacity == 0		   ? "0 (synchronous sends)"
 							   : "bounded",
@@ -189,7 +191,7 @@ void view_caption(const struct view *v, char *buf, size_t size)
 	int bug = v->cfg.train ? v->cfg.bug : (int)v->snap.bug;
 	if (bug != BUG_NONE && (v->kind == VIEW_READY || v->finished)) {
 		/* where the mistake cannot show (r-plus-s on two devices...), say so */
-		const char *note = bug_note(bug, v->snap.n);
+		const char *note = bugw_note(bug, v->snap.n);
 		if (note && v->finished)
 			snprintf(buf, size, "The run has the bug %s, but %s.", bug_name(bug), note);
 		else
@@ -334,7 +336,7 @@ void view_formula(const struct view *v, int r, int shortform, char *buf, size_t 
 		char f[64], why[8];
 		size_t c0, w, hw = k >= 0 ? split_size(N, n, k) : 0;
 		int stops = bug_place(v->snap.bug, n, N, r, s, k, hw, &c0, &w, why, sizeof why);
-		bug_formula(v->snap.bug, n, r, s, f, sizeof f);
+		bugw_formula(v->snap.bug, n, r, s, f, sizeof f);
 		if (shortform && !stops && w == 0)
 			snprintf(buf, size, "%s: empty", f); /* the slice: the product lands nowhere */
 		else if (shortform || stops)

@@ -9,24 +9,9 @@ static const char *const order_names[ORDER_COUNT] = {
 	[ORDER_SENDRECV] = "sendrecv",       [ORDER_BUFFERED] = "buffered",
 };
 
-static const char *const order_lines[ORDER_COUNT] = {
-	[ORDER_PARITY] = "even ranks send first, odd ranks receive first",
-	[ORDER_SEND_FIRST] = "every rank sends, then receives (the naive loop)",
-	[ORDER_RECV_FIRST] = "every rank receives, then sends",
-	[ORDER_RECV_THREAD] = "every rank starts a receive thread, sends, then joins the thread",
-	[ORDER_SENDRECV] = "every rank sends and receives in one call (like MPI_Sendrecv)",
-	[ORDER_BUFFERED] = ("every rank copies its shard into a send buffer and goes on at once "
-			    "(like MPI_Bsend), then receives"),
-};
-
 const char *order_name(enum dm_order order)
 {
 	return (unsigned)order < ORDER_COUNT ? order_names[order] : "?";
-}
-
-const char *order_describe(enum dm_order order)
-{
-	return (unsigned)order < ORDER_COUNT ? order_lines[order] : "?";
 }
 
 int order_parse_order(const char *name)

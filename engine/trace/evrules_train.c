@@ -14,6 +14,7 @@
 
 #include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <distmm/bug.h>
 #include <distmm/schedule.h>
@@ -255,7 +256,11 @@ static void evr_tfollow_rs(struct evr *x, int b, size_t i, const struct ev *e)
 		return;
 	want = e->op == EV_SEND ? bug_rs_send_chunk(b, n, r, s) : bug_rs_recv_chunk(b, n, r, s);
 	if (e->shard != want) {
-		bug_rs_formula(b, n, e->op == EV_SEND ? r : sched_left(n, r), s, f, sizeof f);
+		/* the index the candidate's sender computes, written as its code has it */
+		int from = e->op == EV_SEND ? r : sched_left(n, r);
+		snprintf(f, sizeof f, b == BUG_RS_OFF_BY_ONE ? "(%d-%d) mod %d = %d"
+							      : "(%d-%d-1) mod %d = %d",
+			 from, s, n, bug_rs_send_chunk(b, n, from, s));
 		evr_drop(x, b, "event %zu: in the reduce-scatter's step %d rank %d %s chunk %d; in %s "
 			 "it %s chunk %d (%s)", i, s, r, ev_op_name(e->op), e->shard,
 			 evr_cand_name(x, b, name, sizeof name),

@@ -5,8 +5,8 @@
  * exactly what the mistaken code would do.
  *
  * The first kinds are C's mistakes; the later ones a Python candidate's,
- * each modelled on what numpy and Python's threads would do (see
- * bug_describe); the last ones the training step's backward (--train),
+ * each modelled on what numpy and Python's threads would do (app/words/
+ * says each in a line); the last ones the training step's backward (--train),
  * mistakes in the reduce-scatter of dB, which change no forward run (and
  * the forward's change no training step: its forward is the correct one).  Every rule a bug changes is a function here, so that the
  * devices, the replay and the trace checker follow one definition. */
@@ -36,12 +36,13 @@ enum dm_bug {
 };
 
 const char *bug_name(enum dm_bug bug); /* "r-plus-s", ...; "none"; "?" */
-const char *bug_describe(enum dm_bug bug); /* one line */
 
-/* A sentence on how the bug shows (or does not) with n devices: r-plus-s
- * passes at n = 2, a ring bug cannot show on one device...; NULL when there
- * is nothing to add. */
-const char *bug_note(enum dm_bug bug, int n);
+/* Whether bug can change a run on n devices, in a run it applies to: 0
+ * where every rule it changes gives the correct ring's answer over every
+ * rank and step the run has (r-plus-s and send-left at n = 2, a ring's
+ * mistake on one device, the reduce-scatter's with no reduce-scatter), and
+ * for BUG_NONE. */
+int bug_shows(enum dm_bug bug, int n);
 
 /* Whether bug changes a run of plan p (its mode and pass): in the
  * forward the ring's mistakes only FSDP (DP ignores them), arrival-order
@@ -60,11 +61,6 @@ int bug_parse(const char *name);      /* the bug, or -1 */
  * be negative, which the caller must catch before using it. */
 int bug_index(enum dm_bug bug, int n, int rank, int step);
 
-/* The formula a rank's code evaluates, written out with the numbers:
- * "(1-3) mod 4 = 2", "(1+3) mod 4 = 0", "(1-3) % 4 = -2" or, py-no-mod,
- * "(1-3) = -2, no mod". */
-void bug_formula(enum dm_bug bug, int n, int rank, int step, char *buf, size_t size);
-
 /* Where rank's product goes at step s, holding shard `held` (of width
  * held_w) on n devices and an output N columns wide: columns [*c0, *c0 + *w)
  * of its rows, *w <= held_w (a bug's widths that differ are cut to the
@@ -77,7 +73,7 @@ int bug_place(enum dm_bug bug, int n, size_t N, int rank, int step, int held, si
 /* In a transfer, whether rank receives first and passes on the shard it
  * has just received (keeping it too) instead of the one it held:
  * recv-overwrite's odd ranks (the parity fix's receive-first side),
- * reuse-buffer's last rank (see bug_describe). */
+ * reuse-buffer's last rank. */
 int bug_forwards(enum dm_bug bug, int n, int rank);
 
 /* Whether every rank sends its shard once more after its last compute. */
@@ -113,8 +109,5 @@ int bug_receives(enum dm_bug bug, int rank);
 int bug_rs_send_chunk(enum dm_bug bug, int n, int rank, int step);
 int bug_rs_recv_chunk(enum dm_bug bug, int n, int rank, int step);
 int bug_rs_adds(enum dm_bug bug);
-/* The reduce-scatter's index as the code with bug writes it, with the
- * numbers: "(1-0-1) mod 4 = 0" (rs-off-by-one: "(1-0) mod 4 = 1"). */
-void bug_rs_formula(enum dm_bug bug, int n, int rank, int step, char *buf, size_t size);
 
 #endif

@@ -18,8 +18,7 @@ enum dm_order {
 	ORDER_COUNT
 };
 
-const char *order_name(enum dm_order order);     /* "parity", "send-first", ...; "?" */
-const char *order_describe(enum dm_order order); /* one line: what each rank does */
+const char *order_name(enum dm_order order); /* "parity", "send-first", ...; "?" */
 
 /* --order takes parity, send-first (naive is its other name) and
  * recv-first; --fix takes parity, recv-thread, sendrecv and buffered.
