@@ -33,7 +33,7 @@ static int batch_replay(const struct cli_opts *o)
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
-	if (t.train) { /* the training step's account (batch_train.c) */
+	if (t.pass == DM_TRAIN) { /* the training step's account (batch_train.c) */
 		status = batch_train_replay(o, &t);
 		trace_free(&t);
 		return status;

@@ -347,7 +347,7 @@ static void check_snapshots(int mode, int n, size_t M, size_t K, size_t N)
 	struct run *r = train_new(&in, mode, n, 0, 0);
 	ck_assert_int_eq(run_snapshot_init(&s, plan, M, K, N, 1, &err), 0);
 	run_snapshot_take(r, &s);
-	ck_assert(s.train && s.kind == -1);
+	ck_assert(s.pass == DM_TRAIN && s.kind == SCHED_NONE);
 	int rc;
 	while ((rc = run_step(r, &err)) >= 0) {
 		run_snapshot_take(r, &s);
@@ -475,7 +475,7 @@ START_TEST(what_a_training_step_refuses)
 	ck_assert_int_eq(plan_set_order(p, ORDER_PARITY, &err), 0);
 	ck_assert_int_eq(run_snapshot_init(&s, p, 8, 6, 4, 1, &err), 0);
 	run_snapshot_take(r, &s);
-	ck_assert(!s.train && s.kind == SCHED_GATHER && s.db_result[0] == 0.0);
+	ck_assert(s.pass == DM_FORWARD && s.kind == SCHED_GATHER && s.db_result[0] == 0.0);
 	run_snapshot_free(&s);
 	run_free(r);
 	plan_free(fwd);

@@ -102,7 +102,7 @@ static void snap_same(const struct run_snapshot *x, const struct run_snapshot *y
 {
 	size_t M = x->M, K = x->K, N = x->N;
 	int n = x->n;
-	ck_assert_msg(x->phase == y->phase && x->kind == y->kind && x->train == y->train &&
+	ck_assert_msg(x->phase == y->phase && x->kind == y->kind && x->pass == y->pass &&
 			      x->finished == y->finished && x->event_count == y->event_count &&
 			      x->phase_count == y->phase_count,
 		      "%s: phase %d/%d kind %d/%d finished %d/%d events %zu/%zu", what, x->phase,
@@ -212,7 +212,7 @@ START_TEST(every_training_trace_fits)
 				ck_assert_int_eq(trace_write_jsonl(path, l.plan, l.ev, l.n_ev, l.sum, &err),
 						 0);
 				ck_assert_msg(trace_read(path, &t, 0, &err) == 0, "%s", err.msg);
-				ck_assert(t.train);
+				ck_assert(t.pass == DM_TRAIN);
 				ck_assert_int_eq(t.mode, mode);
 				ck_assert_int_eq(t.n, n);
 				ck_assert_uint_eq(t.n_ev, l.n_ev);

@@ -150,13 +150,13 @@ static void mm_show(void *ctx, const struct mpi_rank_view *v)
 	if (v->recv_shard >= 0)
 		snprintf(moved + strlen(moved), sizeof moved - strlen(moved), ", got B[%d] <- rank %d",
 			 v->recv_shard, v->recv_from);
-	if (v->train && v->db_sent >= 0)
+	if (v->pass == DM_TRAIN && v->db_sent >= 0)
 		snprintf(moved + strlen(moved), sizeof moved - strlen(moved), ", sent dB[%d] -> rank %d",
 			 v->db_sent, v->sent_to);
-	if (v->train && v->db_recv >= 0)
+	if (v->pass == DM_TRAIN && v->db_recv >= 0)
 		snprintf(moved + strlen(moved), sizeof moved - strlen(moved), ", got dB[%d] <- rank %d",
 			 v->db_recv, v->recv_from);
-	if (v->train && v->da_parts > 0)
+	if (v->pass == DM_TRAIN && v->da_parts > 0)
 		snprintf(moved + strlen(moved), sizeof moved - strlen(moved), ", dA from %d of %d shards",
 			 v->da_parts, v->n);
 	printf("rank %d %s: A rows %zu:%zu, %s, %s%s, holds %llu B\n", v->rank, where,

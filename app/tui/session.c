@@ -102,8 +102,8 @@ static int session_start_view(struct session *t, uint64_t now, struct dm_err *er
 		/* a training step's trace: dC as batch's replay gets it (--dC, or
 		 * from the seed) */
 		if ((rc = trace_check(tr, t->a.rows, t->a.cols, t->b.cols, err)) ||
-		    (tr->train && (rc = inputs_load_dc(o, t->a.rows, t->b.cols, &t->dc, err))) ||
-		    (rc = view_init_replay(&t->v, &t->a, &t->b, tr->train ? &t->dc : NULL, tr->ev,
+		    (tr->pass == DM_TRAIN && (rc = inputs_load_dc(o, t->a.rows, t->b.cols, &t->dc, err))) ||
+		    (rc = view_init_replay(&t->v, &t->a, &t->b, tr->pass == DM_TRAIN ? &t->dc : NULL, tr->ev,
 					   tr->n_ev, tr->mode, tr->n, o->bug, now, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);

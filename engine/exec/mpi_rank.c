@@ -83,7 +83,8 @@ static void mr_show(const struct mr_ctx *x, const struct device *d, int phase)
 		.sent_shard = d->sent_shard, .sent_to = d->sent_to,
 		.recv_shard = d->recv_shard, .recv_from = d->recv_from,
 		.held_bytes = d->held, .peak_bytes = d->peak, .sent_bytes = d->sent,
-		.recv_bytes = d->recvd, .train = d->train, .da_parts = d->da_parts,
+		.recv_bytes = d->recvd, .pass = d->train ? DM_TRAIN : DM_FORWARD,
+		.da_parts = d->da_parts,
 		.db_sent = d->db_sent, .db_recv = d->db_recv,
 	};
 	if (v.shard >= 0) {
@@ -321,13 +322,13 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 	}
 	res->n = n;
 	res->mode = (int)head[MR_MODE];
-	res->train = (int)head[MR_TRAIN];
+	res->pass = head[MR_TRAIN] ? DM_TRAIN : DM_FORWARD;
 	/* the devices' own rule (device_setup): the bug where it applies */
-	res->bug = bug_applies_to((int)head[MR_BUG], res->mode, res->train) ? (int)head[MR_BUG] : 0;
+	res->bug = bug_applies_to((int)head[MR_BUG], res->mode, res->pass) ? (int)head[MR_BUG] : 0;
 	res->M = (size_t)head[MR_M];
 	res->K = (size_t)head[MR_K];
 	res->N = (size_t)head[MR_N];
-	x.phase_count = sched_count_of(res->mode, res->train, n);
+	x.phase_count = sched_count_of(res->mode, res->pass, n);
 
 	/* every rank's buffers, its transport, and rank 0's for the outcome */
 	rc = mr_setup_device(&d, rank, n, head, &x, &mine);
@@ -371,7 +372,7 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 	if (rank == 0 && rc == DM_OK) {
 		res->c = d.gathered; /* moved out: rank 0's device gathered it */
 		d.gathered = (struct mat){ 0, 0, NULL };
-		if (res->train) { /* DP: rank 0's own dB, whole after the all-gather */
+		if (res->pass == DM_TRAIN) { /* DP: rank 0's own dB, whole after the all-gather */
 			struct mat *db = res->mode == DM_DP ? &d.g : &d.gathered_db;
 			res->da = d.gathered_da;
 			res->db = *db;

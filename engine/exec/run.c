@@ -639,7 +639,7 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 	s->phase_count = r->phase_count;
 	s->finished = r->finished;
 	s->event_count = r->log.len;
-	s->train = r->train;
+	s->pass = r->plan.pass;
 	s->kind = r->phase >= 0 ? sched_kind_of(r->plan.mode, r->plan.pass, r->n, r->phase)
 				: SCHED_NONE;
 	uint64_t b_bytes = mat_bytes(r->K, r->N);

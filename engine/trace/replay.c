@@ -146,7 +146,7 @@ void replay_initial(struct run_snapshot *s, int mode, int train, int n, size_t M
 	s->phase_count = sched_count_of(mode, train, n);
 	s->finished = upto == s->phase_count - 1;
 	s->event_count = used;
-	s->train = train;
+	s->pass = train ? DM_TRAIN : DM_FORWARD;
 	s->kind = upto >= 0 ? sched_kind_of(mode, train, n, upto) : SCHED_NONE;
 	for (int r = 0; r < n; r++) {
 		struct run_dev_view *v = &s->dev[r];

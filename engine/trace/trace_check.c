@@ -81,8 +81,9 @@ int trace_check(const struct trace *t, size_t M, size_t K, size_t N, struct dm_e
 		return dm_err_set(err, DM_EFORMAT, "the trace has no events");
 	if ((rc = trace_check_shapes(t, M, K, N, err)))
 		return rc;
-	int finished = replay_finished_of(t->mode, t->train, t->n, t->ev, t->n_ev);
-	rc = evr_init(&x, t->ev, t->mode, t->train, t->n, M, K, N, (1u << BUG_COUNT) - 1,
+	int train = t->pass == DM_TRAIN;
+	int finished = replay_finished_of(t->mode, train, t->n, t->ev, t->n_ev);
+	rc = evr_init(&x, t->ev, t->mode, train, t->n, M, K, N, (1u << BUG_COUNT) - 1,
 		      finished ? EVR_PHASES_WHOLE : EVR_PHASES_UNTIL_SHORT, err);
 	if (!rc)
 		rc = evr_check_events(&x.run, t->ev, t->n_ev, err);

@@ -524,7 +524,7 @@ static int trace_finish(struct trace *t, struct trace_acc *acc, const char *nm,
 	}
 	t->n = n;
 	t->mode = first_dp ? DM_DP : DM_FSDP;
-	t->train = acc->train;
+	t->pass = acc->train ? DM_TRAIN : DM_FORWARD;
 	t->ev = acc->ev;
 	t->n_ev = acc->n_ev;
 	acc->ev = NULL;
@@ -542,7 +542,7 @@ void trace_free(struct trace *t)
 
 int trace_plan(const struct trace *t, enum dm_bug bug, struct dm_plan **out, struct dm_err *err)
 {
-	int rc = plan_make(out, t->mode, t->n, t->train ? DM_TRAIN : DM_FORWARD, err);
+	int rc = plan_make(out, t->mode, t->n, t->pass, err);
 	if (!rc && (rc = plan_set_bug(*out, bug, err))) {
 		plan_free(*out);
 		*out = NULL;

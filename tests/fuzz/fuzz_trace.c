@@ -113,7 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct ev *e = &t.ev[i];
 		int da_block = e->tensor == EV_TENSOR_DA && e->op != EV_COMPUTE;
 		CHECK(e->rank >= 0 && e->rank < t.n);
-		CHECK(t.train || (e->tensor == EV_TENSOR_FWD && e->op <= EV_GATHER));
+		CHECK(t.pass == DM_TRAIN || (e->tensor == EV_TENSOR_FWD && e->op <= EV_GATHER));
 		if (rows_are_k(e) && e->row_end > K)
 			K = e->row_end;
 		else if (!rows_are_k(e) && e->row_end > M)

@@ -44,7 +44,7 @@ struct mpi_rank_view {
 	int sent_shard, sent_to;   /* what the last phase moved, -1 when nothing */
 	int recv_shard, recv_from;
 	uint64_t held_bytes, peak_bytes, sent_bytes, recv_bytes;
-	int train;                 /* a training step: the fields below */
+	enum dm_pass pass;         /* DM_TRAIN: a training step, the fields below */
 	int da_parts;              /* B shards summed into its rows of dA */
 	int db_sent, db_recv;      /* the dB chunks the last phase moved, -1 none */
 };
@@ -70,7 +70,7 @@ struct mpi_rank_result {
 	int n;
 	enum dm_mode mode;
 	enum dm_bug bug;   /* the bug the run made: p's where it applies, else none */
-	int train;         /* a training step */
+	enum dm_pass pass; /* DM_TRAIN: a training step */
 	size_t M, K, N;
 	int ran;            /* the devices started: a failure is the run's, not the input's */
 	struct ev *ev;      /* every rank's events, by phase then rank (run_events' order) */

@@ -156,7 +156,7 @@ struct run_snapshot {
 	size_t event_count;
 	/* the training step, in a snapshot made for a training plan (NULL and 0
 	 * otherwise) */
-	int train;       /* the run is a training step */
+	enum dm_pass pass; /* the run's: DM_TRAIN for a training step */
 	enum sched_kind kind; /* of the last phase done, SCHED_NONE before the first */
 	int *db_fill;    /* n * N: db_fill[r*N + j], how many ranks' partials column j
 			    of rank r's dB holds (0: it holds none there) */

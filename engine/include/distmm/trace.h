@@ -22,7 +22,8 @@ struct trace {
 	struct ev_summary *sum;
 	int n;                 /* one summary per rank 0..n-1, indexed by rank */
 	enum dm_mode mode;     /* DM_DP if the compute events use all of B (shard -1), else DM_FSDP */
-	int train;             /* a training step's: its first line is {"op":"run","train":true} */
+	enum dm_pass pass;     /* DM_TRAIN: a training step's, its first line is
+				  {"op":"run","train":true} */
 };
 
 /* Formats e as one JSON object (no newline) into buf; returns the length
