@@ -30,25 +30,31 @@ START_TEST(each_bug_has_its_words)
 }
 END_TEST
 
+/* Rank 1 at step 3 (the shard's index) and step 0 (the reduce-scatter's
+ * chunks) of 4 devices. */
 START_TEST(formulas_with_their_numbers)
 {
-	char f[64];
-	bugw_formula(BUG_PY_NO_MOD, 4, 1, 3, f, sizeof f);
-	ck_assert_str_eq(f, "(1-3) = -2, no mod");
-	bugw_formula(BUG_NONE, 4, 1, 3, f, sizeof f);
-	ck_assert_str_eq(f, "(1-3) mod 4 = 2");
-	bugw_formula(BUG_R_PLUS_S, 4, 1, 3, f, sizeof f);
-	ck_assert_str_eq(f, "(1+3) mod 4 = 0");
-	bugw_formula(BUG_C_MOD, 4, 1, 3, f, sizeof f);
-	ck_assert_str_eq(f, "(1-3) % 4 = -2");
-	bugw_rs_formula(BUG_NONE, 4, 1, 0, f, sizeof f);
-	ck_assert_str_eq(f, "(1-0-1) mod 4 = 0");
-	bugw_rs_formula(BUG_RS_OFF_BY_ONE, 4, 1, 0, f, sizeof f);
-	ck_assert_str_eq(f, "(1-0) mod 4 = 1");
-	bugw_rs_recv_formula(BUG_NONE, 4, 1, 0, f, sizeof f);
-	ck_assert_str_eq(f, "(1-0-2) mod 4 = 3");
-	bugw_rs_recv_formula(BUG_RS_OFF_BY_ONE, 4, 1, 0, f, sizeof f);
-	ck_assert_str_eq(f, "(1-0-1) mod 4 = 0");
+	typedef void (*formula_fn)(enum dm_bug, int, int, int, char *, size_t);
+	static const struct {
+		formula_fn fn;
+		enum dm_bug bug;
+		int step;
+		const char *want;
+	} cs[] = {
+		{ bugw_formula, BUG_PY_NO_MOD, 3, "(1-3) = -2, no mod" },
+		{ bugw_formula, BUG_NONE, 3, "(1-3) mod 4 = 2" },
+		{ bugw_formula, BUG_R_PLUS_S, 3, "(1+3) mod 4 = 0" },
+		{ bugw_formula, BUG_C_MOD, 3, "(1-3) % 4 = -2" },
+		{ bugw_rs_formula, BUG_NONE, 0, "(1-0-1) mod 4 = 0" },
+		{ bugw_rs_formula, BUG_RS_OFF_BY_ONE, 0, "(1-0) mod 4 = 1" },
+		{ bugw_rs_recv_formula, BUG_NONE, 0, "(1-0-2) mod 4 = 3" },
+		{ bugw_rs_recv_formula, BUG_RS_OFF_BY_ONE, 0, "(1-0-1) mod 4 = 0" },
+	};
+	for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+		char f[64];
+		cs[i].fn(cs[i].bug, 4, 1, cs[i].step, f, sizeof f);
+		ck_assert_str_eq(f, cs[i].want);
+	}
 }
 END_TEST
 

@@ -76,32 +76,40 @@ void bugw_formula(enum dm_bug bug, int n, int rank, int step, char *buf, size_t 
 		snprintf(buf, size, "(%d-%d) mod %d = %d", rank, step, n, k);
 }
 
+/* A chunk's index as a rank's code writes it, "(r-s-k) mod n = c" ("(r-s)
+ * mod n = c" for k = 0), c the engine's. */
+static void bugw_chunk(char *buf, size_t size, int rank, int step, int k, int n, int c)
+{
+	if (k)
+		snprintf(buf, size, "(%d-%d-%d) mod %d = %d", rank, step, k, n, c);
+	else
+		snprintf(buf, size, "(%d-%d) mod %d = %d", rank, step, n, c);
+}
+
+/* rs-off-by-one writes the all-gather's index, one less than the
+ * reduce-scatter's, for the chunk it sends and so for the one it gets. */
 void bugw_rs_formula(enum dm_bug bug, int n, int rank, int step, char *buf, size_t size)
 {
-	int c = bug_rs_send_chunk(bug, n, rank, step);
-	if (bug == BUG_RS_OFF_BY_ONE)
-		snprintf(buf, size, "(%d-%d) mod %d = %d", rank, step, n, c);
-	else
-		snprintf(buf, size, "(%d-%d-1) mod %d = %d", rank, step, n, c);
+	bugw_chunk(buf, size, rank, step, bug == BUG_RS_OFF_BY_ONE ? 0 : 1, n,
+		   bug_rs_send_chunk(bug, n, rank, step));
 }
 
 void bugw_rs_recv_formula(enum dm_bug bug, int n, int rank, int step, char *buf, size_t size)
 {
-	int c = bug_rs_recv_chunk(bug, n, rank, step);
-	if (bug == BUG_RS_OFF_BY_ONE)
-		snprintf(buf, size, "(%d-%d-1) mod %d = %d", rank, step, n, c);
-	else
-		snprintf(buf, size, "(%d-%d-2) mod %d = %d", rank, step, n, c);
+	bugw_chunk(buf, size, rank, step, bug == BUG_RS_OFF_BY_ONE ? 1 : 2, n,
+		   bug_rs_recv_chunk(bug, n, rank, step));
 }
 
 void bugw_print_list(void)
 {
-	printf("--bug KIND runs the ring with one classic mistake:\n");
-	for (int b = 1; b < BUG_COUNT; b++)
-		if (!bug_is_backward(b))
-			printf("  %-16s %s\n", bug_name(b), bugw_describe(b));
-	printf("with --train, the backward's (in the reduce-scatter of dB):\n");
-	for (int b = 1; b < BUG_COUNT; b++)
-		if (bug_is_backward(b))
-			printf("  %-16s %s\n", bug_name(b), bugw_describe(b));
+	static const char *const heads[2] = {
+		"--bug KIND runs the ring with one classic mistake:",
+		"with --train, the backward's (in the reduce-scatter of dB):",
+	};
+	for (int backward = 0; backward < 2; backward++) {
+		printf("%s\n", heads[backward]);
+		for (int b = 1; b < BUG_COUNT; b++)
+			if (bug_is_backward(b) == backward)
+				printf("  %-16s %s\n", bug_name(b), bugw_describe(b));
+	}
 }

@@ -86,14 +86,21 @@ int sched_count_of(enum dm_mode mode, enum dm_pass pass, int n)
 	return mode == DM_DP ? 2 * n + 2 : 5 * n - 1;
 }
 
+/* Phase p of either pass: its kind and step. */
+static void sched_at(enum dm_mode mode, enum dm_pass pass, int n, int p, enum sched_kind *kind,
+		     int *step)
+{
+	if (pass == DM_FORWARD)
+		sched_forward_at(mode, n, p, kind, step);
+	else
+		sched_train_at(mode, n, p, kind, step);
+}
+
 enum sched_kind sched_kind_of(enum dm_mode mode, enum dm_pass pass, int n, int phase)
 {
 	enum sched_kind kind;
 	int step;
-	if (pass == DM_FORWARD)
-		sched_forward_at(mode, n, phase, &kind, &step);
-	else
-		sched_train_at(mode, n, phase, &kind, &step);
+	sched_at(mode, pass, n, phase, &kind, &step);
 	return kind;
 }
 
@@ -101,10 +108,7 @@ int sched_step_of(enum dm_mode mode, enum dm_pass pass, int n, int phase)
 {
 	enum sched_kind kind;
 	int step;
-	if (pass == DM_FORWARD)
-		sched_forward_at(mode, n, phase, &kind, &step);
-	else
-		sched_train_at(mode, n, phase, &kind, &step);
+	sched_at(mode, pass, n, phase, &kind, &step);
 	return step;
 }
 
