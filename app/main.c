@@ -4,14 +4,14 @@
  * written is an error, not a silent exit 0. */
 #include <stdio.h>
 
-#include "batch.h"
+#include "batch/batch.h"
 #include <distmm/bug.h>
-#include "cli.h"
+#include "cli/cli.h"
 #include "export/export.h"
-#include "judge/jbatch.h"
-#include "status.h"
+#include "judge/judge_report.h"
+#include "cli/status.h"
 #include "tui/tui.h"
-#include "version.h"
+#include "cli/version.h"
 
 static int main_run(int argc, char **argv)
 {
@@ -40,7 +40,7 @@ static int main_run(int argc, char **argv)
 		return STATUS_USAGE;
 	}
 	if (o.judge_file && o.batch)
-		return jbatch_main(&o); /* without -b the interface judges first (session_judge.c) */
+		return judge_report_main(&o); /* without -b the interface judges first (session_judge.c) */
 	if (o.batch)
 		return batch_main(&o);
 	return o.export_file ? export_main(&o, argc, argv) : tui_main(&o, argc, argv);

@@ -22,17 +22,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
+#include "batch/batch.h"
 #include <distmm/bug.h>
-#include "cli.h"
-#include "inputs.h"
+#include "cli/cli.h"
+#include "cli/inputs.h"
 #include <distmm/mpi_rank.h>
-#include "report.h"
-#include "report_train.h"
+#include "batch/report.h"
+#include "batch/report_train.h"
 #include <distmm/run.h>
 #include <distmm/schedule.h>
-#include "status.h"
-#include "version.h"
+#include "cli/status.h"
+#include "cli/version.h"
 
 /* What --step needs: rank 0 stops waiting once its input has ended. */
 struct mm_step {

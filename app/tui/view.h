@@ -18,9 +18,9 @@
 #include <distmm/dm_err.h>
 #include <distmm/mat.h>
 #include "compare.h"
-#include "derive.h"
-#include "lesson.h"
-#include "quiz.h"
+#include "practice/derive.h"
+#include "practice/lesson.h"
+#include "practice/quiz.h"
 #include <distmm/run.h>
 
 #define VIEW_SPEEDS 7

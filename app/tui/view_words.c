@@ -12,7 +12,7 @@
 
 #include <distmm/bug.h>
 #include <distmm/order.h>
-#include "deadlock.h"
+#include "words/deadlock.h"
 #include "view_judge.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
