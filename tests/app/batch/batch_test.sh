@@ -262,7 +262,12 @@ expect_msg 2 "directory" -- -b -A "$T/dir.npy"
 ln -s /proc/self/mem "$T/mem.npy"   # unreadable even for root: EIO
 expect_msg 2 "cannot read .*mem.npy" -- -b -A "$T/mem.npy"
 expect_msg 2 "unknown file type" -- -b -A "$T/a.txt"
-expect_msg 2 "Fortran" -- -b -B "$T/f.npy"
+# Fortran order (np.save(x.T) writes it) is read as numpy reads it
+expect 0 "a Fortran-order B" -- -b -A "$T/a.npy" -B "$T/f.npy" -o "$T/af.npy"
+"$PY" -c "import numpy as np, sys; t = sys.argv[1]
+c = np.load(t + '/a.npy') @ np.load(t + '/f.npy')
+sys.exit(0 if np.array_equal(np.load(t + '/af.npy'), c) else 1)" "$T" ||
+	bad "A @ B with a Fortran-order B is not numpy's"
 expect_msg 2 "big-endian" -- -b -B "$T/big.npy"
 expect_msg 2 "not supported" -- -b -B "$T/c16.npy"
 expect_msg 2 "2-d" -- -b -B "$T/v.npy"
