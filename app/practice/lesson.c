@@ -3,11 +3,14 @@
  * typo before the class does. */
 #include "lesson.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <distmm/bug.h>
 #include <distmm/order.h>
@@ -229,11 +232,90 @@ int lesson_parse(struct lesson *l, const char *text, size_t len, const char *nam
 	return 0;
 }
 
+/* The folder of shipped lessons i (0, 1): found by the program's own
+ * place, so that a lesson is named the same from any directory: beside it
+ * in the source tree (assets/lessons), or in the installation's share
+ * folder (PREFIX/bin/../share/distmm-tui/lessons, make install's).
+ * Returns 0 with the folder in buf, or -1. */
+static int lesson_dir(int i, char *buf, size_t size)
+{
+	static const char *const rel[] = { "assets/lessons", "../share/distmm-tui/lessons" };
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (i < 0 || i >= 2 || n <= 0)
+		return -1;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	int len = snprintf(buf, size, "%s/%s", exe, rel[i]);
+	return len > 0 && (size_t)len < size ? 0 : -1;
+}
+
+int lesson_find(const char *name, char *path, size_t size)
+{
+	char dir[PATH_MAX];
+	if (!*name || strchr(name, '/') || strlen(name) > NAME_MAX - 8)
+		return -1;
+	for (int i = 0; lesson_dir(i, dir, sizeof dir) == 0; i++) {
+		int len = snprintf(path, size, "%s/%s.lesson", dir, name);
+		if (len > 0 && (size_t)len < size && access(path, R_OK) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+static int lesson_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The shipped lessons' names, sorted, for the message that a name is none
+ * of them ("" when none is found). */
+static void lesson_names(char *buf, size_t size)
+{
+	char dir[PATH_MAX], *name[32];
+	int count = 0;
+	size_t len = 0;
+	for (int i = 0; lesson_dir(i, dir, sizeof dir) == 0 && count == 0; i++) {
+		DIR *d = opendir(dir);
+		struct dirent *e;
+		while (d && (e = readdir(d)) != NULL && count < 32) {
+			size_t n = strlen(e->d_name);
+			if (n > 7 && strcmp(e->d_name + n - 7, ".lesson") == 0 &&
+			    (name[count] = strndup(e->d_name, n - 7)) != NULL)
+				count++;
+		}
+		if (d)
+			closedir(d);
+	}
+	qsort(name, (size_t)count, sizeof name[0], lesson_cmp);
+	buf[0] = '\0';
+	for (int i = 0; i < count; i++) {
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "", name[i]);
+		free(name[i]);
+	}
+}
+
 int lesson_load(struct lesson *l, const char *path, char *err, size_t size)
 {
+	char found[PATH_MAX];
 	FILE *fp = fopen(path, "rb");
+	if (!fp && errno == ENOENT && lesson_find(path, found, sizeof found) == 0) {
+		path = found; /* a shipped lesson's name: --lesson the-exercise */
+		fp = fopen(path, "rb");
+	}
 	if (!fp) {
-		snprintf(err, size, "cannot read %s: %s", path, strerror(errno));
+		char names[256];
+		int e = errno;
+		lesson_names(names, sizeof names);
+		if (e == ENOENT && !strchr(path, '/') && names[0])
+			snprintf(err, size, "cannot read %s: no such file, nor a lesson of that name "
+					    "(%s)", path, names);
+		else
+			snprintf(err, size, "cannot read %s: %s", path, strerror(e));
 		return -1;
 	}
 	char *text = malloc(LESSON_MAX_BYTES);

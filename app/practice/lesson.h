@@ -79,8 +79,15 @@ struct lesson {
 int lesson_parse(struct lesson *l, const char *text, size_t len, const char *name, char *err,
 		 size_t err_size);
 
-/* Reads and parses a lesson file; -1 with err filled on failure. */
+/* Reads and parses a lesson file, or a shipped lesson named without a
+ * folder ("the-exercise": see lesson_find) when no such file exists; -1
+ * with err filled on failure. */
 int lesson_load(struct lesson *l, const char *path, char *err, size_t err_size);
+
+/* The path of the shipped lesson called name ("the-exercise"), looked for
+ * beside the program (assets/lessons/) and in its installation's
+ * share/distmm-tui/lessons/.  0 with path filled, or -1. */
+int lesson_find(const char *name, char *path, size_t size);
 
 /* The caption of part p for a moment of the run (step for compute and
  * transfer), with {s} and {n} filled in, into buf; returns 0 when the part
