@@ -22,6 +22,7 @@
 
 #define LESSON_MAX_PARTS 32
 #define LESSON_MAX_CAPTIONS 64
+#define LESSON_MAX_DEVICES 64 /* devices=: a lesson plays in the interface, which shows 64 */
 #define LESSON_TEXT_MAX 400
 
 enum lesson_when {
@@ -58,6 +59,7 @@ struct lesson_set {
 struct lesson_caption {
 	int when;  /* enum lesson_when */
 	int step;  /* -1: any step */
+	int line;  /* its line in the file, for lesson_check_steps' message */
 	char text[LESSON_TEXT_MAX];
 };
 
@@ -70,6 +72,7 @@ struct lesson_part {
 
 struct lesson {
 	char title[128];
+	char name[256];  /* the file's name as given, for messages */
 	struct lesson_part part[LESSON_MAX_PARTS];
 	int nparts;
 };
@@ -78,6 +81,14 @@ struct lesson {
  * naming the file, the line and the problem. */
 int lesson_parse(struct lesson *l, const char *text, size_t len, const char *name, char *err,
 		 size_t err_size);
+
+/* Whether every caption of part p tied to a step ("compute 3:") names a
+ * step the part's run has: mode and n the run's (the part's settings, or
+ * the command line's where it sets none), train whether it is a training
+ * step.  Returns 0, or -1 with err "FILE:LINE: compute 3: ..." saying the
+ * steps there are. */
+int lesson_check_steps(const struct lesson *l, int p, int mode, int train, int n, char *err,
+		       size_t err_size);
 
 /* Reads and parses a lesson file, or a shipped lesson named without a
  * folder ("the-exercise": see lesson_find) when no such file exists; -1
