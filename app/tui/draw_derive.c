@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "derive.h"
+#include "practice/derive.h"
 #include "theme.h"
 
 #define DRAW_DERIVE_PROMPT "> "

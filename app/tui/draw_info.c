@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "deadlock.h"
-#include "quiz.h"
+#include "words/deadlock.h"
+#include "practice/quiz.h"
 #include <distmm/schedule.h>
 #include "theme.h"
 #include "view_judge.h"

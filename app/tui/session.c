@@ -10,10 +10,10 @@
 #include <distmm/order.h>
 #include <distmm/schedule.h>
 
-#include "inputs.h"
+#include "cli/inputs.h"
 #include "layout.h"
-#include "quiz.h"
-#include "status.h"
+#include "practice/quiz.h"
+#include "cli/status.h"
 #include "theme.h"
 
 static void session_apply_set(struct cli_opts *o, const struct lesson_set *st)

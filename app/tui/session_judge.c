@@ -16,7 +16,7 @@
 #include "judge/battery.h"
 #include "judge/judge.h"
 #include "layout.h"
-#include "status.h"
+#include "cli/status.h"
 #include "view_judge.h"
 #include <distmm/bug.h>
 #include <distmm/order.h>
@@ -28,7 +28,7 @@ struct session_judge {
 	struct view_judge vj;
 };
 
-/* The one line of the judge's errors, as batch mode says them (jbatch.c);
+/* The one line of the judge's errors, as batch mode says them (judge_report.c);
  * STATUS_OK when the judge could run its cases. */
 static int sj_errors(struct session_judge *sj, const struct cli_opts *o, int rc,
 		     const struct dm_err *err)

@@ -28,7 +28,7 @@
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 #include "session.h"
-#include "status.h"
+#include "cli/status.h"
 #include "theme.h"
 #include "view.h"
 

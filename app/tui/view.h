@@ -19,9 +19,9 @@
 #include <distmm/mat.h>
 #include <distmm/model.h>
 #include <distmm/plan.h>
-#include "derive.h"
-#include "lesson.h"
-#include "quiz.h"
+#include "practice/derive.h"
+#include "practice/lesson.h"
+#include "practice/quiz.h"
 #include <distmm/run.h>
 
 #define VIEW_SPEEDS 7

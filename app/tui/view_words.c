@@ -12,7 +12,7 @@
 
 #include <distmm/bug.h>
 #include <distmm/order.h>
-#include "deadlock.h"
+#include "words/deadlock.h"
 #include "view_judge.h"
 #include "words/bug_words.h"
 #include "words/order_words.h"
