@@ -346,6 +346,29 @@ static inline int tu_phase_sampled(int p, int last)
 	return last < all || p < 3 || p > last - 4 || (p + 1) % stride == 0;
 }
 
+/* The memory model's shapes, {devices, M, K, N}: uneven rows and columns,
+ * empty shards, one device (check_model holds the model to the engine on
+ * them, check_memory to what batch mode and the screen print). */
+#define TU_MODEL_SHAPES 10
+static inline const int *tu_model_shape(int i)
+{
+	static const int shapes[TU_MODEL_SHAPES][4] = {
+		{ 1, 8, 6, 4 }, { 1, 1, 1, 1 }, { 2, 8, 6, 4 }, { 3, 7, 5, 5 }, { 4, 8, 6, 4 },
+		{ 4, 9, 3, 7 }, { 5, 11, 4, 7 }, { 8, 8, 6, 4 }, { 6, 3, 2, 2 }, { 16, 8, 6, 4 },
+	};
+	return shapes[i];
+}
+
+/* A (M x K) and B (K x N) for them: small integers from seed 3. */
+static inline void tu_model_mats(struct mat *a, struct mat *b, int M, int K, int N)
+{
+	struct dm_err err;
+	ck_assert_int_eq(mat_alloc(a, (size_t)M, (size_t)K, &err), 0);
+	ck_assert_int_eq(mat_alloc(b, (size_t)K, (size_t)N, &err), 0);
+	mat_fill(a, MAT_VALUES_INTS, 3, 0);
+	mat_fill(b, MAT_VALUES_INTS, 3, 1);
+}
+
 static inline int tu_main(Suite *s)
 {
 	SRunner *sr = srunner_create(s);

@@ -1,9 +1,9 @@
-/* check_memory: one memory model, held to the engine and to what batch mode
- * and the interface print.  For even and uneven splits, empty shards and
- * d = 1: the model's peak after every phase and its sends equal a real
- * run's in both modes; batch mode's tables (report_summary, report_compare,
- * captured from stdout) print the model's figures, the same with the other
- * mode modelled as with it run (--compare); the interface's memory
+/* check_memory: the memory model (engine/model/, which check_model holds to
+ * the engine phase by phase) and what batch mode and the interface print of
+ * it.  For even and uneven splits, empty shards and d = 1: batch mode's
+ * tables (report_summary, report_compare, captured from stdout) print the
+ * model's figures, the same with the other mode modelled as with it run
+ * (--compare); the interface's memory
  * line at every stop says the measured peak beside the other mode's model
  * figure, like with like (the gathered C in both, said so, or in neither);
  * one bar scale for the whole run; the saving line at n = 1 and n = 2.
@@ -24,70 +24,6 @@
 #include "words/model_words.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
-
-/* devices, M, K, N: uneven rows and columns, empty shards, one device */
-static const int shapes[][4] = {
-	{ 1, 8, 6, 4 }, { 1, 1, 1, 1 }, { 2, 8, 6, 4 }, { 3, 7, 5, 5 }, { 4, 8, 6, 4 },
-	{ 4, 9, 3, 7 }, { 5, 11, 4, 7 }, { 8, 8, 6, 4 }, { 6, 3, 2, 2 }, { 16, 8, 6, 4 },
-};
-#define NSHAPES ((int)(sizeof shapes / sizeof shapes[0]))
-
-static void make(struct mat *a, struct mat *b, int M, int K, int N)
-{
-	struct dm_err err;
-	ck_assert_int_eq(mat_alloc(a, (size_t)M, (size_t)K, &err), 0);
-	ck_assert_int_eq(mat_alloc(b, (size_t)K, (size_t)N, &err), 0);
-	mat_fill(a, MAT_VALUES_INTS, 3, 0);
-	mat_fill(b, MAT_VALUES_INTS, 3, 1);
-}
-
-START_TEST(the_model_is_the_engines_accounting)
-{
-	int n = shapes[_i][0], M = shapes[_i][1], K = shapes[_i][2], N = shapes[_i][3];
-	struct mat a, b;
-	make(&a, &b, M, K, N);
-	for (int mode = 0; mode < 2; mode++) {
-		struct dm_plan *plan = tu_plan(mode, n, DM_FORWARD);
-		struct run *r;
-		struct run_snapshot s;
-		struct dm_err err;
-		ck_assert_int_eq(run_new(&r, plan, NULL, &a, &b, &err), 0);
-		ck_assert_int_eq(run_snapshot_init(&s, plan, (size_t)M, (size_t)K, (size_t)N, 0, &err),
-				 0);
-		for (int p = -1; p < sched_phase_count(plan); p++) {
-			if (p >= 0)
-				ck_assert_int_ge(run_step(r, &err), 0);
-			run_snapshot_take(r, &s);
-			for (int i = 0; i < n; i++)
-				ck_assert_msg(s.dev[i].peak_bytes ==
-						      model_fwd_peak_by(plan, i, (size_t)M, (size_t)K,
-									(size_t)N, p),
-					      "%s d=%d %dx%dx%d phase %d rank %d: run %" PRIu64
-					      ", model %" PRIu64,
-					      plan_mode_name(mode), n, M, K, N, p, i, s.dev[i].peak_bytes,
-					      model_fwd_peak_by(plan, i, (size_t)M, (size_t)K, (size_t)N,
-								p));
-		}
-		struct ev_summary sum[16];
-		run_summaries(r, sum);
-		for (int i = 0; i < n; i++) {
-			struct model_fwd m;
-			model_fwd_rank(plan, i, (size_t)M, (size_t)K, (size_t)N, &m);
-			ck_assert_uint_eq(sum[i].peak_bytes, m.peak);
-			ck_assert_uint_eq(sum[i].sent_bytes, m.sent);
-			ck_assert_uint_eq(m.work, m.a + m.c + m.b_peak);
-			ck_assert_uint_le(m.work, m.peak);
-			/* the one scale covers every figure of the run */
-			ck_assert_uint_le(m.peak, model_scale(plan, (size_t)M, (size_t)K, (size_t)N));
-		}
-		run_snapshot_free(&s);
-		run_free(r);
-		plan_free(plan);
-	}
-	mat_free(&a);
-	mat_free(&b);
-}
-END_TEST
 
 /* Runs fn with stdout going to a file, and returns what it printed. */
 static char *capture(void (*fn)(void *), void *arg)
@@ -127,13 +63,14 @@ static void batch_print(void *arg)
 
 START_TEST(batch_prints_the_model)
 {
-	int n = shapes[_i][0], M = shapes[_i][1], K = shapes[_i][2], N = shapes[_i][3];
+	const int *sh = tu_model_shape(_i);
+	int n = sh[0], M = sh[1], K = sh[2], N = sh[3];
 	struct mat a, b;
 	struct batch_job j;
 	struct dm_err err;
 	struct run *r;
 	struct dm_plan *fsdp = tu_plan(DM_FSDP, n, DM_FORWARD), *dp = tu_plan(DM_DP, n, DM_FORWARD);
-	make(&a, &b, M, K, N);
+	tu_model_mats(&a, &b, M, K, N);
 	j.a = &a;
 	j.b = &b;
 	run_config_default(&j.cfg);
@@ -183,11 +120,12 @@ END_TEST
 
 START_TEST(the_screen_prints_the_model_like_with_like)
 {
-	int n = shapes[_i][0], M = shapes[_i][1], K = shapes[_i][2], N = shapes[_i][3];
+	const int *sh = tu_model_shape(_i);
+	int n = sh[0], M = sh[1], K = sh[2], N = sh[3];
 	struct mat a, b;
 	struct view v;
 	struct dm_err err;
-	make(&a, &b, M, K, N);
+	tu_model_mats(&a, &b, M, K, N);
 	for (int mode = 0; mode < 2; mode++) {
 		struct view_config cfg = { mode, n, RUN_UNBOUNDED, 0, 0, 0, 0, NULL };
 		int other = mode == DM_FSDP ? DM_DP : DM_FSDP;
@@ -290,11 +228,12 @@ static int other_through(int other, int n, int kind, int step)
 
 START_TEST(the_training_line_compares_the_training_model)
 {
-	int n = shapes[_i][0], M = shapes[_i][1], K = shapes[_i][2], N = shapes[_i][3];
+	const int *sh = tu_model_shape(_i);
+	int n = sh[0], M = sh[1], K = sh[2], N = sh[3];
 	struct mat a, b, dc;
 	struct view v;
 	struct dm_err err;
-	make(&a, &b, M, K, N);
+	tu_model_mats(&a, &b, M, K, N);
 	ck_assert_int_eq(mat_alloc(&dc, (size_t)M, (size_t)N, &err), 0);
 	mat_fill(&dc, MAT_VALUES_INTS, 3, 2);
 	for (int mode = 0; mode < 2; mode++) {
@@ -362,10 +301,9 @@ static Suite *memory_suite(void)
 	Suite *s = suite_create("memory");
 	TCase *tc = tcase_create("model");
 	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, the_model_is_the_engines_accounting, 0, NSHAPES);
-	tcase_add_loop_test(tc, batch_prints_the_model, 0, NSHAPES);
-	tcase_add_loop_test(tc, the_screen_prints_the_model_like_with_like, 0, NSHAPES);
-	tcase_add_loop_test(tc, the_training_line_compares_the_training_model, 0, NSHAPES);
+	tcase_add_loop_test(tc, batch_prints_the_model, 0, TU_MODEL_SHAPES);
+	tcase_add_loop_test(tc, the_screen_prints_the_model_like_with_like, 0, TU_MODEL_SHAPES);
+	tcase_add_loop_test(tc, the_training_line_compares_the_training_model, 0, TU_MODEL_SHAPES);
 	tcase_add_test(tc, the_ring_formula_is_written_out);
 	suite_add_tcase(s, tc);
 	return s;
