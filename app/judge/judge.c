@@ -264,7 +264,7 @@ static int judge_session(struct judge *j, const char *python, const struct proto
 	char *argv[] = { (char *)python, "-c", HARNESS_BOOT, "distmm-judge", (char *)j->path,
 			 NULL };
 	memset(&io, 0, sizeof io);
-	int s = child_spawn(&c, python, argv, env, &exec_errno, err);
+	int s = child_spawn(&c, python, argv, env, NULL, &exec_errno, err);
 	if (s < 0)
 		return JS_NEXT_PYTHON;
 	if (s > 0)
