@@ -15,8 +15,12 @@ BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 HERE=$(cd "$(dirname "$0")/../../.." && pwd)
 PY=/usr/bin/python3
 T=$(mktemp -d /tmp/distmm-judge.XXXXXX)
-trap 'pkill -KILL -f "distmm-judge $T" 2>/dev/null; rm -rf "$T"' EXIT
 mkdir "$T/assets"
+# what the sandbox's uid (65534 when root) must reach: fake bwraps and
+# pythons live here, not in $T (mode 0700)
+P=$(mktemp -d /tmp/distmm-judge-pub.XXXXXX)
+chmod 755 "$P"
+trap 'pkill -KILL -f "distmm-judge $T" 2>/dev/null; rm -rf "$T" "$P"' EXIT
 cp "$HERE"/tests/app/judge/solutions/*.py "$T"/
 cp "$HERE"/assets/solutions/*.py "$T/assets/"
 cd "$T" || exit 1
@@ -205,20 +209,28 @@ NO_PY="--judge needs python3 with numpy (make deps installs python3-numpy; or se
 DISTMM_PYTHON=/nonexistent "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
 [ $? = 2 ] && one_line "$NO_PY" || bad "DISTMM_PYTHON=/nonexistent"
 nonumpy=""
+# As root the sandbox runs python as uid 65534: a python it cannot reach
+# (/root/.pyenv) gets a line of its own, not the missing numpy's.  Through
+# sh: setpriv's own exec can pass where uid 65534 alone cannot.
+as_judge() {
+	if [ "$(id -u)" = 0 ]; then setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'exec "$@"' sh "$@"
+	else "$@"; fi
+}
 for p in $(which -a python3 python3.11 python3.12 python3.10 2>/dev/null) /root/.pyenv/versions/*/bin/python3; do
-	[ -x "$p" ] && ! "$p" -c "import numpy" 2>/dev/null && "$p" -c "import sys" 2>/dev/null && { nonumpy=$p; break; }
+	[ -x "$p" ] && ! "$p" -c "import numpy" 2>/dev/null && as_judge "$p" -c "import sys" 2>/dev/null &&
+		{ nonumpy=$p; break; }
 done
 if [ -n "$nonumpy" ]; then
 	DISTMM_PYTHON=$nonumpy "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
 	[ $? = 2 ] && one_line "$NO_PY" || bad "a python without numpy ($nonumpy)"
 else
 	echo "judge_test: no python3 without numpy here: made one that lacks it"
-	cat >"$T/py-no-numpy" <<WRAP
+	cat >"$P/py-no-numpy" <<WRAP
 #!/bin/sh
 exec $PY -c 'import sys; sys.modules["numpy"] = None; exec(sys.argv[1])' "\$2" "\$3" "\$4"
 WRAP
-	chmod +x "$T/py-no-numpy"
-	DISTMM_PYTHON=$T/py-no-numpy "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
+	chmod 755 "$P/py-no-numpy"
+	DISTMM_PYTHON=$P/py-no-numpy "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
 	[ $? = 2 ] && one_line "$NO_PY" || bad "a python without numpy (made)"
 fi
 DISTMM_PYTHON=/nonexistent "$BIN" -b -q >/dev/null 2>&1 && ok || bad "batch mode without python"
@@ -259,7 +271,8 @@ for sig in INT TERM; do
 	pid=$!
 	seen=0
 	for _ in $(seq 1 300); do
-		if [ "$(pgrep -f "distmm-judge $T" | wc -l)" -ge 2 ]; then seen=1; break; fi
+		# bwrap, the harness and its run
+		if [ "$(pgrep -f "distmm-judge $T" | wc -l)" -ge 3 ]; then seen=1; break; fi
 		sleep 0.05
 	done
 	[ $seen = 1 ] || bad "SIG$sig: the judge's run never showed up"
