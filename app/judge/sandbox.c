@@ -37,6 +37,11 @@
  *   before the candidate's code: inside the user namespace RLIMIT_NPROC
  *   counts only the sandbox's processes, and CPU time is a process's own.
  *
+ * No seccomp filter: with no capabilities, no network, no controlling
+ * terminal (TIOCSTI) and a harness that cannot be signalled or traced,
+ * what a filter would add is a smaller kernel surface, at the price of an
+ * architecture's BPF program kept here; bwrap's --seccomp can take one later.
+ *
  * What it does not give: the candidate's code can still read the world-
  * readable system files, use CPU and memory up to the limits, and forge
  * what the harness reports (issue 24, section 1). */
