@@ -29,7 +29,7 @@ LDLIBS_CHECK = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck)
 # what the tests drive (tmux, numpy) or build with (clang and its sanitizer
 # and fuzzer runtimes, valgrind).
 DEPS = gcc make pkg-config libopenblas-dev libncurses-dev check tmux python3-numpy bubblewrap \
-	clang libclang-rt-14-dev valgrind libopenmpi-dev openmpi-bin
+	clang libclang-rt-14-dev valgrind libopenmpi-dev openmpi-bin groff-base
 
 # The sources that include <mpi.h> go into distmm-mpi only (see below).
 ENGINE_MPI_SRC = engine/comm/comm_mpi.c engine/exec/mpi_rank.c
@@ -74,7 +74,8 @@ FUZZ_SECONDS ?= 60
 STRESS_COUNT ?= 2000
 export STRESS_COUNT
 
-.PHONY: all deps run test check check-boundary check-suites asan tsan valgrind sanitized fuzz fuzz-pairs clean
+.PHONY: all deps run test check check-boundary check-suites asan tsan valgrind sanitized fuzz fuzz-pairs clean \
+	install
 all: $(BIN) mpi
 
 $(BUILD)/engine/%.o: engine/%.c
@@ -192,6 +193,7 @@ test: check
 check: WERROR = -Werror
 check: $(BIN) mpi check-boundary check-suites
 	tests/app/batch/batch_test.sh ./$(BIN)
+	tests/app/cli/man_test.sh ./$(BIN) ./$(MPI_BIN)
 	tests/app/judge/judge_test.sh ./$(BIN)
 	tests/ui/judge_ui_test.sh ./$(BIN)
 	tests/ui/ui_test.sh ./$(BIN)
@@ -228,6 +230,21 @@ fuzz-pairs:
 	@mkdir -p build; tests/fuzz/run.sh $(FUZZ_SECONDS) npy csv > build/fuzz-pair1.log 2>&1 & p=$$!; \
 	tests/fuzz/run.sh $(FUZZ_SECONDS) cli trace; s2=$$?; wait $$p; s1=$$?; \
 	cat build/fuzz-pair1.log; exit $$((s1 | s2))
+
+# make install PREFIX=DIR: the programs in DIR/bin, their manual pages in
+# DIR/share/man/man1, the lessons and solutions in DIR/share/distmm-tui/,
+# where the program looks for a lesson named without a folder.  DESTDIR
+# prefixes every path, for packaging.
+PREFIX ?= /usr/local
+SHARE   = $(DESTDIR)$(PREFIX)/share/distmm-tui
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(SHARE)/lessons \
+		$(SHARE)/solutions
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
+	if [ -x $(MPI_BIN) ]; then install -m 755 $(MPI_BIN) $(DESTDIR)$(PREFIX)/bin/; fi
+	install -m 644 docs/man/distmm-tui.1 docs/man/distmm-mpi.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 assets/lessons/*.lesson $(SHARE)/lessons/
+	install -m 644 assets/solutions/*.py $(SHARE)/solutions/
 
 clean:
 	rm -rf build $(BIN) $(MPI_BIN)

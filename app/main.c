@@ -7,6 +7,7 @@
 #include "batch/batch.h"
 #include <distmm/bug.h>
 #include "cli/cli.h"
+#include "cli/files.h"
 #include "export/export.h"
 #include "judge/judge_report.h"
 #include "cli/status.h"
@@ -16,7 +17,7 @@
 static int main_run(int argc, char **argv)
 {
 	struct cli_opts o;
-	char err[256];
+	char err[256], files_err[1024];
 
 	switch (cli_parse(argc, argv, &o, err, sizeof err)) {
 	case CLI_HELP:
@@ -37,6 +38,10 @@ static int main_run(int argc, char **argv)
 		return STATUS_OK;
 	case CLI_ERROR:
 		status_error("%s", err);
+		return STATUS_USAGE;
+	}
+	if (files_check_distinct(&o, files_err, sizeof files_err)) {
+		status_error("%s", files_err); /* before anything is read or written */
 		return STATUS_USAGE;
 	}
 	if (o.judge_file && o.batch)

@@ -9,14 +9,48 @@
 #include <stdio.h>
 #include <string.h>
 
+static const char *status_program = "distmm-tui";
+
+void status_set_program(const char *name)
+{
+	status_program = name;
+}
+
+void status_escape(const char *text, char *out, size_t size)
+{
+	size_t o = 0;
+	if (size == 0)
+		return;
+	for (const unsigned char *p = (const unsigned char *)text; *p && o + 1 < size; p++) {
+		char esc[8];
+		int len;
+		if (*p >= 0x20 && *p != 0x7f) {
+			out[o++] = (char)*p;
+			continue;
+		}
+		len = *p == '\n' ? snprintf(esc, sizeof esc, "\\n")
+		    : *p == '\t' ? snprintf(esc, sizeof esc, "\\t")
+		    : *p == '\r' ? snprintf(esc, sizeof esc, "\\r")
+				 : snprintf(esc, sizeof esc, "\\%03o", *p);
+		if (o + (size_t)len + 1 > size)
+			break;
+		memcpy(out + o, esc, (size_t)len);
+		o += (size_t)len;
+	}
+	out[o] = '\0';
+}
+
 void status_error(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("distmm-tui: ", stderr);
+	char line[2048], shown[4 * sizeof line];
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* a file name or a value from the command line may hold any byte: an
+	 * escape sequence or a newline must not reach the terminal raw */
+	status_escape(line, shown, sizeof shown);
+	fprintf(stderr, "%s: %s\n", status_program, shown);
 }
 
 int status_of(int code)

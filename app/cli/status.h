@@ -2,6 +2,8 @@
 #ifndef APP_STATUS_H
 #define APP_STATUS_H
 
+#include <stddef.h>
+
 #include <distmm/dm_err.h>
 
 enum {
@@ -11,8 +13,18 @@ enum {
 	STATUS_DEADLOCK = 3, /* every device blocked */
 };
 
-/* Prints "distmm-tui: <message>" on stderr. */
+/* Prints "distmm-tui: <message>" on stderr, one line: control characters
+ * (an escape sequence, a newline in a file name) are written as git quotes
+ * them, \n, \t, \r and \033, never raw. */
 void status_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The name status_error's lines start with: "distmm-tui" unless set
+ * ("distmm-mpi"). */
+void status_set_program(const char *name);
+
+/* text with its control characters escaped as status_error writes them,
+ * into out (always terminated; cut where it does not fit). */
+void status_escape(const char *text, char *out, size_t size);
 
 /* fflush(stdout) for the places that order stdout before a line on stderr.
  * A failure's reason is kept for status_close_stdout, which could not learn

@@ -22,6 +22,7 @@
 
 #define LESSON_MAX_PARTS 32
 #define LESSON_MAX_CAPTIONS 64
+#define LESSON_MAX_DEVICES 64 /* devices=: a lesson plays in the interface, which shows 64 */
 #define LESSON_TEXT_MAX 400
 
 enum lesson_when {
@@ -58,6 +59,7 @@ struct lesson_set {
 struct lesson_caption {
 	int when;  /* enum lesson_when */
 	int step;  /* -1: any step */
+	int line;  /* its line in the file, for lesson_check_steps' message */
 	char text[LESSON_TEXT_MAX];
 };
 
@@ -70,6 +72,7 @@ struct lesson_part {
 
 struct lesson {
 	char title[128];
+	char name[256];  /* the file's name as given, for messages */
 	struct lesson_part part[LESSON_MAX_PARTS];
 	int nparts;
 };
@@ -79,8 +82,23 @@ struct lesson {
 int lesson_parse(struct lesson *l, const char *text, size_t len, const char *name, char *err,
 		 size_t err_size);
 
-/* Reads and parses a lesson file; -1 with err filled on failure. */
+/* Whether every caption of part p tied to a step ("compute 3:") names a
+ * step the part's run has: mode and n the run's (the part's settings, or
+ * the command line's where it sets none), train whether it is a training
+ * step.  Returns 0, or -1 with err "FILE:LINE: compute 3: ..." saying the
+ * steps there are. */
+int lesson_check_steps(const struct lesson *l, int p, int mode, int train, int n, char *err,
+		       size_t err_size);
+
+/* Reads and parses a lesson file, or a shipped lesson named without a
+ * folder ("the-exercise": see lesson_find) when no such file exists; -1
+ * with err filled on failure. */
 int lesson_load(struct lesson *l, const char *path, char *err, size_t err_size);
+
+/* The path of the shipped lesson called name ("the-exercise"), looked for
+ * beside the program (assets/lessons/) and in its installation's
+ * share/distmm-tui/lessons/.  0 with path filled, or -1. */
+int lesson_find(const char *name, char *path, size_t size);
 
 /* The caption of part p for a moment of the run (step for compute and
  * transfer), with {s} and {n} filled in, into buf; returns 0 when the part

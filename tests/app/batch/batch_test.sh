@@ -262,12 +262,43 @@ expect_msg 2 "directory" -- -b -A "$T/dir.npy"
 ln -s /proc/self/mem "$T/mem.npy"   # unreadable even for root: EIO
 expect_msg 2 "cannot read .*mem.npy" -- -b -A "$T/mem.npy"
 expect_msg 2 "unknown file type" -- -b -A "$T/a.txt"
-expect_msg 2 "Fortran" -- -b -B "$T/f.npy"
+# Fortran order (np.save(x.T) writes it) is read as numpy reads it
+expect 0 "a Fortran-order B" -- -b -A "$T/a.npy" -B "$T/f.npy" -o "$T/af.npy"
+"$PY" -c "import numpy as np, sys; t = sys.argv[1]
+c = np.load(t + '/a.npy') @ np.load(t + '/f.npy')
+sys.exit(0 if np.array_equal(np.load(t + '/af.npy'), c) else 1)" "$T" ||
+	bad "A @ B with a Fortran-order B is not numpy's"
 expect_msg 2 "big-endian" -- -b -B "$T/big.npy"
 expect_msg 2 "not supported" -- -b -B "$T/c16.npy"
 expect_msg 2 "2-d" -- -b -B "$T/v.npy"
 expect_msg 2 "empty" -- -b -B "$T/e.npy"
 expect_msg 2 "shorter" -- -b -A "$T/trunc_data.npy"
+
+# --- an output never replaces an input or another output (issue 28) ---------
+# refused with one line before anything is read or written, whatever the
+# spelling: another path to it, a link, the same new name twice
+cp "$T/a.npy" "$T/a_keep.npy"
+ln -s a.npy "$T/a_link.npy"
+mkdir -p "$T/sub"
+sum_a=$(cksum <"$T/a.npy")
+expect_msg 2 "^distmm-tui: -o .*a.npy is -A's file too: writing it would replace the input" -- \
+	-b -A "$T/a.npy" -B "$T/b.npy" -o "$T/a.npy"
+expect_msg 2 "-o .* is -A's file too" -- -b -A "$T/a_link.npy" -B "$T/b.npy" -o "$T/sub/../a.npy"
+expect_msg 2 "--trace .* is -B's file too" -- -b -A "$T/a.npy" -B "$T/b.npy" --trace "$T/b.npy"
+expect_msg 2 "--dC .*\|--dA-out .* is -A's file too" -- -b --train -A "$T/a.npy" -B "$T/b.npy" \
+	--dA-out "$T/a.npy"
+[ "$(cksum <"$T/a.npy")" = "$sum_a" ] && ok || bad "a refused output changed the input"
+rm -f "$T/new.csv"
+expect_msg 2 "--trace .*new.csv is -o's file too: writing it would lose one of the two outputs" -- \
+	-b -o "$T/new.csv" --trace "$T/sub/../new.csv"
+[ -e "$T/new.csv" ] && bad "a refused run wrote new.csv" || ok
+expect_msg 2 "--dA-out .* is -o's file too" -- -b --train -o "$T/x.npy" --dA-out "$T/x.npy"
+expect_msg 2 "--dB-out .* is --dA-out's file too" -- -b --train --dA-out "$T/x.npy" --dB-out "$T/./x.npy"
+
+# --- control characters in a message are escaped, never raw ------------------
+expect_msg 2 'cannot read x\\033\[31my.npy' -- -b -A "$(printf 'x\033[31my.npy')"
+if grep -q "$(printf '\033')" "$T/err"; then bad "an escape sequence reached stderr raw"; else ok; fi
+expect_msg 2 "unknown mode 'a\\\\nb\\\\t'" -- -b -m "$(printf 'a\nb\t')"
 expect_msg 2 "trunc_head.npy" -- -b -A "$T/trunc_head.npy"
 expect_msg 2 "ragged" -- -b -A "$T/ragged.csv"
 expect_msg 2 "not a number" -- -b -A "$T/word.csv"

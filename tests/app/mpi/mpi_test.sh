@@ -184,7 +184,7 @@ mpi 4 --train -q -m dp --bug no-sum; st=$?
 	&& ok || bad "--train --bug no-sum on 4 ranks: exit $st (want 1) or differs from distmm-tui"
 $PY -c "import numpy as np; np.save('$TMPD/dc_bad.npy', np.zeros((2, 2)))"
 mpiq 3 --train --dC "$TMPD/dc_bad.npy"; st=$?
-[ "$st" = 2 ] && [ "$(wc -l <"$TMPD/err")" = 1 ] && grep -q "^distmm-tui: dC is 2x2 in" "$TMPD/err" && ok \
+[ "$st" = 2 ] && [ "$(wc -l <"$TMPD/err")" = 1 ] && grep -q "^distmm-mpi: dC is 2x2 in" "$TMPD/err" && ok \
 	|| bad "a bad dC on 3 ranks: exit $st (want 2 and one line): $(head -3 "$TMPD/err")"
 mpiq 2 --train --dC "$TMPD/none.npy"; st=$?
 [ "$st" = 2 ] && [ "$(wc -l <"$TMPD/err")" = 1 ] && ok || bad "a missing dC on 2 ranks: exit $st"
@@ -218,7 +218,7 @@ for size in "8 6 4" "300 300 900"; do
 	read -r M K N <<<"$size"
 	rm -f "$TMPD/fail.jsonl"
 	mpiq 4 -q --bug c-mod -M "$M" -K "$K" -N "$N" --values floats --trace "$TMPD/fail.jsonl"; st=$?
-	if [ "$st" = 1 ] && [ "$(grep -c . "$TMPD/err")" = 1 ] && grep -q '^distmm-tui: rank 0, step 1: .*negative index' "$TMPD/err" \
+	if [ "$st" = 1 ] && [ "$(grep -c . "$TMPD/err")" = 1 ] && grep -q '^distmm-mpi: rank 0, step 1: .*negative index' "$TMPD/err" \
 		&& [ -s "$TMPD/fail.jsonl" ]; then ok
 	else bad "c-mod $size: exit $st (want 1, one message, a trace): $(wc -l <"$TMPD/err") lines, $(wc -c <"$TMPD/err") bytes: $(head -5 "$TMPD/err" | cat -A)"; fi
 done
@@ -228,19 +228,19 @@ $PY - "$TMPD" <<'PY'
 import numpy as np, sys
 t = sys.argv[1]
 np.save(f"{t}/a53.npy", np.ones((5, 3))); np.save(f"{t}/b44.npy", np.ones((4, 4)))
-np.save(f"{t}/f.npy", np.asfortranarray(np.ones((3, 4))))
+np.save(f"{t}/f.npy", np.ones((3, 4)).astype(">f8"))
 PY
 # expect2 PATTERN NP ARGS...: exit 2, no stdout, one stderr line from rank 0.
 expect2() {
 	local pat=$1 np=$2; shift 2
 	mpiq "$np" "$@"; local st=$?
-	if [ "$st" = 2 ] && [ "$(wc -l <"$TMPD/err")" = 1 ] && grep -q '^distmm-tui: ' "$TMPD/err" \
+	if [ "$st" = 2 ] && [ "$(wc -l <"$TMPD/err")" = 1 ] && grep -q '^distmm-mpi: ' "$TMPD/err" \
 		&& grep -q -- "$pat" "$TMPD/err" && ! [ -s "$TMPD/out" ]; then ok
 	else bad "bad input ($*) on $np ranks: exit $st (want 2 and one line with '$pat'):"; sed 's/^/    /' "$TMPD/err" | head -5; fi
 }
 expect2 "No such file" 4 -A "$TMPD/missing.npy"
 expect2 "No such file" 2 -B "$TMPD/missing.npy" -m dp
-expect2 "Fortran" 3 -B "$TMPD/f.npy"
+expect2 "big-endian" 3 -B "$TMPD/f.npy"
 expect2 "shapes do not match" 4 -A "$TMPD/a53.npy" -B "$TMPD/b44.npy"
 expect2 "rows of A" 4 -A "$TMPD/a53.npy" -M 7
 expect2 "device count" 4 -d 0
@@ -248,6 +248,7 @@ expect2 "device count" 4 -d abc
 expect2 "the job has 4 ranks" 4 -d 3
 expect2 "the job has 1 rank" 1 -d 2
 expect2 "cannot write" 4 -o "$TMPD/nodir/c.npy"
+expect2 "is -A's file too: writing it would replace the input" 3 -A "$TMPD/a53.npy" -o "$TMPD/a53.npy"
 expect2 "cannot write" 4 --trace "$TMPD/nodir/t.jsonl"
 expect2 "unknown file type" 2 -o "$TMPD/c.txt"
 expect2 "unknown option '--bogus'" 3 --bogus
@@ -268,8 +269,8 @@ expect2 "--naive has no effect with -m dp" 2 -m dp --naive
 expect2 "--fix has no effect with -m dp" 2 -m dp --fix buffered
 # without mpirun -q: the program's message once, whatever mpirun adds
 mpi 4 -A "$TMPD/missing.npy"; st=$?
-[ "$st" = 2 ] && [ "$(grep -c '^distmm-tui: ' "$TMPD/err")" = 1 ] && ok \
-	|| bad "missing file without -q: exit $st, $(grep -c '^distmm-tui: ' "$TMPD/err") messages"
+[ "$st" = 2 ] && [ "$(grep -c '^distmm-mpi: ' "$TMPD/err")" = 1 ] && ok \
+	|| bad "missing file without -q: exit $st, $(grep -c '^distmm-mpi: ' "$TMPD/err") messages"
 mpi 4 --help; st=$?
 [ "$st" = 0 ] && grep -q -- '--step' "$TMPD/out" && [ "$(grep -c '^usage: distmm-tui' "$TMPD/out")" = 1 ] && ok \
 	|| bad "--help: exit $st, or printed by more than rank 0"
@@ -287,7 +288,7 @@ if mpicc -std=c11 -Wall -Wextra -Werror -shared -fPIC -o "$TMPD/mpi_fail.so" \
 		timeout -k 5 "$LIMIT" mpirun -q --oversubscribe --allow-run-as-root \
 			-x LD_PRELOAD="$TMPD/mpi_fail.so" -x MPI_FAIL="$call" -x MPI_FAIL_RANK="$rank" \
 			-np "$np" "$MPI_BIN" -q >"$TMPD/out" 2>"$TMPD/err"; local st=$?
-		if [ "$st" = 2 ] && [ "$(wc -l <"$TMPD/err")" = 1 ] && grep -q -- "^distmm-tui: $want\$" "$TMPD/err"; then ok
+		if [ "$st" = 2 ] && [ "$(wc -l <"$TMPD/err")" = 1 ] && grep -q -- "^distmm-mpi: $want\$" "$TMPD/err"; then ok
 		else bad "MPI failure $call (rank '${rank:-every}', $np ranks): exit $st (want 2 and '$want'):"
 			sed 's/^/    /' "$TMPD/err" | head -5; fi
 	}
@@ -304,7 +305,7 @@ for args in "-q" "" "--help" "-V"; do
 	# shellcheck disable=SC2086
 	timeout -k 5 "$LIMIT" "$MPI_BIN" $args >/dev/full 2>"$TMPD/err"; st=$?
 	[ "$st" = 2 ] && [ "$(wc -l <"$TMPD/err")" = 1 ] \
-		&& grep -q '^distmm-tui: write error: No space left on device$' "$TMPD/err" && ok \
+		&& grep -q '^distmm-mpi: write error: No space left on device$' "$TMPD/err" && ok \
 		|| bad "distmm-mpi $args >/dev/full: exit $st (want 2 and one write error line): $(head -3 "$TMPD/err")"
 done
 

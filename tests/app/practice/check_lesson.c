@@ -131,10 +131,19 @@ START_TEST(mistakes_name_their_line)
 		{ "", "no 'part:'" },
 		{ "# only a comment\n", "no 'part:'" },
 		{ "ready: too early\n", ":1: 'ready' before the first 'part:'" },
-		{ "part: p\nset: devices=0\n", ":2: unknown setting 'devices=0'" },
-		{ "part: p\nset: devices=65\n", "unknown setting" },
+		/* a known key with a bad value: the values it takes, not "unknown" */
+		{ "part: p\nset: devices=0\n", ":2: devices must be a whole number from 1 to 64" },
+		{ "part: p\nset: devices=100000\n", "devices must be a whole number from 1 to 64 (what "
+						  "the interface shows), not '100000'" },
+		{ "part: p\nset: M=0\n", "M must be a whole number from 1 to 100000, not '0'" },
+		{ "part: p\nset: values=halves\n", "values must be ints or floats, not 'halves'" },
+		{ "part: p\nset: seed=-1\n", "seed must be a whole number, not '-1'" },
+		{ "part: p\nset: capacity=-1\n", "capacity must be unbounded or a number" },
+		{ "part: p\nset: quiz=3\n", "quiz must be 0 (off), 1 or 2, not '3'" },
+		{ "part: p\nset: order=sideways\n", "order must be send-first, recv-first or parity" },
+		{ "part: p\nset: fix=glue\n", "fix must be parity, recv-thread, sendrecv or buffered" },
 		{ "part: p\nset: colour=red\n", "unknown setting 'colour=red'" },
-		{ "part: p\nset: bug=sign\n", "unknown setting 'bug=sign'" },
+		{ "part: p\nset: bug=sign\n", ":2: unknown bug 'sign' (distmm-tui --bug list names them)" },
 		{ "part: p\n\n\nsoon: x\n", ":4: unknown key 'soon'" },
 		{ "part: p\nno colon here\n", ":2: expected 'key: value'" },
 		{ "part: p\ngather 2: x\n", "a step number goes only after compute, transfer" },
@@ -157,6 +166,76 @@ START_TEST(mistakes_name_their_line)
 }
 END_TEST
 
+/* A caption tied to a step the part's run does not have is an error with
+ * its line, by the engine's schedule: steps 0..n-1 of a compute, 0..n-2 of
+ * a transfer, none in DP; the training step's rings have n - 1 steps. */
+START_TEST(captions_of_steps_that_exist)
+{
+	static const struct {
+		const char *text;
+		int mode, train, n;
+		const char *want; /* NULL: the steps exist */
+	} cases[] = {
+		{ "part: p\ncompute 1: a\ntransfer 0: b\n", DM_FSDP, 0, 2, NULL },
+		{ "part: p\nset: fsdp devices=2\n\ncompute 99: a\n", DM_FSDP, 0, 2,
+		  ":4: compute 99: part 'p' runs FSDP on 2 devices, whose compute steps are 0 to 1" },
+		{ "part: p\ntransfer 1: a\n", DM_FSDP, 0, 2, ":2: transfer 1: part 'p' runs FSDP on 2 "
+							   "devices, whose transfer steps are 0 to 0" },
+		{ "part: p\ntransfer 0: a\n", DM_DP, 0, 3, "part 'p' runs DP on 3 devices, which has no "
+							 "transfer" },
+		{ "part: p\ncompute 1: a\n", DM_DP, 0, 3, "compute steps are 0 to 0" },
+		{ "part: p\ncompute 0: a\n", DM_FSDP, 0, 1, NULL },
+		{ "part: p\nreduce-scatter 1: a\nbackward 2: b\n", DM_FSDP, 1, 3, NULL },
+		{ "part: p\nreduce-scatter 2: a\n", DM_FSDP, 1, 3,
+		  "runs FSDP's training step on 3 devices, whose reduce-scatter steps are 0 to 1" },
+		{ "part: p\nall-gather 0: a\n", DM_FSDP, 1, 3, "which has no all-gather" },
+		{ "part: p\nall-gather 1: a\n", DM_DP, 1, 3, NULL },
+		{ "part: p\nbackward 0: a\n", DM_FSDP, 0, 3, "which has no backward" },
+	};
+	char err[256];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ck_assert_int_eq(parse(cases[i].text, err, sizeof err), 0);
+		int rc = lesson_check_steps(&les, 0, cases[i].mode, cases[i].train, cases[i].n, err,
+					    sizeof err);
+		if (!cases[i].want) {
+			ck_assert_msg(rc == 0, "case %zu: %s", i, err);
+			continue;
+		}
+		ck_assert_int_eq(rc, -1);
+		ck_assert_msg(strstr(err, cases[i].want) && strncmp(err, "t.lesson:", 9) == 0,
+			      "case %zu: got '%s'", i, err);
+	}
+	/* the shipped lessons' captions, with each part's own settings */
+	static const char *const shipped[] = { "deadlock", "memory", "spot-the-bug", "the-exercise",
+					       "training" };
+	for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++) {
+		char path[128];
+		snprintf(path, sizeof path, "assets/lessons/%s.lesson", shipped[i]);
+		ck_assert_msg(lesson_load(&les, path, err, sizeof err) == 0, "%s", err);
+		for (int p = 0; p < les.nparts; p++) {
+			const struct lesson_set *st = &les.part[p].set;
+			int n = st->has & LESSON_SET_DEVICES ? st->devices : 4;
+			int mode = st->has & LESSON_SET_MODE ? st->mode : DM_FSDP;
+			int train = st->has & LESSON_SET_TRAIN ? st->train : 0;
+			ck_assert_msg(lesson_check_steps(&les, p, mode, train, n, err, sizeof err) == 0,
+				      "%s", err);
+		}
+	}
+}
+END_TEST
+
+/* A shipped lesson is named without its folder, from anywhere. */
+START_TEST(shipped_lessons_by_name)
+{
+	char err[256], path[4096];
+	ck_assert_int_eq(lesson_find("the-exercise", path, sizeof path), -1); /* the suite's folder */
+	ck_assert_int_eq(lesson_find("../x", path, sizeof path), -1);
+	ck_assert_int_eq(lesson_find("", path, sizeof path), -1);
+	ck_assert_int_eq(lesson_load(&les, "no-such-lesson", err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "cannot read no-such-lesson"), "%s", err);
+}
+END_TEST
+
 static Suite *lesson_suite(void)
 {
 	Suite *s = suite_create("lesson");
@@ -168,6 +247,8 @@ static Suite *lesson_suite(void)
 	tcase_add_test(tc, orders_and_fixes);
 	tcase_add_test(tc, captions_by_step_and_placeholders);
 	tcase_add_test(tc, mistakes_name_their_line);
+	tcase_add_test(tc, captions_of_steps_that_exist);
+	tcase_add_test(tc, shipped_lessons_by_name);
 	suite_add_tcase(s, tc);
 	return s;
 }
