@@ -9,10 +9,11 @@
  * Opaque, as libevdev's struct is: made by plan_new, changed only through
  * setters that refuse a value no run can have.  What only the settings
  * together can judge (an order the training step does not take, a bug of
- * the forward in a training step) is plan_check's, which run_new and the
- * replay call.  A bug that does not apply to the run (a ring's in DP, the
- * backward's in a forward run) is kept and ignored, as the engine always
- * has: bug_applies says which. */
+ * the forward in a training step) is plan_check's, which run_new and
+ * mpi_rank_check call.  A bug that does not apply to the run (a ring's in
+ * DP, the backward's in a forward run, a forward's in a replayed training
+ * step) is kept and ignored, as the engine always has: bug_applies says
+ * which. */
 #ifndef DM_PLAN_H
 #define DM_PLAN_H
 
