@@ -382,6 +382,7 @@ START_TEST(allocation_failures)
 		}
 		ck_assert_int_gt(k, 1);
 	}
+	plan_free(p);
 	run_snapshot_free(&s);
 	log_free(&l);
 }
