@@ -34,7 +34,7 @@ DEPS = gcc make pkg-config libopenblas-dev libncurses-dev check tmux python3-num
 ENGINE_MPI_SRC = engine/comm/comm_mpi.c engine/exec/mpi_rank.c
 ENGINE_SRC = $(filter-out $(ENGINE_MPI_SRC),$(wildcard engine/*/*.c))
 ENGINE_OBJ = $(ENGINE_SRC:%.c=$(BUILD)/%.o)
-APP_SRC    = $(filter-out app/mpi/%,$(wildcard app/*.c app/*/*.c))
+APP_SRC    = $(filter-out app/mpi/%,$(wildcard app/*.c app/*/*.c app/*/*/*.c))
 APP_OBJ    = $(APP_SRC:%.c=$(BUILD)/%.o)
 # The judge's harness (app/judge/py/, Python) is built into distmm-tui as C
 # arrays by app/judge/embed.sh (od and sed: no Python needed to build), so the
@@ -149,9 +149,12 @@ $(BUILD)/tests/check_train: tests/check_train.c $(BUILD)/app/train_model.o $(LIB
 	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) -Iapp $(LDFLAGS) -o $@ $< $(BUILD)/app/train_model.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
 # The memory model against the engine, batch mode's tables and the screen's words.
-MEMORY_APP_OBJ = $(addprefix $(BUILD)/app/,compare.o report.o status.o deadlock.o lesson.o \
-	tui/view.o tui/view_words.o tui/view_derive.o tui/view_lab.o tui/view_judge.o tui/quiz.o \
-	tui/derive.o tui/view_train.o expr.o judge/verdict.o train_model.o)
+# The view's modes (app/tui/modes/) come with it: it asks them everything.
+MODES_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(wildcard app/tui/modes/*.c))
+VIEW_OBJ = $(addprefix $(BUILD)/app/,compare.o deadlock.o lesson.o tui/view.o tui/view_words.o \
+	tui/view_mode.o tui/view_share.o tui/quiz.o tui/derive.o tui/keys.o expr.o judge/verdict.o \
+	train_model.o) $(MODES_OBJ)
+MEMORY_APP_OBJ = $(addprefix $(BUILD)/app/,report.o status.o) $(VIEW_OBJ)
 $(BUILD)/tests/check_memory: tests/check_memory.c $(MEMORY_APP_OBJ) $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"

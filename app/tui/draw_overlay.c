@@ -13,7 +13,6 @@
 #include "keys.h"
 #include <distmm/split.h>
 #include "theme.h"
-#include "train_model.h"
 
 /* A want_w x want_h box centred in area, inside it. */
 static struct rect draw_in_area(const struct rect *area, int want_w, int want_h)
@@ -189,23 +188,9 @@ void draw_memory(const struct draw_ctx *d)
 		 "DP's sent counts the gather only: giving the other %d devices their copy of B "
 		 "would move %s more%s",
 		 c->n > 1 ? c->n - 1 : 0, b, cols < 7 ? " (sends not shown: widen the screen)" : "");
-	if (v->cfg.train) {
-		/* the training step's own peaks and ring bytes, by the model
-		 * batch mode's tables print (train_model.c), for rank 0 of each */
-		struct train_model_rank m[2];
-		char f[2][3][24];
-		for (int mode = 0; mode < 2; mode++) {
-			train_model_rank(mode, c->n, v->a->rows, v->a->cols, v->b->cols, 0, &m[mode]);
-			view_bytes(m[mode].fwd_peak, f[mode][0], sizeof f[mode][0]);
-			view_bytes(m[mode].bwd_peak, f[mode][1], sizeof f[mode][1]);
-			view_bytes(m[mode].ring_sent, f[mode][2], sizeof f[mode][2]);
-		}
-		snprintf(note[n_note++], sizeof note[0],
-			 "training step, rank 0 by the model: FSDP peak %s forward, %s backward, ring "
-			 "sent %s; DP %s forward, %s backward, ring sent %s (-b --train: every rank)",
-			 f[DM_FSDP][0], f[DM_FSDP][1], f[DM_FSDP][2], f[DM_DP][0], f[DM_DP][1],
-			 f[DM_DP][2]);
-	}
+	view_memory_note(v, note[n_note], sizeof note[0]); /* the training step's model */
+	if (note[n_note][0])
+		n_note++;
 	int box_w = tw + 4 > 60 ? tw + 4 : 60, note_lines = 0;
 	if (box_w > d->l.cols - 2)
 		box_w = d->l.cols - 2;

@@ -1,4 +1,7 @@
-/* view_lab: the deadlock lab's words on the screen (see view.h).  Between
+/* lab: the deadlock lab's mode (--order, --fix, a lesson's order; see
+ * mode.h): what the order is at ready, each rank's calls at a transfer, a
+ * sentence on what the order did, and f, the fixed order after a deadlock.
+ * Between
  * phases every device is parked, so a transfer that completed leaves no
  * wait to show: what each device did is said from the order that ran (the
  * engine's own order_sends_first, the fix's calls) and what the snapshot
@@ -6,7 +9,7 @@
  * after the other, as they happen: the first half of the motion is the
  * first call.  A transfer that could not end is the deadlock's, whose waits
  * draw_panel shows from the snapshot itself. */
-#include "view.h"
+#include "modes/lab.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -16,13 +19,20 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 
-int view_lab_calls(const struct view *v, int r, double progress, char *buf, size_t size)
+#include "keys.h"
+#include "view.h"
+
+/* Rank r's calls at the transfer on screen, in its order or fix; progress
+ * 0..1 through the transfer's motion, or -1 at rest. */
+static int lab_calls(const struct view *v, const void *data, int r, double progress, char *buf,
+		     size_t size)
 {
 	const struct run_dev_view *d = &v->snap.dev[r];
 	char out[16], in[16], bytes[24];
 	int order = v->cfg.order, late = progress >= 0.5 || progress < 0;
+	(void)data;
 	buf[0] = '\0';
-	if (!v->cfg.lab || v->snap.mode != DM_FSDP || v->kind != SCHED_TRANSFER || v->failed ||
+	if (v->snap.mode != DM_FSDP || v->kind != SCHED_TRANSFER || v->failed ||
 	    d->sent_shard < 0 || d->recv_shard < 0)
 		return 0;
 	view_shard_name(v, r, d->sent_shard, out, sizeof out);
@@ -72,13 +82,15 @@ int view_lab_calls(const struct view *v, int r, double progress, char *buf, size
 	return 1;
 }
 
-void view_lab_sentence(const struct view *v, char *buf, size_t size)
+/* A sentence for the transfer's caption on what the order did. */
+static int lab_transfer_note(const struct view *v, const void *data, char *buf, size_t size)
 {
 	int n = v->snap.n;
 	char room[48];
+	(void)data;
 	buf[0] = '\0';
-	if (!v->cfg.lab || v->snap.mode != DM_FSDP || n < 2)
-		return;
+	if (v->snap.mode != DM_FSDP || n < 2)
+		return 0;
 	if (v->cfg.capacity == RUN_UNBOUNDED)
 		snprintf(room, sizeof room, "unbounded, like Python's Queue()");
 	else
@@ -111,5 +123,76 @@ void view_lab_sentence(const struct view *v, char *buf, size_t size)
 	default:
 		snprintf(buf, size, "parity: even ranks sent while odd ranks received, then the other "
 				    "way round: every send met its receive.");
-	}
+	}	return 1;
 }
+
+/* At ready: the order (or the fixed one f ran) and the channels, the
+ * question the lab asks.  The failure's words, a bug's and DP's own come
+ * first, as the base run says them. */
+static int lab_caption(const struct view *v, const void *data, char *buf, size_t size)
+{
+	int n = v->snap.n;
+	char threads[64] = "";
+	(void)data;
+	if (v->kind != VIEW_READY || v->failed || v->snap.mode == DM_DP ||
+	    view_bug_caption(v, v->snap.bug, NULL, 0))
+		return 0;
+	if (v->cfg.order == ORDER_RECV_THREAD && n > 1)
+		snprintf(threads, sizeof threads, " Each device runs 2 threads: %d for %d.", 2 * n, n);
+	if (v->cfg.order != ORDER_PARITY)
+		snprintf(buf, size, "Ready: %s (%s), on channels of capacity %s.%s Will the ring "
+				    "complete? Press n.",
+			 order_describe(v->cfg.order), order_name(v->cfg.order),
+			 v->cfg.capacity == RUN_UNBOUNDED ? "unbounded"
+			 : v->cfg.capacity == 0		   ? "0 (synchronous sends)"
+							   : "bounded",
+			 threads);
+	else if (v->fixed)
+		snprintf(buf, size, "The fixed order: even ranks send first and odd ranks receive "
+				    "first, so every send meets a receive. Press n for s=0.");
+	else
+		return 0;
+	return 1;
+}
+
+/* A naive order that deadlocked: f can fix it. */
+static int lab_fixable(const struct view *v)
+{
+	return (v->cfg.order == ORDER_SEND_FIRST || v->cfg.order == ORDER_RECV_FIRST) &&
+	       v->failed && v->fail.code == DM_EDEADLOCK;
+}
+
+/* f: after a deadlock, the parity order (even ranks send first, odd
+ * receive first) runs from the start, playing. */
+static int lab_key(struct view *v, void *data, int action, int ch, uint64_t now)
+{
+	struct dm_err err;
+	(void)data, (void)ch;
+	if (action != ACT_FIX)
+		return VIEW_KEY_PASS;
+	if (lab_fixable(v)) {
+		v->cfg.order = ORDER_PARITY;
+		v->fixed = 1;
+		view_restart(v, now, &err);
+		view_toggle_play(v, now);
+		snprintf(v->msg, sizeof v->msg, "f: the fixed order runs now: even ranks send "
+						"first, odd ranks receive first.");
+	}
+	return VIEW_KEY_DONE;
+}
+
+static unsigned lab_needs(const struct view *v, const void *data, unsigned have)
+{
+	(void)data;
+	return lab_fixable(v) ? have | KEYS_NEED_DEADLOCK : have; /* f: the parity order instead */
+}
+
+const struct view_mode mode_lab = {
+	.name = "the deadlock lab",
+	.layer = 60,
+	.caption = lab_caption,
+	.transfer_note = lab_transfer_note,
+	.calls = lab_calls,
+	.key = lab_key,
+	.needs = lab_needs,
+};
