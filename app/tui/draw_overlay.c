@@ -80,29 +80,51 @@ void draw_result(const struct draw_ctx *d)
 	draw_text(box.y + box.h - 2, box.x + 2, box.w - 4, theme_attr(ROLE_DIM), foot);
 }
 
+/* Whether the modes on screen refuse a key of binding k (view_refusal);
+ * *who gets the mode that does. */
+static int draw_refused(const struct view *v, const struct keys_binding *k,
+			const struct view_mode **who)
+{
+	for (int c = 0; c < KEYS_MAX_CODES && k->key[c].action != ACT_NONE; c++)
+		if (view_refusal(v, k->key[c].action, who))
+			return 1;
+	return 0;
+}
+
 /* The help: every binding of the key table, in its order, a line each;
- * the box as wide as the longest and as tall as the list. */
+ * the box as wide as the longest and as tall as the list.  A binding the
+ * modes on screen refuse is dimmed and marked '-' in the border's column,
+ * and the title says by whom (pressing it says why). */
 void draw_help(const struct draw_ctx *d)
 {
 	int n = keys_count(), names = 0, what = 0;
+	const struct view_mode *who = NULL;
+	char title[96] = "keys";
 	for (int i = 0; i < n; i++) {
 		const struct keys_binding *k = keys_binding(i);
 		if ((int)strlen(k->names) > names)
 			names = (int)strlen(k->names);
 		if ((int)strlen(k->what) > what)
 			what = (int)strlen(k->what);
+		draw_refused(d->v, k, who ? NULL : &who);
 	}
+	if (who)
+		snprintf(title, sizeof title, "keys (- not in %s)", who->name);
 	struct rect box;
 	/* the title and the closing hint sit in the borders */
 	layout_overlay(&d->l, names + what + 7, n + 2, &box);
 	if (box.h < n + 2 && d->l.rows >= n + 2)
 		box = (struct rect){ box.x, (d->l.rows - (n + 2)) / 2, box.w, n + 2 };
-	draw_titled_box(&box, theme_attr(ROLE_TITLE), theme_attr(ROLE_TITLE), "keys");
+	draw_titled_box(&box, theme_attr(ROLE_TITLE), theme_attr(ROLE_TITLE), title);
 	int y = box.y + 1;
 	for (int i = 0; i < n && y < box.y + box.h - 1; i++, y++) {
 		const struct keys_binding *k = keys_binding(i);
-		draw_text(y, box.x + 2, names, theme_attr(ROLE_KEY), k->names);
-		draw_text(y, box.x + 3 + names, box.w - names - 5, theme_attr(ROLE_NORMAL), k->what);
+		int off = draw_refused(d->v, k, NULL);
+		if (off)
+			draw_text(y, box.x + 1, 1, theme_attr(ROLE_BAD) | A_BOLD, "-");
+		draw_text(y, box.x + 2, names, theme_attr(off ? ROLE_DIM : ROLE_KEY), k->names);
+		draw_text(y, box.x + 3 + names, box.w - names - 5,
+			  theme_attr(off ? ROLE_DIM : ROLE_NORMAL), k->what);
 	}
 	const char *hint = " any key closes this ";
 	int hw = (int)strlen(hint);

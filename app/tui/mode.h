@@ -182,12 +182,16 @@ struct view_mode {
 	int (*memory_note)(const struct view *v, const void *data, char *buf, size_t size);
 
 	/* Keys (enum keys_action).  refuse: the one-line reason this mode does
-	 * not take the action, without the key's name, or NULL.  key: does the action; enum view_key.  needs:
+	 * not take the action (the help marks it; pressing says it), without
+	 * the key's name, or NULL.  key: does the action; enum view_key.  needs:
 	 * the key bar's conditions (enum keys_need) given those of the modes
-	 * below (the base's first).  share: what s adds to the command line. */
+	 * below (the base's first).  absent: why the action does nothing while
+	 * this mode is off, for the actions only it takes (asked of every mode
+	 * of modes.c), or NULL.  share: what s adds to the command line. */
 	const char *(*refuse)(const struct view *v, const void *data, int action);
 	int (*key)(struct view *v, void *data, int action, int ch, uint64_t now);
 	unsigned (*needs)(const struct view *v, const void *data, unsigned have);
+	const char *(*absent)(int action);
 	void (*share)(const struct view *v, const void *data, struct view_share *s);
 };
 

@@ -317,8 +317,9 @@ unsigned view_key_needs(const struct view *v);
 /* Why the modes do not take action now (the one-line reason, without the
  * key), or NULL when they do; *who (may be NULL) gets the refusing mode. */
 const char *view_refusal(const struct view *v, int action, const struct view_mode **who);
-/* Key ch asked for action: a mode refuses it, takes it, or none does;
- * returns enum view_key. */
+/* Key ch asked for action: a mode refuses it (v->msg says why, with the
+ * key), takes it, or none does; returns enum view_key.  An action only an
+ * absent mode takes says why it does nothing. */
 int view_mode_key(struct view *v, int action, int ch, uint64_t now);
 /* s: the command line of this view (the options it started from, the run's
  * settings as they are now, and --start-at for the stop on screen). */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "keys.h"
+#include "modes/modes.h"
 #include <distmm/schedule.h>
 
 #define EACH(v, e) for (const struct view_mode_entry *e = (v)->modes; e < (v)->modes + (v)->n_modes; e++)
@@ -395,13 +396,32 @@ void view_mode_share(const struct view *v, struct view_share *s)
 			e->mode->share(v, e->data, s);
 }
 
+/* The key's name in a reason: the character itself, else the help's name
+ * of its binding. */
+static void vm_key_name(int action, int ch, char *buf, size_t size)
+{
+	const struct keys_binding *b = keys_find(action);
+	if (ch > ' ' && ch <= '~')
+		snprintf(buf, size, "%c", ch);
+	else
+		snprintf(buf, size, "%.*s", b ? (int)strcspn(b->names, " ") : 0, b ? b->names : "");
+}
+
 int view_mode_key(struct view *v, int action, int ch, uint64_t now)
 {
+	const char *why = view_refusal(v, action, NULL);
+	char name[16];
 	int what;
-	if (view_refusal(v, action, NULL))
-		return VIEW_KEY_DONE; /* refused (in silence, as the flags did) */
-	EACH_RW(v, e)
-		if (e->mode->key && (what = e->mode->key(v, e->data, action, ch, now)))
-			return what;
-	return VIEW_KEY_PASS;
+	if (!why) {
+		EACH_RW(v, e)
+			if (e->mode->key && (what = e->mode->key(v, e->data, action, ch, now)))
+				return what;
+		/* no mode here takes it: if one that is off would, it says why */
+		why = modes_absent(v, action);
+	}
+	if (!why)
+		return VIEW_KEY_PASS;
+	vm_key_name(action, ch, name, sizeof name);
+	snprintf(v->msg, sizeof v->msg, "%s: %s", name, why);
+	return VIEW_KEY_DONE;
 }

@@ -432,6 +432,13 @@ static unsigned judged_needs(const struct view *v, const void *data, unsigned ha
 	return (have & ~KEYS_NEED_LIVE) | KEYS_NEED_JUDGE; /* the case's run: no m [ ] x; j */
 }
 
+static const char *judged_absent(int action)
+{
+	return action == ACT_JUDGE ? "j compares a judged run (--judge) with the correct ring: "
+				     "there is none here"
+				   : NULL;
+}
+
 /* The one case again: its function, devices, shapes, values, seed. */
 static void judged_share(const struct view *v, const void *data, struct view_share *s)
 {
@@ -483,6 +490,7 @@ const struct view_mode mode_judged = {
 	.refuse = judged_refuse,
 	.key = judged_key,
 	.needs = judged_needs,
+	.absent = judged_absent,
 	.share = judged_share,
 };
 

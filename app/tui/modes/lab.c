@@ -177,6 +177,15 @@ static int lab_key(struct view *v, void *data, int action, int ch, uint64_t now)
 		view_toggle_play(v, now);
 		snprintf(v->msg, sizeof v->msg, "f: the fixed order runs now: even ranks send "
 						"first, odd ranks receive first.");
+	} else if (v->cfg.order == ORDER_SEND_FIRST || v->cfg.order == ORDER_RECV_FIRST) {
+		snprintf(v->msg, sizeof v->msg, "f: nothing to fix yet: f runs the fixed order once "
+						"the ring deadlocks");
+	} else if (order_is_fix(v->cfg.order)) {
+		snprintf(v->msg, sizeof v->msg, "f: this ring runs the %s fix already: f is for a "
+						"naive order's deadlock", order_name(v->cfg.order));
+	} else {
+		snprintf(v->msg, sizeof v->msg, "f: this ring runs the parity order already: every "
+						"send meets a receive");
 	}
 	return VIEW_KEY_DONE;
 }
@@ -187,6 +196,13 @@ static unsigned lab_needs(const struct view *v, const void *data, unsigned have)
 	return lab_fixable(v) ? have | KEYS_NEED_DEADLOCK : have; /* f: the parity order instead */
 }
 
+static const char *lab_absent(int action)
+{
+	return action == ACT_FIX ? "f fixes a naive order's deadlock (--naive, --order): this run "
+				   "has none"
+				 : NULL;
+}
+
 const struct view_mode mode_lab = {
 	.name = "the deadlock lab",
 	.layer = 60,
@@ -195,4 +211,5 @@ const struct view_mode mode_lab = {
 	.calls = lab_calls,
 	.key = lab_key,
 	.needs = lab_needs,
+	.absent = lab_absent,
 };

@@ -31,3 +31,12 @@ int modes_request(struct view *v, struct dm_err *err)
 	return v->cfg.train ? mode_train_push(v, err) : 0;
 }
 
+const char *modes_absent(const struct view *v, int action)
+{
+	const char *why;
+	for (int i = 0; i < modes_count(); i++)
+		if (modes_all[i]->absent && !view_mode_on(v, modes_all[i]) &&
+		    (why = modes_all[i]->absent(action)))
+			return why;
+	return NULL;
+}

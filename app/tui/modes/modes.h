@@ -18,4 +18,9 @@ int modes_count(void);
  * err filled. */
 int modes_request(struct view *v, struct dm_err *err);
 
+/* Why action does nothing in v: the first mode off in v that alone takes
+ * it says, or NULL when none does (view_mode_key asks it when no active
+ * mode took the action). */
+const char *modes_absent(const struct view *v, int action);
+
 #endif

@@ -191,6 +191,18 @@ static void practice_status(const struct view *v, const void *data, char *buf, s
 	snprintf(buf, size, "  derive %d/%d", got, done);
 }
 
+static const char *practice_refuse(const struct view *v, const void *data, int action)
+{
+	const struct derive *d = data;
+	(void)v;
+	if (action == ACT_MEMORY && d->on && derive_pending(d))
+		/* its formulas and figures are the practice's follow-ups */
+		return "the memory table gives the practice's answers away (the bytes sent, the "
+		       "most held): it opens once the questions are done (x ends the practice: "
+		       "the ones left count as shown)";
+	return NULL;
+}
+
 /* x: the practice off (every formula shown) or on again. */
 static void practice_toggle(struct view *v, struct derive *d)
 {
@@ -209,8 +221,15 @@ static void practice_toggle(struct view *v, struct derive *d)
 /* a: opens the question waiting (the line that Esc closed). */
 static void practice_open(struct view *v, struct derive *d)
 {
-	if (!d->on || !derive_pending(d))
+	if (!d->on) {
+		snprintf(v->msg, sizeof v->msg, "a: the practice is off: x turns it on again");
 		return;
+	}
+	if (!derive_pending(d)) {
+		snprintf(v->msg, sizeof v->msg, "a: every question has its answer (the summary "
+						"is below the caption)");
+		return;
+	}
 	if (!d->unlocked) {
 		snprintf(v->msg, sizeof v->msg, "a: the question comes after you have watched a run "
 						"of 3 or more devices to its last step");
@@ -225,14 +244,6 @@ static int practice_key(struct view *v, void *data, int action, int ch, uint64_t
 	struct derive *d = data;
 	(void)now;
 	switch (action) {
-	case ACT_MEMORY:
-		if (!d->on || !derive_pending(d))
-			return VIEW_KEY_PASS;
-		/* its formulas and figures are the practice's follow-ups */
-		snprintf(v->msg, sizeof v->msg, "c: the memory table gives the practice's answers away "
-						"(the bytes sent, the most held): it opens once the "
-						"questions are done (x ends the practice: the ones left count as shown)");
-		return VIEW_KEY_DONE;
 	case ACT_QUIZ:
 		practice_toggle(v, d);
 		return VIEW_KEY_DONE;
@@ -270,6 +281,13 @@ static unsigned practice_needs(const struct view *v, const void *data, unsigned 
 	return have;
 }
 
+static const char *practice_absent(int action)
+{
+	return action == ACT_DERIVE_OPEN ? "a answers the practice's question (--quiz=derive): "
+					   "there is none here"
+					 : NULL;
+}
+
 static void practice_share(const struct view *v, const void *data, struct view_share *s)
 {
 	const struct derive *d = data;
@@ -290,8 +308,10 @@ const struct view_mode mode_practice = {
 	.note = practice_note,
 	.status = practice_status,
 	.hides = practice_hides,
+	.refuse = practice_refuse,
 	.key = practice_key,
 	.needs = practice_needs,
+	.absent = practice_absent,
 	.share = practice_share,
 };
 
