@@ -160,6 +160,12 @@ $(BUILD)/tests/check_memory: tests/check_memory.c $(MEMORY_APP_OBJ) $(LIB) tests
 	@echo "  CC     $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(MEMORY_APP_OBJ) $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
+# The interface's modes: the table's dispatch, its order, the keys' reasons.
+$(BUILD)/tests/check_modes: tests/check_modes.c $(VIEW_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(VIEW_OBJ) $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
+
 $(BUILD)/tests/check_expr: tests/check_expr.c $(BUILD)/app/expr.o $(LIB) tests/testutil.h
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
