@@ -19,7 +19,7 @@ ALL_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=600 $(WARN) $(WERROR) $(
 # without DM_ENGINE_INTERNAL, so the boundary is the compiler's.
 PUBLIC_INC   = -Iengine/include
 INTERNAL_INC = -Iengine/include -Iengine -DDM_ENGINE_INTERNAL
-APP_INC      = $(PUBLIC_INC) -Iapp -Iapp/tui
+APP_INC      = $(PUBLIC_INC) -Iapp
 LDLIBS_ENGINE = $(shell $(PKG_CONFIG) --libs openblas 2>/dev/null || echo -lopenblas) -lm -pthread
 LDLIBS_UI = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
 LDLIBS_CHECK = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck)
@@ -28,7 +28,7 @@ LDLIBS_CHECK = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck)
 # what the tests drive (tmux, numpy) or build with (clang and its sanitizer
 # and fuzzer runtimes, valgrind).
 DEPS = gcc make pkg-config libopenblas-dev libncurses-dev check tmux python3-numpy \
-	clang libclang-rt-14-dev valgrind libopenmpi-dev openmpi-bin
+	clang libclang-rt-14-dev valgrind libopenmpi-dev openmpi-bin groff-base
 
 # The sources that include <mpi.h> go into distmm-mpi only (see below).
 ENGINE_MPI_SRC = engine/comm/comm_mpi.c engine/exec/mpi_rank.c
@@ -36,22 +36,34 @@ ENGINE_SRC = $(filter-out $(ENGINE_MPI_SRC),$(wildcard engine/*/*.c))
 ENGINE_OBJ = $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 APP_SRC    = $(filter-out app/mpi/%,$(wildcard app/*.c app/*/*.c app/*/*/*.c))
 APP_OBJ    = $(APP_SRC:%.c=$(BUILD)/%.o)
+# app/ but its main(), as a library: the program, distmm-mpi, the app's
+# suites and the benchmarks link it, and the linker takes what each needs.
+APP_LIB_OBJ = $(filter-out $(BUILD)/app/main.o,$(APP_OBJ)) $(BUILD)/gen/judge_harness.o
+APP_LIB    = $(BUILD)/libdistmm-app.a
 # The judge's harness (app/judge/py/, Python) is built into distmm-tui as C
 # arrays by app/judge/embed.sh (od and sed: no Python needed to build), so the
 # program finds it from any directory.  The list's order is its load order.
 JUDGE_PY   = $(addprefix app/judge/py/,jd_world.py jd_queue.py jd_patch.py jd_content.py jd_facts.py jd_verdict.py \
 	jd_trace.py jd_run.py jd_main.py)
 JUDGE_GEN  = $(BUILD)/gen/judge_harness.c
-APP_OBJ   += $(BUILD)/gen/judge_harness.o
-CHECK_SRC  = $(wildcard tests/check_*.c)
-CHECK_BIN  = $(CHECK_SRC:tests/%.c=$(BUILD)/tests/%)
+# The Check suites mirror the source: tests/engine/<area>/check_*.c are
+# white-box suites of the engine (its internal headers, libdistmm.a alone),
+# tests/app/<area>/check_*.c suites of app/ (its one include path, the app
+# library); tests/lib/ holds what they share.  A new suite is a new file:
+# the pattern rules below build and link it.
+ENGINE_SUITES = $(wildcard tests/engine/*/check_*.c)
+APP_SUITES    = $(wildcard tests/app/*/check_*.c)
+CHECK_BIN  = $(patsubst tests/%.c,$(BUILD)/tests/%,$(ENGINE_SUITES) $(APP_SUITES))
+TEST_LIB_OBJ = $(patsubst tests/lib/%.c,$(BUILD)/tests/lib/%.o,$(wildcard tests/lib/*.c))
+TEST_LIB   = $(BUILD)/tests/libtestutil.a
+TEST_INC   = -Itests/lib
 LIB        = $(BUILD)/libdistmm.a
 BIN       ?= distmm-tui
 
 # Sanitizer builds live in their own $(BUILD); each runs every Check suite
 # and the batch tests.  A report fails the run: ASan/UBSan abort, TSan exits 66.
 # TU_SAMPLE=1: the replay suites hold a stepped run's rebuild at sampled
-# phases (tests/testutil.h); the plain build holds every phase.
+# phases (tests/lib/testutil.h); the plain build holds every phase.
 SAN_ASAN   = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 SAN_TSAN   = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 SAN_ENV    = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -61,7 +73,8 @@ FUZZ_SECONDS ?= 60
 STRESS_COUNT ?= 2000
 export STRESS_COUNT
 
-.PHONY: all deps run test check check-boundary check-suites asan tsan valgrind sanitized fuzz fuzz-pairs clean
+.PHONY: all deps run test check check-boundary check-suites asan tsan valgrind sanitized fuzz fuzz-pairs clean \
+	install
 all: $(BIN) mpi
 
 $(BUILD)/engine/%.o: engine/%.c
@@ -89,93 +102,43 @@ $(LIB): $(ENGINE_OBJ)
 	@echo "  AR     $@"
 	$(Q)$(AR) rcs $@ $^
 
-$(BIN): $(APP_OBJ) $(LIB)
+$(APP_LIB): $(APP_LIB_OBJ)
+	@rm -f $@
+	@echo "  AR     $@"
+	$(Q)$(AR) rcs $@ $^
+
+$(BIN): $(BUILD)/app/main.o $(APP_LIB) $(LIB)
 	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(APP_OBJ) $(LIB) $(LDLIBS_UI) $(LDLIBS_ENGINE)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(BUILD)/app/main.o $(APP_LIB) $(LIB) $(LDLIBS_UI) $(LDLIBS_ENGINE)
 
-$(BUILD)/tests/check_%: tests/check_%.c $(LIB) tests/testutil.h
-	@mkdir -p $(dir $@)
-	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
-
-# The suites that split one engine module's tests share their helpers in a
-# .c of their own (prototypes in its .h), linked into each: the matio suites
-# tests/matio_util.c, the trace suites tests/trace_util.c.
-TEST_UTIL_OBJ = $(BUILD)/tests/matio_util.o $(BUILD)/tests/trace_util.o
-MATIO_SUITES = $(addprefix $(BUILD)/tests/,check_npy check_npy_header check_csv check_matfiles)
-TRACE_SUITES = $(addprefix $(BUILD)/tests/,check_trace_read check_trace_check check_trace_chrome)
-
-$(BUILD)/tests/%_util.o: tests/%_util.c
+# The suites' shared helpers see the engine's internals (the engine suites
+# need them); an app suite links only those it calls.
+$(BUILD)/tests/lib/%.o: tests/lib/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC     $<"
-	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(TEST_INC) -MMD -MP -c $< -o $@
 
-$(MATIO_SUITES): $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/matio_util.o $(LIB) tests/testutil.h tests/matio_util.h
+$(TEST_LIB): $(TEST_LIB_OBJ)
+	@rm -f $@
+	@echo "  AR     $@"
+	$(Q)$(AR) rcs $@ $^
+
+$(BUILD)/tests/engine/%: tests/engine/%.c $(TEST_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(LDFLAGS) -o $@ $< $(BUILD)/tests/matio_util.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
+	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(TEST_INC) $(SUITE_APP) -MMD -MP $(LDFLAGS) -o $@ $< $(TEST_LIB) \
+		$(SUITE_APP_LIB) $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
-$(TRACE_SUITES): $(BUILD)/tests/%: tests/%.c $(BUILD)/tests/trace_util.o $(LIB) tests/testutil.h tests/trace_util.h
+# Until the training model moves into the engine, its suite reads app/'s.
+$(BUILD)/tests/engine/exec/check_train: SUITE_APP = -Iapp
+$(BUILD)/tests/engine/exec/check_train: SUITE_APP_LIB = $(APP_LIB)
+$(BUILD)/tests/engine/exec/check_train: $(APP_LIB)
+
+$(BUILD)/tests/app/%: tests/app/%.c $(TEST_LIB) $(APP_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(LDFLAGS) -o $@ $< $(BUILD)/tests/trace_util.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
-
-# The UI's pure parts are unit-tested without a terminal.
-LAYOUT_OBJ = $(addprefix $(BUILD)/app/tui/,layout.o layout_plan.o layout_path.o layout_text.o)
-$(BUILD)/tests/check_layout: tests/check_layout.c $(LAYOUT_OBJ) $(BUILD)/app/tui/keys.o
-	@mkdir -p $(dir $@)
-	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CHECK)
-
-$(BUILD)/tests/check_keys: tests/check_keys.c $(BUILD)/app/tui/keys.o
-	@mkdir -p $(dir $@)
-	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CHECK)
-
-$(BUILD)/tests/check_lesson: tests/check_lesson.c $(BUILD)/app/lesson.o $(LIB) tests/testutil.h
-	@mkdir -p $(dir $@)
-	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(BUILD)/app/lesson.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
-
-$(BUILD)/tests/check_quiz: tests/check_quiz.c $(BUILD)/app/tui/quiz.o $(LIB) tests/testutil.h
-	@mkdir -p $(dir $@)
-	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(BUILD)/app/tui/quiz.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
-
-# The training step's engine suite holds the accounting to the app's model.
-$(BUILD)/tests/check_train: tests/check_train.c $(BUILD)/app/train_model.o $(LIB) tests/testutil.h
-	@mkdir -p $(dir $@)
-	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) -Iapp $(LDFLAGS) -o $@ $< $(BUILD)/app/train_model.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
-
-# The memory model against the engine, batch mode's tables and the screen's words.
-# The view's modes (app/tui/modes/) come with it: it asks them everything.
-MODES_OBJ = $(patsubst %.c,$(BUILD)/%.o,$(wildcard app/tui/modes/*.c))
-VIEW_OBJ = $(addprefix $(BUILD)/app/,compare.o deadlock.o lesson.o tui/view.o tui/view_words.o \
-	tui/view_mode.o tui/view_share.o tui/quiz.o tui/derive.o tui/keys.o expr.o judge/verdict.o \
-	train_model.o) $(MODES_OBJ)
-MEMORY_APP_OBJ = $(addprefix $(BUILD)/app/,report.o status.o) $(VIEW_OBJ)
-$(BUILD)/tests/check_memory: tests/check_memory.c $(MEMORY_APP_OBJ) $(LIB) tests/testutil.h
-	@mkdir -p $(dir $@)
-	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(MEMORY_APP_OBJ) $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
-
-# The interface's modes: the table's dispatch, its order, the keys' reasons.
-$(BUILD)/tests/check_modes: tests/check_modes.c $(VIEW_OBJ) $(LIB)
-	@mkdir -p $(dir $@)
-	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(VIEW_OBJ) $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
-
-$(BUILD)/tests/check_expr: tests/check_expr.c $(BUILD)/app/expr.o $(LIB) tests/testutil.h
-	@mkdir -p $(dir $@)
-	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(BUILD)/app/expr.o $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
-
-# The practice's questions and flow, over the formula checker.
-$(BUILD)/tests/check_derive: tests/check_derive.c $(BUILD)/app/tui/derive.o $(BUILD)/app/expr.o
-	@mkdir -p $(dir $@)
-	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CHECK)
+	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(TEST_INC) -MMD -MP $(LDFLAGS) -o $@ $< $(TEST_LIB) $(APP_LIB) $(LIB) \
+		$(LDLIBS_CHECK) $(LDLIBS_UI) $(LDLIBS_ENGINE)
 
 deps:
 	@missing=""; for p in $(DEPS); do \
@@ -205,11 +168,11 @@ check-boundary:
 			$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $$mpi_cflags -fsyntax-only -x c - || exit 1; \
 	done; echo "boundary: app/ sees only engine/include ($(words $(ENGINE_INTERNAL_H)) internal headers refused)"
 
-# The suites run JOBS at a time (tests/run_suites.sh: each one's output
+# The suites run JOBS at a time (tests/lib/run_suites.sh: each one's output
 # whole once it ends); they share nothing and no suite depends on timing.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check-suites: $(CHECK_BIN)
-	@tests/run_suites.sh $(JOBS) '$(SUITE_ENV)' -- $(CHECK_BIN)
+	@tests/lib/run_suites.sh $(JOBS) '$(SUITE_ENV)' -- $(CHECK_BIN)
 
 # Everything, as CI runs it: the plain tests, then the sanitizers, memcheck,
 # a short fuzzing of every reader and one reduced benchmark (run, not
@@ -228,15 +191,16 @@ test: check
 # on screen), the storm, the export and --record.
 check: WERROR = -Werror
 check: $(BIN) mpi check-boundary check-suites
-	tests/batch_test.sh ./$(BIN)
-	tests/judge_test.sh ./$(BIN)
-	tests/judge_ui_test.sh ./$(BIN)
-	tests/ui_test.sh ./$(BIN)
-	tests/train_ui_test.sh ./$(BIN)
-	tests/practice_test.sh ./$(BIN)
-	tests/storm_test.sh ./$(BIN)
-	tests/export_test.sh ./$(BIN)
-	tests/mpi_test.sh ./$(MPI_BIN) ./$(BIN)
+	tests/app/batch/batch_test.sh ./$(BIN)
+	tests/app/cli/man_test.sh ./$(BIN) ./$(MPI_BIN)
+	tests/app/judge/judge_test.sh ./$(BIN)
+	tests/ui/judge_ui_test.sh ./$(BIN)
+	tests/ui/ui_test.sh ./$(BIN)
+	tests/ui/train_ui_test.sh ./$(BIN)
+	tests/ui/practice_test.sh ./$(BIN)
+	tests/ui/storm_test.sh ./$(BIN)
+	tests/ui/export_test.sh ./$(BIN)
+	tests/app/mpi/mpi_test.sh ./$(MPI_BIN) ./$(BIN)
 
 asan:
 	$(MAKE) --no-print-directory BUILD=build/asan BIN=build/asan/distmm-tui CC=clang \
@@ -249,12 +213,12 @@ tsan:
 		SUITE_ENV='$(SAN_ENV)' sanitized
 
 sanitized: $(BIN) check-suites
-	$(SAN_ENV) tests/batch_test.sh $(BIN)
+	$(SAN_ENV) tests/app/batch/batch_test.sh $(BIN)
 
 # memcheck in one process per suite (no fork: valgrind follows no fork well)
 valgrind: WERROR = -Werror
 valgrind: $(CHECK_BIN)
-	@tests/run_suites.sh $(JOBS) 'CK_FORK=no STRESS_COUNT=100 TU_SAMPLE=2 $(VALGRIND)' -- $(CHECK_BIN)
+	@tests/lib/run_suites.sh $(JOBS) 'CK_FORK=no STRESS_COUNT=100 TU_SAMPLE=2 $(VALGRIND)' -- $(CHECK_BIN)
 
 fuzz:
 	tests/fuzz/run.sh $(FUZZ_SECONDS)
@@ -266,10 +230,25 @@ fuzz-pairs:
 	tests/fuzz/run.sh $(FUZZ_SECONDS) cli trace; s2=$$?; wait $$p; s1=$$?; \
 	cat build/fuzz-pair1.log; exit $$((s1 | s2))
 
+# make install PREFIX=DIR: the programs in DIR/bin, their manual pages in
+# DIR/share/man/man1, the lessons and solutions in DIR/share/distmm-tui/,
+# where the program looks for a lesson named without a folder.  DESTDIR
+# prefixes every path, for packaging.
+PREFIX ?= /usr/local
+SHARE   = $(DESTDIR)$(PREFIX)/share/distmm-tui
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(SHARE)/lessons \
+		$(SHARE)/solutions
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/
+	if [ -x $(MPI_BIN) ]; then install -m 755 $(MPI_BIN) $(DESTDIR)$(PREFIX)/bin/; fi
+	install -m 644 docs/man/distmm-tui.1 docs/man/distmm-mpi.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 assets/lessons/*.lesson $(SHARE)/lessons/
+	install -m 644 assets/solutions/*.py $(SHARE)/solutions/
+
 clean:
 	rm -rf build $(BIN) $(MPI_BIN)
 
--include $(ENGINE_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(TEST_UTIL_OBJ:.o=.d)
+-include $(ENGINE_OBJ:.o=.d) $(APP_OBJ:.o=.d) $(TEST_LIB_OBJ:.o=.d) $(CHECK_BIN:=.d)
 
 # distmm-mpi: the same ring over Open MPI, one device per rank.  Its sources
 # (engine/comm/comm_mpi.c, the transport; engine/exec/mpi_rank.c, one rank's run; app/mpi/: the program)
@@ -281,14 +260,12 @@ MPICC      ?= mpicc
 MPI_BIN    ?= distmm-mpi
 ENGINE_MPI_OBJ = $(ENGINE_MPI_SRC:%.c=$(BUILD)/%.o)
 MPI_OBJ     = $(ENGINE_MPI_OBJ) $(patsubst %.c,$(BUILD)/%.o,$(wildcard app/mpi/*.c))
-MPI_APP_OBJ = $(addprefix $(BUILD)/app/,batch.o batch_train.o cli.o cli_usage.o compare.o deadlock.o inputs.o \
-	report.o report_train.o status.o train_model.o)
 
 # mpicc is looked for when the recipe runs, not when make reads this file:
 # `make deps run` installs it after the reading.  The objects shared with
 # distmm-tui are prerequisites here, so that make -j never builds them twice.
 .PHONY: mpi
-mpi: $(LIB) $(MPI_APP_OBJ)
+mpi: $(LIB) $(APP_LIB)
 	@if command -v $(MPICC) >/dev/null 2>&1; then \
 		$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) WERROR='$(WERROR)' $(MPI_BIN); \
 	else \
@@ -305,9 +282,9 @@ $(BUILD)/app/mpi/%.o: app/mpi/%.c
 	@echo "  MPICC  $<"
 	$(Q)$(MPICC) $(ALL_CFLAGS) $(APP_INC) -MMD -MP -c $< -o $@
 
-$(MPI_BIN): $(MPI_OBJ) $(MPI_APP_OBJ) $(LIB)
+$(MPI_BIN): $(MPI_OBJ) $(APP_LIB) $(LIB)
 	@echo "  MPICC  $@"
-	$(Q)$(MPICC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(MPI_OBJ) $(MPI_APP_OBJ) $(LIB) $(LDLIBS_ENGINE)
+	$(Q)$(MPICC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(MPI_OBJ) $(APP_LIB) $(LIB) $(LDLIBS_ENGINE)
 
 -include $(MPI_OBJ:.o=.d)
 
@@ -315,7 +292,6 @@ $(MPI_BIN): $(MPI_OBJ) $(MPI_APP_OBJ) $(LIB)
 # the figures (compute against OpenBLAS, the step barrier, messages, memory,
 # the interface, scale) and writes build/bench/bench.json; `make bench-quick`
 # is the reduced run CI makes once.  Times are reported, never asserted.
-BENCH_APP_OBJ = $(filter-out $(BUILD)/app/main.o,$(APP_OBJ))
 
 $(BUILD)/bench/bench_engine: tests/bench/bench_engine.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -323,16 +299,16 @@ $(BUILD)/bench/bench_engine: tests/bench/bench_engine.c $(LIB)
 	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ENGINE)
 
 # The training step against its three dgemms, and its RSS against the model.
-$(BUILD)/bench/bench_train: tests/bench/bench_train.c $(BUILD)/app/train_model.o $(LIB)
+$(BUILD)/bench/bench_train: tests/bench/bench_train.c $(APP_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) -Iapp $(LDFLAGS) -o $@ $< $(BUILD)/app/train_model.o $(LIB) $(LDLIBS_ENGINE)
+	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(APP_LIB) $(LIB) $(LDLIBS_ENGINE)
 
 # The interface's frame time, from app/'s own objects drawing to /dev/null.
-$(BUILD)/bench/bench_tui: tests/bench/bench_tui.c $(BENCH_APP_OBJ) $(LIB)
+$(BUILD)/bench/bench_tui: tests/bench/bench_tui.c $(APP_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(BENCH_APP_OBJ) $(LIB) \
+	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(APP_LIB) $(LIB) \
 		$(LDLIBS_UI) $(LDLIBS_ENGINE)
 
 .PHONY: bench bench-quick

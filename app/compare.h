@@ -14,8 +14,8 @@
  * The peaks and sends of the table come from a finished run in that mode
  * (the run just made, or one made for the table: batch's --compare, the
  * interface's memory view when it is small enough) or, for a mode not run,
- * from the same model (compare_fill_model).  tests/check_memory.c holds the
- * model to the engine phase by phase; tests/batch_test.sh holds batch's
+ * from the same model (compare_fill_model).  tests/app/tui/check_memory.c holds the
+ * model to the engine phase by phase; tests/app/batch/batch_test.sh holds batch's
  * table from the model to the one from real runs. */
 #ifndef APP_COMPARE_H
 #define APP_COMPARE_H

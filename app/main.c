@@ -4,19 +4,20 @@
  * written is an error, not a silent exit 0. */
 #include <stdio.h>
 
-#include "batch.h"
+#include "batch/batch.h"
 #include <distmm/bug.h>
-#include "cli.h"
+#include "cli/cli.h"
+#include "cli/files.h"
 #include "export/export.h"
-#include "judge/jbatch.h"
-#include "status.h"
+#include "judge/judge_report.h"
+#include "cli/status.h"
 #include "tui/tui.h"
-#include "version.h"
+#include "cli/version.h"
 
 static int main_run(int argc, char **argv)
 {
 	struct cli_opts o;
-	char err[256];
+	char err[256], files_err[1024];
 
 	switch (cli_parse(argc, argv, &o, err, sizeof err)) {
 	case CLI_HELP:
@@ -39,8 +40,12 @@ static int main_run(int argc, char **argv)
 		status_error("%s", err);
 		return STATUS_USAGE;
 	}
+	if (files_check_distinct(&o, files_err, sizeof files_err)) {
+		status_error("%s", files_err); /* before anything is read or written */
+		return STATUS_USAGE;
+	}
 	if (o.judge_file && o.batch)
-		return jbatch_main(&o); /* without -b the interface judges first (session_judge.c) */
+		return judge_report_main(&o); /* without -b the interface judges first (session_judge.c) */
 	if (o.batch)
 		return batch_main(&o);
 	return o.export_file ? export_main(&o, argc, argv) : tui_main(&o, argc, argv);

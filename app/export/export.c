@@ -15,15 +15,15 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "draw.h"
-#include "layout.h"
+#include "tui/draw.h"
+#include "tui/layout.h"
 #include "outfile.h"
 #include "record.h"
-#include "report.h"
-#include "session.h"
-#include "status.h"
+#include "batch/report.h"
+#include "tui/session.h"
+#include "cli/status.h"
 #include "svg.h"
-#include "theme.h"
+#include "tui/theme.h"
 
 #define EXPORT_T0 1000000000ull         /* the clock's origin: any, but not 0 (view: "never") */
 #define EXPORT_HOLD_NS 1600000000ull    /* a lesson's part ends on screen this long at 1x */

@@ -2,7 +2,7 @@
 #ifndef EXPORT_EXPORT_H
 #define EXPORT_EXPORT_H
 
-#include "cli.h"
+#include "cli/cli.h"
 
 /* Plays the run (every part of a lesson) on a curses screen of o->cols x
  * o->rows that goes nowhere, by a virtual clock, and writes o->export_file:

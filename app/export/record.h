@@ -13,9 +13,9 @@
 #include <distmm/dm_err.h>
 
 #include "cast.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "grid.h"
-#include "view.h"
+#include "tui/view.h"
 
 /* Called at each marker with the screen at that moment and the label (the
  * export writes its SVG stills from it). */

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include <distmm/dm_err.h>
 #include <distmm/mat.h>
 

@@ -3,7 +3,7 @@
  * harness in a Python child (child, harness), feeds it the job and reads its
  * records (proto) into one judge_case each: the verdict, the words, and the
  * candidate's run as the program's event log with its first wrong event, for
- * batch mode's report (jbatch) and for the interface's replay of it
+ * batch mode's report (judge_report) and for the interface's replay of it
  * (app/tui/session_judge.c). */
 #ifndef APP_JUDGE_JUDGE_H
 #define APP_JUDGE_JUDGE_H
@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include <distmm/dm_err.h>
 #include <distmm/trace.h>
 

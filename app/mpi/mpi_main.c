@@ -22,17 +22,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch.h"
+#include "batch/batch.h"
 #include <distmm/bug.h>
-#include "cli.h"
-#include "inputs.h"
+#include "cli/cli.h"
+#include "cli/files.h"
+#include "cli/inputs.h"
 #include <distmm/mpi_rank.h>
-#include "report.h"
-#include "report_train.h"
+#include "batch/report.h"
+#include "batch/report_train.h"
 #include <distmm/run.h>
 #include <distmm/schedule.h>
-#include "status.h"
-#include "version.h"
+#include "cli/status.h"
+#include "cli/version.h"
 
 /* What --step needs: rank 0 stops waiting once its input has ended. */
 struct mm_step {
@@ -199,7 +200,12 @@ static void mm_refs_free(struct mm_refs *r)
 static int mm_prepare(const struct cli_opts *o, struct mat *a, struct mat *b, struct mm_refs *ref)
 {
 	struct dm_err err;
+	char why[1024];
 	int rc;
+	if (files_check_distinct(o, why, sizeof why)) {
+		status_error("%s", why);
+		return STATUS_USAGE;
+	}
 	if ((rc = report_train_check_outputs(o, &err))) { /* the forward's outputs too */
 		status_error("%s", err.msg);
 		return status_of(rc);
@@ -369,6 +375,7 @@ int main(int argc, char **argv)
 	/* funneled: only this thread calls MPI, but there are others (OpenBLAS's,
 	 * and report_compare's in-process devices on rank 0) */
 	int provided = MPI_THREAD_SINGLE, status;
+	status_set_program("distmm-mpi");
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
 	MPI_Comm_rank(MPI_COMM_WORLD, &mm_rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &mm_size);

@@ -13,7 +13,7 @@
 
 #include "draw_int.h"
 #include "keys.h"
-#include "quiz.h"
+#include "practice/quiz.h"
 #include <distmm/bug.h>
 #include <distmm/order.h>
 #include <distmm/schedule.h>

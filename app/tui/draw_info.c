@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "quiz.h"
+#include "practice/quiz.h"
 #include <distmm/schedule.h>
 #include "theme.h"
 

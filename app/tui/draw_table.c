@@ -15,7 +15,7 @@
 
 #include <distmm/schedule.h>
 #include <distmm/split.h>
-#include "quiz.h"
+#include "practice/quiz.h"
 #include "theme.h"
 
 #define TABLE_WINDOW 8 /* the smallest table: 8 ranks by 8 steps */

@@ -10,13 +10,13 @@
 #include <distmm/order.h>
 #include <distmm/schedule.h>
 
-#include "inputs.h"
+#include "cli/inputs.h"
 #include "layout.h"
 #include "modes/lessons.h"
 #include "modes/practice.h"
 #include "modes/replay.h"
-#include "quiz.h"
-#include "status.h"
+#include "practice/quiz.h"
+#include "cli/status.h"
 #include "theme.h"
 
 static void session_apply_set(struct cli_opts *o, const struct lesson_set *st)

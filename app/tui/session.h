@@ -12,8 +12,8 @@
 #include <distmm/mat.h>
 #include <distmm/trace.h>
 
-#include "cli.h"
-#include "lesson.h"
+#include "cli/cli.h"
+#include "practice/lesson.h"
 #include "view.h"
 
 struct session_judge; /* session_judge.c: --judge, the judge and its case */

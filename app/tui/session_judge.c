@@ -18,7 +18,7 @@
 #include "judge/judge.h"
 #include "layout.h"
 #include "modes/judged.h"
-#include "status.h"
+#include "cli/status.h"
 
 struct session_judge {
 	struct judge j;
@@ -38,7 +38,7 @@ static void sj_keep(struct session *t, struct session_judge *sj)
 	t->judge = sj; /* the one write: set by open, cleared by close */
 }
 
-/* The one line of the judge's errors, as batch mode says them (jbatch.c);
+/* The one line of the judge's errors, as batch mode says them (judge_report.c);
  * STATUS_OK when the judge could run its cases. */
 static int sj_errors(struct session_judge *sj, const struct cli_opts *o, int rc,
 		     const struct dm_err *err)

@@ -24,7 +24,7 @@
 #include "layout.h"
 #include <distmm/run.h>
 #include "session.h"
-#include "status.h"
+#include "cli/status.h"
 #include "theme.h"
 #include "view.h"
 

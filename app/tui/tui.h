@@ -2,7 +2,7 @@
 #ifndef TUI_TUI_H
 #define TUI_TUI_H
 
-#include "cli.h"
+#include "cli/cli.h"
 
 /* Runs the interface until q.  Returns the exit status (0, or 2 when it
  * cannot start: not a terminal, bad input; or when --record could not be

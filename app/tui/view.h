@@ -20,7 +20,7 @@
 #include <distmm/mat.h>
 #include "compare.h"
 #include "mode.h"
-#include "quiz.h"
+#include "practice/quiz.h"
 #include <distmm/run.h>
 
 #define VIEW_SPEEDS 7

@@ -14,7 +14,7 @@
 #include <distmm/order.h>
 #include <distmm/schedule.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 /* A word of the command line, quoted for a shell when it needs it, after
  * buf's len characters; returns the new length (size or more: cut). */

@@ -392,6 +392,7 @@ struct npy_info {
 	enum npy_type type;
 	size_t rows, cols, count; /* count = rows * cols values */
 	size_t off, need;         /* where the data starts, and its bytes */
+	int fortran;              /* column-major: what np.save(x.T) writes */
 };
 
 /* Checks the header image b[0..len) (the whole header, or all the file has
@@ -446,8 +447,6 @@ static int npy_parse_header(const unsigned char *b, size_t len, size_t file_len,
 	if (h.ndim != 2)
 		return dm_err_set(err, DM_EFORMAT, "%s: a %zu-d array: a matrix must be 2-d", nm,
 				  h.ndim);
-	if (h.fortran)
-		return dm_err_set(err, DM_EFORMAT, "%s: Fortran order is not supported", nm);
 	if (h.dim_zero) {
 		if (h.dim_big)
 			return dm_err_set(err, DM_EFORMAT, "%s: empty matrix (a dimension is 0)", nm);
@@ -470,7 +469,30 @@ static int npy_parse_header(const unsigned char *b, size_t len, size_t file_len,
 		return dm_err_set(err, DM_EFORMAT,
 				  "%s: data is shorter than the header declares (%zu of %zu bytes)",
 				  nm, file_len - off, need);
-	*info = (struct npy_info){ type, (size_t)h.dims[0], (size_t)h.dims[1], count, off, need };
+	*info = (struct npy_info){ type, (size_t)h.dims[0], (size_t)h.dims[1], count, off, need,
+				   h.fortran };
+	return 0;
+}
+
+/* A matrix read in Fortran (column-major) order put in the engine's row
+ * order, as numpy reads it: element (i, j) was at j * rows + i.  Returns 0,
+ * or DM_ENOMEM (m freed) when the scratch copy cannot be had. */
+static int npy_from_fortran(struct mat *m, const char *nm, struct dm_err *err)
+{
+	size_t rows = m->rows, cols = m->cols;
+	if (rows == 1 || cols == 1)
+		return 0; /* a vector is laid out the same both ways */
+	double *col = xmalloc(rows * cols * sizeof *col);
+	if (!col) {
+		mat_free(m);
+		return dm_err_set(err, DM_ENOMEM, "%s: out of memory for a %zux%zu matrix", nm, rows,
+				  cols);
+	}
+	memcpy(col, m->data, rows * cols * sizeof *col);
+	for (size_t j = 0; j < cols; j++)
+		for (size_t i = 0; i < rows; i++)
+			m->data[i * cols + j] = col[j * rows + i];
+	free(col);
 	return 0;
 }
 
@@ -495,7 +517,7 @@ int npy_parse(struct mat *out, const void *buf, size_t len, const char *name, st
 	if ((rc = npy_parse_header(buf, len, len, nm, &in, err)) || (rc = npy_alloc(out, &in, nm, err)))
 		return rc;
 	npy_convert(out->data, (const unsigned char *)buf + in.off, in.count, in.type);
-	return 0;
+	return in.fortran ? npy_from_fortran(out, nm, err) : 0;
 }
 
 /* The prefix that says how long the header is: magic, version, length. */
@@ -553,5 +575,5 @@ int npy_read_fd(struct mat *out, int fd, const struct stat *st, const char *path
 	}
 	if (!(in.type == NPY_F8 && npy_host_is_le()))
 		npy_convert(out->data, dst, in.count, in.type);
-	return 0;
+	return in.fortran ? npy_from_fortran(out, path, err) : 0;
 }

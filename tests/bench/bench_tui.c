@@ -15,12 +15,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "draw.h"
-#include "inputs.h"
-#include "layout.h"
-#include "theme.h"
-#include "view.h"
+#include "cli/cli.h"
+#include "tui/draw.h"
+#include "cli/inputs.h"
+#include "tui/layout.h"
+#include "tui/theme.h"
+#include "tui/view.h"
 
 static uint64_t bt_now(void)
 {
@@ -65,7 +65,8 @@ static void bt_start(struct bt_session *s, const char *devices, int cols, int ro
 		fprintf(stderr, "bench_tui: %s\n", err.msg);
 		exit(1);
 	}
-	struct view_config cfg = { s->o.mode, s->o.devices, s->o.capacity, s->o.order, s->o.bug, 0 };
+	struct view_config cfg = { .mode = s->o.mode, .devices = s->o.devices, .capacity = s->o.capacity,
+				   .order = s->o.order, .bug = s->o.bug };
 	if (view_init(&s->v, &s->a, &s->b, &cfg, 0, bt_now(), &err)) {
 		fprintf(stderr, "bench_tui: %s\n", err.msg);
 		exit(1);

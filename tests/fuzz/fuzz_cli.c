@@ -1,4 +1,4 @@
-/* fuzz_cli: libFuzzer target for cli_parse (app/cli.c).
+/* fuzz_cli: libFuzzer target for cli_parse (app/cli/cli.c).
  * The input is an argument list: the bytes split on NUL, at most
  * FUZZ_MAX_ARGS arguments (the rest of the input is ignored; a final NUL
  * ends the last argument rather than starting an empty one).  argv[0] is
@@ -36,8 +36,8 @@
 #include <string.h>
 
 #include <distmm/bug.h>
-#include "cli.h"
-#include "lesson.h"
+#include "cli/cli.h"
+#include "practice/lesson.h"
 #include <distmm/mat.h>
 #include <distmm/order.h>
 #include <distmm/run.h>

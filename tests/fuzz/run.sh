@@ -85,8 +85,8 @@ stale() {
 
 build() {
 	local src obj objs=() headers=() t lib="$OUT/libengine.a" changed=0
-	mkdir -p "$OUT/obj/engine" "$OUT/obj/app" || return 1
-	for src in engine/include/distmm/*.h engine/*/*.h app/*.h; do
+	mkdir -p "$OUT/obj/engine" "$OUT/obj/app/cli" || return 1
+	for src in engine/include/distmm/*.h engine/*/*.h app/*/*.h; do
 		[ -e "$src" ] && headers+=("$src")
 	done
 	# Every engine source: the archive hands the linker only what it needs,
@@ -111,13 +111,13 @@ build() {
 		rm -f "$lib"
 		ar rcs "$lib" "${objs[@]}" || return 1
 	fi
-	if stale "$OUT/obj/app/cli.o" app/cli.c "${headers[@]}" tests/fuzz/run.sh; then
-		echo "cc app/cli.c"
-		"$CC" "${LIB_FLAGS[@]}" -c app/cli.c -o "$OUT/obj/app/cli.o" || return 1
+	if stale "$OUT/obj/app/cli/cli.o" app/cli/cli.c "${headers[@]}" tests/fuzz/run.sh; then
+		echo "cc app/cli/cli.c"
+		"$CC" "${LIB_FLAGS[@]}" -c app/cli/cli.c -o "$OUT/obj/app/cli/cli.o" || return 1
 	fi
 	for t in "${targets[@]}"; do
 		local extra=()
-		[ "$t" = cli ] && extra=("$OUT/obj/app/cli.o")
+		[ "$t" = cli ] && extra=("$OUT/obj/app/cli/cli.o")
 		if stale "$OUT/fuzz_$t" "tests/fuzz/fuzz_$t.c" "$lib" "${extra[@]}" "${headers[@]}" tests/fuzz/run.sh; then
 			echo "cc tests/fuzz/fuzz_$t.c -> $OUT/fuzz_$t"
 			"$CC" "${TGT_FLAGS[@]}" -o "$OUT/fuzz_$t" "tests/fuzz/fuzz_$t.c" \
@@ -126,9 +126,9 @@ build() {
 	done
 	# A dictionary for the command line: getopt_long compares option names
 	# inside libc, where libFuzzer cannot see the comparisons.
-	if stale "$OUT/cli.dict" app/cli.c engine/exec/bug.c tests/fuzz/run.sh; then
+	if stale "$OUT/cli.dict" app/cli/cli.c engine/exec/bug.c tests/fuzz/run.sh; then
 		{
-			sed -n 's/^[[:space:]]*{ "\([a-z-]*\)",.*/"--\1"/p' app/cli.c
+			sed -n 's/^[[:space:]]*{ "\([a-z-]*\)",.*/"--\1"/p' app/cli/cli.c
 			# --bug's names ([BUG_X] = "name" in engine/exec/bug.c's first table)
 			if [ -e engine/exec/bug.c ]; then
 				sed -n '/bug_names\[/,/};/p' engine/exec/bug.c |

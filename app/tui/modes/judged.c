@@ -6,7 +6,7 @@
  * correct ring: the engine's own run, with the verdict above it.  Both are
  * the case's, so neither takes the keys that change a run (m [ ] x d), and
  * j asks the session to show the other (session_judge.c). */
-#include "modes/judged.h"
+#include "judged.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -17,9 +17,9 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 
-#include "cli.h"
-#include "keys.h"
-#include "view.h"
+#include "cli/cli.h"
+#include "tui/keys.h"
+#include "tui/view.h"
 
 static const char *vj_fn(const struct judge_case *c)
 {

@@ -21,7 +21,7 @@
 #include <distmm/replay.h>
 
 #include "judge/judge.h"
-#include "mode.h"
+#include "tui/mode.h"
 
 struct view;
 

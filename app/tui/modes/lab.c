@@ -9,7 +9,7 @@
  * after the other, as they happen: the first half of the motion is the
  * first call.  A transfer that could not end is the deadlock's, whose waits
  * draw_panel shows from the snapshot itself. */
-#include "modes/lab.h"
+#include "lab.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -19,8 +19,8 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 
-#include "keys.h"
-#include "view.h"
+#include "tui/keys.h"
+#include "tui/view.h"
 
 /* Rank r's calls at the transfer on screen, in its order or fix; progress
  * 0..1 through the transfer's motion, or -1 at rest. */

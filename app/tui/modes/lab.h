@@ -2,7 +2,7 @@
 #ifndef TUI_MODES_LAB_H
 #define TUI_MODES_LAB_H
 
-#include "mode.h"
+#include "tui/mode.h"
 
 extern const struct view_mode mode_lab;
 

@@ -2,7 +2,7 @@
  * words for the moment over every other caption, the next part's name at
  * the end, and the part in the status bar.  The parts themselves follow one
  * another in the session (session_next_part), each a view of its own. */
-#include "modes/lessons.h"
+#include "lessons.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +10,8 @@
 
 #include <distmm/schedule.h>
 
-#include "lesson.h"
-#include "view.h"
+#include "practice/lesson.h"
+#include "tui/view.h"
 
 struct lessons_part {
 	const struct lesson *lesson; /* the session's */

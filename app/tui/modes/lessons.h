@@ -2,7 +2,7 @@
 #ifndef TUI_MODES_LESSONS_H
 #define TUI_MODES_LESSONS_H
 
-#include "mode.h"
+#include "tui/mode.h"
 
 struct dm_err;
 struct lesson;

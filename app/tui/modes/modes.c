@@ -1,17 +1,17 @@
 /* modes: the registry (see modes.h).  The one place where a run's settings
  * become modes: the rest of the interface only asks the modes' hooks. */
-#include "modes/modes.h"
+#include "modes.h"
 
 #include <distmm/dm_err.h>
 
-#include "modes/judged.h"
-#include "modes/lab.h"
-#include "modes/lessons.h"
-#include "modes/practice.h"
-#include "modes/replay.h"
-#include "modes/run.h"
-#include "modes/train.h"
-#include "view.h"
+#include "judged.h"
+#include "lab.h"
+#include "lessons.h"
+#include "practice.h"
+#include "replay.h"
+#include "run.h"
+#include "train.h"
+#include "tui/view.h"
 
 const struct view_mode *const modes_all[] = {
 	&mode_judged, &mode_judged_ring, &mode_lessons, &mode_train,

@@ -4,7 +4,7 @@
 #ifndef TUI_MODES_MODES_H
 #define TUI_MODES_MODES_H
 
-#include "mode.h"
+#include "tui/mode.h"
 
 struct view;
 struct dm_err;

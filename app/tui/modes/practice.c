@@ -7,7 +7,7 @@
  * moving shards, the worked cell (view_hides is asked everywhere one is
  * written), and the memory table, whose formulas are the follow-ups'.
  * While its answer line is open it takes every printable key. */
-#include "modes/practice.h"
+#include "practice.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,9 +17,9 @@
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 
-#include "derive.h"
-#include "keys.h"
-#include "view.h"
+#include "practice/derive.h"
+#include "tui/keys.h"
+#include "tui/view.h"
 
 #define PRACTICE_PROMPT "> "
 

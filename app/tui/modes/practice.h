@@ -2,7 +2,7 @@
 #ifndef TUI_MODES_PRACTICE_H
 #define TUI_MODES_PRACTICE_H
 
-#include "mode.h"
+#include "tui/mode.h"
 
 struct dm_err;
 struct view;

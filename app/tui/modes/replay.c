@@ -3,13 +3,13 @@
  * the training step's for a training trace), so r goes back to ready rather
  * than running anything, and the keys that would change the run (m [ ] x d)
  * say that the trace fixed it. */
-#include "modes/replay.h"
+#include "replay.h"
 
 #include <distmm/replay.h>
 
-#include "cli.h"
-#include "keys.h"
-#include "view.h"
+#include "cli/cli.h"
+#include "tui/keys.h"
+#include "tui/view.h"
 
 /* m [ ] x d: the trace fixed the run. */
 #define REPLAY_DEVICES "a replay shows the run its trace recorded: so are its devices"

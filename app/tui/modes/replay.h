@@ -9,7 +9,7 @@
 #include <distmm/evlog.h>
 #include <distmm/mat.h>
 
-#include "mode.h"
+#include "tui/mode.h"
 
 struct view;
 

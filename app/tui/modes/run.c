@@ -4,7 +4,7 @@
  * bug's words, the forward's verification, the memory model's other
  * layout, and the keys that change the run (m, [ ], d to turn the training
  * step on).  Its rebuild is the correct ring's rules, with the run's bug. */
-#include "modes/run.h"
+#include "run.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,11 +15,11 @@
 #include <distmm/split.h>
 
 #include "compare.h"
-#include "deadlock.h"
-#include "keys.h"
-#include "layout.h"
-#include "modes/train.h"
-#include "view.h"
+#include "words/deadlock.h"
+#include "tui/keys.h"
+#include "tui/layout.h"
+#include "train.h"
+#include "tui/view.h"
 
 static int run_rebuild(struct view *v, const void *data, int phase, struct dm_err *err)
 {

@@ -9,7 +9,7 @@
  * chunk indices said are the schedule's (sched_rs_*), the ones shown moving
  * are the engine's (db_sent, db_recv): with a bug they differ, and that is
  * the lesson. */
-#include "modes/train.h"
+#include "train.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,10 +21,10 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 
-#include "cli.h"
-#include "keys.h"
+#include "cli/cli.h"
+#include "tui/keys.h"
 #include "train_model.h"
-#include "view.h"
+#include "tui/view.h"
 
 /* train_state.bad: the outputs that fail allclose */
 enum { TRAIN_BAD_C = 1, TRAIN_BAD_DA = 2, TRAIN_BAD_DB = 4 };

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "mode.h"
+#include "tui/mode.h"
 
 struct dm_err;
 struct view;

@@ -10,10 +10,11 @@
 #include "dm_err.h"
 #include "mat.h"
 
-/* Parses a .npy image held in memory (format 1.0, 2.0 and 3.0 headers).  Accepts 2-d, C order, little-endian
- * (or byte order '|'/'=' where meaningful on this little-endian machine) float64 '<f8', float32 '<f4', int64 '<i8', int32 '<i4';
+/* Parses a .npy image held in memory (format 1.0, 2.0 and 3.0 headers).  Accepts 2-d, little-endian
+ * (or byte order '|'/'=' where meaningful on this little-endian machine) float64 '<f8', float32 '<f4', int64 '<i8', int32 '<i4',
+ * in C order or in Fortran order (np.save(x.T) writes it; read into row order, as numpy reads it);
  * converts to double.  Returns 0, DM_EFORMAT (message says what is wrong: "not a .npy file (bad magic)",
- * "Fortran order is not supported", "big-endian data is not supported", "dtype '<c16' is not supported
+ * "big-endian data is not supported", "dtype '<c16' is not supported
  * (float64, float32, int64 or int32)", "a 3-d array: a matrix must be 2-d", "data is shorter than the header declares
  * (N of M bytes)", "header is truncated", "malformed header: ..."), or DM_ENOMEM. `name` is used in messages (file name).
  * A shape with a zero is DM_EFORMAT "empty matrix (0x3)"; a dimension above INT_MAX is DM_EFORMAT "dimension too large".

@@ -21,7 +21,7 @@ one() {
 	name=$1 file=$2
 	shift 2
 	out=$("$BIN" -b --judge "$file" "$@" --trace "$DIR/$name.jsonl" 2>&1)
-	# the table's line: the verdict from column 61 on (jbatch.c's widths)
+	# the table's line: the verdict from column 61 on (judge_report.c's widths)
 	line=$(printf '%s\n' "$out" | grep -E '^ +[0-9]+  (dp|fsdp)_mat_mul ' | head -n 1)
 	replay=$(printf '%s\n' "$out" | grep -o 'replay it: .*')
 	if [ -z "$line" ] || [ -z "$replay" ]; then
@@ -37,7 +37,7 @@ one() {
 }
 
 S=assets/solutions
-J=tests/judge
+J=tests/app/judge/solutions
 one pass-fsdp $S/correct.py -m fsdp -d 3 -M 9 -K 5 -N 6
 one pass-dp $S/correct.py -m dp -d 4
 one wrong-result $J/r_plus_s.py -d 3 -M 9 -K 5 -N 6

@@ -1,0 +1,153 @@
+/* batch: -b.  Runs free to the end, then prints the schedule from the event
+ * log (ordered by phase and rank, so the output is the same on every run),
+ * then the accounting and the check against the sequential product.  It
+ * does the run asked for and nothing more: the other mode of the DP-vs-FSDP
+ * table comes from the model unless --compare asks for a run, and a large
+ * C is checked with Freivalds' vectors instead of a second product. */
+#include "batch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "batch_train.h"
+#include "cli/inputs.h"
+#include <distmm/replay.h>
+#include "report.h"
+#include <distmm/run.h>
+#include <distmm/schedule.h>
+#include "cli/status.h"
+#include <distmm/trace.h>
+
+/* -b --replay: the account of a recorded run, its C rebuilt from the log. */
+static int batch_replay(const struct cli_opts *o)
+{
+	struct trace t;
+	struct mat a, b;
+	struct run_snapshot snap = { 0 };
+	struct dm_err err;
+	int rc, status;
+	uint64_t avail = inputs_available_bytes();
+
+	if ((rc = trace_read(o->replay_file, &t, avail > SIZE_MAX ? SIZE_MAX : (size_t)avail, &err))) {
+		status_error("%s", err.msg);
+		return status_of(rc);
+	}
+	if (t.train) { /* the training step's account (batch_train.c) */
+		status = batch_train_replay(o, &t);
+		trace_free(&t);
+		return status;
+	}
+	if (o->given & CLI_GIVEN_GRAD_FILES) {
+		status_error("%s has no effect with --replay of %s: it is the trace of a forward run, "
+			     "not a training step", cli_option_name(o->given & CLI_GIVEN_GRAD_FILES &
+								    -(o->given & CLI_GIVEN_GRAD_FILES)),
+			     o->replay_file);
+		trace_free(&t);
+		return STATUS_USAGE;
+	}
+	if ((rc = inputs_load(o, &a, &b, &err))) {
+		status_error("%s", err.msg);
+		trace_free(&t);
+		return status_of(rc);
+	}
+	int last = t.n_ev ? t.ev[t.n_ev - 1].phase : -1;
+	if ((rc = trace_check(&t, a.rows, a.cols, b.cols, &err)) ||
+	    (rc = run_snapshot_init(&snap, t.n, a.rows, b.cols, 1, &err)) ||
+	    (rc = replay_snapshot(&snap, &a, &b, t.mode, t.n, o->bug, t.ev, t.n_ev, last, &err))) {
+		status_error("%s: %s", o->replay_file, err.msg);
+		status = status_of(rc) == STATUS_MISMATCH ? STATUS_USAGE : status_of(rc);
+		goto out;
+	}
+	report_header("distmm-tui replay", o, t.mode, t.n, o->bug, a.rows, a.cols, b.cols);
+	if (!o->quiet)
+		report_events(t.ev, t.n_ev, t.mode, t.n, o->bug);
+	if (!replay_finished(t.ev, t.n_ev, t.mode, t.n)) {
+		status_flush_stdout();
+		status_error("%s: the recorded run stops in phase %d of %d: it did not finish",
+			     o->replay_file, last + 1, sched_phase_count(t.mode, t.n));
+		status = STATUS_MISMATCH;
+		goto out;
+	}
+	report_summary(t.sum, t.n, t.mode, a.rows, a.cols, b.cols);
+	struct mat c = { a.rows, b.cols, snap.c };
+	status = report_write_outputs(o, NULL, 0, NULL, t.n, t.mode, &c);
+	if (status == STATUS_OK)
+		status = report_verify(o, &a, &b, &c);
+out:
+	run_snapshot_free(&snap);
+	mat_free(&a);
+	mat_free(&b);
+	trace_free(&t);
+	return status;
+}
+
+int batch_main(const struct cli_opts *o)
+{
+	struct mat a, b;
+	struct run_config cfg;
+	struct run_snapshot snap = { 0 };
+	struct ev_summary *sum = NULL;
+	struct run *r = NULL;
+	struct dm_err err;
+	int status, rc;
+
+	if ((o->out_file && (rc = report_check_output(o->out_file, 1, &err))) ||
+	    (o->trace_file && (rc = report_check_output(o->trace_file, 0, &err)))) {
+		status_error("%s", err.msg);
+		return status_of(rc);
+	}
+	if (o->replay_file)
+		return batch_replay(o);
+	if (o->train)
+		return batch_train_main(o);
+	if ((rc = inputs_load(o, &a, &b, &err))) {
+		status_error("%s", err.msg);
+		return status_of(rc);
+	}
+	inputs_run_config(o, &a, &b, &cfg);
+	if ((rc = run_new(&r, &cfg, &a, &b, &err)) ||
+	    (rc = run_snapshot_init(&snap, cfg.devices, a.rows, b.cols, 0, &err))) {
+		status_error("%s", err.msg);
+		status = status_of(rc);
+		goto out;
+	}
+	sum = calloc((size_t)cfg.devices, sizeof *sum);
+	if (!sum) {
+		status_error("out of memory");
+		status = STATUS_USAGE;
+		goto out;
+	}
+
+	report_header("distmm-tui batch", o, cfg.mode, cfg.devices, cfg.bug, a.rows, a.cols,
+		      b.cols);
+	int run_rc = run_finish(r, &err);
+	size_t n_ev;
+	const struct ev *ev = run_events(r, &n_ev);
+	run_snapshot_take(r, &snap);
+	run_summaries(r, sum);
+	if (!o->quiet)
+		report_events(ev, n_ev, cfg.mode, cfg.devices, cfg.bug);
+	if (run_rc) {
+		status_flush_stdout();
+		status_error("%s", err.msg);
+		if (run_rc == DM_EDEADLOCK)
+			report_deadlock(&snap);
+		status = run_rc == DM_EDEADLOCK ? STATUS_DEADLOCK : STATUS_MISMATCH;
+		/* the trace of what happened, which is whole; never a result */
+		report_write_outputs(o, ev, n_ev, sum, cfg.devices, cfg.mode, NULL);
+		goto out;
+	}
+	report_summary(sum, cfg.devices, cfg.mode, a.rows, a.cols, b.cols);
+	report_threads(&snap);
+	report_compare(&a, &b, &cfg, sum, o->compare);
+	status = report_write_outputs(o, ev, n_ev, sum, cfg.devices, cfg.mode, run_result(r));
+	if (status == STATUS_OK)
+		status = report_verify(o, &a, &b, run_result(r));
+out:
+	free(sum);
+	run_snapshot_free(&snap);
+	run_free(r);
+	mat_free(&a);
+	mat_free(&b);
+	return status;
+}

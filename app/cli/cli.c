@@ -1,0 +1,740 @@
+/* cli: getopt_long over a copy of argv, with strict number parsing: "4x",
+ * "-3", " 4" and "" are errors, not 4, -3 or 0 (strtol alone accepts them).
+ * Then one table (cli_rules) of the options that do nothing in the mode the
+ * whole line chose: it is read once every option is known, so the order of
+ * the options never matters.  --naive, --order and --fix are one setting
+ * said three ways: two that disagree are refused as they are read. */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <distmm/bug.h>
+#include <distmm/mat.h>
+#include <distmm/order.h>
+#include <distmm/run.h>
+#include <distmm/schedule.h>
+
+#include "practice/lesson.h"
+
+enum {
+	OPT_SEED = 256,
+	OPT_VALUES,
+	OPT_TRACE,
+	OPT_PLAY,
+	OPT_NO_COLOR,
+	OPT_ASCII,
+	OPT_CAPACITY,
+	OPT_NAIVE,
+	OPT_BUG,
+	OPT_QUIZ,
+	OPT_LESSON,
+	OPT_TRACE_FORMAT,
+	OPT_REPLAY,
+	OPT_EXPORT,
+	OPT_SIZE,
+	OPT_SPEED,
+	OPT_RECORD,
+	OPT_ORDER,
+	OPT_FIX,
+	OPT_JUDGE,
+	OPT_JUDGE_TIMEOUT,
+	OPT_VERIFY,
+	OPT_COMPARE,
+	OPT_START_AT,
+	OPT_THEME,
+	OPT_TRAIN,
+	OPT_DC,
+	OPT_DA_OUT,
+	OPT_DB_OUT,
+	OPT_QUIZ_DERIVE, /* never returned by getopt: the name of --quiz=derive's bit */
+};
+
+static const struct option cli_longopts[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "devices", required_argument, NULL, 'd' },
+	{ "mode", required_argument, NULL, 'm' },
+	{ "rows", required_argument, NULL, 'M' },
+	{ "inner", required_argument, NULL, 'K' },
+	{ "cols", required_argument, NULL, 'N' },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "values", required_argument, NULL, OPT_VALUES },
+	{ "a-file", required_argument, NULL, 'A' },
+	{ "b-file", required_argument, NULL, 'B' },
+	{ "out", required_argument, NULL, 'o' },
+	{ "trace", required_argument, NULL, OPT_TRACE },
+	{ "play", no_argument, NULL, OPT_PLAY },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "capacity", required_argument, NULL, OPT_CAPACITY },
+	{ "naive", no_argument, NULL, OPT_NAIVE },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "fix", required_argument, NULL, OPT_FIX },
+	{ "bug", required_argument, NULL, OPT_BUG },
+	{ "quiz", optional_argument, NULL, OPT_QUIZ },
+	{ "lesson", required_argument, NULL, OPT_LESSON },
+	{ "trace-format", required_argument, NULL, OPT_TRACE_FORMAT },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "speed", required_argument, NULL, OPT_SPEED },
+	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "judge", required_argument, NULL, OPT_JUDGE },
+	{ "judge-timeout", required_argument, NULL, OPT_JUDGE_TIMEOUT },
+	{ "verify", required_argument, NULL, OPT_VERIFY },
+	{ "compare", no_argument, NULL, OPT_COMPARE },
+	{ "start-at", required_argument, NULL, OPT_START_AT },
+	{ "theme", required_argument, NULL, OPT_THEME },
+	{ "train", no_argument, NULL, OPT_TRAIN },
+	{ "dC", required_argument, NULL, OPT_DC },
+	{ "dA-out", required_argument, NULL, OPT_DA_OUT },
+	{ "dB-out", required_argument, NULL, OPT_DB_OUT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char cli_shortopts[] = ":bqd:m:M:K:N:A:B:o:hV";
+
+/* Each option's given bit and the name messages use for it. */
+static const struct cli_name {
+	int code;
+	cli_given_t bit;
+	const char *name;
+} cli_names[] = {
+	{ 'b', CLI_GIVEN_BATCH, "-b" },
+	{ 'q', CLI_GIVEN_QUIET, "-q" },
+	{ 'd', CLI_GIVEN_DEVICES, "-d" },
+	{ 'm', CLI_GIVEN_MODE, "-m" },
+	{ 'M', CLI_GIVEN_M, "-M" },
+	{ 'K', CLI_GIVEN_K, "-K" },
+	{ 'N', CLI_GIVEN_N, "-N" },
+	{ OPT_SEED, CLI_GIVEN_SEED, "--seed" },
+	{ OPT_VALUES, CLI_GIVEN_VALUES, "--values" },
+	{ 'A', CLI_GIVEN_A, "-A" },
+	{ 'B', CLI_GIVEN_B, "-B" },
+	{ 'o', CLI_GIVEN_OUT, "-o" },
+	{ OPT_TRACE, CLI_GIVEN_TRACE, "--trace" },
+	{ OPT_TRACE_FORMAT, CLI_GIVEN_TRACE_FORMAT, "--trace-format" },
+	{ OPT_CAPACITY, CLI_GIVEN_CAPACITY, "--capacity" },
+	{ OPT_NAIVE, CLI_GIVEN_NAIVE, "--naive" },
+	{ OPT_BUG, CLI_GIVEN_BUG, "--bug" },
+	{ OPT_PLAY, CLI_GIVEN_PLAY, "--play" },
+	{ OPT_NO_COLOR, CLI_GIVEN_NO_COLOR, "--no-color" },
+	{ OPT_ASCII, CLI_GIVEN_ASCII, "--ascii" },
+	{ OPT_QUIZ, CLI_GIVEN_QUIZ, "--quiz" },
+	{ OPT_LESSON, CLI_GIVEN_LESSON, "--lesson" },
+	{ OPT_REPLAY, CLI_GIVEN_REPLAY, "--replay" },
+	{ OPT_EXPORT, CLI_GIVEN_EXPORT, "--export" },
+	{ OPT_SIZE, CLI_GIVEN_SIZE, "--size" },
+	{ OPT_SPEED, CLI_GIVEN_SPEED, "--speed" },
+	{ OPT_RECORD, CLI_GIVEN_RECORD, "--record" },
+	{ OPT_ORDER, CLI_GIVEN_ORDER, "--order" },
+	{ OPT_FIX, CLI_GIVEN_FIX, "--fix" },
+	{ OPT_JUDGE, CLI_GIVEN_JUDGE, "--judge" },
+	{ OPT_JUDGE_TIMEOUT, CLI_GIVEN_JUDGE_TIMEOUT, "--judge-timeout" },
+	{ OPT_VERIFY, CLI_GIVEN_VERIFY, "--verify" },
+	{ OPT_COMPARE, CLI_GIVEN_COMPARE, "--compare" },
+	{ OPT_START_AT, CLI_GIVEN_START_AT, "--start-at" },
+	{ OPT_THEME, CLI_GIVEN_THEME, "--theme" },
+	{ OPT_TRAIN, CLI_GIVEN_TRAIN, "--train" },
+	{ OPT_DC, CLI_GIVEN_DC, "--dC" },
+	{ OPT_DA_OUT, CLI_GIVEN_DA_OUT, "--dA-out" },
+	{ OPT_DB_OUT, CLI_GIVEN_DB_OUT, "--dB-out" },
+	/* no option of its own: OPT_QUIZ sets it beside --quiz's bit */
+	{ OPT_QUIZ_DERIVE, CLI_GIVEN_DERIVE, "--quiz=derive" },
+};
+
+/* Where an option can be useless: the mode as the whole command line
+ * chose it, known only once every option is read. */
+enum {
+	CLI_IN_BATCH = 1u << 0,     /* -b */
+	CLI_IN_INTERFACE = 1u << 1, /* no -b */
+	CLI_IN_REPLAY = 1u << 2,    /* --replay: nothing runs */
+	CLI_IN_DP = 1u << 3,        /* -m dp: no ring */
+	CLI_NO_TRACE = 1u << 4,     /* no --trace */
+	CLI_BOTH_FILES = 1u << 5,   /* -A and -B: nothing is generated */
+	CLI_IN_EXPORT = 1u << 6,    /* --export: headless, no keys */
+	CLI_NO_EXPORT = 1u << 7,    /* no --export */
+	CLI_RING_BUG = 1u << 8,     /* a bug that changes only the ring (bug_applies) */
+	CLI_IN_JUDGE = 1u << 9,     /* --judge: the candidate's Python runs, not the engine */
+	CLI_NO_JUDGE = 1u << 10,    /* no --judge */
+	CLI_IN_LESSON = 1u << 11,   /* --lesson: its parts say where they start */
+	CLI_IN_TRAIN = 1u << 12,    /* --train: the training step */
+	CLI_NO_GRADS = 1u << 13,    /* no --train and no --replay (of a training step's trace) */
+	CLI_FWD_BUG = 1u << 14,     /* a bug of the forward's (bug_is_backward: not) */
+	CLI_BWD_BUG = 1u << 15,     /* a bug of the backward's */
+	CLI_NO_TRAIN = 1u << 16,    /* no --train */
+};
+
+/* The options that do nothing in a mode, refused with the first given one
+ * named and why: a silently ignored option makes a person believe it
+ * worked.  The first rule that applies is the one reported. */
+static const struct cli_rule {
+	cli_given_t opts; /* CLI_GIVEN_* bits */
+	unsigned where; /* CLI_IN_* */
+	const char *why;
+} cli_rules[] = {
+	{ CLI_GIVEN_JUDGE_TIMEOUT, CLI_NO_JUDGE,
+	  "has no effect without --judge (it is the time limit of each judged case)" },
+	{ CLI_GIVEN_A | CLI_GIVEN_B | CLI_GIVEN_OUT | CLI_GIVEN_ORDERS | CLI_GIVEN_BUG |
+		  CLI_GIVEN_REPLAY | CLI_GIVEN_LESSON | CLI_GIVEN_TRAIN | CLI_GIVEN_GRAD_FILES,
+	  CLI_IN_JUDGE,
+	  "has no effect with --judge (your file runs on the judge's own matrices, "
+	  "with its own communicator)" },
+	/* the interface shows the candidate's recorded run: nothing to predict */
+	{ CLI_GIVEN_QUIZ, CLI_IN_JUDGE,
+	  "has no effect with --judge (the quiz asks about the engine's own run; j shows it)" },
+	{ CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD, CLI_IN_BATCH,
+	  "has no effect with -b (it records the interface's screens; batch mode draws none)" },
+	{ CLI_GIVEN_PLAY | CLI_GIVEN_SPEED, CLI_IN_BATCH,
+	  "has no effect with -b (batch mode has no animation)" },
+	{ CLI_GIVEN_QUIZ, CLI_IN_BATCH, "has no effect with -b (the quiz asks in the interface)" },
+	{ CLI_GIVEN_LESSON, CLI_IN_BATCH, "has no effect with -b (a lesson plays in the interface)" },
+	{ CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII, CLI_IN_BATCH,
+	  "has no effect with -b (batch mode prints plain text)" },
+	{ CLI_GIVEN_START_AT, CLI_IN_BATCH, "has no effect with -b (batch mode runs to the end)" },
+	{ CLI_GIVEN_THEME, CLI_IN_BATCH, "has no effect with -b (batch mode prints plain text)" },
+	{ CLI_GIVEN_QUIET, CLI_IN_INTERFACE,
+	  "has no effect without -b (it shortens batch mode's output)" },
+	{ CLI_GIVEN_COMPARE, CLI_IN_INTERFACE,
+	  "has no effect without -b (it runs the other mode for batch mode's table; the "
+	  "interface's c key shows both)" },
+	{ CLI_GIVEN_VERIFY, CLI_IN_INTERFACE,
+	  "has no effect without -b (it chooses the check of a batch run)" },
+	/* the training step: its own rows, together */
+	{ CLI_GIVEN_TRAIN, CLI_IN_REPLAY,
+	  "has no effect with --replay (the trace says whether it was a training step)" },
+	{ CLI_GIVEN_DC, CLI_NO_GRADS,
+	  "has no effect without --train (it is dC, the gradient the backward starts from)" },
+	{ CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT, CLI_NO_GRADS,
+	  "has no effect without --train (it writes a gradient of the training step)" },
+	{ CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT, CLI_IN_INTERFACE,
+	  "has no effect without -b (it writes a gradient of a batch run; the interface "
+	  "writes no file)" },
+	{ CLI_GIVEN_ORDERS, CLI_IN_TRAIN,
+	  "has no effect with --train (the deadlock lab is the forward ring's; the training "
+	  "step's rings use the parity order)" },
+	{ CLI_GIVEN_BUG, CLI_IN_TRAIN | CLI_FWD_BUG,
+	  "has no effect with --train (that bug is a mistake of the forward, which a training "
+	  "step runs correctly; its own: rs-off-by-one, no-sum)" },
+	{ CLI_GIVEN_COMPARE, CLI_IN_TRAIN,
+	  "has no effect with --train (the training step's report always compares DP and FSDP "
+	  "from the model)" },
+	{ CLI_GIVEN_BUG, CLI_NO_TRAIN | CLI_BWD_BUG,
+	  "has no effect without --train (that bug is a mistake of the backward's "
+	  "reduce-scatter)" },
+	{ CLI_GIVEN_OUT, CLI_IN_INTERFACE,
+	  "has no effect without -b (it writes the result of a batch run)" },
+	{ CLI_GIVEN_TRACE, CLI_IN_REPLAY,
+	  "has no effect with --replay (the replay reads a trace; it records nothing)" },
+	{ CLI_GIVEN_TRACE, CLI_IN_INTERFACE,
+	  "has no effect without -b (it writes the event log of a batch run)" },
+	{ CLI_GIVEN_TRACE_FORMAT, CLI_NO_TRACE,
+	  "has no effect without --trace (it is the format of the trace written)" },
+	{ CLI_GIVEN_LESSON, CLI_IN_REPLAY,
+	  "has no effect with --replay (the replay shows the recorded run)" },
+	{ CLI_GIVEN_DEVICES | CLI_GIVEN_MODE, CLI_IN_REPLAY,
+	  "has no effect with --replay (the trace says the mode and the devices)" },
+	{ CLI_GIVEN_CAPACITY | CLI_GIVEN_ORDERS, CLI_IN_REPLAY,
+	  "has no effect with --replay (no transport runs: the trace is what happened)" },
+	{ CLI_GIVEN_QUIZ, CLI_IN_REPLAY,
+	  "has no effect with --replay (the quiz asks about a live run)" },
+	{ CLI_GIVEN_START_AT, CLI_IN_LESSON,
+	  "has no effect with --lesson (each part starts at its beginning)" },
+	/* DP's gather is a star: ranks other than 0 only send, rank 0 only
+	 * receives, so no rank has a send and a receive to put in an order */
+	{ CLI_GIVEN_ORDERS, CLI_IN_DP, "has no effect with -m dp (DP has no ring transfer to order)" },
+	{ CLI_GIVEN_BUG, CLI_IN_DP | CLI_RING_BUG,
+	  "has no effect with -m dp (that bug is a mistake in the FSDP ring; DP's gather has one: "
+	  "arrival-order)" },
+	{ CLI_GIVEN_SEED | CLI_GIVEN_VALUES, CLI_BOTH_FILES,
+	  "has no effect with both -A and -B (it makes generated matrices; none is)" },
+	/* (with --train or --replay but no --dC, dC may come from the seed: not
+	 * refused) */
+	{ CLI_GIVEN_SIZE, CLI_NO_EXPORT,
+	  "has no effect without --export (the interface takes the terminal's size)" },
+	{ CLI_GIVEN_RECORD, CLI_IN_EXPORT,
+	  "has no effect with --export (the export writes its recording itself, headless)" },
+	{ CLI_GIVEN_PLAY, CLI_IN_EXPORT, "has no effect with --export (an export always plays)" },
+	{ CLI_GIVEN_QUIZ, CLI_IN_EXPORT,
+	  "has no effect with --export (a question waits for an answer; an export takes none)" },
+	/* the practice asks for the ring's own rule, on a run that follows it */
+	{ CLI_GIVEN_DERIVE, CLI_IN_DP,
+	  "has no effect with -m dp (it asks for the ring's shard index, and DP has no ring)" },
+	{ CLI_GIVEN_DERIVE, CLI_RING_BUG,
+	  "has no effect with a ring's --bug (the bug writes where the ring's rule does not say: "
+	  "derive the rule from a correct run)" },
+	{ CLI_GIVEN_DERIVE, CLI_IN_LESSON,
+	  "has no effect with --lesson (a lesson's captions say the formulas it asks for)" },
+};
+
+const char *cli_option_name(cli_given_t given_bit)
+{
+	for (size_t i = 0; i < sizeof cli_names / sizeof cli_names[0]; i++)
+		if (cli_names[i].bit == given_bit)
+			return cli_names[i].name;
+	return "";
+}
+
+static cli_given_t cli_bit_of(int code)
+{
+	for (size_t i = 0; i < sizeof cli_names / sizeof cli_names[0]; i++)
+		if (cli_names[i].code == code)
+			return cli_names[i].bit;
+	return 0;
+}
+
+/* The lowest given bit of mask, by the order of the enum. */
+static cli_given_t cli_first_bit(cli_given_t mask)
+{
+	return mask & -mask;
+}
+
+static int cli_fail(char *err, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int cli_fail(char *err, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, size, fmt, ap);
+	va_end(ap);
+	return CLI_ERROR;
+}
+
+/* A decimal number in [lo, hi] and nothing else. */
+static int cli_number(const char *s, unsigned long long lo, unsigned long long hi,
+		      unsigned long long *out)
+{
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end != '\0' || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int cli_size(const char *name, const char *arg, size_t *out, char *err, size_t size)
+{
+	unsigned long long v;
+	if (cli_number(arg, 1, RUN_MAX_DIM, &v))
+		return cli_fail(err, size, "%s must be a whole number from 1 to %u, not '%s'", name,
+				RUN_MAX_DIM, arg);
+	*out = (size_t)v;
+	return 0;
+}
+
+/* --start-at: ready, a step (its compute), a step and t (the transfer
+ * after it), gather or verify; the training step's backward with a prefix:
+ * b2 (backward step t=2's compute), b2t (its transfer), partial, rs1 (the
+ * reduce-scatter's step 1), ag1 (DP's all-gather's).  Whether the step
+ * exists, or the run is a training step, is known only once the devices
+ * and the run are (a lesson or a trace may set them): the interface says. */
+static int cli_start_at(const char *arg, struct cli_opts *o, char *err, size_t size)
+{
+	static const struct {
+		const char *word;
+		int kind;
+	} words[] = { { "ready", CLI_START_READY },   { "gather", CLI_START_GATHER },
+		      { "verify", CLI_START_VERIFY }, { "partial", CLI_START_PARTIAL } };
+	unsigned long long v;
+	char num[24];
+	const char *p = arg;
+	int kind = CLI_START_COMPUTE;
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strcmp(arg, words[i].word) == 0) {
+			o->start_kind = words[i].kind;
+			return 0;
+		}
+	if (strncmp(p, "rs", 2) == 0)
+		kind = CLI_START_RS, p += 2;
+	else if (strncmp(p, "ag", 2) == 0)
+		kind = CLI_START_AG, p += 2;
+	else if (p[0] == 'b')
+		kind = CLI_START_BWD_COMPUTE, p++;
+	size_t len = strlen(p);
+	int transfer = (kind == CLI_START_COMPUTE || kind == CLI_START_BWD_COMPUTE) && len > 1 &&
+		       p[len - 1] == 't';
+	if (len == 0 || len - (size_t)transfer >= sizeof num)
+		goto bad;
+	memcpy(num, p, len - (size_t)transfer);
+	num[len - (size_t)transfer] = '\0';
+	if (cli_number(num, 0, RUN_MAX_DEVICES - 1, &v))
+		goto bad;
+	o->start_kind = !transfer			  ? kind
+			: kind == CLI_START_COMPUTE ? CLI_START_TRANSFER
+						    : CLI_START_BWD_TRANSFER;
+	o->start_step = (int)v;
+	return 0;
+bad:
+	return cli_fail(err, size,
+			"--start-at takes a step (2), a step's transfer (2t), ready, gather, verify "
+			"or a backward stop (b2, b2t, partial, rs1, ag1), not '%s'",
+			arg);
+}
+
+/* --size COLSxROWS: two numbers from 1 to CLI_MAX_SIZE; whether the run
+ * fits is the layout's to say, once the device count is known. */
+static int cli_screen_size(const char *arg, struct cli_opts *o, char *err, size_t size)
+{
+	char num[16];
+	unsigned long long c, r;
+	const char *x = strchr(arg, 'x');
+	size_t len = x ? (size_t)(x - arg) : 0;
+	if (x && len < sizeof num) {
+		memcpy(num, arg, len);
+		num[len] = '\0';
+		if (!cli_number(num, 1, CLI_MAX_SIZE, &c) && !cli_number(x + 1, 1, CLI_MAX_SIZE, &r)) {
+			o->cols = (int)c;
+			o->rows = (int)r;
+			return 0;
+		}
+	}
+	return cli_fail(err, size, "--size must be COLSxROWS, each from 1 to %d (e.g. 120x40), not '%s'",
+			CLI_MAX_SIZE, arg);
+}
+
+/* --speed: one of the interface's speeds (+ and - step through them). */
+static int cli_speed(const char *arg, struct cli_opts *o, char *err, size_t size)
+{
+	static const struct {
+		const char *name;
+		int step;
+	} speeds[] = { { "1/4", -2 }, { "0.25", -2 }, { "1/2", -1 }, { "0.5", -1 }, { "1", 0 },
+		       { "2", 1 },    { "4", 2 },     { "8", 3 },    { "16", 4 } };
+	size_t len = strlen(arg);
+	if (len && arg[len - 1] == 'x')
+		len--;
+	for (size_t i = 0; i < sizeof speeds / sizeof speeds[0]; i++)
+		if (strlen(speeds[i].name) == len && strncmp(arg, speeds[i].name, len) == 0) {
+			o->speed_step = speeds[i].step;
+			return 0;
+		}
+	return cli_fail(err, size, "--speed must be 1/4, 1/2, 1, 2, 4, 8 or 16 (times 1x), not '%s'",
+			arg);
+}
+
+/* --naive, --order and --fix: the deadlock lab, one setting said three
+ * ways.  Saying it twice is fine if both agree; two different answers are
+ * refused rather than one silently winning. */
+static int cli_order_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
+{
+	char now[sizeof o->order_opt];
+	int order;
+	if (c == OPT_NAIVE) {
+		order = ORDER_SEND_FIRST;
+	} else if (c == OPT_ORDER) {
+		if ((order = order_parse_order(arg)) < 0)
+			return cli_fail(err, size, "unknown order '%s' (use send-first, recv-first or "
+					"parity)", arg);
+	} else if ((order = order_parse_fix(arg)) < 0) {
+		return cli_fail(err, size, "unknown fix '%s' (use parity, recv-thread, sendrecv or "
+				"buffered)", arg);
+	}
+	if (c == OPT_NAIVE)
+		snprintf(now, sizeof now, "--naive");
+	else
+		snprintf(now, sizeof now, "%s %.30s", c == OPT_ORDER ? "--order" : "--fix", arg);
+	if (o->order_opt[0] && order != o->order)
+		return cli_fail(err, size, "%s and %s both say how a transfer is made: give one",
+				o->order_opt, now);
+	o->order = order;
+	memcpy(o->order_opt, now, sizeof now);
+	return 0;
+}
+
+static void cli_defaults(struct cli_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->devices = 4;
+	o->mode = DM_FSDP;
+	o->seed = CLI_DEFAULT_SEED;
+	o->values = MAT_VALUES_INTS;
+	o->capacity = RUN_UNBOUNDED;
+	o->cols = CLI_DEFAULT_COLS;
+	o->rows = CLI_DEFAULT_ROWS;
+	o->order = ORDER_PARITY;
+	o->judge_ms = CLI_JUDGE_MS;
+}
+
+/* --judge-timeout: seconds, a fraction allowed, from 0.1 to 600. */
+static int cli_seconds(const char *s, unsigned *ms)
+{
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	char *end;
+	double v = strtod(s, &end);
+	if (errno || *end != '\0' || !(v >= 0.1 && v <= 600.0))
+		return -1;
+	*ms = (unsigned)(v * 1000.0 + 0.5);
+	return 0;
+}
+
+static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
+{
+	unsigned long long v;
+	o->given |= cli_bit_of(c);
+	switch (c) {
+	case 'b': o->batch = 1; break;
+	case 'q': o->quiet = 1; break;
+	case OPT_PLAY: o->play = 1; break;
+	case OPT_NO_COLOR: o->no_color = 1; break;
+	case OPT_ASCII: o->ascii = 1; break;
+	case 'd':
+		if (cli_number(arg, 1, RUN_MAX_DEVICES, &v))
+			return cli_fail(err, size,
+					"device count must be a whole number from 1 to %d, not '%s'",
+					RUN_MAX_DEVICES, arg);
+		o->devices = (int)v;
+		break;
+	case 'm':
+		if (strcmp(arg, "fsdp") == 0 || strcmp(arg, "FSDP") == 0)
+			o->mode = DM_FSDP;
+		else if (strcmp(arg, "dp") == 0 || strcmp(arg, "DP") == 0)
+			o->mode = DM_DP;
+		else
+			return cli_fail(err, size, "unknown mode '%s' (use fsdp or dp)", arg);
+		break;
+	case 'M': return cli_size("-M (rows of A)", arg, &o->M, err, size);
+	case 'K': return cli_size("-K (columns of A, rows of B)", arg, &o->K, err, size);
+	case 'N': return cli_size("-N (columns of B)", arg, &o->N, err, size);
+	case OPT_SEED:
+		if (cli_number(arg, 0, UINT64_MAX, &v))
+			return cli_fail(err, size, "seed must be a whole number, not '%s'", arg);
+		o->seed = v;
+		break;
+	case OPT_VALUES:
+		if (strcmp(arg, "ints") == 0)
+			o->values = MAT_VALUES_INTS;
+		else if (strcmp(arg, "floats") == 0)
+			o->values = MAT_VALUES_FLOATS;
+		else
+			return cli_fail(err, size, "unknown values '%s' (use ints or floats)", arg);
+		break;
+	case OPT_QUIZ:
+		o->given &= ~CLI_GIVEN_DERIVE; /* the last --quiz is the one that counts */
+		if (!arg)
+			o->quiz = 1;
+		else if (strcmp(arg, "1") == 0 || strcmp(arg, "2") == 0)
+			o->quiz = arg[0] - '0';
+		else if (strcmp(arg, "derive") == 0) {
+			o->quiz = CLI_QUIZ_DERIVE;
+			o->given |= CLI_GIVEN_DERIVE;
+		} else
+			return cli_fail(err, size, "quiz level must be 1, 2 or derive, not '%s'", arg);
+		break;
+	case OPT_BUG: {
+		int b = bug_parse(arg);
+		if (strcmp(arg, "list") == 0)
+			return CLI_BUG_LIST;
+		if (b < 0)
+			return cli_fail(err, size, "unknown bug '%s' (--bug list names them)", arg);
+		o->bug = b;
+		break;
+	}
+	case OPT_CAPACITY:
+		if (strcmp(arg, "unbounded") == 0)
+			o->capacity = RUN_UNBOUNDED;
+		else if (cli_number(arg, 0, 1000000, &v))
+			return cli_fail(err, size,
+					"capacity must be 'unbounded' or a number from 0 to 1000000, not '%s'",
+					arg);
+		else
+			o->capacity = (size_t)v;
+		break;
+	case OPT_NAIVE:
+	case OPT_ORDER:
+	case OPT_FIX:
+		return cli_order_option(c, arg, o, err, size);
+	case 'A': o->a_file = arg; break;
+	case 'B': o->b_file = arg; break;
+	case 'o': o->out_file = arg; break;
+	case OPT_TRACE: o->trace_file = arg; break;
+	case OPT_LESSON: o->lesson_file = arg; break;
+	case OPT_REPLAY: o->replay_file = arg; break;
+	/* the classroom's options: where the interface opens, its theme */
+	case OPT_START_AT:
+		return cli_start_at(arg, o, err, size);
+	case OPT_THEME:
+		if (strcmp(arg, "projector") == 0)
+			o->projector = 1;
+		else if (strcmp(arg, "default") == 0)
+			o->projector = 0;
+		else
+			return cli_fail(err, size, "unknown theme '%s' (use projector or default)", arg);
+		break;
+	case OPT_EXPORT: o->export_file = arg; break;
+	case OPT_RECORD: o->record_file = arg; break;
+	case OPT_SIZE: return cli_screen_size(arg, o, err, size);
+	case OPT_SPEED: return cli_speed(arg, o, err, size);
+	case OPT_JUDGE: o->judge_file = arg; break;
+	/* the training step */
+	case OPT_TRAIN: o->train = 1; break;
+	case OPT_DC: o->dc_file = arg; break;
+	case OPT_DA_OUT: o->da_out_file = arg; break;
+	case OPT_DB_OUT: o->db_out_file = arg; break;
+	case OPT_JUDGE_TIMEOUT:
+		if (cli_seconds(arg, &o->judge_ms))
+			return cli_fail(err, size, "--judge-timeout must be seconds from 0.1 to 600, "
+					"not '%s'", arg);
+		break;
+	case OPT_COMPARE: o->compare = 1; break;
+	case OPT_VERIFY:
+		if (strcmp(arg, "auto") == 0)
+			o->verify = CLI_VERIFY_AUTO;
+		else if (strcmp(arg, "exact") == 0)
+			o->verify = CLI_VERIFY_EXACT;
+		else if (strcmp(arg, "freivalds") == 0)
+			o->verify = CLI_VERIFY_FREIVALDS;
+		else
+			return cli_fail(err, size, "unknown verification '%s' (use exact, freivalds or auto)",
+					arg);
+		break;
+	case OPT_TRACE_FORMAT:
+		if (strcmp(arg, "jsonl") == 0)
+			o->trace_format = CLI_TRACE_JSONL;
+		else if (strcmp(arg, "chrome") == 0)
+			o->trace_format = CLI_TRACE_CHROME;
+		else
+			return cli_fail(err, size, "unknown trace format '%s' (use jsonl or chrome)", arg);
+		break;
+	}
+	return 0;
+}
+
+/* The message for getopt's '?': an unknown option, or a known one given a
+ * value it does not take ("--ascii=0").  Never a raw optopt: for long
+ * options it is the option's code, not a character. */
+static int cli_unknown(const char *opt, int optopt_, char *err, size_t size)
+{
+	if (opt && opt[0] == '-' && opt[1] == '-') {
+		const char *eq = strchr(opt, '=');
+		int len = eq ? (int)(eq - opt) : (int)strlen(opt);
+		if (optopt_ && eq)
+			return cli_fail(err, size, "option '%.*s' takes no value", len, opt);
+		return cli_fail(err, size, "unknown option '%.*s' (see --help)", len, opt);
+	}
+	if (optopt_ > ' ' && optopt_ < 127)
+		return cli_fail(err, size, "unknown option '-%c' (see --help)", optopt_);
+	return cli_fail(err, size, "unknown option in '%s' (see --help)", opt ? opt : "");
+}
+
+int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_t err_size)
+{
+	int action = CLI_RUN, c, idx;
+	cli_defaults(o);
+	err[0] = '\0';
+	if (argc < 1)
+		return action;
+
+	/* GNU getopt reorders the array it is given, whatever its const says:
+	 * it gets a copy, so the caller's argv stays as it was */
+	enum { CLI_MAX_ARGS = 256 };
+	char *args[CLI_MAX_ARGS + 1];
+	if (argc > CLI_MAX_ARGS)
+		return cli_fail(err, err_size, "too many arguments (%d)", argc);
+	memcpy(args, argv, (size_t)argc * sizeof *args);
+	args[argc] = NULL;
+
+	opterr = 0;
+	optind = 0; /* glibc: start afresh, so the parser can be called again */
+	for (;;) {
+		int before = optind;
+		if ((c = getopt_long(argc, args, cli_shortopts, cli_longopts, &idx)) == -1)
+			break;
+		/* within a group of short options ("-xb") optind has not moved on:
+		 * the option is then in the argument at optind, not before it */
+		const char *opt = args[optind > before ? optind - 1 : optind];
+		switch (c) {
+		case 'h': action = CLI_HELP; break;
+		case 'V': if (action != CLI_HELP) action = CLI_VERSION; break;
+		case ':':
+			return cli_fail(err, err_size, "option '%s' needs a value", opt);
+		case '?':
+			return cli_unknown(opt, optopt, err, err_size);
+		default: {
+			int r = cli_option(c, optarg, o, err, err_size);
+			if (r == CLI_ERROR)
+				return CLI_ERROR;
+			if (r == CLI_BUG_LIST && action == CLI_RUN)
+				action = CLI_BUG_LIST;
+		}
+		}
+	}
+	if (optind < argc)
+		return cli_fail(err, err_size, "unexpected argument '%s' (see --help)", args[optind]);
+	if (action != CLI_RUN)
+		return action;
+	unsigned where = (o->batch ? CLI_IN_BATCH : CLI_IN_INTERFACE) |
+			 (o->replay_file ? CLI_IN_REPLAY : 0u) | (o->mode == DM_DP ? CLI_IN_DP : 0u) |
+			 (o->trace_file ? 0u : CLI_NO_TRACE) |
+			 (o->a_file && o->b_file && (o->dc_file || (!o->train && !o->replay_file))
+				  ? CLI_BOTH_FILES : 0u) |
+			 (o->export_file ? CLI_IN_EXPORT : CLI_NO_EXPORT) |
+			 (bug_applies(o->bug, DM_DP) || bug_is_backward(o->bug) ? 0u : CLI_RING_BUG) |
+			 (o->judge_file ? CLI_IN_JUDGE : CLI_NO_JUDGE) |
+			 (o->lesson_file ? CLI_IN_LESSON : 0u) |
+			 (o->train ? CLI_IN_TRAIN : CLI_NO_TRAIN) |
+			 (o->train || o->replay_file ? 0u : CLI_NO_GRADS) |
+			 (o->bug == BUG_NONE ? 0u : bug_is_backward(o->bug) ? CLI_BWD_BUG : CLI_FWD_BUG);
+	for (size_t i = 0; i < sizeof cli_rules / sizeof cli_rules[0]; i++) {
+		const struct cli_rule *r = &cli_rules[i];
+		cli_given_t hit = o->given & r->opts;
+		if (hit && (where & r->where) == r->where) {
+			o->refused = cli_first_bit(hit);
+			return cli_fail(err, err_size, "%s %s", cli_option_name(o->refused), r->why);
+		}
+	}
+	/* cut-off fractions only show when there are fractions */
+	if (o->bug == BUG_INT_ACC && !(o->given & CLI_GIVEN_VALUES))
+		o->values = MAT_VALUES_FLOATS;
+	return CLI_RUN;
+}
+
+/* A lesson's set: keys and the options they override. */
+static const struct cli_lesson_key {
+	unsigned set_bit; /* LESSON_SET_* */
+	cli_given_t given; /* CLI_GIVEN_* */
+	const char *key;
+} cli_lesson_keys[] = {
+	{ LESSON_SET_MODE, CLI_GIVEN_MODE, "fsdp or dp" },
+	{ LESSON_SET_DEVICES, CLI_GIVEN_DEVICES, "devices=" },
+	{ LESSON_SET_M, CLI_GIVEN_M, "M=" },
+	{ LESSON_SET_K, CLI_GIVEN_K, "K=" },
+	{ LESSON_SET_N, CLI_GIVEN_N, "N=" },
+	{ LESSON_SET_VALUES, CLI_GIVEN_VALUES, "values=" },
+	{ LESSON_SET_SEED, CLI_GIVEN_SEED, "seed=" },
+	{ LESSON_SET_CAPACITY, CLI_GIVEN_CAPACITY, "capacity=" },
+	{ LESSON_SET_ORDER, CLI_GIVEN_ORDERS, "naive, ordered, order= or fix=" },
+	{ LESSON_SET_BUG, CLI_GIVEN_BUG, "bug=" },
+	{ LESSON_SET_QUIZ, CLI_GIVEN_QUIZ, "quiz=" },
+	{ LESSON_SET_TRAIN, CLI_GIVEN_TRAIN, "train or forward" },
+};
+
+int cli_lesson_check(const struct cli_opts *o, unsigned lesson_set_has, char *err,
+		     size_t err_size)
+{
+	for (size_t i = 0; i < sizeof cli_lesson_keys / sizeof cli_lesson_keys[0]; i++) {
+		const struct cli_lesson_key *k = &cli_lesson_keys[i];
+		if ((lesson_set_has & k->set_bit) && (o->given & k->given)) {
+			snprintf(err, err_size,
+				 "%s has no effect with --lesson %s: the lesson's first part sets it (%s)",
+				 cli_option_name(cli_first_bit(o->given & k->given)),
+				 o->lesson_file ? o->lesson_file : "",
+				 k->key);
+			return -1;
+		}
+	}
+	return 0;
+}

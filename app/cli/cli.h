@@ -1,0 +1,205 @@
+/* cli: the command line, parsed into a plain struct.  The parser never
+ * prints or exits (it is fuzzed): it returns what to do and an error line. */
+#ifndef APP_CLI_H
+#define APP_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum cli_trace_format {
+	CLI_TRACE_JSONL = 0, /* JSON Lines, which --replay reads */
+	CLI_TRACE_CHROME,    /* the Trace Event Format, for Perfetto and chrome://tracing */
+};
+
+enum cli_verify {
+	CLI_VERIFY_AUTO = 0, /* exact for small products, Freivalds above (verify.h) */
+	CLI_VERIFY_EXACT,    /* the full sequential product and allclose */
+	CLI_VERIFY_FREIVALDS,
+};
+
+enum cli_action {
+	CLI_RUN = 0,     /* run (batch or interactive) */
+	CLI_HELP = 1,    /* print usage, exit 0 */
+	CLI_VERSION = 2, /* print the version, exit 0 */
+	CLI_ERROR = 3,   /* print the error line, exit 2 */
+	CLI_BUG_LIST = 4, /* print the bugs --bug knows, exit 0 */
+};
+
+/* Which options the command line gave: cli_parse refuses an option that
+ * does nothing in the mode chosen (its table in cli.c), and a lesson's
+ * first part overrides some (cli_lesson_check). */
+typedef uint64_t cli_given_t; /* a set of CLI_GIVEN_* bits */
+enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BIT */
+	CLI_GIVEN_BATCH_BIT,
+	CLI_GIVEN_QUIET_BIT,
+	CLI_GIVEN_DEVICES_BIT,
+	CLI_GIVEN_MODE_BIT,
+	CLI_GIVEN_M_BIT,
+	CLI_GIVEN_K_BIT,
+	CLI_GIVEN_N_BIT,
+	CLI_GIVEN_SEED_BIT,
+	CLI_GIVEN_VALUES_BIT,
+	CLI_GIVEN_A_BIT,
+	CLI_GIVEN_B_BIT,
+	CLI_GIVEN_OUT_BIT,
+	CLI_GIVEN_TRACE_BIT,
+	CLI_GIVEN_TRACE_FORMAT_BIT,
+	CLI_GIVEN_CAPACITY_BIT,
+	CLI_GIVEN_NAIVE_BIT,
+	CLI_GIVEN_BUG_BIT,
+	CLI_GIVEN_PLAY_BIT,
+	CLI_GIVEN_NO_COLOR_BIT,
+	CLI_GIVEN_ASCII_BIT,
+	CLI_GIVEN_QUIZ_BIT,
+	CLI_GIVEN_LESSON_BIT,
+	CLI_GIVEN_REPLAY_BIT,
+	CLI_GIVEN_EXPORT_BIT,
+	CLI_GIVEN_SIZE_BIT,
+	CLI_GIVEN_SPEED_BIT,
+	CLI_GIVEN_RECORD_BIT,
+	CLI_GIVEN_ORDER_BIT,
+	CLI_GIVEN_FIX_BIT,
+	CLI_GIVEN_JUDGE_BIT,
+	CLI_GIVEN_JUDGE_TIMEOUT_BIT,
+	CLI_GIVEN_VERIFY_BIT,
+	CLI_GIVEN_COMPARE_BIT,
+	CLI_GIVEN_START_AT_BIT,
+	CLI_GIVEN_THEME_BIT,
+	CLI_GIVEN_TRAIN_BIT,
+	CLI_GIVEN_DC_BIT,
+	CLI_GIVEN_DA_OUT_BIT,
+	CLI_GIVEN_DB_OUT_BIT,
+	CLI_GIVEN_DERIVE_BIT, /* --quiz=derive: set with the quiz's bit, cleared by a later --quiz */
+	CLI_GIVEN_COUNT
+};
+#define CLI_GIVEN_BATCH (UINT64_C(1) << CLI_GIVEN_BATCH_BIT)
+#define CLI_GIVEN_QUIET (UINT64_C(1) << CLI_GIVEN_QUIET_BIT)
+#define CLI_GIVEN_DEVICES (UINT64_C(1) << CLI_GIVEN_DEVICES_BIT)
+#define CLI_GIVEN_MODE (UINT64_C(1) << CLI_GIVEN_MODE_BIT)
+#define CLI_GIVEN_M (UINT64_C(1) << CLI_GIVEN_M_BIT)
+#define CLI_GIVEN_K (UINT64_C(1) << CLI_GIVEN_K_BIT)
+#define CLI_GIVEN_N (UINT64_C(1) << CLI_GIVEN_N_BIT)
+#define CLI_GIVEN_SEED (UINT64_C(1) << CLI_GIVEN_SEED_BIT)
+#define CLI_GIVEN_VALUES (UINT64_C(1) << CLI_GIVEN_VALUES_BIT)
+#define CLI_GIVEN_A (UINT64_C(1) << CLI_GIVEN_A_BIT)
+#define CLI_GIVEN_B (UINT64_C(1) << CLI_GIVEN_B_BIT)
+#define CLI_GIVEN_OUT (UINT64_C(1) << CLI_GIVEN_OUT_BIT)
+#define CLI_GIVEN_TRACE (UINT64_C(1) << CLI_GIVEN_TRACE_BIT)
+#define CLI_GIVEN_TRACE_FORMAT (UINT64_C(1) << CLI_GIVEN_TRACE_FORMAT_BIT)
+#define CLI_GIVEN_CAPACITY (UINT64_C(1) << CLI_GIVEN_CAPACITY_BIT)
+#define CLI_GIVEN_NAIVE (UINT64_C(1) << CLI_GIVEN_NAIVE_BIT)
+#define CLI_GIVEN_BUG (UINT64_C(1) << CLI_GIVEN_BUG_BIT)
+#define CLI_GIVEN_PLAY (UINT64_C(1) << CLI_GIVEN_PLAY_BIT)
+#define CLI_GIVEN_NO_COLOR (UINT64_C(1) << CLI_GIVEN_NO_COLOR_BIT)
+#define CLI_GIVEN_ASCII (UINT64_C(1) << CLI_GIVEN_ASCII_BIT)
+#define CLI_GIVEN_QUIZ (UINT64_C(1) << CLI_GIVEN_QUIZ_BIT)
+#define CLI_GIVEN_LESSON (UINT64_C(1) << CLI_GIVEN_LESSON_BIT)
+#define CLI_GIVEN_REPLAY (UINT64_C(1) << CLI_GIVEN_REPLAY_BIT)
+#define CLI_GIVEN_EXPORT (UINT64_C(1) << CLI_GIVEN_EXPORT_BIT)
+#define CLI_GIVEN_SIZE (UINT64_C(1) << CLI_GIVEN_SIZE_BIT)
+#define CLI_GIVEN_SPEED (UINT64_C(1) << CLI_GIVEN_SPEED_BIT)
+#define CLI_GIVEN_RECORD (UINT64_C(1) << CLI_GIVEN_RECORD_BIT)
+#define CLI_GIVEN_ORDER (UINT64_C(1) << CLI_GIVEN_ORDER_BIT)
+#define CLI_GIVEN_FIX (UINT64_C(1) << CLI_GIVEN_FIX_BIT)
+#define CLI_GIVEN_JUDGE (UINT64_C(1) << CLI_GIVEN_JUDGE_BIT)
+#define CLI_GIVEN_JUDGE_TIMEOUT (UINT64_C(1) << CLI_GIVEN_JUDGE_TIMEOUT_BIT)
+#define CLI_GIVEN_VERIFY (UINT64_C(1) << CLI_GIVEN_VERIFY_BIT)
+#define CLI_GIVEN_COMPARE (UINT64_C(1) << CLI_GIVEN_COMPARE_BIT)
+#define CLI_GIVEN_START_AT (UINT64_C(1) << CLI_GIVEN_START_AT_BIT)
+#define CLI_GIVEN_THEME (UINT64_C(1) << CLI_GIVEN_THEME_BIT)
+#define CLI_GIVEN_TRAIN (UINT64_C(1) << CLI_GIVEN_TRAIN_BIT)
+#define CLI_GIVEN_DC (UINT64_C(1) << CLI_GIVEN_DC_BIT)
+#define CLI_GIVEN_DA_OUT (UINT64_C(1) << CLI_GIVEN_DA_OUT_BIT)
+#define CLI_GIVEN_DB_OUT (UINT64_C(1) << CLI_GIVEN_DB_OUT_BIT)
+#define CLI_GIVEN_DERIVE (UINT64_C(1) << CLI_GIVEN_DERIVE_BIT)
+#define CLI_GIVEN_ALL ((UINT64_C(1) << CLI_GIVEN_COUNT) - 1u)
+/* The files only a training step reads or writes. */
+#define CLI_GIVEN_GRAD_FILES (CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT)
+/* The three ways to say how a transfer is made (--naive is --order send-first). */
+#define CLI_GIVEN_ORDERS (CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX)
+/* The options only the interface uses (distmm-mpi words their refusal itself). */
+#define CLI_GIVEN_INTERFACE                                                                     \
+	(CLI_GIVEN_PLAY | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII | CLI_GIVEN_QUIZ | CLI_GIVEN_LESSON | \
+	 CLI_GIVEN_EXPORT | CLI_GIVEN_SIZE | CLI_GIVEN_SPEED | CLI_GIVEN_RECORD | \
+	 CLI_GIVEN_START_AT | CLI_GIVEN_THEME | CLI_GIVEN_DERIVE)
+
+/* --start-at: where the interface opens (enum cli_start kinds). */
+enum cli_start {
+	CLI_START_READY = 0, /* before the first phase (the default) */
+	CLI_START_COMPUTE,   /* step s's compute: "--start-at 2" */
+	CLI_START_TRANSFER,  /* the transfer after step s: "--start-at 2t" */
+	CLI_START_GATHER,    /* "--start-at gather" */
+	CLI_START_VERIFY,    /* "--start-at verify" */
+	/* the training step's backward (--train): */
+	CLI_START_BWD_COMPUTE,  /* backward step t's compute: "--start-at b2" */
+	CLI_START_BWD_TRANSFER, /* the second all-gather's transfer after t: "b2t" */
+	CLI_START_PARTIAL,      /* the partial dB: "partial" */
+	CLI_START_RS,           /* reduce-scatter step s: "rs1" */
+	CLI_START_AG,           /* DP's all-gather step s: "ag1" */
+	CLI_START_LAST = CLI_START_AG
+};
+
+struct cli_opts {
+	int batch, quiet, play, no_color, ascii;
+	int devices;          /* -d */
+	int mode;             /* DM_FSDP or DM_DP */
+	size_t M, K, N;       /* sizes; 0 = not given */
+	uint64_t seed;
+	int values;           /* MAT_VALUES_INTS or MAT_VALUES_FLOATS */
+	const char *a_file, *b_file, *out_file, *trace_file, *lesson_file, *replay_file;
+	size_t capacity;      /* RUN_UNBOUNDED by default */
+	int order;            /* enum dm_order: --naive, --order, --fix (parity by default) */
+	char order_opt[48];   /* the option that set it ("--fix sendrecv"), "" if none did */
+	int bug;              /* enum dm_bug */
+	int quiz;             /* 0 off, 1 or 2: the quiz's level, or CLI_QUIZ_DERIVE */
+	int trace_format;     /* enum cli_trace_format */
+	int start_kind;       /* --start-at: enum cli_start */
+	int start_step;       /* ... and its step (compute, transfer) */
+	int projector;        /* --theme projector */
+	const char *export_file, *record_file; /* --export (headless), --record (live) */
+	int cols, rows;       /* --size of the export (default CLI_DEFAULT_COLS x _ROWS) */
+	int speed_step;       /* --speed: 2^speed_step times 1x, from -2 (1/4x) to 4 (16x) */
+	cli_given_t given;    /* CLI_GIVEN_*: what the command line set */
+	cli_given_t refused;  /* on CLI_ERROR: the option refused as useless, else 0 */
+	/* --judge FILE: run a candidate's Python solution (app/judge/) */
+	const char *judge_file;
+	unsigned judge_ms;    /* --judge-timeout: each case's time limit, ms */
+	int verify;           /* enum cli_verify */
+	int compare;          /* batch: run the other mode for the DP-vs-FSDP table */
+	/* --train: the training step (forward and backward); its gradients'
+	 * files: dC read (else generated from the seed), dA and dB written */
+	int train;
+	const char *dc_file, *da_out_file, *db_out_file;
+};
+
+/* --quiz=derive: no answer on screen until the candidate writes the ring's
+ * rule as an expression (app/practice/derive.h) */
+#define CLI_QUIZ_DERIVE 3
+
+#define CLI_JUDGE_MS 3000u /* --judge-timeout's default */
+
+#define CLI_DEFAULT_SEED 1
+#define CLI_DEFAULT_M 8
+#define CLI_DEFAULT_K 6
+#define CLI_DEFAULT_N 4
+#define CLI_DEFAULT_COLS 120
+#define CLI_DEFAULT_ROWS 40
+#define CLI_MAX_SIZE 1000 /* --size: columns and rows up to this */
+
+/* Parses argv into o (filled with defaults first).  On CLI_ERROR, err holds
+ * one line naming the problem.  argv is not modified. */
+int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_t err_size);
+
+/* The option a cli_given bit stands for ("--play"), "" for none. */
+const char *cli_option_name(cli_given_t given_bit);
+
+/* A lesson's first part sets what its `set:` line names (lesson_set_has:
+ * LESSON_SET_* bits), before anything runs, so an option it names never
+ * takes effect: 0, or -1 with err naming the option. */
+int cli_lesson_check(const struct cli_opts *o, unsigned lesson_set_has, char *err,
+		     size_t err_size);
+
+/* The usage text (several lines, ends with a newline). */
+const char *cli_usage(void);
+
+#endif

@@ -1,0 +1,211 @@
+/* judge_report: the judge in batch mode (see judge_report.h).  A signal that stops the
+ * judge is raised again once its processes are gone, so that distmm-tui
+ * ends as the signal says. */
+#include "judge/judge_report.h"
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "judge/judge.h"
+#include "batch/report.h"
+#include "cli/status.h"
+#include <distmm/mat.h>
+#include <distmm/run.h>
+#include <distmm/schedule.h>
+
+static const char *judge_report_fn(int mode)
+{
+	return mode == DM_DP ? "dp_mat_mul" : "fsdp_mat_mul";
+}
+
+static void judge_report_capacity(size_t cap, char *buf, size_t size)
+{
+	if (cap == RUN_UNBOUNDED)
+		snprintf(buf, size, "unbounded");
+	else
+		snprintf(buf, size, "%zu", cap);
+}
+
+static void judge_report_table(const struct judge *j)
+{
+	int beyond = 0;
+	printf("case  function       n  A @ B            values  capacity   verdict\n");
+	for (size_t i = 0; i < j->n_cases; i++) {
+		const struct judge_case *c = &j->cases[i];
+		char shape[64], cap[24];
+		if (!judge_defines(j, c))
+			continue;
+		snprintf(shape, sizeof shape, "%zux%zu @ %zux%zu%s", c->M, c->K, c->K, c->N,
+			 c->beyond && !c->counts ? " *" : "");
+		judge_report_capacity(c->capacity, cap, sizeof cap);
+		beyond |= c->beyond && !c->counts;
+		printf("%4d  %-13s %2d  %-16s %-7s %-10s %s\n", c->id, judge_report_fn(c->mode), c->n,
+		       shape, c->values == MAT_VALUES_INTS ? "ints" : "floats", cap,
+		       judge_verdict_word(c->verdict));
+	}
+	if (beyond)
+		printf("* beyond the exercise's contract (n does not divide M or N): reported, not "
+		       "counted in the exit status\n");
+}
+
+static void judge_report_again(const struct judge *j, const struct judge_case *c)
+{
+	char cap[40] = "";
+	if (c->capacity != RUN_UNBOUNDED)
+		snprintf(cap, sizeof cap, " --capacity %zu", c->capacity);
+	printf("  this case alone: distmm-tui -b --judge %s -m %s -d %d -M %zu -K %zu -N %zu "
+	       "--values %s --seed %" PRIu64 "%s\n", j->path, c->mode == DM_DP ? "dp" : "fsdp",
+	       c->n, c->M, c->K, c->N, c->values == MAT_VALUES_INTS ? "ints" : "floats", c->seed,
+	       cap);
+}
+
+static void judge_report_details(const struct judge *j, const struct judge_case *c)
+{
+	char cap[24];
+	const char *word = judge_verdict_word(c->verdict);
+	const char *head = c->headline ? c->headline : "no answer";
+	judge_report_capacity(c->capacity, cap, sizeof cap);
+	printf("\ncase %d: %s, n = %d%s%s%s, A %zux%zu @ B %zux%zu, %s, seed %" PRIu64
+	       ", capacity %s", c->id, judge_report_fn(c->mode), c->n, *c->what ? " (" : "", c->what,
+	       *c->what ? ")" : "", c->M, c->K, c->K, c->N,
+	       c->values == MAT_VALUES_INTS ? "ints" : "floats", c->seed, cap);
+	if (c->schedule[0])
+		printf(", the %s schedule (run %d of %d)", c->schedule, c->runs,
+		       c->n > 1 ? 3 : 1);
+	printf(":\n");
+	/* the headline says its kind itself when it starts with it */
+	size_t wl = strlen(word);
+	int says = strncmp(head, word, wl) == 0 ||
+		   (c->verdict == JUDGE_NOT_A_RING && strncmp(head, "not a ring", 10) == 0);
+	printf("  %s%s%s\n", says ? "" : word, says ? "" : ": ", head);
+	for (size_t i = 0; i < c->n_notes; i++)
+		printf("    %s\n", c->notes[i]);
+	if (c->has_trace && c->first_wrong >= 0)
+		printf("  the first wrong event is event %ld of %zu in its trace (--trace FILE "
+		       "writes it)\n", c->first_wrong, c->trace.n_ev);
+	if (c->trace_error[0])
+		printf("  (its events could not be read back: %s)\n", c->trace_error);
+	judge_report_again(j, c);
+}
+
+static int judge_report_trace(const struct cli_opts *o, const struct judge *j)
+{
+	const struct judge_case *c = judge_pick(j);
+	if (!c) {
+		status_error("--trace: no case recorded a run to write");
+		return STATUS_USAGE;
+	}
+	int st = report_write_outputs(o, c->trace.ev, c->trace.n_ev, c->trace.sum, c->trace.n,
+				      c->mode, NULL);
+	if (st == STATUS_OK)
+		printf("\ntrace of case %d written to %s; replay it: distmm-tui -b --replay %s "
+		       "-M %zu -K %zu -N %zu --values %s --seed %" PRIu64 "\n", c->id,
+		       o->trace_file, o->trace_file, c->M, c->K, c->N,
+		       c->values == MAT_VALUES_INTS ? "ints" : "floats", c->seed);
+	return st;
+}
+
+static int judge_report_report(const struct cli_opts *o, const struct judge *j)
+{
+	size_t n = 0, pass = 0, counted = 0, counted_pass = 0;
+	size_t by[JUDGE_VERDICTS] = { 0 };
+	int deadlock = 0;
+	char cap[24];
+	judge_report_capacity(o->capacity, cap, sizeof cap);
+	printf("distmm-tui judge: %s (%s%s%s), python %s, time limit %g s a run\n", j->path,
+	       j->has_dp ? "dp_mat_mul" : "", j->has_dp && j->has_fsdp ? " and " : "",
+	       j->has_fsdp ? "fsdp_mat_mul" : "", j->version, j->timeout_ms / 1000.0);
+	if (!j->has_dp || !j->has_fsdp)
+		printf("it defines no %s: those cases are left out\n",
+		       j->has_dp ? "fsdp_mat_mul" : "dp_mat_mul");
+	if (!o->quiet)
+		judge_report_table(j);
+	for (size_t i = 0; i < j->n_cases; i++) {
+		const struct judge_case *c = &j->cases[i];
+		if (!judge_defines(j, c))
+			continue;
+		n++;
+		pass += c->verdict == JUDGE_PASS;
+		if (c->counts) {
+			counted++;
+			counted_pass += c->verdict == JUDGE_PASS;
+			by[c->verdict]++;
+			deadlock |= c->verdict == JUDGE_DEADLOCK;
+		}
+		if (c->verdict != JUDGE_PASS && c->verdict != JUDGE_NOT_RUN)
+			judge_report_details(j, c);
+	}
+	int status = counted_pass == counted ? STATUS_OK
+		     : deadlock ? STATUS_DEADLOCK : STATUS_MISMATCH;
+	if (j->failure[0]) {
+		printf("\nthe judge stopped early: %s\n", j->failure);
+		if (status == STATUS_OK)
+			status = STATUS_MISMATCH;
+	}
+	if (o->trace_file) {
+		int st = judge_report_trace(o, j);
+		if (st != STATUS_OK)
+			return st;
+	}
+	if (counted == n)
+		printf("%ssummary: %zu of %zu cases pass", o->trace_file ? "" : "\n", pass, n);
+	else
+		printf("%ssummary: %zu of %zu cases within the exercise's contract pass (and %zu of "
+		       "%zu beyond it, not counted)", o->trace_file ? "" : "\n", counted_pass, counted,
+		       pass - counted_pass, n - counted);
+	const char *sep = "; ";
+	for (int v = 1; v < JUDGE_VERDICTS; v++)
+		if (by[v]) {
+			printf("%s%zu %s", sep, by[v], judge_verdict_word(v));
+			sep = ", ";
+		}
+	printf("\n");
+	return status;
+}
+
+int judge_report_main(const struct cli_opts *o)
+{
+	struct judge j;
+	struct dm_err err;
+	int rc;
+	if (o->trace_file && (rc = report_check_output(o->trace_file, 0, &err))) {
+		status_error("%s", err.msg);
+		return status_of(rc);
+	}
+	if ((rc = judge_prepare(&j, o, &err))) {
+		status_error("%s", err.msg);
+		judge_free(&j);
+		return status_of(rc);
+	}
+	rc = judge_run(&j, &err);
+	if (j.signal) {
+		int sig = j.signal;
+		judge_free(&j);
+		fflush(stdout);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	}
+	int status;
+	if (rc) {
+		status_error("%s", err.msg);
+		status = status_of(rc);
+	} else if (j.failure[0] && !j.has_dp && !j.has_fsdp) {
+		status_error("--judge: %s", j.failure);  /* before the file was loaded */
+		status = STATUS_USAGE;
+	} else if (j.load_error[0]) {
+		status_error("%s", j.load_error);
+		status = STATUS_USAGE;
+	} else if ((o->given & CLI_GIVEN_MODE) &&
+		   !(o->mode == DM_DP ? j.has_dp : j.has_fsdp)) {
+		status_error("%s defines no %s (-m %s)", j.path, judge_report_fn(o->mode),
+			     o->mode == DM_DP ? "dp" : "fsdp");
+		status = STATUS_USAGE;
+	} else {
+		status = judge_report_report(o, &j);
+	}
+	judge_free(&j);
+	return status;
+}

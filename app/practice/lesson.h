@@ -1,0 +1,109 @@
+/* lesson: a plain-text lesson for a class, parsed (no curses, no engine
+ * runs).  A lesson is a title and parts; each part sets the configuration
+ * (cumulatively: a part changes what it names and keeps the rest) and gives
+ * a caption for phases of the run.  The format is documented in README.md:
+ *
+ *   title: The exercise, by hand
+ *   part: Two devices
+ *   set: fsdp devices=2 M=8 K=6 N=4 values=ints
+ *   ready: Rank r holds B[r] ...
+ *   compute 0: ...            (a caption for one step's compute)
+ *   compute: ... {s} ... {n}  (any other compute; {s}, {n} become numbers)
+ *   transfer: ...   gather: ...   done: ...   deadlock: ...
+ *   set: train                (the training step; `forward` goes back)
+ *   backward: ...  backward-transfer 1: ...  partial: ...
+ *   reduce-scatter 0: ...  all-gather: ...   (the training step's phases)
+ */
+#ifndef APP_LESSON_H
+#define APP_LESSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define LESSON_MAX_PARTS 32
+#define LESSON_MAX_CAPTIONS 64
+#define LESSON_MAX_DEVICES 64 /* devices=: a lesson plays in the interface, which shows 64 */
+#define LESSON_TEXT_MAX 400
+
+enum lesson_when {
+	LESSON_READY = 0, /* before the first phase */
+	LESSON_COMPUTE,
+	LESSON_TRANSFER,
+	LESSON_GATHER,
+	LESSON_DONE,      /* the run is over */
+	LESSON_DEADLOCK,  /* the run deadlocked */
+	/* the training step's phases (set: train) */
+	LESSON_BACKWARD,          /* a backward compute (dA) */
+	LESSON_BACKWARD_TRANSFER, /* the backward's all-gather of B, one step */
+	LESSON_PARTIAL,           /* the partial dB */
+	LESSON_REDUCE_SCATTER,    /* one reduce-scatter step */
+	LESSON_ALL_GATHER,        /* one step of DP's all-gather of dB */
+};
+
+/* What a part's set: line may change; `has` says which were named. */
+enum {
+	LESSON_SET_MODE = 1 << 0, LESSON_SET_DEVICES = 1 << 1, LESSON_SET_M = 1 << 2,
+	LESSON_SET_K = 1 << 3, LESSON_SET_N = 1 << 4, LESSON_SET_VALUES = 1 << 5,
+	LESSON_SET_SEED = 1 << 6, LESSON_SET_CAPACITY = 1 << 7, LESSON_SET_ORDER = 1 << 8,
+	LESSON_SET_BUG = 1 << 9, LESSON_SET_QUIZ = 1 << 10, LESSON_SET_TRAIN = 1 << 11,
+};
+
+struct lesson_set {
+	unsigned has;
+	int mode, devices, values, order, bug, quiz; /* order: enum dm_order */
+	int train;       /* the training step (set: train), or the forward alone */
+	size_t M, K, N, capacity;
+	uint64_t seed;
+};
+
+struct lesson_caption {
+	int when;  /* enum lesson_when */
+	int step;  /* -1: any step */
+	int line;  /* its line in the file, for lesson_check_steps' message */
+	char text[LESSON_TEXT_MAX];
+};
+
+struct lesson_part {
+	char name[128];
+	struct lesson_set set;
+	struct lesson_caption cap[LESSON_MAX_CAPTIONS];
+	int ncap;
+};
+
+struct lesson {
+	char title[128];
+	char name[256];  /* the file's name as given, for messages */
+	struct lesson_part part[LESSON_MAX_PARTS];
+	int nparts;
+};
+
+/* Parses a lesson's text.  Returns 0, or -1 with err holding one line
+ * naming the file, the line and the problem. */
+int lesson_parse(struct lesson *l, const char *text, size_t len, const char *name, char *err,
+		 size_t err_size);
+
+/* Whether every caption of part p tied to a step ("compute 3:") names a
+ * step the part's run has: mode and n the run's (the part's settings, or
+ * the command line's where it sets none), train whether it is a training
+ * step.  Returns 0, or -1 with err "FILE:LINE: compute 3: ..." saying the
+ * steps there are. */
+int lesson_check_steps(const struct lesson *l, int p, int mode, int train, int n, char *err,
+		       size_t err_size);
+
+/* Reads and parses a lesson file, or a shipped lesson named without a
+ * folder ("the-exercise": see lesson_find) when no such file exists; -1
+ * with err filled on failure. */
+int lesson_load(struct lesson *l, const char *path, char *err, size_t err_size);
+
+/* The path of the shipped lesson called name ("the-exercise"), looked for
+ * beside the program (assets/lessons/) and in its installation's
+ * share/distmm-tui/lessons/.  0 with path filled, or -1. */
+int lesson_find(const char *name, char *path, size_t size);
+
+/* The caption of part p for a moment of the run (step for compute and
+ * transfer), with {s} and {n} filled in, into buf; returns 0 when the part
+ * has none for it. */
+int lesson_caption(const struct lesson *l, int p, int when, int step, int n, char *buf,
+		   size_t size);
+
+#endif

@@ -1,0 +1,275 @@
+#!/usr/bin/env bash
+# judge_test: -b --judge on the solutions in tests/app/judge/solutions/ (and the shipped
+# ones in assets/solutions/): the verdict, the step it names and the exit
+# status of each; the load errors as one line; the missing-python line; the
+# --trace round trip through --replay; and no Python process left behind,
+# after a deadlock, an infinite loop, SIGINT and SIGTERM.
+#
+# The solutions are judged from a private directory, whose path the judge's
+# processes carry on their command line (distmm-judge PATH), so pgrep finds
+# any that outlive a run.  Waiting for a process to appear polls with a
+# deadline (it fails instead of hanging); nothing here depends on timing.
+set -u
+BIN=${1:-./distmm-tui}
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+HERE=$(cd "$(dirname "$0")/../../.." && pwd)
+PY=/usr/bin/python3
+T=$(mktemp -d /tmp/distmm-judge.XXXXXX)
+trap 'pkill -KILL -f "distmm-judge $T" 2>/dev/null; rm -rf "$T"' EXIT
+mkdir "$T/assets"
+cp "$HERE"/tests/app/judge/solutions/*.py "$T"/
+cp "$HERE"/assets/solutions/*.py "$T/assets/"
+cd "$T" || exit 1
+fails=0 passes=0
+
+ok() { passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# No process of this test's judging is alive.
+none_left() {
+	if pgrep -f "distmm-judge $T" >/dev/null; then
+		bad "python left behind after $1: $(pgrep -af "distmm-judge $T" | cut -c1-100)"
+	else ok; fi
+}
+
+# judge STATUS FILE ARGS...: runs -b --judge FILE ARGS, checks the status,
+# then that no process is left.  Output in $T/out, $T/err.
+judge() {
+	local want=$1 file=$2; shift 2
+	"$BIN" -b --judge "$T/$file" "$@" >"$T/out" 2>"$T/err"
+	local got=$?
+	if [ "$got" != "$want" ]; then
+		bad "$file $*: exit $got, want $want"; sed 's/^/    /' "$T/err" | head -5
+		tail -n 20 "$T/out" | sed 's/^/    /'
+	else ok; fi
+	none_left "$file $*"
+}
+
+# has PATTERN: the last judge's output contains PATTERN (fixed string).
+has() {
+	grep -qF -- "$1" "$T/out" || { bad "output lacks '$1'"; tail -n 20 "$T/out" | sed 's/^/    /'; return; }
+	ok
+}
+
+# one_line PATTERN: status 2's one line on stderr, and nothing on stdout.
+one_line() {
+	if [ "$(wc -l <"$T/err")" != 1 ] || [ -s "$T/out" ] || ! grep -qF -- "$1" "$T/err" ||
+		! grep -q '^distmm-tui: ' "$T/err"; then
+		bad "want one line with '$1' on stderr, got: $(cat "$T/err") / $(head -3 "$T/out")"
+	else ok; fi
+}
+
+# verdict CASE WORD: the table's line for CASE says WORD.
+verdict() {
+	grep -qE "^ +$1  .* $2\$" "$T/out" || { bad "case $1 is not '$2': $(grep -E "^ +$1  " "$T/out")"; return; }
+	ok
+}
+
+# --- correct solutions: every case passes ---------------------------------
+judge 0 assets/correct.py
+has "summary: 14 of 14 cases within the exercise's contract pass (and 6 of 6 beyond it, not counted)"
+for n in $(seq 1 20); do verdict "$n" pass; done
+for f in correct_index.py correct_parity.py correct_inboxes.py correct_recvthread.py \
+	correct_barrier.py correct_subclass.py correct_sequential.py dp_self_send.py send_first.py; do
+	judge 0 "$f"
+	tail -n 1 "$T/out" | grep -qE '^summary: ([0-9]+) of \1 cases (within the exercise.s contract )?pass' ||
+		bad "$f: not every case within the contract passes: $(tail -n 1 "$T/out")"
+done
+# the index formula with N / n columns a shard is beyond its depth on uneven splits
+judge 0 correct_index.py -m fsdp -d 3 -M 9 -K 5 -N 6
+judge 1 correct_index.py -m fsdp -d 3 -M 10 -K 5 -N 7
+has "could not broadcast"
+# with synchronous sends only an order that alternates (or receives aside) survives
+judge 0 correct_parity.py --capacity 0
+judge 0 correct_recvthread.py --capacity 0 -d 5
+judge 0 assets/correct.py -m fsdp -d 4 --capacity 1
+judge 0 assets/correct.py -d 1 --values floats
+
+# the shipped solutions do what their headers say
+judge 0 assets/send_first.py
+judge 3 assets/send_first.py --capacity 0
+judge 3 assets/receive_first.py
+judge 0 assets/r_plus_s.py -d 2
+judge 1 assets/r_plus_s.py -d 4
+judge 1 assets/wrong_neighbour.py -d 4
+has "wrong neighbour"
+judge 1 assets/dp_arrival_order.py -d 4
+judge 0 assets/int_accumulator.py -d 4 --values ints
+judge 1 assets/int_accumulator.py -d 4 --values floats
+
+# --- deadlocks: exit 3 and the cycle of waits ------------------------------
+judge 3 send_first.py --capacity 0 -d 3 -M 9 -K 5 -N 6
+verdict 2 deadlock
+has "rank 0 waits to send shard 0 (B[:, 0:2]) to rank 1 (capacity 0: until rank 1 receives it)"
+has "the cycle of waits: 0 -> 1 -> 2 -> 0"
+has "alternate by rank parity"
+judge 3 assets/correct.py -m fsdp --capacity 0
+judge 3 recv_first.py
+has "deadlock: rank 0 waits to receive from anyone (the shard for step 1); rank 1 waits to receive from anyone"
+has "nobody sends first"
+judge 3 dp_self_send.py --capacity 0 -d 2
+has "rank 0 waits to send rank 0's rows of C (C[0:4]) to rank 0"
+
+# --- wrong results, each with its first wrong step -------------------------
+judge 0 r_plus_s.py -d 2
+judge 1 r_plus_s.py -d 3 -M 9 -K 5 -N 6
+has "wrong result: step 1, rank 0 wrote C[0:3, 2:4] (shard 1) but holds shard 2 = (0 - 1) mod 3"
+judge 1 r_plus_s.py -d 4
+has "step 1, rank 0 wrote C[0:2, 1:2] (shard 1) but holds shard 3 = (0 - 1) mod 4"
+judge 1 r_plus_s.py
+verdict 13 "wrong result"
+verdict 11 pass
+judge 0 wrong_neighbour.py -d 2
+judge 1 wrong_neighbour.py -d 3 -M 9 -K 5 -N 6
+has "wrong neighbour: step 0: rank 0 sent shard 0 (B[:, 0:2]) to rank 2; the ring passes it right, to (0 + 1) mod 3 = 1"
+judge 1 int_accumulator.py -m fsdp -d 2 --values floats
+has "step 0, rank 0 wrote its product with shard 0 into C[0:4, 0:2] cut to whole numbers: an integer accumulator"
+judge 0 int_accumulator.py -m fsdp -d 4 --values ints
+
+# --- DP: the gather ---------------------------------------------------------
+judge 1 dp_no_gather.py
+verdict 1 "wrong shape"
+has "returned only rank 0's rows (4x4 = C[0:4]); C = A @ B is 8x4: the gather to rank 0 is missing"
+# arrival order: n = 2 has one sender, so one order; from n = 3 the reversed
+# schedule fails it every time, not one run in twenty
+judge 0 dp_arrival.py -d 2
+for i in 1 2 3 4 5; do
+	judge 1 dp_arrival.py -d 4
+	has "the gather: rank 3's rows (C[6:8]) ended up at C[2:4]; the blocks were stacked in the order they arrived at rank 0"
+done
+has "the reversed schedule (run 1 of 3)"
+
+# a gather through a shared list in the order threads finish, or a results
+# queue read in arrival order: the reversed schedule reorders both
+judge 1 dp_shared_list.py -d 4
+has "the gather: rank 3's rows (C[6:8]) ended up at C[0:2]; the rows were put together in the order the threads finished"
+judge 1 fsdp_queue_unsorted.py -d 4
+has "the gather: rank 3's rows (C[6:8]) ended up at C[0:2]; the blocks were stacked in the order they arrived"
+judge 3 correct_sequential.py -m fsdp --capacity 0
+
+# --- payloads, rings, exceptions, timeouts ----------------------------------
+judge 1 extra_rotation.py -d 4
+has "messages left: the result is right, but 4 messages were sent never received: rank 0's inbox still holds shard 0 (B[:, 0:1]) from rank 3"
+judge 1 inplace_b.py -d 4
+has "mutated input: B was changed in place"
+
+judge 1 buffer_reuse.py -d 2
+has "mutated payload: rank"
+has "a queue passes a reference"
+judge 1 buffer_reuse.py -d 3 -M 9 -K 5 -N 6
+verdict 2 "mutated payload"
+judge 1 fsdp_no_ring.py -d 3
+has "not a ring: no rank sent a shard of B"
+judge 0 fsdp_no_ring.py -d 1
+judge 1 raising.py -d 3
+has "exception: rank 1's thread raised ZeroDivisionError: integer division or modulo by zero at $T/raising.py:31 in dev()"
+has "then the other threads deadlocked, waiting for it"
+judge 1 infinite_loop.py -d 3 --judge-timeout 0.5
+has "timeout: no result after 0.5 s"
+has "rank 0's thread runs at $T/infinite_loop.py:12 in dev(): \`while not done[0]:\`"
+
+# --- the file cannot be loaded: exit 2, one line with Python's line number --
+judge 2 syntax_error.py
+one_line "syntax_error.py:8: SyntaxError: expected ':'"
+judge 2 neither.py
+one_line "neither.py defines neither dp_mat_mul nor fsdp_mat_mul"
+judge 2 import_error.py
+one_line "import_error.py:4: ModuleNotFoundError: No module named 'torch'"
+judge 2 toplevel_hang.py --judge-timeout 0.5
+one_line "toplevel_hang.py: loading it did not finish"
+judge 2 missing.py
+one_line "cannot read $T/missing.py: No such file or directory"
+judge 2 correct_recvthread.py -m dp
+one_line "correct_recvthread.py defines no dp_mat_mul (-m dp)"
+
+# --- options ------------------------------------------------------------------
+# without -b the judge opens the interface (judge_ui_test.sh): here, with no
+# terminal, it says so on one line once the file is judged (its errors first)
+"$BIN" --judge "$T/assets/correct.py" </dev/null >"$T/out" 2>"$T/err"
+[ $? = 2 ] && one_line "interactive mode needs a terminal on stdin and stdout" ||
+	bad "--judge without -b and without a terminal"
+for extra in "-A a.npy" "--bug r-plus-s" "--naive" "--replay t.jsonl" "-o c.npy"; do
+	# shellcheck disable=SC2086
+	judge 2 assets/correct.py $extra
+	one_line "has no effect with --judge (your file runs on the judge's own matrices"
+done
+judge 2 assets/correct.py --judge-timeout 0
+one_line "--judge-timeout must be seconds from 0.1 to 600"
+judge 2 assets/correct.py -d 200
+one_line "-d must be at most 128"
+"$BIN" -b --judge-timeout 2 >"$T/out" 2>"$T/err"
+[ $? = 2 ] && one_line "--judge-timeout has no effect without --judge" || bad "--judge-timeout alone"
+
+# --- no python with numpy: one line, exit 2; the rest still works ------------
+NO_PY="--judge needs python3 with numpy (make deps installs python3-numpy; or set DISTMM_PYTHON)"
+DISTMM_PYTHON=/nonexistent "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
+[ $? = 2 ] && one_line "$NO_PY" || bad "DISTMM_PYTHON=/nonexistent"
+nonumpy=""
+for p in $(which -a python3 python3.11 python3.12 python3.10 2>/dev/null) /root/.pyenv/versions/*/bin/python3; do
+	[ -x "$p" ] && ! "$p" -c "import numpy" 2>/dev/null && "$p" -c "import sys" 2>/dev/null && { nonumpy=$p; break; }
+done
+if [ -n "$nonumpy" ]; then
+	DISTMM_PYTHON=$nonumpy "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
+	[ $? = 2 ] && one_line "$NO_PY" || bad "a python without numpy ($nonumpy)"
+else
+	echo "judge_test: no python3 without numpy here: made one that lacks it"
+	cat >"$T/py-no-numpy" <<WRAP
+#!/bin/sh
+exec $PY -c 'import sys; sys.modules["numpy"] = None; exec(sys.argv[1])' "\$2" "\$3" "\$4"
+WRAP
+	chmod +x "$T/py-no-numpy"
+	DISTMM_PYTHON=$T/py-no-numpy "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
+	[ $? = 2 ] && one_line "$NO_PY" || bad "a python without numpy (made)"
+fi
+DISTMM_PYTHON=/nonexistent "$BIN" -b -q >/dev/null 2>&1 && ok || bad "batch mode without python"
+none_left "the python searches"
+
+# --- --trace: the judged run replays ------------------------------------------
+for args in "-m fsdp -d 3 -M 9 -K 5 -N 6" "-m dp -d 4" "-m fsdp -d 4 -M 10 -K 5 -N 7 --values floats" \
+	"-m fsdp -d 1" "-m fsdp -d 5 -M 6 -K 4 -N 3"; do
+	# shellcheck disable=SC2086
+	judge 0 assets/correct.py $args --trace "$T/t.jsonl"
+	replay=$(grep -o 'replay it: distmm-tui -b --replay .*' "$T/out" | sed 's/^replay it: distmm-tui //')
+	# shellcheck disable=SC2086
+	if [ -z "$replay" ] || ! "$BIN" $replay >"$T/rep" 2>&1 || ! tail -n 1 "$T/rep" | grep -q '^verify: allclose ok'; then
+		bad "replay of the judged run ($args): $replay: $(tail -n 2 "$T/rep")"
+	else ok; fi
+done
+judge 0 assets/correct.py --trace "$T/t.jsonl"
+has "trace of case 11 written to"
+judge 0 assets/correct.py -m fsdp -d 3 --trace "$T/t.json" --trace-format chrome
+$PY -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['traceEvents']) > 10" "$T/t.json" && ok || bad "chrome trace"
+# a wrong run's trace holds its wrong write, and the report points at it
+judge 1 r_plus_s.py -d 3 -M 9 -K 5 -N 6 --trace "$T/w.jsonl"
+has "the first wrong event is event"
+idx=$(grep -o 'the first wrong event is event [0-9]*' "$T/out" | grep -o '[0-9]*$')
+$PY - "$T/w.jsonl" "$idx" <<'PY' && ok || bad "the first wrong event of the r + s trace"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1]) if '"summary"' not in l]
+e = ev[int(sys.argv[2])]
+assert e["op"] == "compute" and e["step"] == 1 and e["rank"] == 0, e
+assert e["shard"] == 2 and (e["col_begin"], e["col_end"]) == (2, 4), e
+PY
+judge 3 send_first.py --capacity 0 -d 3 -M 9 -K 5 -N 6 --trace "$T/d.jsonl"
+[ "$(grep -c '"op":"compute"' "$T/d.jsonl")" = 3 ] && ok || bad "a deadlocked run's trace: its step 0 computes"
+
+# --- signals: the judge's processes go with distmm-tui ------------------------
+for sig in INT TERM; do
+	"$BIN" -b --judge "$T/infinite_loop.py" --judge-timeout 60 >"$T/out" 2>&1 &
+	pid=$!
+	seen=0
+	for _ in $(seq 1 300); do
+		if [ "$(pgrep -f "distmm-judge $T" | wc -l)" -ge 2 ]; then seen=1; break; fi
+		sleep 0.05
+	done
+	[ $seen = 1 ] || bad "SIG$sig: the judge's run never showed up"
+	kill -$sig $pid
+	wait $pid
+	st=$?
+	case $sig in INT) want=130 ;; TERM) want=143 ;; esac
+	[ $st = $want ] && ok || bad "SIG$sig: exit $st, want $want"
+	none_left "SIG$sig"
+done
+
+echo "judge_test: $passes passed, $fails failed"
+[ "$fails" = 0 ]
