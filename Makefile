@@ -24,10 +24,11 @@ LDLIBS_ENGINE = $(shell $(PKG_CONFIG) --libs openblas 2>/dev/null || echo -lopen
 LDLIBS_UI = $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
 LDLIBS_CHECK = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck)
 
-# Debian packages: build tools, libraries, what --judge runs (python3-numpy),
+# Debian packages: build tools, libraries, what --judge runs (python3-numpy;
+# bubblewrap, its sandbox),
 # what the tests drive (tmux, numpy) or build with (clang and its sanitizer
 # and fuzzer runtimes, valgrind).
-DEPS = gcc make pkg-config libopenblas-dev libncurses-dev check tmux python3-numpy \
+DEPS = gcc make pkg-config libopenblas-dev libncurses-dev check tmux python3-numpy bubblewrap \
 	clang libclang-rt-14-dev valgrind libopenmpi-dev openmpi-bin groff-base
 
 # The sources that include <mpi.h> go into distmm-mpi only (see below).

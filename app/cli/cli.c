@@ -44,6 +44,7 @@ enum {
 	OPT_FIX,
 	OPT_JUDGE,
 	OPT_JUDGE_TIMEOUT,
+	OPT_JUDGE_UNCONFINED,
 	OPT_VERIFY,
 	OPT_COMPARE,
 	OPT_START_AT,
@@ -87,6 +88,7 @@ static const struct option cli_longopts[] = {
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "judge", required_argument, NULL, OPT_JUDGE },
 	{ "judge-timeout", required_argument, NULL, OPT_JUDGE_TIMEOUT },
+	{ "judge-unconfined", no_argument, NULL, OPT_JUDGE_UNCONFINED },
 	{ "verify", required_argument, NULL, OPT_VERIFY },
 	{ "compare", no_argument, NULL, OPT_COMPARE },
 	{ "start-at", required_argument, NULL, OPT_START_AT },
@@ -139,6 +141,7 @@ static const struct cli_name {
 	{ OPT_FIX, CLI_GIVEN_FIX, "--fix" },
 	{ OPT_JUDGE, CLI_GIVEN_JUDGE, "--judge" },
 	{ OPT_JUDGE_TIMEOUT, CLI_GIVEN_JUDGE_TIMEOUT, "--judge-timeout" },
+	{ OPT_JUDGE_UNCONFINED, CLI_GIVEN_JUDGE_UNCONFINED, "--judge-unconfined" },
 	{ OPT_VERIFY, CLI_GIVEN_VERIFY, "--verify" },
 	{ OPT_COMPARE, CLI_GIVEN_COMPARE, "--compare" },
 	{ OPT_START_AT, CLI_GIVEN_START_AT, "--start-at" },
@@ -183,6 +186,8 @@ static const struct cli_rule {
 } cli_rules[] = {
 	{ CLI_GIVEN_JUDGE_TIMEOUT, CLI_NO_JUDGE,
 	  "has no effect without --judge (it is the time limit of each judged case)" },
+	{ CLI_GIVEN_JUDGE_UNCONFINED, CLI_NO_JUDGE,
+	  "has no effect without --judge (it runs the judged file without its sandbox)" },
 	{ CLI_GIVEN_A | CLI_GIVEN_B | CLI_GIVEN_OUT | CLI_GIVEN_ORDERS | CLI_GIVEN_BUG |
 		  CLI_GIVEN_REPLAY | CLI_GIVEN_LESSON | CLI_GIVEN_TRAIN | CLI_GIVEN_GRAD_FILES,
 	  CLI_IN_JUDGE,
@@ -579,6 +584,7 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_SIZE: return cli_screen_size(arg, o, err, size);
 	case OPT_SPEED: return cli_speed(arg, o, err, size);
 	case OPT_JUDGE: o->judge_file = arg; break;
+	case OPT_JUDGE_UNCONFINED: o->judge_unconfined = 1; break;
 	/* the training step */
 	case OPT_TRAIN: o->train = 1; break;
 	case OPT_DC: o->dc_file = arg; break;

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -75,12 +76,22 @@ static void child_close(int *fd)
 	*fd = -1;
 }
 
-/* The child's side, after fork: async-signal-safe calls only. */
+/* The child's side, after fork: async-signal-safe calls only.  A session
+ * of its own: its group is the one child_end kills, and without a
+ * controlling terminal nothing it starts can write to or inject into the
+ * user's (TIOCSTI).  The uid drops before the death signal is set, because
+ * a change of credentials clears it. */
 static void child_exec(const char *path, char *const argv[], char *const envp[], int in_r,
-		       int out_w, int err_w, int report_w, pid_t parent, long max_fd)
+		       int out_w, int err_w, int report_w, pid_t parent, long max_fd,
+		       const struct child_setup *setup)
 {
 	sigset_t none;
-	setpgid(0, 0);
+	int keep = setup ? setup->keep_fd : -1;
+	if (setsid() < 0)
+		goto fail;
+	if (setup && setup->drop &&
+	    (setgroups(0, NULL) != 0 || setgid(setup->gid) != 0 || setuid(setup->uid) != 0))
+		goto fail;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
@@ -90,8 +101,15 @@ static void child_exec(const char *path, char *const argv[], char *const envp[],
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (dup2(in_r, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
 		goto fail;
+	if (keep >= 0) {
+		/* descriptor 3 is the kept one's: the report pipe moves out of its way */
+		if (report_w == 3 && (report_w = fcntl(3, F_DUPFD_CLOEXEC, 4)) < 0)
+			goto fail;
+		if (keep == 3 ? fcntl(3, F_SETFD, 0) < 0 : dup2(keep, 3) < 0)
+			goto fail;
+	}
 	for (long fd = 3; fd < max_fd; fd++)
-		if (fd != report_w)
+		if (fd != report_w && !(keep >= 0 && fd == 3))
 			close((int)fd);
 	execve(path, argv, envp);
 fail:;
@@ -102,7 +120,7 @@ fail:;
 }
 
 int child_spawn(struct child *c, const char *path, char *const argv[], char *const envp[],
-		int *exec_errno, struct dm_err *err)
+		const struct child_setup *setup, int *exec_errno, struct dm_err *err)
 {
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, er[2] = { -1, -1 }, rep[2] = { -1, -1 };
 	long max_fd = sysconf(_SC_OPEN_MAX);
@@ -127,7 +145,7 @@ int child_spawn(struct child *c, const char *path, char *const argv[], char *con
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid == 0)
-		child_exec(path, argv, envp, in[0], out[1], er[1], rep[1], parent, max_fd);
+		child_exec(path, argv, envp, in[0], out[1], er[1], rep[1], parent, max_fd, setup);
 	int fork_errno = errno;
 	child_close(&in[0]);
 	child_close(&out[1]);
@@ -141,7 +159,8 @@ int child_spawn(struct child *c, const char *path, char *const argv[], char *con
 		return dm_err_set(err, DM_ETHREAD, "--judge: cannot start python: %s",
 				  strerror(fork_errno));
 	}
-	setpgid(pid, pid); /* as the child does: whichever runs first */
+	/* its session (and group) exists once the exec is reported below: the
+	 * child makes it first thing; setpgid here would make its setsid fail */
 	c->pid = pid;
 	c->in_fd = in[1];
 	c->out_fd = out[0];

@@ -1,8 +1,10 @@
-/* child: the judge's Python process.  It runs in a process group of its
- * own, with pipes for its standard input, output and error; it dies with
+/* child: the judge's Python process (or the bwrap that runs it, sandbox.h).
+ * It runs in a session and process group of its own, with no controlling
+ * terminal, with pipes for its standard input, output and error; it dies with
  * distmm-tui (PR_SET_PDEATHSIG) and distmm-tui is the subreaper of what it
- * forks, so child_end can kill the whole group and reap every process of it:
- * nothing is ever left running, whatever the candidate's code does. */
+ * forks, so child_end can kill the whole group and reap every process of it
+ * that is distmm-tui's to reap.  What leaves the group (a setsid daemon) is
+ * the sandbox's to end: see sandbox.c. */
 #ifndef APP_JUDGE_CHILD_H
 #define APP_JUDGE_CHILD_H
 
@@ -22,11 +24,20 @@ struct child {
  * returns 0, or -1 when there is no such executable. */
 int child_which(const char *name, char *buf, size_t size);
 
+/* What the child does before it executes (NULL: nothing). */
+struct child_setup {
+	int keep_fd;   /* becomes the child's descriptor 3 (SANDBOX_FILE_FD), or -1 */
+	int drop;      /* become uid/gid, with no supplementary groups (as root) */
+	uid_t uid;
+	gid_t gid;
+};
+
 /* Starts path with argv and envp.  Returns 0; -1 with *exec_errno set when
- * the program could not be executed; or DM_EIO / DM_ETHREAD with err filled
- * when pipes or fork failed.  Our ends of the pipes are non-blocking. */
+ * the program could not be executed (or the setup failed); or DM_EIO /
+ * DM_ETHREAD with err filled when pipes or fork failed.  Our ends of the
+ * pipes are non-blocking. */
 int child_spawn(struct child *c, const char *path, char *const argv[], char *const envp[],
-		int *exec_errno, struct dm_err *err);
+		const struct child_setup *setup, int *exec_errno, struct dm_err *err);
 
 /* Closes our end of its standard input (it sees the end of its input). */
 void child_close_input(struct child *c);

@@ -6,7 +6,9 @@
  * run and kills it); the deadlines here are the net under it: a harness that
  * stops answering is killed, and its case says so.  Python is tried in
  * order: $DISTMM_PYTHON alone when set, else python3 on PATH, then
- * /usr/bin/python3; one without numpy says so and the next is tried. */
+ * /usr/bin/python3; one without numpy says so and the next is tried.  Each
+ * session runs in the sandbox (sandbox.c) unless --judge-unconfined; a
+ * python the sandbox's uid cannot reach is passed over (DISTMM_PYTHON: said). */
 #include "judge/judge.h"
 
 #include <errno.h>
@@ -25,6 +27,8 @@
 #include "judge/child.h"
 #include "judge/harness.h"
 #include "judge/proto.h"
+#include "judge/sandbox.h"
+#include "cli/status.h"
 #include <distmm/mat.h>
 #include <distmm/run.h>
 
@@ -35,6 +39,7 @@ extern char **environ;
 #define JUDGE_START_MS 30000u      /* python, numpy, and loading the file */
 #define JUDGE_BETWEEN_MS 10000u    /* from one case to the next */
 #define JUDGE_RUN_SLACK_MS 5000u   /* a run's answer after its limit (harness: 3 s) */
+#define JUDGE_HARNESS_GRACE_MS 3000u /* jd_main.py's ANSWER_GRACE, for the CPU limit */
 #define JUDGE_RUNS 3               /* schedules a case may run under */
 
 static uint64_t judge_now_ms(void)
@@ -48,8 +53,9 @@ int judge_prepare(struct judge *j, const struct cli_opts *o, struct dm_err *err)
 {
 	struct stat st;
 	memset(j, 0, sizeof *j);
-	j->path = o->judge_file;
+	j->path = j->inside = o->judge_file;
 	j->timeout_ms = o->judge_ms;
+	j->unconfined = o->judge_unconfined;
 	if (strpbrk(j->path, "\t\n\r"))
 		return dm_err_set(err, DM_EINVAL, "--judge: the file name has a tab or a line break");
 	int fd = open(j->path, O_RDONLY);
@@ -59,7 +65,12 @@ int judge_prepare(struct judge *j, const struct cli_opts *o, struct dm_err *err)
 	close(fd);
 	if (rc == 0 && S_ISDIR(st.st_mode))
 		return dm_err_set(err, DM_EIO, "cannot read %s: it is a directory", j->path);
-	return battery_build(o, &j->cases, &j->n_cases, err);
+	rc = battery_build(o, &j->cases, &j->n_cases, err);
+	/* said before the interface's "judging..." line, which it would break */
+	if (!rc && j->unconfined)
+		status_error("warning: --judge-unconfined: %s runs with all of your rights (your "
+			     "files, the network, your processes) and no limits", j->path);
+	return rc;
 }
 
 int judge_defines(const struct judge *j, const struct judge_case *c)
@@ -95,15 +106,16 @@ void judge_free(struct judge *j)
 	j->n_cases = 0;
 }
 
-/* The child's environment: ours, and one BLAS thread (a device is a
- * thread already; also what makes runs repeat), no .pyc files, a fixed
- * hash seed. */
-static char **judge_env(void)
+/* The child's environment: ours (confined: what Python needs of it, and
+ * the sandbox's /tmp as home, with the rlimits), and one BLAS thread (a
+ * device is a thread already; also what makes runs repeat), no .pyc files,
+ * a fixed hash seed. */
+static char **judge_env(const struct sandbox *sb, const char *limits)
 {
-	static const char *const set[] = { "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1",
-					   "MKL_NUM_THREADS=1", "PYTHONDONTWRITEBYTECODE=1",
-					   "PYTHONHASHSEED=0" };
-	const size_t n_set = sizeof set / sizeof set[0];
+	const char *const set[] = { "OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1",
+				    "MKL_NUM_THREADS=1", "PYTHONDONTWRITEBYTECODE=1",
+				    "PYTHONHASHSEED=0", "HOME=/tmp", "TMPDIR=/tmp", limits };
+	const size_t n_set = sizeof set / sizeof set[0] - (sb->on ? 0 : 3);
 	size_t n = 0, k = 0;
 	while (environ && environ[n])
 		n++;
@@ -116,7 +128,7 @@ static char **judge_env(void)
 			size_t klen = (size_t)(strchr(set[s], '=') - set[s]) + 1;
 			ours |= strncmp(environ[i], set[s], klen) == 0;
 		}
-		if (!ours)
+		if (!ours && (!sb->on || sandbox_env_keeps(environ[i])))
 			env[k++] = environ[i];
 	}
 	for (size_t s = 0; s < n_set; s++)
@@ -255,16 +267,41 @@ static void judge_lost(struct judge *j, struct judge_io *io, const char *why)
 	}
 }
 
+/* The session ended before python said "boot": bwrap's own line, when it
+ * is one, says whether the sandbox could not be made (then nothing runs:
+ * never unconfined) or python could not run in it (the next is tried). */
+static int judge_unbooted(struct judge_io *io, const struct sandbox *sb, struct dm_err *err)
+{
+	const char *line = judge_tail_line(io);
+	int f = sb->on ? sandbox_failure(line) : 0;
+	if (f == 2)
+		dm_err_set(err, DM_EIO, "--judge: cannot confine your file's code: %.300s (make deps "
+			   "installs bubblewrap; --judge-unconfined runs it with all of your rights)",
+			   line);
+	return JS_NEXT_PYTHON;
+}
+
 static int judge_session(struct judge *j, const char *python, const struct proto_buf *job,
-			 char **env, int sig_fd, struct dm_err *err)
+			 char **env, struct sandbox *sb, int sig_fd, struct dm_err *err)
 {
 	struct child c;
 	struct judge_io io;
 	int exec_errno, rc = JS_FAILED;
 	char *argv[] = { (char *)python, "-c", HARNESS_BOOT, "distmm-judge", (char *)j->path,
 			 NULL };
+	const char *path = python;
+	struct child_setup setup = { .keep_fd = sb->file_fd, .drop = sb->drop,
+				     .uid = SANDBOX_UID, .gid = SANDBOX_GID };
 	memset(&io, 0, sizeof io);
-	int s = child_spawn(&c, python, argv, env, &exec_errno, err);
+	/* a python that is not there fails here as its exec would, unconfined */
+	if (sb->on && (access(python, X_OK) != 0 || sandbox_command(sb, python, argv, &path)))
+		return JS_NEXT_PYTHON;
+	int s = child_spawn(&c, path, sb->on ? sb->argv : argv, env, sb->on ? &setup : NULL,
+			    &exec_errno, err);
+	if (s < 0 && sb->on) /* bwrap itself: nothing runs, never unconfined */
+		dm_err_set(err, DM_EIO, "--judge: cannot run %s: %s (make deps installs bubblewrap; "
+			   "--judge-unconfined runs your file with all of your rights)", path,
+			   strerror(exec_errno));
 	if (s < 0)
 		return JS_NEXT_PYTHON;
 	if (s > 0)
@@ -327,7 +364,7 @@ static int judge_session(struct judge *j, const char *python, const struct proto
 		if (io.done || (io.loaded && j->load_error[0]))
 			rc = JS_DONE;
 		else if (!io.booted)
-			rc = JS_NEXT_PYTHON;  /* not a python 3 */
+			rc = judge_unbooted(&io, sb, err);  /* not a python 3, or no sandbox */
 		else
 			judge_lost(j, &io, "the judge's harness ended before it was done");
 	}
@@ -342,7 +379,7 @@ out:
 }
 
 /* The pythons to try, in order (see the top of the file). */
-static size_t judge_pythons(char list[][PATH_MAX])
+static size_t judge_pythons(char list[][PATH_MAX], const struct sandbox *sb)
 {
 	const char *env = getenv("DISTMM_PYTHON");
 	if (env && *env) {
@@ -351,7 +388,7 @@ static size_t judge_pythons(char list[][PATH_MAX])
 	}
 	size_t n = 0;
 	char a[PATH_MAX], b[PATH_MAX];
-	if (child_which("python3", list[n], PATH_MAX) == 0)
+	if (child_which("python3", list[n], PATH_MAX) == 0 && sandbox_reaches(sb, list[n]))
 		n++;
 	if (access("/usr/bin/python3", X_OK) == 0) {
 		int same = n && realpath(list[0], a) && realpath("/usr/bin/python3", b) &&
@@ -365,27 +402,50 @@ static size_t judge_pythons(char list[][PATH_MAX])
 int judge_run(struct judge *j, struct dm_err *err)
 {
 	struct proto_buf job;
-	char pythons[2][PATH_MAX];
-	int rc = proto_job(&job, j, err);
-	if (rc)
+	struct sandbox sb;
+	char pythons[2][PATH_MAX], limits[160];
+	int max_n = 1;
+	int rc = sandbox_open(&sb, j->path, j->unconfined, err);
+	if (rc) {
+		sandbox_close(&sb);
 		return rc;
-	char **env = judge_env();
+	}
+	const char *py = getenv("DISTMM_PYTHON");
+	if (py && *py && !sandbox_reaches(&sb, py)) {
+		sandbox_close(&sb);
+		return dm_err_set(err, DM_EIO, "--judge: DISTMM_PYTHON=%s: the sandbox runs your file "
+				  "as uid %d, which cannot reach it (a directory only root may "
+				  "enter?): use a python it can reach, or --judge-unconfined", py,
+				  SANDBOX_UID);
+	}
+	for (size_t i = 0; i < j->n_cases; i++)
+		max_n = j->cases[i].n > max_n ? j->cases[i].n : max_n;
+	if (sb.on)
+		j->inside = sb.inside;
+	if (sandbox_limits(limits, sizeof limits, j->timeout_ms, JUDGE_HARNESS_GRACE_MS, max_n) ||
+	    (rc = proto_job(&job, j, err))) {
+		sandbox_close(&sb);
+		return rc ? rc : dm_err_set(err, DM_ENOMEM, "--judge: the limits do not fit");
+	}
+	char **env = judge_env(&sb, limits);
 	if (!env) {
+		sandbox_close(&sb);
 		proto_buf_free(&job);
 		return dm_err_set(err, DM_ENOMEM, "out of memory");
 	}
 	int sig_fd = child_catch_signals();
 	if (sig_fd < 0) {
+		sandbox_close(&sb);
 		free(env);
 		proto_buf_free(&job);
 		return dm_err_set(err, DM_EIO, "--judge: cannot make a pipe: %s", strerror(errno));
 	}
-	size_t n = judge_pythons(pythons);
+	size_t n = judge_pythons(pythons, &sb);
 	int found = 0;
 	rc = 0;
 	for (size_t i = 0; i < n && !found && !j->signal; i++) {
 		err->code = 0;
-		int s = judge_session(j, pythons[i], &job, env, sig_fd, err);
+		int s = judge_session(j, pythons[i], &job, env, &sb, sig_fd, err);
 		if (s == JS_DONE) {
 			found = 1;
 			snprintf(j->python, sizeof j->python, "%.500s", pythons[i]);
@@ -395,6 +455,8 @@ int judge_run(struct judge *j, struct dm_err *err)
 		}
 	}
 	child_release_signals();
+	sandbox_close(&sb);
+	j->inside = j->path; /* sb's buffer goes */
 	free(env);
 	proto_buf_free(&job);
 	if (!rc && !found && !j->signal)

@@ -71,7 +71,9 @@ struct judge_case {
 
 struct judge {
 	const char *path;      /* the candidate's file, as given */
+	const char *inside;    /* the path the harness opens (absolute when confined) */
 	unsigned timeout_ms;   /* each run's time limit */
+	int unconfined;        /* --judge-unconfined: no sandbox (sandbox.h) */
 	struct judge_case *cases;
 	size_t n_cases;
 	int has_dp, has_fsdp;  /* what the file defines (after loading) */
@@ -85,12 +87,14 @@ struct judge {
 /* The cases for o (see battery_build).  Returns 0 or an engine error. */
 int judge_prepare(struct judge *j, const struct cli_opts *o, struct dm_err *err);
 
-/* Runs the harness over every case.  Returns 0 when it could run (verdicts,
- * a load error in j->load_error, a failure in j->failure, or j->signal when
- * SIGINT, SIGTERM or SIGHUP stopped it); DM_EIO with err's line when no
- * python with numpy was found; DM_EIO/DM_ETHREAD/DM_ENOMEM when it could not
- * be started.  The Python processes are gone when it returns, whatever
- * happened. */
+/* Runs the harness over every case, confined (sandbox.h) unless
+ * j->unconfined.  Returns 0 when it could run (verdicts, a load error in
+ * j->load_error, a failure in j->failure, or j->signal when SIGINT, SIGTERM
+ * or SIGHUP stopped it); DM_EIO with err's line when no python with numpy
+ * was found, or when the code cannot be confined (no bwrap, no user
+ * namespaces: the line says how to proceed); DM_EIO/DM_ETHREAD/DM_ENOMEM
+ * when it could not be started.  The Python processes are gone when it
+ * returns, whatever happened. */
 int judge_run(struct judge *j, struct dm_err *err);
 
 void judge_free(struct judge *j);

@@ -122,7 +122,7 @@ int proto_job(struct proto_buf *out, struct judge *j, struct dm_err *err)
 				   harness_modules[i].len) ||
 		      proto_put(out, harness_modules[i].src, harness_modules[i].len);
 	if (!bad)
-		bad = proto_put(out, "job\t", 4) || proto_put(out, j->path, strlen(j->path)) ||
+		bad = proto_put(out, "job\t", 4) || proto_put(out, j->inside, strlen(j->inside)) ||
 		      proto_put(out, "\t", 1) || proto_put(out, j->path, strlen(j->path)) ||
 		      proto_printf(out, "\t%u\t%zu\n", j->timeout_ms, j->n_cases);
 	for (size_t i = 0; i < j->n_cases && !bad; i++) {

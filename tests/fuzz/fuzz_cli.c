@@ -265,6 +265,7 @@ static const struct int_field {
 	{ "start_step", offsetof(struct cli_opts, start_step), 0, RUN_MAX_DEVICES - 1 },
 	{ "projector", offsetof(struct cli_opts, projector), 0, 1 },
 	{ "train", offsetof(struct cli_opts, train), 0, 1 },
+	{ "judge_unconfined", offsetof(struct cli_opts, judge_unconfined), 0, 1 },
 };
 
 /* The sizes: 0 (not given) or 1 to RUN_MAX_DIM. */
@@ -350,7 +351,8 @@ static const struct mode_rule {
 	{ "--start-at with --lesson (each part starts at its beginning)", IN_LESSON,
 	  CLI_GIVEN_START_AT },
 	{ "what an export cannot do", IN_EXPORT, CLI_GIVEN_RECORD | CLI_GIVEN_PLAY | CLI_GIVEN_QUIZ },
-	{ "--judge-timeout without --judge", NO_JUDGE, CLI_GIVEN_JUDGE_TIMEOUT },
+	{ "--judge-timeout and --judge-unconfined without --judge", NO_JUDGE,
+	  CLI_GIVEN_JUDGE_TIMEOUT | CLI_GIVEN_JUDGE_UNCONFINED },
 	/* without -b the judge opens the interface on its case: --export and
 	 * --record show that run; the quiz has nothing to ask of it */
 	{ "the engine's inputs and orders with --judge", IN_JUDGE,
@@ -459,6 +461,7 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		{ "--record", CLI_GIVEN_RECORD, o->record_file != NULL },
 		{ "--judge", CLI_GIVEN_JUDGE, o->judge_file != NULL },
 		{ "--judge-timeout", CLI_GIVEN_JUDGE_TIMEOUT, o->judge_ms != CLI_JUDGE_MS },
+		{ "--judge-unconfined", CLI_GIVEN_JUDGE_UNCONFINED, o->judge_unconfined != 0 },
 		{ "--verify", CLI_GIVEN_VERIFY, o->verify != CLI_VERIFY_AUTO },
 		{ "--compare", CLI_GIVEN_COMPARE, o->compare != 0 },
 		{ "--start-at", CLI_GIVEN_START_AT, o->start_kind != CLI_START_READY },

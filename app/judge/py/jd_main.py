@@ -24,8 +24,16 @@
 #   done
 # The candidate's prints go to /dev/null; the protocol has a descriptor of
 # its own, so no print can break it.
+#
+# Confined (app/judge/sandbox.c), this process is the PID namespace's init:
+# the candidate's processes cannot signal it (init gets only the signals it
+# handles), and after every run it kills every other process of the
+# namespace and reaps them, so that nothing a run starts (a setsid daemon, a
+# fork bomb) outlives it; each run's process gets the rlimits distmm-tui
+# chose (DISTMM_JUDGE_LIMITS) before the candidate's code.
 import json
 import os
+import resource
 import select
 import signal
 import sys
@@ -47,6 +55,54 @@ SCHEDULES = [
 ]
 
 PROTO = 1
+
+# pid 1 only under bwrap --as-pid-1: unconfined, kill(-1) would reach every
+# process of the user
+INIT = os.getpid() == 1 and "DISTMM_JUDGE_LIMITS" in os.environ
+
+LIMIT_NAMES = {"as": resource.RLIMIT_AS, "cpu": resource.RLIMIT_CPU,
+               "nproc": resource.RLIMIT_NPROC, "fsize": resource.RLIMIT_FSIZE,
+               "nofile": resource.RLIMIT_NOFILE}
+
+
+def read_limits(spec):
+    """DISTMM_JUDGE_LIMITS ("as:B,cpu:S,...") as (resource, value) pairs."""
+    out = []
+    for item in spec.split(",") if spec else ():
+        name, value = item.split(":")
+        out.append((LIMIT_NAMES[name], int(value)))
+    return out
+
+
+LIMITS = read_limits(os.environ.get("DISTMM_JUDGE_LIMITS", ""))
+
+
+def set_limits():
+    """In a run's process, before the candidate's code: soft and hard (it
+    cannot raise them again); CPU's hard limit a second later, so that SIGXCPU
+    comes first.  Never above what this process was given."""
+    for res, v in LIMITS:
+        _, hard = resource.getrlimit(res)
+        top = v + 1 if res == resource.RLIMIT_CPU else v
+        if hard != resource.RLIM_INFINITY:
+            v, top = min(v, hard), min(top, hard)
+        resource.setrlimit(res, (v, top))
+
+
+def sweep():
+    """After a run, as the namespace's init: every other process dies (a
+    fork during kill(-1) fails, so none escapes) and is reaped."""
+    if not INIT:
+        return
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except OSError:
+        pass      # nobody else was left
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
 
 
 def clean(s):
@@ -116,6 +172,7 @@ def fork_and_read(work, limit):
     if pid == 0:
         os.close(rfd)
         try:
+            set_limits()
             work(wfd)
         finally:
             os._exit(0)
@@ -125,6 +182,7 @@ def fork_and_read(work, limit):
     if not eof:
         os.kill(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
+    sweep()
     try:
         return json.loads(data.decode()) if data else None, eof, status
     except ValueError:
@@ -206,6 +264,13 @@ def run_case(job, case, code, out):
 
 
 def main():
+    if INIT:
+        # no KeyboardInterrupt a run could raise here with kill(1, SIGINT), and
+        # not dumpable: a run's process (same uid) cannot ptrace it or write
+        # its memory through /proc
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)   # PR_SET_DUMPABLE, 0
     r = sys.stdin.buffer
     job, cases = read_job(r)
     proto = os.dup(1)

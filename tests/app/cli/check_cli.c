@@ -52,6 +52,7 @@ START_TEST(test_defaults)
 	ck_assert_int_eq(opts.order, ORDER_PARITY);
 	ck_assert_int_eq(opts.bug, BUG_NONE);
 	ck_assert_uint_eq(opts.judge_ms, CLI_JUDGE_MS);
+	ck_assert_int_eq(opts.judge_unconfined, 0);
 	ck_assert_int_eq(opts.cols, CLI_DEFAULT_COLS);
 	ck_assert_int_eq(opts.rows, CLI_DEFAULT_ROWS);
 	ck_assert_uint_eq(opts.M + opts.K + opts.N, 0); /* not given: the inputs choose */
@@ -107,6 +108,8 @@ START_TEST(test_fields)
 	ck_assert_int_eq(parse("--judge", "s.py", "--judge-timeout", "0.25", NULL), CLI_RUN);
 	ck_assert_str_eq(opts.judge_file, "s.py");
 	ck_assert_uint_eq(opts.judge_ms, 250);
+	ck_assert_int_eq(parse("--judge", "s.py", "--judge-unconfined", NULL), CLI_RUN);
+	ck_assert_int_eq(opts.judge_unconfined, 1);
 
 	/* int-accumulator's cut fractions show only with fractions */
 	ck_assert_int_eq(parse("-b", "--bug", "int-accumulator", NULL), CLI_RUN);
@@ -232,6 +235,7 @@ START_TEST(test_useless)
 		{ "--naive", "-b", "-mdp", CLI_GIVEN_NAIVE },
 		{ "--quiz=derive", "-mdp", NULL, CLI_GIVEN_DERIVE },
 		{ "--judge=s.py", "-Aa.npy", NULL, CLI_GIVEN_A },
+		{ "--judge-unconfined", "-b", NULL, CLI_GIVEN_JUDGE_UNCONFINED },
 		{ "--size=80x24", NULL, NULL, CLI_GIVEN_SIZE },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

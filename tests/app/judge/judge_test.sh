@@ -2,8 +2,12 @@
 # judge_test: -b --judge on the solutions in tests/app/judge/solutions/ (and the shipped
 # ones in assets/solutions/): the verdict, the step it names and the exit
 # status of each; the load errors as one line; the missing-python line; the
-# --trace round trip through --replay; and no Python process left behind,
-# after a deadlock, an infinite loop, SIGINT and SIGTERM.
+# --trace round trip through --replay; no Python process left behind,
+# after a deadlock, an infinite loop, SIGINT and SIGTERM; and the sandbox
+# (app/judge/sandbox.c): hostile_*.py cannot write outside it, read
+# /etc/shadow, kill distmm-tui, leave a daemon, reach the network, fork or
+# allocate without limit; its refusal when bwrap is missing or fails, and
+# --judge-unconfined's warning.
 #
 # The solutions are judged from a private directory, whose path the judge's
 # processes carry on their command line (distmm-judge PATH), so pgrep finds
@@ -15,8 +19,12 @@ BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 HERE=$(cd "$(dirname "$0")/../../.." && pwd)
 PY=/usr/bin/python3
 T=$(mktemp -d /tmp/distmm-judge.XXXXXX)
-trap 'pkill -KILL -f "distmm-judge $T" 2>/dev/null; rm -rf "$T"' EXIT
-mkdir "$T/assets"
+mkdir "$T/assets" "$T/empty" "$T/home"
+# what the sandbox's uid (65534 when root) must reach: fake bwraps and
+# pythons live here, not in $T (mode 0700)
+P=$(mktemp -d /tmp/distmm-judge-pub.XXXXXX)
+chmod 755 "$P"
+trap 'pkill -KILL -f "distmm-judge $T" 2>/dev/null; rm -rf "$T" "$P"' EXIT
 cp "$HERE"/tests/app/judge/solutions/*.py "$T"/
 cp "$HERE"/assets/solutions/*.py "$T/assets/"
 cd "$T" || exit 1
@@ -49,6 +57,11 @@ judge() {
 has() {
 	grep -qF -- "$1" "$T/out" || { bad "output lacks '$1'"; tail -n 20 "$T/out" | sed 's/^/    /'; return; }
 	ok
+}
+
+# lacks PATTERN: neither the last judge's output nor its stderr contains it.
+lacks() {
+	if grep -qF -- "$1" "$T/out" "$T/err"; then bad "the report shows '$1'"; else ok; fi
 }
 
 # one_line PATTERN: status 2's one line on stderr, and nothing on stdout.
@@ -205,20 +218,28 @@ NO_PY="--judge needs python3 with numpy (make deps installs python3-numpy; or se
 DISTMM_PYTHON=/nonexistent "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
 [ $? = 2 ] && one_line "$NO_PY" || bad "DISTMM_PYTHON=/nonexistent"
 nonumpy=""
+# As root the sandbox runs python as uid 65534: a python it cannot reach
+# (/root/.pyenv) gets a line of its own, not the missing numpy's.  Through
+# sh: setpriv's own exec can pass where uid 65534 alone cannot.
+as_judge() {
+	if [ "$(id -u)" = 0 ]; then setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'exec "$@"' sh "$@"
+	else "$@"; fi
+}
 for p in $(which -a python3 python3.11 python3.12 python3.10 2>/dev/null) /root/.pyenv/versions/*/bin/python3; do
-	[ -x "$p" ] && ! "$p" -c "import numpy" 2>/dev/null && "$p" -c "import sys" 2>/dev/null && { nonumpy=$p; break; }
+	[ -x "$p" ] && ! "$p" -c "import numpy" 2>/dev/null && as_judge "$p" -c "import sys" 2>/dev/null &&
+		{ nonumpy=$p; break; }
 done
 if [ -n "$nonumpy" ]; then
 	DISTMM_PYTHON=$nonumpy "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
 	[ $? = 2 ] && one_line "$NO_PY" || bad "a python without numpy ($nonumpy)"
 else
 	echo "judge_test: no python3 without numpy here: made one that lacks it"
-	cat >"$T/py-no-numpy" <<WRAP
+	cat >"$P/py-no-numpy" <<WRAP
 #!/bin/sh
 exec $PY -c 'import sys; sys.modules["numpy"] = None; exec(sys.argv[1])' "\$2" "\$3" "\$4"
 WRAP
-	chmod +x "$T/py-no-numpy"
-	DISTMM_PYTHON=$T/py-no-numpy "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
+	chmod 755 "$P/py-no-numpy"
+	DISTMM_PYTHON=$P/py-no-numpy "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
 	[ $? = 2 ] && one_line "$NO_PY" || bad "a python without numpy (made)"
 fi
 DISTMM_PYTHON=/nonexistent "$BIN" -b -q >/dev/null 2>&1 && ok || bad "batch mode without python"
@@ -253,13 +274,93 @@ PY
 judge 3 send_first.py --capacity 0 -d 3 -M 9 -K 5 -N 6 --trace "$T/d.jsonl"
 [ "$(grep -c '"op":"compute"' "$T/d.jsonl")" = 3 ] && ok || bad "a deadlocked run's trace: its step 0 computes"
 
+# --- the sandbox: what a hostile file cannot do ------------------------------
+# Each check below fails with --judge-unconfined (the files' headers say
+# what they try).  A file's own verdict is what the harness says of it.
+# writes land in the sandbox's /tmp or fail: nothing next to the file or in $HOME
+HOME=$T/home judge 0 hostile_write.py -m dp -d 2
+[ -e "$T/hostile_was_here" ] && bad "hostile_write.py wrote next to itself" || ok
+[ -e "$T/home/hostile_was_here" ] && bad "hostile_write.py wrote in \$HOME" || ok
+# as root, the code runs as uid 65534: /etc/shadow is not its to read
+if [ "$(id -u)" = 0 ] && [ -s /etc/shadow ]; then
+	judge 1 hostile_shadow.py -m dp -d 2
+	has "PermissionError: [Errno 13] Permission denied: '/etc/shadow'"
+	lacks "$(head -n 1 /etc/shadow)"
+else
+	echo "judge_test: not root: /etc/shadow is unreadable anyway, its check skipped"
+fi
+# kill(getppid()), its ancestors, kill(-1): distmm-tui reports and exits 0.
+# In a PID namespace of the test's own, so that a regression kills no more
+# than this test; its init is a shell (an init ignores such signals), so
+# that distmm-tui is as killable as anywhere else.
+if unshare -p -f --mount-proc true 2>/dev/null; then
+	unshare -p -f --mount-proc sh -c '"$0" -b --judge "$1"; st=$?; exit $st' \
+		"$BIN" "$T/hostile_kill.py" >"$T/out" 2>"$T/err"
+	st=$?
+	[ $st = 0 ] && ok || bad "hostile_kill.py: exit $st, want 0: $(head -c 300 "$T/err")"
+	has "summary: 7 of 7 cases within the exercise's contract pass (and 3 of 3 beyond it, not counted)"
+	none_left "hostile_kill.py"
+else
+	echo "judge_test: unshare -p cannot run here: hostile_kill.py's check skipped"
+fi
+# a setsid, double-forked daemon: gone when the run ends (judge's none_left)
+judge 0 hostile_daemon.py -m dp -d 2
+has "summary: 1 of 1 cases pass"
+# no network: a listener on the host's 127.0.0.1 is out of reach
+coproc LISTENER { exec "$PY" -c 'import socket, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+print(s.getsockname()[1], flush=True); sys.stdin.read()'; }
+read -r port <&"${LISTENER[0]}"
+[ -n "$port" ] && ok || bad "the test's listener did not start"
+judge 1 hostile_network.py -m dp -d 2
+has "ConnectionRefusedError: [Errno 111] Connection refused"
+listener=$LISTENER_PID
+eval "exec ${LISTENER[1]}>&-"
+wait "$listener"
+# a fork bomb: RLIMIT_NPROC ends it in every case, each with its verdict
+judge 1 hostile_forkbomb.py
+for n in $(seq 1 20); do verdict "$n" exception; done
+has "BlockingIOError: [Errno 11] Resource temporarily unavailable"
+has "summary: 0 of 14 cases within the exercise's contract pass (and 0 of 6 beyond it, not counted); 14 exception"
+# 8 GiB: RLIMIT_AS, numpy's MemoryError
+judge 1 hostile_memory.py -m dp -d 2
+has "MemoryError: Unable to allocate 1.00 GiB"
+
+# --- the sandbox: when it cannot be made, nothing runs -------------------------
+PATH=$T/empty "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
+[ $? = 2 ] && one_line "--judge runs your file's code confined by bubblewrap, and bwrap is not on PATH: make deps installs it (Debian: bubblewrap); or --judge-unconfined runs it with all of your rights" ||
+	bad "no bwrap on PATH"
+DISTMM_BWRAP=/nonexistent "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
+[ $? = 2 ] && one_line "DISTMM_BWRAP=/nonexistent is not an executable path" || bad "DISTMM_BWRAP=/nonexistent"
+# a bwrap that fails as on a kernel without user namespaces
+printf '#!/bin/sh\necho "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces." >&2\nexit 1\n' >"$P/bwrap-no-userns"
+chmod 755 "$P/bwrap-no-userns"
+DISTMM_BWRAP=$P/bwrap-no-userns "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
+[ $? = 2 ] && one_line "--judge: cannot confine your file's code: bwrap: No permissions to creating new namespace" ||
+	bad "a bwrap that cannot make namespaces"
+none_left "the refusals"
+if [ "$(id -u)" = 0 ]; then
+	# $T is 0700: uid 65534 cannot reach a python in it
+	ln -s "$PY" "$T/python3"
+	DISTMM_PYTHON=$T/python3 "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
+	[ $? = 2 ] && one_line "DISTMM_PYTHON=$T/python3: the sandbox runs your file as uid 65534, which cannot reach it" ||
+		bad "a DISTMM_PYTHON the sandbox cannot reach"
+fi
+# --judge-unconfined: it runs, with one line of warning
+judge 0 assets/correct.py -m dp -d 2 --judge-unconfined
+[ "$(cat "$T/err")" = "distmm-tui: warning: --judge-unconfined: $T/assets/correct.py runs with all of your rights (your files, the network, your processes) and no limits" ] &&
+	ok || bad "--judge-unconfined's warning: $(cat "$T/err")"
+"$BIN" -b --judge-unconfined >"$T/out" 2>"$T/err"
+[ $? = 2 ] && one_line "--judge-unconfined has no effect without --judge" || bad "--judge-unconfined alone"
+
 # --- signals: the judge's processes go with distmm-tui ------------------------
 for sig in INT TERM; do
 	"$BIN" -b --judge "$T/infinite_loop.py" --judge-timeout 60 >"$T/out" 2>&1 &
 	pid=$!
 	seen=0
 	for _ in $(seq 1 300); do
-		if [ "$(pgrep -f "distmm-judge $T" | wc -l)" -ge 2 ]; then seen=1; break; fi
+		# bwrap, the harness and its run
+		if [ "$(pgrep -f "distmm-judge $T" | wc -l)" -ge 3 ]; then seen=1; break; fi
 		sleep 0.05
 	done
 	[ $seen = 1 ] || bad "SIG$sig: the judge's run never showed up"

@@ -198,8 +198,15 @@ START_TEST(test_hdr_types)
 		       "big-endian data is not supported");
 	expect_hdr_bad("{'descr': '>i4', 'fortran_order': False, 'shape': (3, 2)}",
 		       "big-endian data is not supported");
-	expect_hdr_bad("{'descr': '<f8', 'fortran_order': True, 'shape': (3, 2)}",
-		       "Fortran order is not supported");
+	/* Fortran order is read, column by column (check_npy holds numpy's file) */
+	struct mat m;
+	struct dm_err e;
+	ck_assert_msg(npy_hdr(&m, "{'descr': '<f8', 'fortran_order': True, 'shape': (3, 2)}", &e) == 0,
+		      "%s", e.msg);
+	for (size_t i = 0; i < 3; i++)
+		for (size_t j = 0; j < 2; j++)
+			ck_assert(m.data[i * 2 + j] == (double)(j * 3 + i));
+	mat_free(&m);
 }
 END_TEST
 
