@@ -10,14 +10,14 @@
 #include <distmm/split.h>
 #include "comm/comm.h"
 #include "core/fault.h"
-#include "exec/stepb.h"
+#include "exec/barrier.h"
 #include "testutil.h"
 
 #define BAR_N 6
 #define BAR_PHASES 9
 
 struct bar_dev {
-	struct stepb *b;
+	struct barrier *b;
 	int rank;
 	int done[BAR_PHASES]; /* written by the device, read by the controller between phases */
 };
@@ -26,21 +26,21 @@ static void *bar_main(void *arg)
 {
 	struct bar_dev *d = arg;
 	for (int p = 0; p < BAR_PHASES; p++) {
-		if (stepb_enter(d->b, d->rank, p))
+		if (barrier_enter(d->b, d->rank, p))
 			break;
 		d->done[p] = 1;
 	}
-	stepb_leave(d->b, d->rank);
+	barrier_leave(d->b, d->rank);
 	return NULL;
 }
 
 START_TEST(barrier_releases_one_phase_at_a_time)
 {
-	struct stepb *b;
+	struct barrier *b;
 	struct dm_err err;
 	struct bar_dev d[BAR_N];
 	pthread_t t[BAR_N];
-	ck_assert_int_eq(stepb_new(&b, BAR_N, NULL, NULL, &err), 0);
+	ck_assert_int_eq(barrier_new(&b, BAR_N, NULL, NULL, &err), 0);
 	for (int i = 0; i < BAR_N; i++) {
 		memset(&d[i], 0, sizeof d[i]);
 		d[i].b = b;
@@ -48,38 +48,38 @@ START_TEST(barrier_releases_one_phase_at_a_time)
 		pthread_create(&t[i], NULL, bar_main, &d[i]);
 	}
 	for (int p = 0; p < BAR_PHASES; p++) {
-		ck_assert_int_eq(stepb_run_phase(b, p), 0);
+		ck_assert_int_eq(barrier_run_phase(b, p), 0);
 		for (int i = 0; i < BAR_N; i++)
 			for (int q = 0; q < BAR_PHASES; q++)
 				ck_assert_int_eq(d[i].done[q], q <= p);
 	}
 	for (int i = 0; i < BAR_N; i++)
 		pthread_join(t[i], NULL);
-	stepb_free(b);
+	barrier_free(b);
 }
 END_TEST
 
 START_TEST(barrier_stop_wakes_parked_devices)
 {
-	struct stepb *b;
+	struct barrier *b;
 	struct dm_err err;
 	struct bar_dev d[BAR_N];
 	pthread_t t[BAR_N];
-	ck_assert_int_eq(stepb_new(&b, BAR_N, NULL, NULL, &err), 0);
+	ck_assert_int_eq(barrier_new(&b, BAR_N, NULL, NULL, &err), 0);
 	for (int i = 0; i < BAR_N; i++) {
 		memset(&d[i], 0, sizeof d[i]);
 		d[i].b = b;
 		d[i].rank = i;
 		pthread_create(&t[i], NULL, bar_main, &d[i]);
 	}
-	ck_assert_int_eq(stepb_run_phase(b, 0), 0);
-	stepb_stop(b);
+	ck_assert_int_eq(barrier_run_phase(b, 0), 0);
+	barrier_stop(b);
 	for (int i = 0; i < BAR_N; i++) {
 		pthread_join(t[i], NULL);
 		ck_assert_int_eq(d[i].done[1], 0);
 	}
-	ck_assert_int_eq(stepb_run_phase(b, 1), DM_ESTOPPED);
-	stepb_free(b);
+	ck_assert_int_eq(barrier_run_phase(b, 1), DM_ESTOPPED);
+	barrier_free(b);
 }
 END_TEST
 
