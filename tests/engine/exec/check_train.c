@@ -539,7 +539,7 @@ START_TEST(model_closed_forms)
 	struct dm_plan *fsdp = tu_plan(DM_FSDP, 4, DM_TRAIN), *dp = tu_plan(DM_DP, 4, DM_TRAIN);
 	struct dm_plan *one = tu_plan(DM_FSDP, 1, DM_TRAIN);
 	/* the exercise: 8x6 @ 6x4 on 4 devices, B = 192 bytes, chunks of 48
-	 * (its formula written out: check_memory, with the app's words) */
+	 * (its formula written out: check_model_words, with the app's words) */
 	model_train_rank(fsdp, 8, 6, 4, 1, &m);
 	ck_assert_uint_eq(m.ring_sent, 3 * 192 * 3 / 4); /* 3 (n-1)/n of B */
 	model_train_rank(dp, 8, 6, 4, 1, &m);
