@@ -28,34 +28,31 @@ struct phase {
 	int step;
 };
 
+/* A pass over B: FSDP's ring (compute s, then the transfer of step s, n
+ * computes), DP's one compute.  Appends to out at *k. */
+static void pass_over_b(enum dm_mode mode, int n, enum sched_kind compute,
+			enum sched_kind transfer, struct phase *out, int *k)
+{
+	for (int s = 0; s < (mode == DM_FSDP ? n : 1); s++) {
+		out[(*k)++] = (struct phase){ compute, s };
+		if (mode == DM_FSDP && s < n - 1)
+			out[(*k)++] = (struct phase){ transfer, s };
+	}
+}
+
 /* The schedule of mode and pass on n devices, block after block as
  * schedule.h says it.  Returns the count. */
 static int layout(enum dm_mode mode, enum dm_pass pass, int n, struct phase *out)
 {
 	int k = 0;
 #define PUT(kd, st) (out[k++] = (struct phase){ (kd), (st) })
-	/* the forward's ring: compute s, then the transfer of step s */
-	if (mode == DM_FSDP)
-		for (int s = 0; s < n; s++) {
-			PUT(SCHED_COMPUTE, s);
-			if (s < n - 1)
-				PUT(SCHED_TRANSFER, s);
-		}
-	else
-		PUT(SCHED_COMPUTE, 0);
+	pass_over_b(mode, n, SCHED_COMPUTE, SCHED_TRANSFER, out, &k);
 	if (pass == DM_FORWARD) {
 		PUT(SCHED_GATHER, mode == DM_FSDP ? n - 1 : 0); /* the last step's */
 		return k;
 	}
 	/* the backward: the second all-gather of B (FSDP), one compute (DP) */
-	if (mode == DM_FSDP)
-		for (int t = 0; t < n; t++) {
-			PUT(SCHED_BWD_COMPUTE, t);
-			if (t < n - 1)
-				PUT(SCHED_BWD_TRANSFER, t);
-		}
-	else
-		PUT(SCHED_BWD_COMPUTE, 0);
+	pass_over_b(mode, n, SCHED_BWD_COMPUTE, SCHED_BWD_TRANSFER, out, &k);
 	PUT(SCHED_DB_PARTIAL, 0);
 	for (int s = 0; s < n - 1; s++)
 		PUT(SCHED_REDUCE_SCATTER, s);

@@ -64,19 +64,28 @@ static void *dev_main(void *arg)
 	return NULL;
 }
 
-/* n devices of `phases` phases on b, started. */
-static struct dev *start(struct barrier *b, int n, int phases, pthread_t *t)
+/* n devices of `phases` phases on b, not started (a test may change them
+ * first). */
+static struct dev *devs(struct barrier *b, int n, int phases)
 {
 	struct dev *d = calloc((size_t)n, sizeof *d);
 	ck_assert_ptr_nonnull(d);
-	for (int i = 0; i < n; i++) {
-		d[i].b = b;
-		d[i].rank = i;
-		d[i].phases = phases;
-		d[i].leave_after = phases - 1;
-	}
+	for (int i = 0; i < n; i++)
+		d[i] = (struct dev){ .b = b, .rank = i, .phases = phases, .leave_after = phases - 1 };
+	return d;
+}
+
+static void run_devs(struct dev *d, int n, pthread_t *t)
+{
 	for (int i = 0; i < n; i++)
 		ck_assert_int_eq(pthread_create(&t[i], NULL, dev_main, &d[i]), 0);
+}
+
+/* n devices of `phases` phases on b, started. */
+static struct dev *start(struct barrier *b, int n, int phases, pthread_t *t)
+{
+	struct dev *d = devs(b, n, phases);
+	run_devs(d, n, t);
 	return d;
 }
 
@@ -128,12 +137,9 @@ START_TEST(a_device_that_leaves_holds_nobody_up)
 	enum { N = 4, P = 8 };
 	pthread_t t[N];
 	struct barrier *b = make(N, NULL, NULL);
-	struct dev *d = calloc(N, sizeof *d);
-	ck_assert_ptr_nonnull(d);
-	for (int i = 0; i < N; i++)
-		d[i] = (struct dev){ .b = b, .rank = i, .phases = P, .leave_after = i == 2 ? 3 : P - 1 };
-	for (int i = 0; i < N; i++)
-		pthread_create(&t[i], NULL, dev_main, &d[i]);
+	struct dev *d = devs(b, N, P);
+	d[2].leave_after = 3;
+	run_devs(d, N, t);
 	for (int p = 0; p < P; p++) {
 		ck_assert_int_eq(barrier_run_phase(b, p), 0);
 		done_through(d, N, p);
@@ -274,17 +280,13 @@ START_TEST(stop_with_parked_and_running_devices)
 	atomic_int inside = 0;
 	int open = 0;
 	struct barrier *b = make(N, NULL, NULL);
-	struct dev *d = calloc(N, sizeof *d);
-	ck_assert_ptr_nonnull(d);
-	for (int i = 0; i < N; i++)
-		d[i] = (struct dev){ .b = b, .rank = i, .phases = P, .leave_after = P - 1 };
+	struct dev *d = devs(b, N, P);
 	d[3].gate_mu = &mu;
 	d[3].gate_cv = &cv;
 	d[3].gate_open = &open;
 	d[3].gate_phase = 1;
 	d[3].inside = &inside;
-	for (int i = 0; i < N; i++)
-		pthread_create(&t[i], NULL, dev_main, &d[i]);
+	run_devs(d, N, t);
 	ck_assert_int_eq(barrier_run_phase(b, 0), 0);
 	struct stopper s = { b, &inside, &mu, &cv, &open };
 	pthread_create(&st, NULL, stopper_main, &s);

@@ -14,7 +14,7 @@
 #include <distmm/bug.h>
 #include <distmm/replay.h>
 #include <distmm/schedule.h>
-#include "core/fault.h"
+#include "fault_util.h"
 #include "testutil.h"
 #include "trace_util.h"
 
@@ -189,6 +189,17 @@ END_TEST
 
 /* Every allocation of a training step's replay, failed in turn: DM_ENOMEM
  * each time, then the replay that goes through is the live run's. */
+struct replay_try {
+	struct tt_train_log *l;
+	struct run_snapshot *s;
+};
+
+static int replay_all(void *ctx, struct dm_err *err)
+{
+	struct replay_try *t = ctx;
+	return log_replay(t->l, t->s, t->l->phases - 1, err);
+}
+
 START_TEST(allocation_failures)
 {
 	struct tt_train_log l;
@@ -196,20 +207,9 @@ START_TEST(allocation_failures)
 	struct run_snapshot s;
 	tt_train_log_make(&l, DM_FSDP, 3, BUG_NONE, 5, 2, 4, 1, 6, RUN_UNBOUNDED, 1);
 	ck_assert_int_eq(run_snapshot_init(&s, l.plan, 5, 2, 4, 1, &err), 0);
-	long k;
-	for (k = 1;; k++) {
-		fault_reset();
-		fault_fail_alloc_at(k);
-		int rc = log_replay(&l, &s, l.phases - 1, &err);
-		long asked = fault_alloc_count();
-		fault_reset();
-		if (rc == 0) {
-			ck_assert_int_lt(asked, k);
-			break;
-		}
-		ck_assert_msg(rc == DM_ENOMEM, "k %ld: %d %s", k, rc, err.msg);
-	}
-	ck_assert_int_gt(k, 3); /* the rules', C's, dA's and the partials' */
+	struct replay_try t = { &l, &s };
+	/* the rules', C's, dA's and the partials' */
+	ck_assert_int_gt(fu_each_alloc_fails(replay_all, NULL, &t, "replay"), 3);
 	snap_same(&l.live[l.phases], &s, 1, "after the failures");
 	run_snapshot_free(&s);
 	tt_train_log_free(&l);
