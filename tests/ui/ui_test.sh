@@ -178,7 +178,8 @@ keys -H 1c # Ctrl-\\, as the terminal sends it
 wait_for '^EXIT:131 TTY:RESTORED$' && pass
 
 test_name="a terminal that cannot move its cursor"
-START_ENV=TERM=dumb start 100x30 -d 2
+# (tmux sets the pane's TERM itself: env sets the program's)
+real_bin=$BIN; BIN=/usr/bin/env start 100x30 TERM=dumb "$real_bin" -d 2; BIN=$real_bin
 wait_for "^distmm-tui: the interface needs a terminal that can move its cursor, not 'dumb'" && pass
 wait_for '^EXIT:2 TTY:RESTORED$' && pass
 
