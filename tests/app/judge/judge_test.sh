@@ -179,7 +179,7 @@ has "exception: rank 1's thread raised ZeroDivisionError: integer division or mo
 has "then the other threads deadlocked, waiting for it"
 judge 1 infinite_loop.py -d 3 --judge-timeout 0.5
 has "timeout: no result after 0.5 s"
-has "rank 0's thread runs at $T/infinite_loop.py:12 in dev(): \`while not done[0]:\`"
+has "rank 2's thread runs at $T/infinite_loop.py:12 in dev(): \`while not done[0]:\`"
 
 # --- the file cannot be loaded: exit 2, one line with Python's line number --
 judge 2 syntax_error.py
