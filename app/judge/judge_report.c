@@ -93,6 +93,46 @@ static void judge_report_output(const struct judge_case *c)
 		printf("    | ... (%zu more lines)\n", lines - shown);
 }
 
+/* Whether two cases' notes are the same. */
+static int judge_report_same_notes(const struct judge_case *a, const struct judge_case *b)
+{
+	if (a->n_notes != b->n_notes)
+		return 0;
+	for (size_t k = 0; k < a->n_notes; k++)
+		if (strcmp(a->notes[k], b->notes[k]) != 0)
+			return 0;
+	return 1;
+}
+
+/* A pass with notes (the ring travels left, all of B held at once): said
+ * once for every case that has the same ones; with --show-output, each
+ * case with what it printed. */
+static void judge_report_pass(const struct judge *j, const struct judge_case *c, int output)
+{
+	if (c->verdict != JUDGE_PASS || !judge_defines(j, c) || (!c->n_notes && !output))
+		return;
+	if (!output) {
+		for (const struct judge_case *e = j->cases; e < c; e++)
+			if (e->verdict == JUDGE_PASS && judge_defines(j, e) &&
+			    judge_report_same_notes(e, c))
+				return;  /* said with the first */
+		char more[512] = "";
+		for (const struct judge_case *e = c + 1; e < j->cases + j->n_cases; e++)
+			if (e->verdict == JUDGE_PASS && judge_defines(j, e) &&
+			    judge_report_same_notes(e, c) && strlen(more) + 16 < sizeof more)
+				snprintf(more + strlen(more), sizeof more - strlen(more), ", %d", e->id);
+		printf("\ncase%s %d%s", more[0] ? "s" : "", c->id, more);
+		printf(": pass, and:\n");
+	} else {
+		printf("\ncase %d: %s, n = %d: pass%s\n", c->id, judge_report_fn(c->mode), c->n,
+		       c->n_notes ? ", and:" : "");
+	}
+	for (size_t k = 0; k < c->n_notes; k++)
+		printf("    %s\n", c->notes[k]);
+	if (output)
+		judge_report_output(c);
+}
+
 static void judge_report_details(const struct cli_opts *o, const struct judge *j,
 				 const struct judge_case *c)
 {
@@ -172,16 +212,13 @@ static int judge_report_report(const struct cli_opts *o, const struct judge *j)
 			by[c->verdict]++;
 			deadlock |= c->verdict == JUDGE_DEADLOCK;
 		}
-		if (c->verdict != JUDGE_PASS && c->verdict != JUDGE_NOT_RUN) {
+		if (c->verdict != JUDGE_PASS && c->verdict != JUDGE_NOT_RUN)
 			judge_report_details(o, j, c);
-		} else if (c->verdict == JUDGE_PASS && (o->show_output || c->n_notes)) {
-			printf("\ncase %d: %s, n = %d: pass\n", c->id, judge_report_fn(c->mode), c->n);
-			for (size_t k = 0; k < c->n_notes; k++)
-				printf("    %s\n", c->notes[k]);
-			if (o->show_output)
-				judge_report_output(c);
-		}
+		else if (c->verdict == JUDGE_PASS && o->show_output)
+			judge_report_pass(j, c, 1);
 	}
+	for (size_t i = 0; i < j->n_cases && !o->show_output; i++)
+		judge_report_pass(j, &j->cases[i], 0);
 	int status = counted_pass == counted ? STATUS_OK
 		     : deadlock ? STATUS_DEADLOCK : STATUS_MISMATCH;
 	if (j->failure[0]) {

@@ -39,6 +39,16 @@ static int stuck_sent_any(const struct rec_run *r, int tid)
 	return 0;
 }
 
+/* Appends rank to list (a sentence's list: "1", "1 and 2", "1, 2 and 3"),
+ * the count-th of total. */
+static void stuck_list(char *list, size_t size, int rank, size_t count, size_t total)
+{
+	size_t l = strlen(list);
+	if (l + 16 < size)
+		snprintf(list + l, size - l, "%s%d", !count ? "" : count + 1 == total ? " and " : ", ",
+			 rank);
+}
+
 static const char *stuck_ordinal(size_t k)
 {
 	return k % 100 / 10 == 1 ? "th" : k % 10 == 1 ? "st" : k % 10 == 2 ? "nd" : k % 10 == 3 ? "rd"
@@ -82,6 +92,19 @@ static void stuck_wait(const struct decide_in *in, const struct facts *f,
 		snprintf(buf, size, "%s waits to send %s to rank %d%s%s", who, what, dst, why, where);
 		return;
 	}
+	case REC_LOCK:
+		if (!at)
+			decide_where(in->path, &w->at, where, sizeof where);
+		decide_thread(r, w->tid, who, sizeof who);
+		if (w->target == w->tid)
+			snprintf(buf, size, "%s waits for a lock it holds itself%s (threading.Lock is not "
+				 "reentrant: take it once, or use an RLock)", who, where);
+		else if (w->target >= 0) {
+			decide_thread(r, w->target, what, sizeof what);
+			snprintf(buf, size, "%s waits for a lock %s holds%s", who, what, where);
+		} else
+			snprintf(buf, size, "%s waits for a lock%s", who, where);
+		return;
 	case REC_JOIN:
 		decide_thread(r, w->target, what, sizeof what);
 		snprintf(buf, size, "%s waits in join for %s%s", r->th[w->tid].caller ? "the caller" : who,
@@ -92,7 +115,6 @@ static void stuck_wait(const struct decide_in *in, const struct facts *f,
 			[REC_NEW] = "has not started (one thread runs at a time)",
 			[REC_READY] = "waits for its turn",
 			[REC_RUNNING] = "runs",
-			[REC_LOCK] = "waits for a lock",
 			[REC_COND] = "waits on a condition (an Event, a Barrier, a Semaphore)",
 			[REC_SLEEP] = "sleeps",
 			[REC_DONE] = "has ended",
@@ -158,8 +180,11 @@ static void stuck_sorted(const struct rec_run *r, size_t *ix)
 static void stuck_unanswered(struct decide_out *o, const struct rec_run *r)
 {
 	char line[1024] = "", gone[512] = "", silent[512] = "", tail[1100] = "";
-	size_t len = 0, n_gone = 0, n_silent = 0;
-	if (!r->n_msg) {
+	size_t len = 0, n_gone = 0, n_silent = 0, receivers = 0;
+	for (size_t i = 0; i < r->n_wait; i++)
+		receivers += r->wait[i].state == REC_RECV;
+	/* several ranks and none sent at all: a ring that receives first */
+	if (!r->n_msg && receivers > 1) {
 		decide_note(o, "every rank waits to receive and no message is on the way: nobody sends "
 			    "first (with the exercise's Queue() a send never blocks: send, then receive)");
 		return;
@@ -179,19 +204,24 @@ static void stuck_unanswered(struct decide_out *o, const struct rec_run *r)
 	}
 	if (!len)
 		return;
-	for (size_t t = 0; t < r->n_th; t++) {
-		int rank = rec_rank(r, (int)t), waits = 0;
-		for (size_t i = 0; i < r->n_wait; i++)
-			waits |= r->wait[i].tid == (int)t;
-		if (r->th[t].caller || rank < 0 || waits)
-			continue;
-		int sent = stuck_sent_any(r, (int)t);
-		char *list = sent ? gone : silent;
-		size_t *count = sent ? &n_gone : &n_silent, l = strlen(list);
-		if (l < 400)
-			snprintf(list + l, 512 - l, "%s%d", *count ? ", " : "", rank);
-		(*count)++;
-	}
+	size_t all_gone = 0, all_silent = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t t = 0; t < r->n_th; t++) {
+			int rank = rec_rank(r, (int)t), waits = 0;
+			for (size_t i = 0; i < r->n_wait; i++)
+				waits |= r->wait[i].tid == (int)t;
+			if (r->th[t].caller || rank < 0 || waits)
+				continue;
+			int sent = stuck_sent_any(r, (int)t);
+			if (!pass) {
+				all_gone += (size_t)sent;
+				all_silent += (size_t)!sent;
+			} else if (sent) {
+				stuck_list(gone, sizeof gone, rank, n_gone++, all_gone);
+			} else {
+				stuck_list(silent, sizeof silent, rank, n_silent++, all_silent);
+			}
+		}
 	if (n_gone)
 		snprintf(tail, sizeof tail, ": rank%s %s sent and returned", n_gone == 1 ? "" : "s", gone);
 	if (n_silent) {
@@ -200,7 +230,8 @@ static void stuck_unanswered(struct decide_out *o, const struct rec_run *r)
 			 n_gone ? "; " : ": ", n_silent == 1 ? "" : "s", silent);
 	}
 	if (!n_gone && !n_silent)
-		snprintf(tail, sizeof tail, ": every other rank waits to receive too");
+		snprintf(tail, sizeof tail, "%s", receivers > 1 ? ": every other rank waits to receive too"
+						: ": there is no other rank");
 	decide_note(o, "%s%s", line, tail);
 }
 

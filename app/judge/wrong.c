@@ -285,7 +285,9 @@ static void wrong_computes(struct wrong *w, int r)
 				snprintf(d->text, sizeof d->text, "step %d, rank %d holds %s, but %s holds no "
 					 "product of its rows with a shard of B", s, r, holds, blk);
 			else
-				w->n_d--;
+				snprintf(d->text, sizeof d->text, "step %d, rank %d holds %s, but its product "
+					 "is not in the result: %s holds another column's product (a later "
+					 "write went over it)", s, r, holds, blk);
 		}
 	}
 	/* shards it never held, whose columns stayed zero */

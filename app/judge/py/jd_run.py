@@ -188,7 +188,9 @@ class Recorder:
             line, fname, func, src = where(stack, self.path)
             w = t.wait
             mid = getattr(w, "mid", -1) if t.state == W.SEND else -1
-            target = w.tid if t.state == W.JOIN else -1
+            if t.state == W.LOCK:      # the thread that holds the lock
+                w = getattr(w, "_owner", None)
+            target = w.tid if t.state in (W.JOIN, W.LOCK) and isinstance(w, W.T) else -1
             qid = w.j_id if t.state == W.RECV else -1
             cap = -1
             if t.state == W.SEND:
