@@ -50,17 +50,12 @@ def set_limits():
 def sweep():
     """After a run, as the namespace's init: every other process dies and
     is reaped."""
-    if not INIT:
-        return
     try:
-        os.kill(-1, signal.SIGKILL)
-    except OSError:
-        pass
-    while True:
-        try:
+        os.kill(-1, signal.SIGKILL) if INIT else None
+        while INIT:
             os.waitpid(-1, 0)
-        except ChildProcessError:
-            return
+    except (ChildProcessError, ProcessLookupError):
+        pass
 
 
 def out(fd, *fields, body=b""):
@@ -112,22 +107,15 @@ def fork_and_read(work, limit):
     deadline = time.monotonic() + limit
     while status is None:
         left = deadline - time.monotonic()
-        if left <= 0:
-            status = "late"
-            break
-        try:
-            ready, _, _ = select.select([rfd], [], [], left)
-        except InterruptedError:
-            continue
-        if not ready:
+        if left <= 0 or not select.select([rfd], [], [], left)[0]:
+            status = "late" if left <= 0 else None
             continue
         data = os.read(rfd, 1 << 16)
         if not data:
             break
         chunks.append(data)
         size += len(data)
-        if size > RUN_MAX_BYTES:
-            status = "big"
+        status = "big" if size > RUN_MAX_BYTES else None
     os.close(rfd)
     if status is not None:
         os.kill(pid, signal.SIGKILL)
@@ -149,7 +137,6 @@ def probe(job, code, proto):
     def work(wfd):
         os.close(proto)
         jd_run.set_pdeathsig()
-        sys.stdout = sys.stderr = jd_run.Output()
         rec = jd_run.Recorder(-1, job["path"])
 
         def answer(text):
@@ -189,9 +176,8 @@ def probe(job, code, proto):
 def run_case(job, case, code, proto):
     import numpy as np
     import jd_run
-    c = dict(case)
-    c["A"] = np.frombuffer(case["a"], dtype="<f8").reshape(case["M"], case["K"]).copy()
-    c["B"] = np.frombuffer(case["b"], dtype="<f8").reshape(case["K"], case["N"]).copy()
+    c = dict(case, A=np.frombuffer(case["a"], "<f8").reshape(case["M"], case["K"]).copy(),
+             B=np.frombuffer(case["b"], "<f8").reshape(case["K"], case["N"]).copy())
     seeds = [job["schedule"]] if job["schedule"] >= 0 else [0, 1, 2] if case["n"] > 1 else [0]
     for seed in seeds:
         def work(wfd, seed=seed):
@@ -217,9 +203,8 @@ def main():
     except ImportError as e:
         out(proto, "nonumpy", e)
         return
-    null = os.open(os.devnull, os.O_RDWR)
-    os.dup2(null, 0)
-    os.dup2(null, 1)
+    for fd in (0, 1):
+        os.dup2(os.open(os.devnull, os.O_RDWR), fd)
     os.set_inheritable(proto, False)
     out(proto, "hello", PROTO, sys.version.split()[0])
     try:

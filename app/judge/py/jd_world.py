@@ -20,6 +20,7 @@
 # each thread and message, and WORLD.on_deadlock ends the run.
 import _thread
 import inspect
+import numbers
 import queue
 import random
 import sys
@@ -43,9 +44,7 @@ class Abort(BaseException):
 
 
 def is_int(x):
-    return (isinstance(x, int) and not isinstance(x, bool)) or \
-        type(x).__name__ in ("int64", "int32", "intc", "int_", "int16", "int8", "uint64",
-                             "uint32")
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
 class T:
@@ -57,30 +56,20 @@ class T:
         self.rank = hint          # for seed 0's choice: the rank it acts for, as last seen
         self.turn = _thread.allocate_lock()
         self.turn.acquire()
-        self.state = NEW
-        self.ready = None         # a blocked thread: what lets it go on
-        self.until = None         # a timed wait's deadline on the virtual clock
-        self.timed_out = False
-        self.notified = False
-        self.streak = 0           # points passed in a row with the turn
-        self.wait = None          # the message, queue or thread it waits on
-        self.ident = None
+        self.state, self.streak = NEW, 0   # streak: points passed in a row with the turn
+        self.ready = self.until = None     # a blocked thread: what lets it go on; a timed
+        self.timed_out = self.notified = False   # wait's deadline on the virtual clock
+        self.wait = self.ident = None      # the message, queue, lock or thread it waits on
         self.ctx = None           # the Communicator call it is in: ("send", src, dst), ("recv", dst)
 
 
 class World:
     def __init__(self):
-        self.threads = []
-        self.by_ident = {}
-        self.queues = []
-        self.clock = 0            # scheduling points so far: the run's time
-        self.vtime = 0.0
-        self.seed = 0
-        self.rng = random.Random(0)
+        self.threads, self.by_ident, self.queues = [], {}, []
+        self.clock, self.vtime = 0, 0.0   # scheduling points so far: the run's time
+        self.seed, self.rng, self.n = 0, random.Random(0), 0
         self.capacity = None      # the judge's: None unbounded, 0 rendezvous, N
-        self.n = 0
-        self.rec = None
-        self.on_deadlock = None
+        self.rec = self.on_deadlock = None
         self.profile = None       # set in every thread the world starts (jd_run's)
         self.over = False
 
@@ -168,13 +157,6 @@ class World:
 WORLD = World()
 
 
-def _rank_hint(args, kwargs, n):
-    for v in list(args) + list(kwargs.values()):
-        if is_int(v) and 0 <= int(v) < n:
-            return int(v)
-    return None
-
-
 def _orig_event():
     """An Event of the original primitives: Thread.start waits on it while
     the new OS thread, not yet in the world, sets it."""
@@ -193,8 +175,9 @@ class JThread(OrigThread):
         me = w.me()
         if me is None:
             return OrigThread.start(self)
-        t = w.new_thread(self.name, _rank_hint(self._args, self._kwargs, w.n), me.tid)
-        self._j = t
+        hint = [int(v) for v in list(self._args) + list(self._kwargs.values())
+                if is_int(v) and 0 <= int(v) < w.n] + [None]
+        t = self._j = w.new_thread(self.name, hint[0], me.tid)
         run = self.run
 
         def body():
@@ -240,8 +223,7 @@ class JLock:
         me = w.me()
         if me is not None:
             w.point()
-        mine = self._reentrant() and self._owner is me and me is not None
-        if self._owner is not None and not mine:
+        if self._owner is not None and not (self.reentrant and self._owner is me and me):
             if not blocking or me is None:
                 return False
             if not w.block(LOCK, lambda: self._owner is None,
@@ -251,8 +233,7 @@ class JLock:
         self._count += 1
         return True
 
-    def _reentrant(self):
-        return False
+    reentrant = False
 
     def release(self):
         if self._owner is None:
@@ -280,11 +261,7 @@ class JLock:
 
 
 class JRLock(JLock):
-    def _reentrant(self):
-        return True
-
-    def _is_owned(self):
-        return self._owner is WORLD.me()
+    reentrant = True
 
 
 class JCondition:
@@ -294,10 +271,10 @@ class JCondition:
         self._waiters = []
 
     def __enter__(self):
-        return self._lock.__enter__()
+        return self._lock.acquire()
 
     def __exit__(self, *exc):
-        return self._lock.__exit__(*exc)
+        self._lock.release()
 
     def wait(self, timeout=None):
         me = WORLD.me()
@@ -348,11 +325,8 @@ def patch():
     is time.sleep."""
     import jd_queue
     queue.Queue = queue.SimpleQueue = jd_queue.JQueue
-    threading.Thread = JThread
-    threading.Lock = JLock
-    threading.RLock = JRLock
-    threading.Condition = JCondition
-    time.sleep = _sleep
+    threading.Thread, threading.Lock, threading.RLock = JThread, JLock, JRLock
+    threading.Condition, time.sleep = JCondition, _sleep
 
 
 def wrap_communicator(mod):
@@ -379,21 +353,17 @@ def wrap_communicator(mod):
 
         def method(self, *a, **k):
             vals = list(a)
-            if sig is not None:
-                try:
-                    vals = list(sig.bind(self, *a, **k).arguments.values())[1:]
-                except TypeError:
-                    pass
-            ints = [int(v) if is_int(v) else None for v in vals[:2]] + [None, None]
-            me = WORLD.me()
-            prev = me.ctx if me else None
-            if me:
-                me.ctx = (op,) + tuple(ints[:2])
+            try:
+                vals = list(sig.bind(self, *a, **k).arguments.values())[1:]
+            except (TypeError, AttributeError):
+                pass
+            me = WORLD.me() or T(-1, "", None, -1)
+            prev, me.ctx = me.ctx, (op,) + tuple(int(v) if is_int(v) else None
+                                                 for v in (vals + [None, None])[:2])
             try:
                 return fn(self, *a, **k)
             finally:
-                if me:
-                    me.ctx = prev
+                me.ctx = prev
         return method
 
     def init(self, *a, **k):
