@@ -376,7 +376,7 @@ static int decide_left(struct decide_out *o, const struct decide_in *in, const s
 		for (size_t i = 0; i < f->n_msg; i++) {
 			const struct rec_msg *m = f->msg[i].m;
 			more |= m->qid > q;
-			if (m->qid != q || m->received || m->sent != 1)
+			if (m->qid != q || m->received || m->sent != 1 || f->msg[i].kind == FK_OTHER)
 				continue;
 			left++;
 			int owner = m->qidx >= 0 ? m->qidx : m->dst;

@@ -35,6 +35,7 @@ const struct facts_msg *facts_at(const struct facts *f, const struct facts_list 
 static int facts_kind(const struct facts *f, const struct content_label *l)
 {
 	switch (l->kind) {
+	case CT_NONE: return FK_OTHER;
 	case CT_A:
 	case CT_A_ALL: return FK_INPUT;
 	case CT_C:

@@ -19,7 +19,10 @@
 #include "judge/content.h"
 #include "judge/rec.h"
 
-enum facts_kind { FK_TRANSFER = 0, FK_GATHER, FK_INPUT };
+/* A message is a shard on the move, a block of C for the gather, an input
+ * (rows of A, B in DP), or other: no array at all (an executor's work item,
+ * a sentinel), which is no part of the ring. */
+enum facts_kind { FK_TRANSFER = 0, FK_GATHER, FK_INPUT, FK_OTHER };
 
 struct facts_msg {
 	const struct rec_msg *m;

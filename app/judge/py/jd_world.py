@@ -234,6 +234,7 @@ class JLock:
         return True
 
     reentrant = False
+    _at_fork_reinit = __init__  # what concurrent.futures registers for a fork
 
     def release(self):
         if self._owner is None:
