@@ -6,7 +6,7 @@
 
 /* Plays the run (every part of a lesson) on a curses screen of o->cols x
  * o->rows that goes nowhere, by a virtual clock, and writes o->export_file:
- * an asciicast, or a series of SVG stills.  argv is recorded in the cast.
+ * an asciicast, or a series of SVG stills.  argv is kept in the cast.
  * Returns the exit status: 0 written, 2 bad input or a failed write (one
  * line said, nothing left behind). */
 int export_main(const struct cli_opts *o, int argc, char *const argv[]);

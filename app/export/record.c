@@ -43,9 +43,10 @@ void record_title(const struct view *v, const char *lesson_title, char *buf, siz
 		snprintf(buf, size, "distmm-tui: %s", lesson_title);
 		return;
 	}
-	/* a judged run is the candidate's, not the engine's nor a trace's */
+	/* a judged run is the candidate's, not the engine's nor a trace's: the
+	 * modes' word, as the status bar's */
 	snprintf(buf, size, "distmm-tui%s: %s, %d device%s, A %zux%zu, B %zux%zu",
-		 v->judge ? " judged" : v->replaying ? " replay" : "", sched_mode_name(v->cfg.mode), v->cfg.devices,
+		 view_tag(v), sched_mode_name(v->cfg.mode), v->cfg.devices,
 		 v->cfg.devices == 1 ? "" : "s", v->a->rows, v->a->cols, v->b->rows, v->b->cols);
 }
 
@@ -86,7 +87,8 @@ static void record_marker(struct record *r, uint64_t t, const struct grid *g)
 void record_frame(struct record *r, const struct view *v, uint64_t now)
 {
 	struct dm_err err;
-	int key[6] = { v->part, v->snap.phase, v->failed, v->finished, v->cfg.mode, v->cfg.devices };
+	int key[6] = { view_chapter(v), v->snap.phase, v->failed, v->finished, v->cfg.mode,
+			v->cfg.devices };
 	if (r->failed)
 		return;
 	if (grid_capture(&r->now, stdscr)) {

@@ -63,7 +63,7 @@ void record_free(struct record *r);
 /* The temporary file (for a crash handler to remove), or NULL. */
 const char *record_temp_path(const struct record *r);
 
-/* The last frame recorded (the final screen, after record_close too), or NULL. */
+/* The last frame captured (the final screen, after record_close too), or NULL. */
 const struct grid *record_last_grid(const struct record *r);
 
 #endif

@@ -1,5 +1,5 @@
 /* verdict: the verdicts' words (see judge.h), in a file of their own so that
- * what only words them (batch mode's report, the screen's view_judge.c and
+ * what only words them (batch mode's report, the screen's modes/judged.c and
  * the suites that link the view) need not link the judge's process code. */
 #include "judge/judge.h"
 

@@ -19,7 +19,6 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "theme.h"
-#include "view_judge.h"
 
 #define DRAW_BAR_OVERLAY "any key closes this"
 
@@ -53,7 +52,7 @@ static int draw_formula_lines(const struct view *v, int cols, int widest)
 {
 	int predict = v->kind == SCHED_TRANSFER || v->kind == VIEW_READY;
 	if (v->failed || v->finished || v->snap.mode == DM_DP || v->kind == SCHED_GATHER ||
-	    quiz_open(&v->quiz) || view_derive_hiding(v))
+	    quiz_open(&v->quiz) || view_hides_all(v))
 		return 0;
 	int colw = widest + 8, per = (cols - 2) / colw > 0 ? (cols - 2) / colw : 1;
 	int lines = (v->snap.n + predict + per - 1) / per;
@@ -65,27 +64,12 @@ static void draw_hints(struct draw_ctx *d)
 {
 	const struct view *v = d->v;
 	unsigned in = v->overlay		? KEYS_IN_OVERLAY
-		      : v->derive.open		? KEYS_IN_TEXT
+		      : view_typing(v)		? KEYS_IN_TEXT
 		      : v->typing_goto		? KEYS_IN_GOTO
 		      : quiz_waiting(&v->quiz) ? KEYS_IN_QUIZ
 		      : v->cell_on		? KEYS_IN_CELL
 						: KEYS_IN_MAIN;
-	unsigned have = 0;
-	if (!v->replaying && !v->judge)
-		have |= KEYS_NEED_LIVE; /* the judge's ring is the case's: no m, [ ], x */
-	if (v->judge)
-		have |= KEYS_NEED_JUDGE;
-	if (!v->finished && !v->failed)
-		have |= KEYS_NEED_PLAYABLE;
-	if (v->failed && v->fail.code == DM_EDEADLOCK &&
-	    (v->cfg.order == ORDER_SEND_FIRST || v->cfg.order == ORDER_RECV_FIRST))
-		have |= KEYS_NEED_DEADLOCK; /* f: the parity order instead */
-	if (v->focus >= 0 || v->cell_on || v->typing_goto || v->derive.open ||
-	    (v->finished && !v->result_closed))
-		have |= KEYS_NEED_BACKOUT;
-	if (v->derive.on && v->derive.unlocked && !v->derive.open && derive_pending(&v->derive) &&
-	    v->cfg.mode == DM_FSDP)
-		have |= KEYS_NEED_DERIVE; /* a: the question Esc closed */
+	unsigned have = view_key_needs(v); /* what the modes offer: m [ ] x, j, a, f */
 	d->n_hint = 0;
 	for (int i = 0; i < keys_count() && d->n_hint < LAYOUT_MAX_ITEMS; i++) {
 		const struct keys_binding *k = keys_binding(i);
@@ -116,7 +100,7 @@ void draw_prepare(struct draw_ctx *d, const struct view *v, int cols, int rows, 
 	/* "mem " a bar and "464 B vs DP 608 B"; the traffic line is shorter */
 	req->line_w = fw > 38 ? fw : 38;
 	req->medium_w = draw_formula_w(v, 1);
-	req->train_lines = v->cfg.train ? 1 : 0;
+	req->train_lines = view_panel_lines(v);
 	if (req->medium_w < 18)
 		req->medium_w = 18;
 	req->table = v->table && req->n > 1; /* one rank: nothing walks round */
@@ -145,8 +129,7 @@ static void draw_status(const struct draw_ctx *d)
 	attr_off(a, NULL);
 	int wide = l->cols >= 120, mid = l->cols >= 96;
 	const char *mode = sched_mode_name(s->mode);
-	const char *replay = v->judge ? (v->judge->ring ? " ring" : " judged")
-			     : v->replaying ? " replay" : "";
+	const char *replay = view_tag(v); /* " judged", " replay": the modes' */
 	if (wide)
 		snprintf(left, sizeof left, " distmm-tui  %s%s  A %zux%zu  B %zux%zu  %d device%s", mode,
 			 replay, s->M, s->K, s->K, s->N, s->n, s->n == 1 ? "" : "s");
@@ -164,19 +147,15 @@ static void draw_status(const struct draw_ctx *d)
 	size_t el = 0;
 	if (v->fixed && v->cfg.order == ORDER_PARITY)
 		el += (size_t)snprintf(extra + el, sizeof extra - el, "  fixed order");
-	if (v->lesson)
-		el += (size_t)snprintf(extra + el, sizeof extra - el, "  part %d/%d", v->part + 1,
-				       v->lesson->nparts);
-	if (v->derive.enabled) {
-		int got, done;
-		derive_score(&v->derive, &got, &done);
-		snprintf(extra + el, sizeof extra - el, "  derive %d/%d", got, done);
-	} else if (v->quiz.on || v->quiz.asked)
+	if (el < sizeof extra) /* a lesson's part, the practice's score */
+		view_status_extra(v, extra + el, sizeof extra - el);
+	el = strlen(extra);
+	if (v->quiz.on || v->quiz.asked)
 		snprintf(extra + el, sizeof extra - el, "  quiz %d/%d", v->quiz.right, v->quiz.asked);
 	snprintf(right, sizeof right, "%s  %s  %s%s ", pos, v->playing ? "playing" : "paused",
 		 view_speed_name(v), extra);
 	int rw = (int)strlen(right);
-	if (v->cfg.order != ORDER_PARITY && !v->replaying && (wide || mid)) {
+	if (v->cfg.order != ORDER_PARITY && (wide || mid)) {
 		/* the deadlock lab's setting, where it fits whole (the caption says it too) */
 		char ord[48];
 		size_t len = strlen(left);

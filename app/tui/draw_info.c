@@ -7,11 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "words/deadlock.h"
 #include "practice/quiz.h"
 #include <distmm/schedule.h>
 #include "theme.h"
-#include "view_judge.h"
 
 void draw_info_add(struct draw_ctx *d, int role, const char *text, int pre)
 {
@@ -47,33 +45,46 @@ static void draw_quiz_paragraphs(struct draw_ctx *d)
 		draw_add(d, ROLE_DIM, "type your answer, then Enter; n skips it (x turns the quiz off)");
 }
 
+/* The theme's role for a line a mode wrote (enum view_tone). */
+static int draw_tone_role(int tone)
+{
+	switch (tone) {
+	case VIEW_TONE_TITLE: return ROLE_TITLE;
+	case VIEW_TONE_KEY: return ROLE_KEY;
+	case VIEW_TONE_DIM: return ROLE_DIM;
+	case VIEW_TONE_OK: return ROLE_OK;
+	case VIEW_TONE_BAD: return ROLE_BAD;
+	default: return ROLE_NORMAL;
+	}
+}
+
 void draw_info_paragraphs(struct draw_ctx *d)
 {
 	const struct view *v = d->v;
+	static struct view_lines q; /* 4 KiB: only the UI thread draws */
 	char buf[DRAW_PARA_MAX];
 	d->n_para = 0;
 	draw_add(d, ROLE_TITLE, v->msg);
-	if (v->judge) { /* --judge: the verdict, on every stop */
-		int pass = view_judge_line(v, buf, sizeof buf);
-		draw_add(d, pass || v->judge->ring ? ROLE_OK : ROLE_BAD, buf);
-	}
+	int tone = view_headline(v, buf, sizeof buf); /* --judge: the verdict, on every stop */
+	if (tone)
+		draw_add(d, draw_tone_role(tone), buf);
 	if (v->typing_goto) {
 		snprintf(buf, sizeof buf, "go to step s = %s_   (0 to %d, then Enter; Esc cancels)",
 			 v->goto_buf, v->cfg.mode == DM_DP ? 0 : v->cfg.devices - 1);
 		draw_add(d, ROLE_KEY, buf);
 	}
-	if (v->derive.open) {
-		draw_derive_paragraphs(d);
+	if (view_question(v, &q)) {
+		for (int i = 0; i < q.n; i++)
+			draw_info_add(d, draw_tone_role(q.line[i].how), q.line[i].text, q.line[i].pre);
 	} else if (quiz_open(&v->quiz)) {
 		draw_quiz_paragraphs(d);
 	} else {
 		view_caption(v, buf, sizeof buf);
 		draw_add(d, v->failed ? ROLE_BAD : ROLE_NORMAL, buf);
 		if (v->failed && v->fail.code == DM_EDEADLOCK)
-			draw_add(d, ROLE_NORMAL, v->judge ? view_judge_advice(v)
-							  : deadlock_fix(&v->snap));
+			draw_add(d, ROLE_NORMAL, view_advice(v));
 	}
-	view_derive_note(v, buf, sizeof buf);
+	view_note(v, buf, sizeof buf);
 	draw_add(d, ROLE_TITLE, buf);
 	view_empty_warning(v, buf, sizeof buf);
 	draw_add(d, ROLE_BAD, buf);

@@ -71,7 +71,7 @@ void draw_panel(const struct view *v, int r, const struct rect *box, const struc
 void draw_links(struct draw_ctx *d);
 void draw_junctions(struct draw_ctx *d);
 void draw_tokens(struct draw_ctx *d);
-/* --judge: the first wrong message's mark on its link (view_judge_message). */
+/* A mode's mark on a link (the judge's first wrong message, view_mark_message). */
 void draw_mark(struct draw_ctx *d);
 
 /* draw_table.c: the schedule table, rank by step, in box (a panel or an
@@ -89,10 +89,6 @@ void draw_table_train_size(const struct view *v, int *w, int *h, int *min_w, int
 void draw_info(const struct draw_ctx *d);
 void draw_info_paragraphs(struct draw_ctx *d);
 void draw_info_add(struct draw_ctx *d, int role, const char *text, int pre);
-
-/* draw_derive.c: the practice's question, its answer line (a caret under
- * a syntax error) and the verdict, as paragraphs. */
-void draw_derive_paragraphs(struct draw_ctx *d);
 
 /* draw_overlay.c: boxes over the panels, each sized to its content and the
  * screen: the gathered C at the end, the help, the DP vs FSDP memory table,

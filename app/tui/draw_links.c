@@ -17,7 +17,6 @@
 
 #include <distmm/schedule.h>
 #include "theme.h"
-#include "view_judge.h"
 
 /* The arrowhead for a step from a to b. */
 static int draw_dir(struct point a, struct point b)
@@ -91,8 +90,8 @@ void draw_links(struct draw_ctx *d)
 	const struct view *v = d->v;
 	const struct layout *l = &d->l;
 	d->n_head = 0;
-	if (v->snap.mode != DM_FSDP && !v->cfg.train)
-		return; /* DP's ring is its training step's all-reduce */
+	if (!view_links(v))
+		return; /* FSDP's ring, or DP's training step's all-reduce */
 	for (int i = 0; i < l->n_links; i++) {
 		const struct layout_link *k = &l->link[i];
 		int len = layout_link_path(l, i, p, LAYOUT_MAX_PATH);
@@ -136,7 +135,7 @@ void draw_junctions(struct draw_ctx *d)
 {
 	static struct point p[LAYOUT_MAX_PATH];
 	const struct layout *l = &d->l;
-	if (d->v->snap.mode != DM_FSDP && !d->v->cfg.train)
+	if (!view_links(d->v))
 		return;
 	for (int i = 0; i < l->n_links; i++) {
 		int len = layout_link_path(l, i, p, 1);
@@ -240,19 +239,23 @@ void draw_tokens(struct draw_ctx *d)
 	}
 }
 
-/* --judge: the first wrong event, when it is a message and its phase is on
- * screen: its label ("!B0", "!C2:4") at the start of the link it took, or,
- * when the ring has no such link (a shard sent to the wrong rank), of the
- * sender's own link, naming where it went ("!B0->2"); a block of C on the
- * sender's route to rank 0.  Bold and reversed, and a '!': not colour alone. */
+/* A mode's mark on a message (--judge: the first wrong event, when it is a
+ * message and its phase is on screen): its label ("!B0", "!C2:4") at the
+ * start of the link it took, or, when the ring has no such link (a shard
+ * sent to the wrong rank), of the sender's own link, naming where it went
+ * ("!B0->2"); a block of C on the sender's route to rank 0.  Bold and
+ * reversed, and a '!': not colour alone. */
 void draw_mark(struct draw_ctx *d)
 {
 	static struct point p[LAYOUT_MAX_PATH];
 	const struct layout *l = &d->l;
-	char label[32];
-	int from, to, gather, len = 0, link = -1;
-	if (!view_judge_message(d->v, &from, &to, &gather, label, sizeof label))
+	struct view_mark m;
+	int len = 0, link = -1;
+	if (!view_mark_message(d->v, &m))
 		return;
+	int from = m.from, to = m.to, gather = m.gather;
+	char *label = m.label;
+	size_t lsize = sizeof m.label;
 	if (gather && from > 0 && from < l->n) {
 		len = layout_gather_path(l, from, p, LAYOUT_MAX_PATH);
 	} else if (!gather && d->v->snap.mode == DM_FSDP) {
@@ -263,7 +266,7 @@ void draw_mark(struct draw_ctx *d)
 			if (l->link[i].from == from) {
 				link = i;
 				size_t at = strlen(label);
-				snprintf(label + at, sizeof label - at, "->%d", to);
+				snprintf(label + at, lsize - at, "->%d", to);
 			}
 		if (link >= 0)
 			len = layout_link_path(l, link, p, LAYOUT_MAX_PATH);

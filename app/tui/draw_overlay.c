@@ -13,7 +13,6 @@
 #include "keys.h"
 #include <distmm/split.h>
 #include "theme.h"
-#include "train_model.h"
 
 /* A want_w x want_h box centred in area, inside it. */
 static struct rect draw_in_area(const struct rect *area, int want_w, int want_h)
@@ -81,29 +80,51 @@ void draw_result(const struct draw_ctx *d)
 	draw_text(box.y + box.h - 2, box.x + 2, box.w - 4, theme_attr(ROLE_DIM), foot);
 }
 
+/* Whether the modes on screen refuse a key of binding k (view_refusal);
+ * *who gets the mode that does. */
+static int draw_refused(const struct view *v, const struct keys_binding *k,
+			const struct view_mode **who)
+{
+	for (int c = 0; c < KEYS_MAX_CODES && k->key[c].action != ACT_NONE; c++)
+		if (view_refusal(v, k->key[c].action, who))
+			return 1;
+	return 0;
+}
+
 /* The help: every binding of the key table, in its order, a line each;
- * the box as wide as the longest and as tall as the list. */
+ * the box as wide as the longest and as tall as the list.  A binding the
+ * modes on screen refuse is dimmed and marked '-' in the border's column,
+ * and the title says by whom (pressing it says why). */
 void draw_help(const struct draw_ctx *d)
 {
 	int n = keys_count(), names = 0, what = 0;
+	const struct view_mode *who = NULL;
+	char title[96] = "keys";
 	for (int i = 0; i < n; i++) {
 		const struct keys_binding *k = keys_binding(i);
 		if ((int)strlen(k->names) > names)
 			names = (int)strlen(k->names);
 		if ((int)strlen(k->what) > what)
 			what = (int)strlen(k->what);
+		draw_refused(d->v, k, who ? NULL : &who);
 	}
+	if (who)
+		snprintf(title, sizeof title, "keys (- not in %s)", who->name);
 	struct rect box;
 	/* the title and the closing hint sit in the borders */
 	layout_overlay(&d->l, names + what + 7, n + 2, &box);
 	if (box.h < n + 2 && d->l.rows >= n + 2)
 		box = (struct rect){ box.x, (d->l.rows - (n + 2)) / 2, box.w, n + 2 };
-	draw_titled_box(&box, theme_attr(ROLE_TITLE), theme_attr(ROLE_TITLE), "keys");
+	draw_titled_box(&box, theme_attr(ROLE_TITLE), theme_attr(ROLE_TITLE), title);
 	int y = box.y + 1;
 	for (int i = 0; i < n && y < box.y + box.h - 1; i++, y++) {
 		const struct keys_binding *k = keys_binding(i);
-		draw_text(y, box.x + 2, names, theme_attr(ROLE_KEY), k->names);
-		draw_text(y, box.x + 3 + names, box.w - names - 5, theme_attr(ROLE_NORMAL), k->what);
+		int off = draw_refused(d->v, k, NULL);
+		if (off)
+			draw_text(y, box.x + 1, 1, theme_attr(ROLE_BAD) | A_BOLD, "-");
+		draw_text(y, box.x + 2, names, theme_attr(off ? ROLE_DIM : ROLE_KEY), k->names);
+		draw_text(y, box.x + 3 + names, box.w - names - 5,
+			  theme_attr(off ? ROLE_DIM : ROLE_NORMAL), k->what);
 	}
 	const char *hint = " any key closes this ";
 	int hw = (int)strlen(hint);
@@ -189,23 +210,9 @@ void draw_memory(const struct draw_ctx *d)
 		 "DP's sent counts the gather only: giving the other %d devices their copy of B "
 		 "would move %s more%s",
 		 c->n > 1 ? c->n - 1 : 0, b, cols < 7 ? " (sends not shown: widen the screen)" : "");
-	if (v->cfg.train) {
-		/* the training step's own peaks and ring bytes, by the model
-		 * batch mode's tables print (train_model.c), for rank 0 of each */
-		struct train_model_rank m[2];
-		char f[2][3][24];
-		for (int mode = 0; mode < 2; mode++) {
-			train_model_rank(mode, c->n, v->a->rows, v->a->cols, v->b->cols, 0, &m[mode]);
-			view_bytes(m[mode].fwd_peak, f[mode][0], sizeof f[mode][0]);
-			view_bytes(m[mode].bwd_peak, f[mode][1], sizeof f[mode][1]);
-			view_bytes(m[mode].ring_sent, f[mode][2], sizeof f[mode][2]);
-		}
-		snprintf(note[n_note++], sizeof note[0],
-			 "training step, rank 0 by the model: FSDP peak %s forward, %s backward, ring "
-			 "sent %s; DP %s forward, %s backward, ring sent %s (-b --train: every rank)",
-			 f[DM_FSDP][0], f[DM_FSDP][1], f[DM_FSDP][2], f[DM_DP][0], f[DM_DP][1],
-			 f[DM_DP][2]);
-	}
+	view_memory_note(v, note[n_note], sizeof note[0]); /* the training step's model */
+	if (note[n_note][0])
+		n_note++;
 	int box_w = tw + 4 > 60 ? tw + 4 : 60, note_lines = 0;
 	if (box_w > d->l.cols - 2)
 		box_w = d->l.cols - 2;

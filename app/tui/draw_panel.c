@@ -14,7 +14,6 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "theme.h"
-#include "view_judge.h"
 
 /* The attribute of a computed cell: its shard's colour (its rank's in DP),
  * bold when written at this stop, reversed while that is animating. */
@@ -340,9 +339,8 @@ static void draw_traffic(const struct view *v, int r, int y, int x, int w)
 	int len = draw_textf(y, x, w, theme_attr(ROLE_NORMAL), "%s", buf);
 	/* the recv-thread fix's second thread, its cost, where it fits (the
 	 * snapshot rebuilt from the log cannot say which order ran: the
-	 * configuration does) */
-	if (v->snap.mode == DM_FSDP && v->cfg.order == ORDER_RECV_THREAD && v->snap.n > 1 &&
-	    !v->replaying) {
+	 * configuration does; a log's is always the parity order) */
+	if (v->snap.mode == DM_FSDP && v->cfg.order == ORDER_RECV_THREAD && v->snap.n > 1) {
 		const char *t = len + 11 <= w ? "  2 threads" : len + 6 <= w ? "  2 thr" : "";
 		draw_text(y, x + len, w - len, theme_attr(ROLE_ACCENT), t);
 	}
@@ -415,7 +413,7 @@ static void draw_panel_title(const struct view *v, int r, const struct rect *p, 
 	const struct run_dev_view *d = &v->snap.dev[r];
 	char left[64], right[32];
 	int k = draw_held_shard(v, r), hide = view_hides(v, r);
-	int mark = view_judge_marks(v, r); /* --judge: the first wrong event is this rank's */
+	int mark = view_marks(v, r); /* --judge: the first wrong event is this rank's */
 	attr_t ra = theme_attr(ROLE_TITLE);
 	attr_t la = mark ? theme_attr(ROLE_BAD) | A_BOLD | A_REVERSE : theme_attr(ROLE_TITLE);
 
@@ -454,7 +452,7 @@ static void draw_panel_title(const struct view *v, int r, const struct rect *p, 
 /* The training step's line: "dB" and one digit a chunk of dB, how many
  * ranks' partials it holds ('.' none, '-' an empty chunk), in the chunk's
  * colour and reversed for the chunk that came in; then the words
- * (view_train_line).  Before the partial, dA's or dC's words alone. */
+ * (view_panel_line).  Before the partial, dA's or dC's words alone. */
 static void draw_train(const struct view *v, int r, int y, int x, int w)
 {
 	char text[96];
@@ -477,7 +475,7 @@ static void draw_train(const struct view *v, int r, int y, int x, int w)
 	}
 	if (db && view_hides(v, r))
 		return; /* the chunk's index is the question */
-	view_train_line(v, r, x + w - tx, text, sizeof text);
+	view_panel_line(v, r, x + w - tx, text, sizeof text);
 	draw_text(y, tx, x + w - tx, theme_attr(db ? ROLE_NORMAL : ROLE_DIM), text);
 }
 
@@ -523,7 +521,7 @@ void draw_panel(const struct view *v, int r, const struct rect *p, const struct 
 	int blocked = v->failed && (d->wait_state == RUN_WAIT_SEND || d->wait_state == RUN_WAIT_RECV);
 	int focus = v->focus == r;
 
-	int mark = view_judge_marks(v, r);
+	int mark = view_marks(v, r);
 	draw_clear(p);
 	draw_box(p, theme_attr(d->failed || blocked || mark ? ROLE_BAD : ROLE_BORDER) |
 			    (focus || mark ? A_BOLD : 0));
@@ -541,7 +539,7 @@ void draw_panel(const struct view *v, int r, const struct rect *p, const struct 
 	/* FULL: the formula (or, in the lab during the transfer's motion, the
 	 * call being made); the sections the plan holds; memory; traffic */
 	if (!draw_blocked(v, r, y, x, w)) {
-		if (!v->animating || !view_lab_calls(v, r, progress, buf, sizeof buf) ||
+		if (!v->animating || !view_calls(v, r, progress, buf, sizeof buf) ||
 		    (int)strlen(buf) > w)
 			view_formula(v, r, 0, buf, sizeof buf);
 		if ((int)strlen(buf) > w) /* a bug's longer words: the short form, whole */
@@ -555,7 +553,7 @@ void draw_panel(const struct view *v, int r, const struct rect *p, const struct 
 		cy += draw_ab_sect(v, r, cy, x, w, &pl->a, 1);
 	if (pl->b.on)
 		draw_ab_sect(v, r, cy, x, w, &pl->b, 0);
-	if (v->cfg.train && h >= 4)
+	if (view_panel_lines(v) && h >= 4) /* the training step's dA and dB */
 		draw_train(v, r, y + h - 3, x, w);
 	draw_membar(v, r, y + h - 2, x, w, 1);
 	draw_traffic(v, r, y + h - 1, x, w);

@@ -47,7 +47,7 @@ static int cell_w(int n)
 void draw_table_size(const struct view *v, int *w, int *h, int *min_w, int *min_h)
 {
 	int n = v->cfg.devices, lw = label_w(n), body;
-	if (v->cfg.train) {
+	if (view_table_kind(v) == VIEW_TABLE_TRAIN) {
 		draw_table_train_size(v, w, h, min_w, min_h);
 		return;
 	}
@@ -124,7 +124,7 @@ void draw_table(const struct view *v, const struct rect *box)
 {
 	if (box->w < 10 || box->h < 4)
 		return;
-	if (v->cfg.train) {
+	if (view_table_kind(v) == VIEW_TABLE_TRAIN) {
 		draw_table_train(v, box);
 		return;
 	}
@@ -144,7 +144,7 @@ void draw_table(const struct view *v, const struct rect *box)
 	/* the quiz hides the steps ahead, from the one a question is about (the
 	 * shard held after a transfer is the next step's answer); the practice
 	 * hides every cell and the rule in the title */
-	int hide = v->quiz.on, derive = view_derive_hiding(v), from = cur + 1;
+	int hide = v->quiz.on, derive = view_hides_all(v), from = cur + 1;
 	if (quiz_open(&v->quiz) && v->quiz.q[v->quiz.cur].step < from)
 		from = v->quiz.q[v->quiz.cur].step;
 	char title[96], rule[24];

@@ -196,7 +196,7 @@ void draw_table_train(const struct view *v, const struct rect *box)
 		r0 = n - rows;
 	/* the quiz hides the columns ahead, from the phase a question is
 	 * about; the practice every shard */
-	int derive = view_derive_hiding(v);
+	int derive = view_hides_all(v);
 	int from = cur < 0 ? 0 : cols[cur].phase + 1;
 	if (quiz_open(&v->quiz) && v->quiz.phase >= 0 && v->quiz.phase < from)
 		from = v->quiz.phase;

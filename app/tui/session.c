@@ -12,6 +12,9 @@
 
 #include "cli/inputs.h"
 #include "layout.h"
+#include "modes/lessons.h"
+#include "modes/practice.h"
+#include "modes/replay.h"
 #include "practice/quiz.h"
 #include "cli/status.h"
 #include "theme.h"
@@ -43,7 +46,7 @@ int session_open(struct session *t, const struct cli_opts *o)
 			     LAYOUT_MAX_DEVICES, o->devices);
 		return STATUS_USAGE;
 	}
-	if (o->judge_file)
+	if (o->judge_file) /* the judge runs first and picks what to show */
 		return session_judge_open(t, o);
 	if (o->lesson_file) {
 		char msg[512];
@@ -69,7 +72,6 @@ int session_open(struct session *t, const struct cli_opts *o)
 			session_close(t);
 			return status_of(rc);
 		}
-		t->replaying = 1;
 		if (t->trace.n > LAYOUT_MAX_DEVICES) {
 			status_error("the trace has %d devices; the interface shows up to %d (use -b)",
 				     t->trace.n, LAYOUT_MAX_DEVICES);
@@ -84,9 +86,7 @@ void session_close(struct session *t)
 {
 	free(t->lesson);
 	t->lesson = NULL;
-	if (t->replaying)
-		trace_free(&t->trace);
-	t->replaying = 0;
+	trace_free(&t->trace); /* nothing when no trace was read */
 	session_judge_close(t);
 }
 
@@ -97,14 +97,14 @@ static int session_start_view(struct session *t, uint64_t now, struct dm_err *er
 	int rc;
 	if ((rc = inputs_load(o, &t->a, &t->b, err)))
 		return rc;
-	if (t->replaying) {
+	if (o->replay_file) {
 		const struct trace *tr = &t->trace;
 		/* a training step's trace: dC as batch's replay gets it (--dC, or
 		 * from the seed) */
 		if ((rc = trace_check(tr, t->a.rows, t->a.cols, t->b.cols, err)) ||
 		    (tr->train && (rc = inputs_load_dc(o, t->a.rows, t->b.cols, &t->dc, err))) ||
-		    (rc = view_init_replay(&t->v, &t->a, &t->b, tr->train ? &t->dc : NULL, tr->ev,
-					   tr->n_ev, tr->mode, tr->n, o->bug, now, err))) {
+		    (rc = mode_replay_start(&t->v, &t->a, &t->b, tr->train ? &t->dc : NULL, tr->ev,
+					    tr->n_ev, tr->mode, tr->n, o->bug, now, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);
 			mat_free(&t->dc);
@@ -132,11 +132,15 @@ static int session_start_view(struct session *t, uint64_t now, struct dm_err *er
 			return rc;
 		}
 		if (o->quiz == CLI_QUIZ_DERIVE && !t->no_quiz)
-			view_derive_start(&t->v);
+			rc = mode_practice_push(&t->v, err);
 		else if (o->quiz && !t->no_quiz)
 			quiz_init(&t->v.quiz, 1, o->quiz, o->seed);
-		t->v.lesson = t->lesson;
-		t->v.part = t->part;
+		if (!rc && t->lesson)
+			rc = mode_lessons_push(&t->v, t->lesson, t->part, err);
+		if (rc) {
+			session_stop(t);
+			return rc;
+		}
 	}
 	return 0;
 }
@@ -145,6 +149,7 @@ int session_start(struct session *t, uint64_t now, struct dm_err *err)
 {
 	const struct cli_opts *o = &t->opts;
 	int rc;
+	/* a judged session shows its case's runs, every other the options' */
 	if ((rc = t->judge ? session_judge_start(t, now, err) : session_start_view(t, now, err)))
 		return rc;
 	t->v.utf8 = theme_utf8(); /* 0 until the screen is set up: its owner sets it then */
@@ -182,19 +187,19 @@ static int session_bwd_stop(const struct cli_opts *o, const struct view *v, char
 				     [CLI_START_PARTIAL] = SCHED_DB_PARTIAL,
 				     [CLI_START_RS] = SCHED_REDUCE_SCATTER,
 				     [CLI_START_AG] = SCHED_ALL_GATHER };
-	int mode = v->cfg.mode, n = v->cfg.devices, s = o->start_step, kind = kinds[o->start_kind];
+	int mode = v->cfg.mode, s = o->start_step, kind = kinds[o->start_kind];
 	int fsdp = mode == DM_FSDP, count = 0;
 	char name[24];
 	session_bwd_name(o->start_kind, s, name, sizeof name);
-	if (!v->cfg.train) {
+	if (!v->plan.train) { /* the plan's pass: a training step has these stops */
 		snprintf(msg, size, "--start-at %s: a backward stop, and the run is not a training "
 				    "step (--train)", name);
 		return -2;
 	}
 	for (int p = 0; p < v->phase_count; p++) {
-		if (sched_run_phase_kind(mode, 1, n, p) != kind)
+		if (view_phase_kind(v, p) != kind)
 			continue;
-		if (kind == SCHED_DB_PARTIAL || sched_run_phase_step(mode, 1, n, p) == s)
+		if (kind == SCHED_DB_PARTIAL || view_phase_step(v, p) == s)
 			return p;
 		count++;
 	}

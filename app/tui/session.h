@@ -1,6 +1,6 @@
 /* session: what a run of the interface shows, and how it starts, shared by
  * the live loop (tui.c) and the headless export (app/export/).  The options
- * in force (a lesson's parts change them), the lesson or the recorded trace
+ * in force (a lesson's parts change them), the lesson or the trace
  * loaded once, the matrices made from the options, and the view over the
  * run.  Times are passed in, so the export can drive it from a virtual clock. */
 #ifndef TUI_SESSION_H
@@ -22,8 +22,7 @@ struct session {
 	struct cli_opts opts;
 	struct lesson *lesson; /* --lesson, loaded by session_open, or NULL */
 	int part;
-	struct trace trace;    /* --replay: the recorded run */
-	int replaying;
+	struct trace trace;    /* --replay: the run to show (no events otherwise) */
 	int no_quiz;           /* never ask (the export cannot take answers) */
 	struct session_judge *judge; /* --judge: run before anything, or NULL */
 	struct mat a, b;
@@ -57,13 +56,11 @@ int session_next_part(struct session *t, uint64_t now, struct dm_err *err);
  * errors are one line; the status is batch mode's), picks the case to show;
  * STATUS_OK or the status to exit with.  Then the case's matrices and the
  * view of the candidate's run; j switches to the correct ring and back,
- * keeping the stop where it can (0, or an engine error that left no view).
- * The case on screen (NULL without --judge); close frees it all. */
+ * keeping the stop where it can (0, or an engine error that left no view);
+ * close frees it all. */
 int session_judge_open(struct session *t, const struct cli_opts *o);
 int session_judge_start(struct session *t, uint64_t now, struct dm_err *err);
 int session_judge_switch(struct session *t, uint64_t now, struct dm_err *err);
-struct judge_case;
-const struct judge_case *session_judge_case(const struct session *t);
 void session_judge_close(struct session *t);
 
 /* Whether the screen is monochrome: --no-color, or NO_COLOR set and not empty. */

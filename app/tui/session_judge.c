@@ -1,10 +1,11 @@
 /* session_judge: --judge without -b.  The judge runs before anything is
  * drawn (its errors are batch mode's one line and exit 2; its Python
  * processes are all gone when it returns), then the interface opens on one
- * case, picked as --trace picks it (judge_pick): the candidate's recorded
- * run, replayed as recorded, or, after j, the correct ring run live by the
- * engine on the same matrices, n, mode and capacity.  Both views are made
- * afresh at each switch; the stop and the screen's modes carry over. */
+ * case, picked as --trace picks it (judge_pick): the candidate's run, as
+ * its log has it, or, after j, the correct ring run live by the engine on
+ * the same matrices, n, mode and capacity (modes/judged.c shows both).  Both
+ * views are made afresh at each switch; the stop and the screen's modes
+ * carry over. */
 #include "session.h"
 
 #include <signal.h>
@@ -16,17 +17,26 @@
 #include "judge/battery.h"
 #include "judge/judge.h"
 #include "layout.h"
+#include "modes/judged.h"
 #include "cli/status.h"
-#include "view_judge.h"
-#include <distmm/bug.h>
-#include <distmm/order.h>
-#include <distmm/run.h>
 
 struct session_judge {
 	struct judge j;
 	const struct judge_case *c; /* the case on screen */
-	struct view_judge vj;
+	struct mode_judged vj;      /* what its modes say of it (modes/judged.c) */
 };
+
+/* The session's judge, NULL without --judge: the session holds it, and only
+ * this file reads or sets it, through these two. */
+static struct session_judge *sj_of(const struct session *t)
+{
+	return t->judge; /* the one read of the session's judge */
+}
+
+static void sj_keep(struct session *t, struct session_judge *sj)
+{
+	t->judge = sj; /* the one write: set by open, cleared by close */
+}
 
 /* The one line of the judge's errors, as batch mode says them (judge_report.c);
  * STATUS_OK when the judge could run its cases. */
@@ -113,69 +123,36 @@ int session_judge_open(struct session *t, const struct cli_opts *o)
 		free(sj);
 		return st;
 	}
-	t->judge = sj;
+	sj_keep(t, sj);
 	return STATUS_OK;
 }
 
 void session_judge_close(struct session *t)
 {
-	if (!t->judge)
+	struct session_judge *sj = sj_of(t);
+	if (!sj)
 		return;
-	judge_free(&t->judge->j);
-	free(t->judge);
-	t->judge = NULL;
-}
-
-const struct judge_case *session_judge_case(const struct session *t)
-{
-	return t->judge ? t->judge->c : NULL;
-}
-
-/* The candidate's log: its trace's events, or none when it sent none that
- * could be read. */
-static void sj_log(const struct judge_case *c, const struct ev **ev, size_t *n_ev)
-{
-	*ev = c->has_trace ? c->trace.ev : NULL;
-	*n_ev = c->has_trace ? c->trace.n_ev : 0;
-}
-
-/* The view for vj.ring: the correct ring live, or the candidate's run. */
-static int sj_view(struct session *t, uint64_t now, struct dm_err *err)
-{
-	struct session_judge *sj = t->judge;
-	const struct judge_case *c = sj->c;
-	const struct ev *ev;
-	size_t n_ev;
-	int rc;
-	sj_log(c, &ev, &n_ev);
-	if (sj->vj.ring) {
-		struct view_config cfg = { c->mode, c->n, c->capacity, ORDER_PARITY, BUG_NONE, 0, 0, NULL };
-		rc = view_init(&t->v, &t->a, &t->b, &cfg, 0, now, err);
-	} else {
-		rc = view_init_recorded(&t->v, &t->a, &t->b, ev, n_ev, c->mode, c->n, sj->vj.over,
-					&sj->vj, now, err);
-	}
-	if (rc)
-		return rc;
-	t->v.judge = &sj->vj;
-	return 0;
+	judge_free(&sj->j);
+	free(sj);
+	sj_keep(t, NULL);
 }
 
 int session_judge_start(struct session *t, uint64_t now, struct dm_err *err)
 {
-	struct session_judge *sj = t->judge;
-	struct judge_case inputs = *sj->c; /* battery_inputs settles the seed: the one used */
-	const struct ev *ev;
-	size_t n_ev;
+	struct session_judge *sj = sj_of(t);
+	const struct judge_case *c = sj->c;
+	struct judge_case inputs = *c; /* battery_inputs settles the seed: the one used */
 	int rc;
 	if ((rc = battery_inputs(&inputs, &t->a, &t->b, err)))
 		return rc;
-	sj_log(sj->c, &ev, &n_ev);
 	int ring = sj->vj.ring; /* a lesson-less restart keeps the view it was on */
-	rc = view_judge_init(&sj->vj, &sj->j, sj->c, ev, n_ev, err);
+	/* the candidate's log: its trace's events, or none when it sent none
+	 * that could be read */
+	rc = mode_judged_init(&sj->vj, &sj->j, c, c->has_trace ? c->trace.ev : NULL,
+			      c->has_trace ? c->trace.n_ev : 0, err);
 	sj->vj.ring = ring;
 	if (!rc)
-		rc = sj_view(t, now, err);
+		rc = mode_judged_show(&t->v, &t->a, &t->b, &sj->vj, now, err);
 	if (rc) {
 		mat_free(&t->a);
 		mat_free(&t->b);
@@ -188,7 +165,8 @@ int session_judge_start(struct session *t, uint64_t now, struct dm_err *err)
 int session_judge_switch(struct session *t, uint64_t now, struct dm_err *err)
 {
 	struct view *v = &t->v;
-	if (!t->judge)
+	struct session_judge *sj = sj_of(t);
+	if (!sj)
 		return 0;
 	/* what carries over: where it is and how the screen looks */
 	int stop = v->failed ? v->live_phase : v->stop;
@@ -196,8 +174,8 @@ int session_judge_switch(struct session *t, uint64_t now, struct dm_err *err)
 	int speed = v->speed, utf8 = v->utf8, closed = v->result_closed;
 	size_t ci = v->cell_i, cj = v->cell_j;
 	view_free(v);
-	t->judge->vj.ring = !t->judge->vj.ring;
-	int rc = sj_view(t, now, err);
+	sj->vj.ring = !sj->vj.ring;
+	int rc = mode_judged_show(v, &t->a, &t->b, &sj->vj, now, err);
 	if (rc)
 		return rc;
 	v->focus = focus;
@@ -210,7 +188,7 @@ int session_judge_switch(struct session *t, uint64_t now, struct dm_err *err)
 	v->utf8 = utf8;
 	view_goto(v, stop, now);
 	v->result_closed = closed;
-	if (!t->judge->vj.ring && v->stop < stop)
+	if (!sj->vj.ring && v->stop < stop)
 		snprintf(v->msg, sizeof v->msg, "j: your run, as far as it got");
 	return 0;
 }

@@ -17,16 +17,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <distmm/bug.h>
 #include "draw.h"
-#include "judge/judge.h"
 #include "export/export.h"
 #include "export/record.h"
 #include "keys.h"
 #include "layout.h"
-#include <distmm/order.h>
 #include <distmm/run.h>
-#include <distmm/schedule.h>
 #include "session.h"
 #include "cli/status.h"
 #include "theme.h"
@@ -117,143 +113,10 @@ static void tui_catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/* A word of the command line, quoted for a shell when it needs it. */
-static size_t tui_arg(char *buf, size_t size, size_t len, const char *word)
-{
-	int plain = *word != '\0';
-	for (const char *c = word; *c; c++)
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-		      strchr("-_./=:+,@%", *c)))
-			plain = 0;
-	if (len >= size)
-		return len;
-	if (plain)
-		return len + (size_t)snprintf(buf + len, size - len, " %s", word);
-	len += (size_t)snprintf(buf + len, size - len, " '");
-	for (const char *c = word; *c && len < size; c++)
-		len += (size_t)snprintf(buf + len, size - len, *c == '\'' ? "'\\''" : "%c", *c);
-	return len < size ? len + (size_t)snprintf(buf + len, size - len, "'") : len;
-}
-
-/* s: the command line that opens this view again: the run's settings as
- * they are now (after m, [ ], f or a lesson's part) and --start-at for the
- * stop on screen. */
-static void tui_share(const struct session *t, char *buf, size_t size)
-{
-	const struct cli_opts *o = &t->opts;
-	const struct view *v = &t->v;
-	char num[64];
-	const struct judge_case *c = session_judge_case(t);
-	int run = !c; /* the run's own settings; the judge's case has its own */
-	size_t len = (size_t)snprintf(buf, size, "share: ./distmm-tui");
-#define ARG(w) (len = tui_arg(buf, size, len, (w)))
-#define ARGF(...) (snprintf(num, sizeof num, __VA_ARGS__), ARG(num))
-	if (c) {
-		/* the one case again: its function, devices, shapes, values, seed */
-		ARG("--judge"), ARG(o->judge_file), ARG("-m"), ARG(c->mode == DM_DP ? "dp" : "fsdp");
-		ARG("-d"), ARGF("%d", c->n), ARG("-M"), ARGF("%zu", c->M), ARG("-K"), ARGF("%zu", c->K);
-		ARG("-N"), ARGF("%zu", c->N);
-		ARG("--values"), ARG(c->values == MAT_VALUES_INTS ? "ints" : "floats");
-		ARG("--seed"), ARGF("%llu", (unsigned long long)c->seed);
-		if (c->capacity != RUN_UNBOUNDED)
-			ARG("--capacity"), ARGF("%zu", c->capacity);
-		if (o->judge_ms != CLI_JUDGE_MS)
-			ARG("--judge-timeout"), ARGF("%g", o->judge_ms / 1000.0);
-	}
-	if (t->replaying)
-		ARG("--replay"), ARG(o->replay_file);
-	if (run && !t->replaying && v->cfg.mode == DM_DP)
-		ARG("-m"), ARG("dp");
-	if (run && !t->replaying && v->cfg.train)
-		ARG("--train");
-	if (run && v->cfg.train && o->dc_file)
-		ARG("--dC"), ARG(o->dc_file);
-	if (run && !t->replaying)
-		ARGF("-d"), ARGF("%d", v->cfg.devices);
-	if (o->a_file)
-		ARG("-A"), ARG(o->a_file);
-	if (o->b_file)
-		ARG("-B"), ARG(o->b_file);
-	if (run && !o->a_file)
-		ARG("-M"), ARGF("%zu", v->a->rows);
-	if (run && !(o->a_file || o->b_file))
-		ARG("-K"), ARGF("%zu", v->a->cols);
-	if (run && !o->b_file)
-		ARG("-N"), ARGF("%zu", v->b->cols);
-	if (run && !(o->a_file && o->b_file)) {
-		ARG("--values"), ARG(o->values == MAT_VALUES_INTS ? "ints" : "floats");
-		ARG("--seed"), ARGF("%llu", (unsigned long long)o->seed);
-	}
-	if (run && !t->replaying && v->cfg.order != ORDER_PARITY)
-		ARG(order_is_fix(v->cfg.order) ? "--fix" : "--order"),
-			ARG(order_name(v->cfg.order));
-	if (run && !t->replaying && v->cfg.capacity != RUN_UNBOUNDED)
-		ARG("--capacity"), ARGF("%zu", v->cfg.capacity);
-	if (v->cfg.bug)
-		ARG("--bug"), ARG(bug_name(v->cfg.bug));
-	if (!t->replaying && v->derive.enabled && v->derive.on)
-		ARG("--quiz=derive");
-	else if (!t->replaying && v->quiz.on)
-		ARGF("--quiz=%d", v->quiz.level);
-	if (theme_projector())
-		ARG("--theme"), ARG("projector");
-	if (o->ascii)
-		ARG("--ascii");
-	if (o->no_color)
-		ARG("--no-color");
-	int stop = v->failed ? v->live_phase : v->stop;
-	int kind = stop >= 0 && stop < v->phase_count
-			   ? sched_run_phase_kind(v->cfg.mode, v->cfg.train, v->cfg.devices, stop)
-			   : -1;
-	if (stop >= v->phase_count)
-		ARG("--start-at"), ARG("verify");
-	else if (stop >= 0 && kind == SCHED_GATHER)
-		ARG("--start-at"), ARG("gather");
-	else if (stop >= 0 && kind == SCHED_DB_PARTIAL)
-		ARG("--start-at"), ARG("partial");
-	else if (stop >= 0 && kind != SCHED_COMPUTE && kind != SCHED_TRANSFER) {
-		/* the backward's: b2, b2t, rs1, ag1 (cli_start_at's words) */
-		int s = sched_run_phase_step(v->cfg.mode, 1, v->cfg.devices, stop);
-		ARG("--start-at");
-		ARGF("%s%d%s", kind == SCHED_REDUCE_SCATTER ? "rs" : kind == SCHED_ALL_GATHER ? "ag" : "b",
-		     s, kind == SCHED_BWD_TRANSFER ? "t" : "");
-	} else if (stop >= 0)
-		ARG("--start-at"), ARGF("%d%s", sched_phase_step(v->cfg.mode, v->cfg.devices, stop),
-					sched_phase_kind(v->cfg.mode, v->cfg.devices, stop) ==
-							SCHED_TRANSFER
-						? "t"
-						: "");
-#undef ARG
-#undef ARGF
-}
-
-/* d: the training step on or off, on the same matrices; a bug or an order
- * only one of the two runs has is said, not dropped in silence. */
-static void tui_switch_train(struct view *v, uint64_t now)
-{
-	struct dm_err err;
-	int train = !v->cfg.train;
-	if (train && v->cfg.order != ORDER_PARITY) {
-		snprintf(v->msg, sizeof v->msg, "d: the training step's rings use the parity order, "
-						"not %s: r and the command line without it",
-			 order_name(v->cfg.order));
-		return;
-	}
-	if (v->cfg.bug != BUG_NONE && bug_is_backward(v->cfg.bug) != train) {
-		snprintf(v->msg, sizeof v->msg, "d: the bug %s is a mistake of the %s: the %s cannot "
-						"have it",
-			 bug_name(v->cfg.bug), train ? "forward" : "backward's reduce-scatter",
-			 train ? "training step" : "forward alone");
-		return;
-	}
-	v->cfg.train = train;
-	view_restart(v, now, &err);
-	snprintf(v->msg, sizeof v->msg, "d: %s", train ? "the training step: forward, then backward"
-						      : "the forward alone");
-}
-
 /* Applies one action (ch: the key, for typing); returns 1 to quit, -1 when
- * the view could not be made again (the judge's j: nothing left to draw). */
+ * the view could not be made again (the judge's j: nothing left to draw).
+ * The modes on screen come first (view_mode_key): a key one of them refuses
+ * or takes is theirs; the rest are the interface's own. */
 static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 {
 	struct view *v = &t->v;
@@ -263,10 +126,24 @@ static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 	if (v->typing_goto && action != ACT_GOTO_TYPE && action != ACT_GOTO_BACK &&
 	    action != ACT_ENTER && action != ACT_RESIZE && action != ACT_REDRAW)
 		v->typing_goto = 0; /* any other key: no step to go to */
+	if (action == ACT_ENTER && v->typing_goto) {
+		view_goto_submit(v, now); /* the step typed, before any mode's answer */
+		return 0;
+	}
+	switch (view_mode_key(v, action, ch, now)) {
+	case VIEW_KEY_DONE:
+		return 0;
+	case VIEW_KEY_SESSION:
+		/* j: the session makes the view again (the judge's other run) */
+		if (session_judge_switch(t, now, &err)) {
+			v->fail = err; /* no view is left to show: say why, and stop */
+			return -1;
+		}
+		return 0;
+	}
 	switch (action) {
 	case ACT_QUIZ:
-		if (!v->replaying && !v->judge)
-			view_toggle_quiz(v);
+		view_toggle_quiz(v);
 		break;
 	case ACT_MEMORY:
 		view_open_memory(v);
@@ -286,24 +163,8 @@ static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 	case ACT_GOTO_BACK:
 		view_goto_type(v, '\b');
 		break;
-	case ACT_TEXT_TYPE:
-		derive_type(&v->derive, ch);
-		break;
-	case ACT_TEXT_BACK:
-		derive_backspace(&v->derive);
-		break;
-	case ACT_TEXT_SKIP:
-		derive_skip(&v->derive);
-		break;
-	case ACT_DERIVE_OPEN:
-		view_derive_open(v);
-		break;
 	case ACT_ENTER:
-		if (v->typing_goto)
-			view_goto_submit(v, now);
-		else if (v->derive.open)
-			derive_enter(&v->derive);
-		else if (quiz_waiting(&v->quiz))
+		if (quiz_waiting(&v->quiz))
 			quiz_submit(&v->quiz);
 		else
 			view_next(v, now);
@@ -323,16 +184,6 @@ static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 	case ACT_PLAY:
 		view_toggle_play(v, now);
 		break;
-	case ACT_MODE:
-		if (v->replaying || v->judge)
-			break; /* a recorded run is what it is; the judge's ring is its case's */
-		v->cfg.mode = v->cfg.mode == DM_FSDP ? DM_DP : DM_FSDP;
-		view_restart(v, now, &err);
-		break;
-	case ACT_TRAIN:
-		if (!v->replaying && !v->judge)
-			tui_switch_train(v, now);
-		break;
 	case ACT_RESTART:
 		view_restart(v, now, &err);
 		break;
@@ -342,17 +193,6 @@ static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 	case ACT_SLOWER:
 		view_speed(v, -1);
 		break;
-	case ACT_FEWER:
-	case ACT_MORE: {
-		if (v->replaying || v->judge)
-			break;
-		int n = v->cfg.devices + (action == ACT_MORE ? 1 : -1);
-		if (n >= 1 && n <= LAYOUT_MAX_DEVICES) {
-			v->cfg.devices = n;
-			view_restart(v, now, &err);
-		}
-		break;
-	}
 	case ACT_FOCUS_NEXT:
 	case ACT_FOCUS_PREV:
 		view_focus_next(v, action == ACT_FOCUS_NEXT ? 1 : -1);
@@ -388,30 +228,10 @@ static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 		view_close_overlay(v, now);
 		break;
 	case ACT_ESCAPE:
-		if (v->derive.open)
-			derive_close(&v->derive); /* the question waits: a opens it again */
-		else
-			view_escape(v);
-		break;
-	case ACT_FIX:
-		if ((v->cfg.order == ORDER_SEND_FIRST || v->cfg.order == ORDER_RECV_FIRST) &&
-		    v->failed && v->fail.code == DM_EDEADLOCK) {
-			v->cfg.order = ORDER_PARITY; /* even ranks send first, odd receive first */
-			v->fixed = 1;
-			view_restart(v, now, &err);
-			view_toggle_play(v, now);
-			snprintf(v->msg, sizeof v->msg, "f: the fixed order runs now: even ranks send "
-							"first, odd ranks receive first.");
-		}
+		view_escape(v);
 		break;
 	case ACT_SHARE:
-		tui_share(t, v->msg, sizeof v->msg);
-		break;
-	case ACT_JUDGE:
-		if (t->judge && session_judge_switch(t, now, &err)) {
-			v->fail = err; /* no view is left to show: say why, and stop */
-			return -1;
-		}
+		view_share_line(v, &t->opts, theme_projector(), v->msg, sizeof v->msg);
 		break;
 	case ACT_THEME:
 		theme_set_projector(!theme_projector());
@@ -449,12 +269,12 @@ static int tui_loop(struct session *t, struct record *rec, struct dm_err *err)
 		if (tui_signal)
 			return 0;
 		struct keys_ctx ctx = { v->overlay != VIEW_OV_NONE, quiz_waiting(&v->quiz),
-					v->typing_goto, v->cell_on, v->derive.open };
+					v->typing_goto, v->cell_on, view_typing(v) };
 		int action = keys_action(ch, &ctx);
 		if (!fits && action != ACT_QUIT && action != ACT_RESIZE && action != ACT_REDRAW)
 			continue; /* too small: only q (and resizing) do anything */
 		if ((action == ACT_NEXT || (action == ACT_ENTER && !quiz_waiting(&v->quiz) &&
-					    !v->typing_goto && !v->derive.open)) &&
+					    !v->typing_goto && !view_typing(v))) &&
 		    t->lesson) {
 			int next = session_next_part(t, tui_now(), err);
 			if (next < 0)

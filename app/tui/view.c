@@ -10,12 +10,9 @@
 #include <string.h>
 
 #include "layout.h"
-#include "view_judge.h"
-#include <distmm/bug.h>
+#include "modes/modes.h"
 #include <distmm/order.h>
-#include <distmm/replay.h>
 #include <distmm/schedule.h>
-#include <distmm/split.h>
 
 static const double view_speed_table[VIEW_SPEEDS] = { 0.25, 0.5, 1, 2, 4, 8, 16 };
 static const char *const view_speed_names[VIEW_SPEEDS] = { "1/4x", "1/2x", "1x", "2x",
@@ -70,6 +67,34 @@ static void view_measure_one(const struct mat *m, struct view_format *f)
 		f->ideal_w = f->min_w;
 }
 
+/* The schedule: the engine's, for the plan the modes made. */
+int view_phase_count(const struct view *v)
+{
+	return sched_run_phase_count(v->plan.mode, v->plan.train, v->plan.devices);
+}
+
+int view_phase_kind(const struct view *v, int p)
+{
+	return sched_run_phase_kind(v->plan.mode, v->plan.train, v->plan.devices, p);
+}
+
+int view_phase_step(const struct view *v, int p)
+{
+	return sched_run_phase_step(v->plan.mode, v->plan.train, v->plan.devices, p);
+}
+
+/* The plan of a new run: what was asked, and what the modes add. */
+static void view_plan(struct view *v)
+{
+	run_config_default(&v->plan);
+	v->plan.mode = v->cfg.mode;
+	v->plan.devices = v->cfg.devices;
+	v->plan.capacity = v->cfg.capacity;
+	v->plan.order = v->cfg.order;
+	v->plan.bug = v->cfg.bug;
+	view_mode_configure(v, &v->plan);
+}
+
 /* kind and step follow the stop shown. */
 static void view_set_stop(struct view *v, int stop)
 {
@@ -79,18 +104,17 @@ static void view_set_stop(struct view *v, int stop)
 		v->step = 0;
 	} else if (stop >= v->phase_count) {
 		v->kind = VIEW_VERIFY;
-		v->step = sched_run_phase_step(v->cfg.mode, v->cfg.train, v->cfg.devices,
-					       v->phase_count - 1);
+		v->step = view_phase_step(v, v->phase_count - 1);
 	} else {
-		v->kind = sched_run_phase_kind(v->cfg.mode, v->cfg.train, v->cfg.devices, stop);
-		v->step = sched_run_phase_step(v->cfg.mode, v->cfg.train, v->cfg.devices, stop);
+		v->kind = view_phase_kind(v, stop);
+		v->step = view_phase_step(v, stop);
 	}
 }
 
 /* Puts stop s on screen.  The engine's own snapshot for its current phase
  * (it alone knows who is blocked on whom); every other phase rebuilt from A,
- * B and the log, exactly as the engine had it then.  The verification shows
- * the gather's phase. */
+ * B and the log by the modes' rules (view_mode_rebuild), exactly as the
+ * engine had it then.  The verification shows the gather's phase. */
 static void view_show(struct view *v, int s)
 {
 	struct dm_err err;
@@ -98,15 +122,8 @@ static void view_show(struct view *v, int s)
 	int rc = 0;
 	if (v->run && p == run_phase(v->run))
 		run_snapshot_take(v->run, &v->snap);
-	else if (v->cfg.train)
-		rc = replay_snapshot_train(&v->snap, v->a, v->b, v->cfg.dc, v->cfg.mode,
-					   v->cfg.devices, v->cfg.bug, v->ev, v->n_ev, p, &err);
-	else if (v->recorded)
-		rc = replay_recorded(&v->snap, v->a, v->b, v->cfg.mode, v->cfg.devices, v->ev,
-				     v->n_ev, p, &err);
 	else
-		rc = replay_snapshot(&v->snap, v->a, v->b, v->cfg.mode, v->cfg.devices, v->cfg.bug,
-				     v->ev, v->n_ev, p, &err);
+		rc = view_mode_rebuild(v, p, &err);
 	if (rc) {
 		v->run_failed = v->failed = 1; /* a log that cannot be replayed: say so */
 		v->fail = err;
@@ -116,9 +133,7 @@ static void view_show(struct view *v, int s)
 	view_set_stop(v, s);
 	v->finished = s >= v->phase_count;
 	v->failed = v->run_failed && s == v->live_phase;
-	view_derive_shown(v);
-	if (v->judge)
-		view_judge_shown(v); /* where the candidate's run stopped: its waits */
+	view_mode_shown(v);
 }
 
 /* Copies the engine's new events (the first n of its log) into the view's. */
@@ -159,13 +174,12 @@ static void view_reset(struct view *v)
 	v->verdict = VIEW_OK;
 	v->n_bad = v->n_nan = 0;
 	v->result_closed = 0;
+	v->start_failed = 0;
 	view_set_stop(v, -1);
 	view_quiz_clear(v);
-	derive_close(&v->derive); /* a new run is watched afresh; the questions wait */
-	derive_new_run(&v->derive, v->cfg.devices);
+	view_mode_new_run(v);
 	v->cmp_valid = 0; /* other devices, other numbers */
-	v->max_err = v->max_err_da = v->max_err_db = 0;
-	v->train_bad = 0;
+	v->max_err = 0;
 	dm_err_clear(&v->fail);
 }
 
@@ -173,7 +187,8 @@ static void view_reset(struct view *v)
 static void view_run_constants(struct view *v)
 {
 	int n = v->cfg.devices;
-	v->phase_count = sched_run_phase_count(v->cfg.mode, v->cfg.train, n);
+	view_plan(v);
+	v->phase_count = view_phase_count(v);
 	v->mem_scale = compare_model_scale(n, v->a->rows, v->a->cols, v->b->cols);
 	if (v->focus >= n)
 		v->focus = -1;
@@ -181,34 +196,29 @@ static void view_run_constants(struct view *v)
 		v->cell_i = v->cell_j = 0;
 }
 
+int view_rewind(struct view *v, void *data, uint64_t now)
+{
+	(void)data;
+	v->result_closed = 0;
+	view_quiz_clear(v);
+	view_show(v, -1);
+	v->next_at = now + view_scaled(v, VIEW_DWELL_NS);
+	return 1;
+}
+
 int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 {
-	struct run_config cfg;
 	int rc;
 	v->animating = 0;
-	if (v->replaying) {
-		/* a recorded run restarts where it began */
-		v->result_closed = 0;
-		view_quiz_clear(v);
-		view_show(v, -1);
-		v->next_at = now + view_scaled(v, VIEW_DWELL_NS);
-		return 0;
-	}
+	if (view_mode_restart(v, now))
+		return 0; /* a mode restarted it (a log's run: where it began) */
 	view_reset(v);
-	run_config_default(&cfg);
-	cfg.mode = v->cfg.mode;
-	cfg.devices = v->cfg.devices;
-	cfg.capacity = v->cfg.capacity;
-	cfg.order = v->cfg.order;
-	cfg.bug = v->cfg.bug;
-	cfg.train = v->cfg.train;
-	cfg.dc = v->cfg.dc;
 	view_run_constants(v);
-	if ((rc = view_train_refs(v, err)) ||
-	    (rc = run_snapshot_init_train(&v->snap, cfg.devices, v->a->rows, v->a->cols,
+	if ((rc = view_mode_prepare(v, err)) ||
+	    (rc = run_snapshot_init_train(&v->snap, v->plan.devices, v->a->rows, v->a->cols,
 					  v->b->cols, 1, err)) ||
-	    (rc = run_new(&v->run, &cfg, v->a, v->b, err))) {
-		v->failed = v->run_failed = 1;
+	    (rc = run_new(&v->run, &v->plan, v->a, v->b, err))) {
+		v->failed = v->run_failed = v->start_failed = 1;
 		v->fail = *err;
 		return rc;
 	}
@@ -240,8 +250,10 @@ int view_init(struct view *v, const struct mat *a, const struct mat *b,
 	view_common_init(v, a, b);
 	v->cfg = *cfg;
 	v->playing = playing;
-	if ((rc = mat_matmul(&v->ref, a, b, err)))
+	if ((rc = modes_request(v, err)) || (rc = mat_matmul(&v->ref, a, b, err))) {
+		view_mode_clear(v);
 		return rc;
+	}
 	view_measure_one(&v->ref, &v->fc);
 	if ((rc = view_restart(v, now, err))) {
 		view_free(v);
@@ -252,6 +264,7 @@ int view_init(struct view *v, const struct mat *a, const struct mat *b,
 
 void view_free(struct view *v)
 {
+	view_mode_clear(v);
 	compare_free(&v->cmp);
 	free(v->ev);
 	v->ev = NULL;
@@ -259,8 +272,6 @@ void view_free(struct view *v)
 	v->run = NULL;
 	run_snapshot_free(&v->snap);
 	mat_free(&v->ref);
-	mat_free(&v->ref_da);
-	mat_free(&v->ref_db);
 }
 
 /* The stop just reached starts moving: its animation, then the dwell. */
@@ -283,7 +294,7 @@ static void view_animate(struct view *v, uint64_t now)
 /* The verification of the run's C, once, by the engine's one rule
  * (mat_allclose: allclose with equal_nan), named NaN-equal when some
  * elements pass only as the same NaN or infinity as A @ B's. */
-static void view_verify(struct view *v, const struct mat *c)
+void view_verify(struct view *v, const struct mat *c)
 {
 	if (mat_allclose(c, &v->ref, &v->max_err, &v->n_bad, &v->n_nan))
 		v->verdict = v->n_nan ? VIEW_NAN_EQUAL : VIEW_OK;
@@ -311,8 +322,7 @@ static int view_run_engine(struct view *v)
 	} else if (rc == 1) {
 		v->run_done = 1;
 		view_verify(v, run_result(v->run));
-		if (v->cfg.train)
-			view_train_verify(v, run_result_da(v->run), run_result_db(v->run));
+		view_mode_verify(v);
 	}
 	return rc;
 }
@@ -333,10 +343,8 @@ static int view_quiz_holds(struct view *v)
 	if (quiz_open(z))
 		return quiz_advance(z);
 	if (z->phase != next) {
-		int train = v->cfg.train;
-		quiz_prepare(z, v->snap.mode, sched_run_phase_kind(v->snap.mode, train, n, next),
-			     sched_run_phase_step(v->snap.mode, train, n, next), next, n, v->snap.M,
-			     v->snap.N);
+		quiz_prepare(z, v->snap.mode, view_phase_kind(v, next), view_phase_step(v, next),
+			     next, n, v->snap.M, v->snap.N);
 		return quiz_open(z);
 	}
 	return 0;
@@ -410,66 +418,59 @@ void view_goto(struct view *v, int target, uint64_t now)
 		v->playing = 0;
 }
 
-/* A recorded run: strictly (a trace, --replay) or as recorded (--judge);
- * over: as recorded, whether the run ended (else by its gather). */
-static int view_init_log(struct view *v, const struct mat *a, const struct mat *b,
-			 const struct mat *dc, const struct ev *ev, size_t n_ev, int mode, int n,
-			 int bug, int recorded, int over, const struct view_judge *judge,
-			 uint64_t now, struct dm_err *err)
+int view_init_log(struct view *v, const struct mat *a, const struct mat *b,
+		  const struct view_log *log, uint64_t now, struct dm_err *err)
 {
-	int rc, train = dc != NULL;
+	int rc, n = log->n;
 	view_common_init(v, a, b);
-	v->judge = judge;
-	v->cfg = (struct view_config){ mode, n, RUN_UNBOUNDED, ORDER_PARITY, bug, 0, train, dc };
-	v->replaying = 1;
-	v->recorded = recorded;
-	if ((rc = mat_matmul(&v->ref, a, b, err)))
+	v->cfg = (struct view_config){ log->mode, n,	       RUN_UNBOUNDED, ORDER_PARITY,
+				       log->bug,  0,	       log->dc != NULL, log->dc };
+	if ((rc = modes_request(v, err)) ||
+	    (view_mode_push(v, log->top, log->top_data) &&
+	     (rc = dm_err_set(err, DM_ENOMEM, "too many modes"))) ||
+	    (rc = mat_matmul(&v->ref, a, b, err))) {
+		view_free(v);
 		return rc;
+	}
 	view_measure_one(&v->ref, &v->fc);
 	view_run_constants(v);
-	if ((rc = view_train_refs(v, err)) ||
-	    (rc = train ? run_snapshot_init_train(&v->snap, n, a->rows, a->cols, b->cols, 1, err)
-			: run_snapshot_init(&v->snap, n, a->rows, b->cols, 1, err)) ||
-	    view_copy_events(v, ev, n_ev)) {
+	/* the snapshot's shape is the plan's: a training step's holds dA and dB */
+	if ((rc = view_mode_prepare(v, err)) ||
+	    (rc = v->plan.train
+			  ? run_snapshot_init_train(&v->snap, n, a->rows, a->cols, b->cols, 1, err)
+			  : run_snapshot_init(&v->snap, n, a->rows, b->cols, 1, err)) ||
+	    view_copy_events(v, log->ev, log->n_ev)) {
 		view_free(v);
 		return rc ? rc : dm_err_set(err, DM_ENOMEM, "out of memory for the trace");
 	}
 	v->live_phase = -1;
-	for (size_t i = 0; i < n_ev; i++) /* as recorded, the log's order is not the phases' */
-		if (ev[i].phase > v->live_phase)
-			v->live_phase = ev[i].phase;
-	if (recorded ? over : replay_finished_run(ev, n_ev, mode, train, n)) {
-		/* a whole run: its C (a training step's dA and dB too), rebuilt,
-		 * checked against the sequential products */
-		rc = recorded ? replay_recorded(&v->snap, a, b, mode, n, v->ev, v->n_ev,
-						v->phase_count - 1, err)
-		     : train  ? replay_snapshot_train(&v->snap, a, b, dc, mode, n, bug, v->ev,
-						      v->n_ev, v->live_phase, err)
-			      : replay_snapshot(&v->snap, a, b, mode, n, bug, v->ev, v->n_ev,
-						v->live_phase, err);
-		if (rc) {
+	for (size_t i = 0; i < log->n_ev; i++) /* held to no rule, the log's order is not the phases' */
+		if (log->ev[i].phase > v->live_phase)
+			v->live_phase = log->ev[i].phase;
+	if (log->over) {
+		/* a whole run: its C (a training step's dA and dB too), rebuilt by
+		 * the modes' rules, checked against the sequential products */
+		if ((rc = view_mode_rebuild(v, log->strict ? v->live_phase : v->phase_count - 1,
+					    err))) {
 			view_free(v);
 			return rc;
 		}
 		struct mat c = { a->rows, b->cols, v->snap.c };
 		view_verify(v, &c);
-		if (train) {
-			struct mat da = { a->rows, a->cols, v->snap.da };
-			struct mat db = { a->cols, b->cols, v->snap.db_result };
-			view_train_verify(v, &da, &db);
-		}
+		view_mode_verify(v);
 		v->run_done = 1;
-		if (recorded)
+		if (!log->strict)
 			v->live_phase = v->phase_count - 1; /* it returned: every stop, empty or not */
 	} else {
 		v->run_failed = 1;
 		v->fail_phase = v->live_phase + 1;
+		/* the words on screen since replays came: prose, not a mode flag */
 		dm_err_set(&v->fail, DM_ESTOPPED,
 			   "the recorded run stops here, in phase %d of %d: it did not finish",
 			   v->live_phase + 1, v->phase_count);
 	}
 	view_show(v, -1);
-	if (v->failed && (!recorded || v->fail.code != DM_ESTOPPED)) {
+	if (v->failed && (log->strict || v->fail.code != DM_ESTOPPED)) {
 		rc = v->fail.code;
 		*err = v->fail;
 		view_free(v);
@@ -477,20 +478,6 @@ static int view_init_log(struct view *v, const struct mat *a, const struct mat *
 	}
 	v->next_at = now + view_scaled(v, VIEW_DWELL_NS);
 	return 0;
-}
-
-int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
-		     const struct mat *dc, const struct ev *ev, size_t n_ev, int mode, int n,
-		     int bug, uint64_t now, struct dm_err *err)
-{
-	return view_init_log(v, a, b, dc, ev, n_ev, mode, n, bug, 0, 0, NULL, now, err);
-}
-
-int view_init_recorded(struct view *v, const struct mat *a, const struct mat *b,
-		       const struct ev *ev, size_t n_ev, int mode, int n, int over,
-		       const struct view_judge *judge, uint64_t now, struct dm_err *err)
-{
-	return view_init_log(v, a, b, NULL, ev, n_ev, mode, n, BUG_NONE, 1, over, judge, now, err);
 }
 
 /* Runs both modes at most this big for the table; beyond, the model only. */
@@ -518,13 +505,6 @@ void view_close_overlay(struct view *v, uint64_t now)
 void view_open_memory(struct view *v)
 {
 	struct dm_err err;
-	if (v->derive.on && derive_pending(&v->derive)) {
-		/* its formulas and figures are the practice's follow-ups */
-		snprintf(v->msg, sizeof v->msg, "c: the memory table gives the practice's answers away "
-						"(the bytes sent, the most held): it opens once the "
-						"questions are done (x ends the practice: the ones left count as shown)");
-		return;
-	}
 	if (!v->cmp_valid) {
 		struct run_config cfg;
 		compare_free(&v->cmp);
@@ -540,20 +520,6 @@ void view_open_memory(struct view *v)
 
 void view_toggle_quiz(struct view *v)
 {
-	if (v->derive.enabled) {
-		struct derive *d = &v->derive;
-		d->on = !d->on;
-		derive_close(d);
-		if (!d->on && derive_pending(d)) {
-			/* what the screen now shows answers the questions left */
-			int left = derive_stop(d);
-			snprintf(v->msg, sizeof v->msg, "x: the practice is off and every formula shown: "
-							"its %d question%s left count%s as shown (x: "
-							"the summary)",
-				 left, left == 1 ? "" : "s", left == 1 ? "s" : "");
-		}
-		return;
-	}
 	v->quiz.on = !v->quiz.on;
 	view_quiz_clear(v);
 }
@@ -563,7 +529,7 @@ void view_tick(struct view *v, uint64_t now)
 	if (v->animating && now >= v->anim_start + v->anim_dur)
 		v->animating = 0;
 	if (v->playing && !v->animating && now >= v->next_at && !quiz_open(&v->quiz) &&
-	    !v->derive.open && v->overlay == VIEW_OV_NONE && !v->typing_goto)
+	    !view_typing(v) && v->overlay == VIEW_OV_NONE && !v->typing_goto)
 		view_next(v, now);
 }
 

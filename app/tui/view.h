@@ -16,10 +16,10 @@
 #include <stdint.h>
 
 #include <distmm/dm_err.h>
+#include <distmm/evlog.h>
 #include <distmm/mat.h>
 #include "compare.h"
-#include "practice/derive.h"
-#include "practice/lesson.h"
+#include "mode.h"
 #include "practice/quiz.h"
 #include <distmm/run.h>
 
@@ -37,22 +37,21 @@ enum view_overlay {
 	VIEW_OV_TABLE, /* the schedule table, when the screen has no room for its panel */
 };
 
-/* view.train_bad: the training step's outputs that fail allclose */
-enum { VIEW_BAD_C = 1, VIEW_BAD_DA = 2, VIEW_BAD_DB = 4 };
-
 enum view_verdict {
 	VIEW_OK = 0,        /* allclose on every element */
 	VIEW_NAN_EQUAL,     /* allclose where finite; NaN (or the same infinity) exactly where A @ B has it */
 	VIEW_MISMATCH,
 };
 
+/* The run asked for.  lab and train are requests: view_init turns them
+ * into modes (modes/modes.c), which then own them. */
 struct view_config {
 	int mode, devices;
 	size_t capacity;
 	int order, bug; /* enum dm_order, enum dm_bug */
-	int lab;        /* the order was asked for (--order, --fix, a lesson's): the panels
-			   say each device's calls during a transfer */
-	int train;      /* the training step: the backward after the forward */
+	int lab;        /* the order was asked for (--order, --fix, a lesson's): the deadlock
+			   lab's mode, whose panels say each device's calls during a transfer */
+	int train;      /* the training step's mode: the backward after the forward */
 	const struct mat *dc; /* its dC (M x N), the caller's; kept whether or not train
 				 is on, so that the key can turn it on (NULL: never) */
 };
@@ -67,19 +66,16 @@ struct view_format {
 	int sci;            /* values too large or small for fixed decimals */
 };
 
-struct view_judge; /* view_judge.h: --judge, a candidate's run */
-
 struct view {
 	struct view_config cfg;
+	struct view_mode_entry modes[VIEW_MODES_MAX]; /* the active modes, by layer (mode.h) */
+	int n_modes;
+	struct run_config plan;  /* the run as the engine takes it: cfg's settings and what
+				    the modes add (configure), made at each start */
 	const struct mat *a, *b; /* the caller's */
 	struct mat ref;          /* A @ B, for the verification and the worked cell */
-	struct mat ref_da, ref_db; /* the training step's dC @ B^T and A^T @ dC (view_train.c) */
-	int train_bad;           /* which of them the run got wrong: VIEW_BAD_* bits */
-	double max_err_da, max_err_db;
-	struct run *run;         /* the engine; NULL when replaying a trace or a start failed */
-	int replaying;           /* the events come from a recorded trace */
-	int recorded;            /* ... replayed as recorded, held to no rule (--judge) */
-	const struct view_judge *judge; /* --judge: the verdict and its mark, or NULL */
+	struct run *run;         /* the engine; NULL when the events are a log's or a start failed */
+	int start_failed;        /* the engine's run could not start (v->fail says why) */
 	struct ev *ev;           /* the event log so far, a copy: the past is rebuilt from it */
 	size_t n_ev, cap_ev;
 	int live_phase;          /* the last phase the engine ran (or the trace holds) */
@@ -106,11 +102,8 @@ struct view {
 	int resume;              /* the overlay paused playback: play again on closing */
 	int result_closed;       /* Esc closed the final C */
 	struct quiz quiz;        /* predict, then reveal */
-	struct derive derive;    /* the practice (--quiz=derive): view_derive.c */
 	int cmp_valid;           /* cmp holds this configuration's numbers */
 	struct compare cmp;
-	const struct lesson *lesson; /* a lesson being played, or NULL */
-	int part;                /* its part on screen */
 
 	int focus;               /* the rank shown large, -1 for the grid */
 	int show;                /* what panels show (enum layout_show) */
@@ -155,23 +148,37 @@ int view_stop_of_step(const struct view *v, int s);
 /* The number of stops after ready: the phases and the verification. */
 int view_stop_count(const struct view *v);
 
-/* Starts the view on a recorded run instead of the engine: the trace's
- * events, on A and B (which trace_check has found to fit), with the bug it
- * was recorded with; dC (the caller's, M x N) for a training step's trace,
- * NULL for a forward's.  Returns 0 or an error with err filled. */
-int view_init_replay(struct view *v, const struct mat *a, const struct mat *b,
-		     const struct mat *dc, const struct ev *ev, size_t n_ev, int mode, int n,
-		     int bug, uint64_t now, struct dm_err *err);
+/* A run from a log instead of the engine: a trace's events (--replay,
+ * modes/replay.c) or a candidate's own run (--judge, modes/judged.c). */
+struct view_log {
+	const struct ev *ev;    /* the events, copied */
+	size_t n_ev;
+	int mode, n, bug;       /* the run the log is of */
+	const struct mat *dc;   /* a training step's dC (the caller's, M x N), or NULL */
+	int over;               /* the run ended (else it stopped after its last event) */
+	int strict;             /* the log keeps the ring's rules (a trace); 0: held to none (a
+				   candidate's): its order is not the phases', every stop is
+				   shown once it ended, and a run that stopped before its
+				   first phase is shown stopped at ready, not refused */
+	const struct view_mode *top; /* the mode that shows it, pushed with top_data */
+	void *top_data;
+};
 
-/* The same for a candidate's own run (--judge), which need not follow the
- * ring: every stop is rebuilt as recorded (replay_recorded); `over` says
- * whether the run ended (its function returned), else it stopped after its
- * last event, and a log that stops before its first phase is shown
- * stopped at ready rather than refused; judge (kept, not owned) says what
- * the screen says of it. */
-int view_init_recorded(struct view *v, const struct mat *a, const struct mat *b,
-		       const struct ev *ev, size_t n_ev, int mode, int n, int over,
-		       const struct view_judge *judge, uint64_t now, struct dm_err *err);
+/* Starts the view on log, on A and B (which the caller has found to fit):
+ * a whole run is verified at once; one that stopped fails where it did.
+ * Returns 0 or an error with err filled (nothing left started). */
+int view_init_log(struct view *v, const struct mat *a, const struct mat *b,
+		  const struct view_log *log, uint64_t now, struct dm_err *err);
+
+/* r on a run from a log: back to ready, the log kept.  A restart hook
+ * (mode.h), for the modes of a log: returns 1. */
+int view_rewind(struct view *v, void *data, uint64_t now);
+
+/* The schedule of the run on screen (v->plan): its phases, and phase p's
+ * kind and step. */
+int view_phase_count(const struct view *v);
+int view_phase_kind(const struct view *v, int p);
+int view_phase_step(const struct view *v, int p);
 
 /* Called by the loop every time it wakes: ends finished animations and, when
  * playing, goes to the next stop when its time has come. */
@@ -192,6 +199,8 @@ void view_close_overlay(struct view *v, uint64_t now);
 void view_open_memory(struct view *v);
 /* x: the quiz on or off (its score is kept). */
 void view_toggle_quiz(struct view *v);
+/* Shows the verification's verdict of C (the run's, or rebuilt). */
+void view_verify(struct view *v, const struct mat *c);
 void view_speed(struct view *v, int delta);
 const char *view_speed_name(const struct view *v);
 
@@ -248,53 +257,73 @@ void view_value(const struct view_format *f, double x, int width, char *buf, siz
  * -1 for none. */
 int view_table_shard(const struct view *v, int r, int s);
 
-/* The training step (view_train.c).  refs: dA's and dB's references, once
- * a training run starts (0, or an engine error); verify: after the run,
- * dA and dB (NULL: none came) against them, with C's verdict already made. */
-int view_train_refs(struct view *v, struct dm_err *err);
-void view_train_verify(struct view *v, const struct mat *da, const struct mat *db);
-/* Whether the stop shown is one of the backward's phases. */
+/* The training step's snapshot (view_words.c): whether the stop shown is
+ * one of the backward's phases; how many ranks' partials chunk c of rank
+ * r's dB holds, -1 for an empty chunk (or no dB in the snapshot). */
 int view_train_backward(const struct view *v);
-/* The caption of a training step's stop (1), or 0 for the forward's words. */
-int view_train_caption(const struct view *v, char *buf, size_t size);
-void view_train_verify_line(const struct view *v, char *buf, size_t size);
-/* Rank r's formula during the backward (1), or 0 (the forward's). */
-int view_train_formula(const struct view *v, int r, int shortform, char *buf, size_t size);
-/* How many ranks' partials chunk c of rank r's dB holds, -1 for an empty
- * chunk (or no training step). */
 int view_train_chunk_fill(const struct view *v, int r, int c);
-/* Rank r's training line: dC waiting, dA's shards summed, the dB chunk
- * just received and its parts, the chunk kept; "" outside a training step. */
-void view_train_line(const struct view *v, int r, int width, char *buf, size_t size);
-
-/* The practice (view_derive.c): what the screen hides, when its questions
- * open, and its words.  view_derive_start turns it on for the session. */
-void view_derive_start(struct view *v);
-/* Every formula and answer hidden: the practice on, in FSDP, the shard's
- * rule not found yet. */
-int view_derive_hiding(const struct view *v);
-/* Whether rank r's shard and formula are hidden: the practice, or a quiz
- * question open (then every rank's: one rank's answer gives the others'). */
+/* Whether rank r's shard and formula are hidden: a mode hides them all
+ * (the practice), or a quiz question is open (then every rank's: one
+ * rank's answer gives the others'). */
 int view_hides(const struct view *v, int r);
 /* "B[3]", or "B[?]" where rank r's is hidden. */
 void view_shard_name(const struct view *v, int r, int k, char *buf, size_t size);
-/* The stop just put on screen: a compute watched, and, once the run's
- * last compute has been watched whole (n >= 3), the question opens. */
-void view_derive_shown(struct view *v);
-/* a: opens the question waiting (the line that Esc closed). */
-void view_derive_open(struct view *v);
-/* The caption while the practice hides (1), or 0 for the usual one. */
-int view_derive_caption(const struct view *v, char *buf, size_t size);
-/* The practice's line under the caption when no question is open: what
- * it needs (n >= 3, every step watched), a opening it, the summary; "" for
- * none. */
-void view_derive_note(const struct view *v, char *buf, size_t size);
+/* The bug's words for the stop shown (1), when a run with `bug` is at
+ * ready or at its end; else 0 (buf may then be NULL: a question only). */
+int view_bug_caption(const struct view *v, int bug, char *buf, size_t size);
 
-/* The deadlock lab (view_lab.c): rank r's calls at the transfer on screen,
- * in its order or fix; progress 0..1 through the transfer's motion, or -1
- * at rest.  Returns 0 (buf "") when there is nothing to say. */
-int view_lab_calls(const struct view *v, int r, double progress, char *buf, size_t size);
-/* A sentence for the transfer's caption on what the order did, "" for none. */
-void view_lab_sentence(const struct view *v, char *buf, size_t size);
+/* What the modes do (view_mode.c: each asks the active modes in order, the
+ * base run last; see mode.h for each hook).  The run's hooks, for view.c. */
+void view_mode_configure(const struct view *v, struct run_config *plan);
+int view_mode_prepare(struct view *v, struct dm_err *err);
+void view_mode_new_run(struct view *v);
+int view_mode_restart(struct view *v, uint64_t now);
+int view_mode_rebuild(struct view *v, int phase, struct dm_err *err);
+void view_mode_verify(struct view *v);
+void view_mode_shown(struct view *v);
+void view_mode_other(const struct view *v, int r, struct view_other *o);
+void view_mode_share(const struct view *v, struct view_share *s);
+
+/* What the modes say. */
+int view_hides_all(const struct view *v);
+int view_typing(const struct view *v);
+void view_transfer_note(const struct view *v, char *buf, size_t size);
+/* Rank r's calls during a transfer (the lab's), 0 and "" when none. */
+int view_calls(const struct view *v, int r, double progress, char *buf, size_t size);
+/* The headline above the caption, "" for none; returns its enum view_tone. */
+int view_headline(const struct view *v, char *buf, size_t size);
+/* The lines in the caption's place (out->n of them, maybe none); returns 1
+ * when a mode puts some there instead of the caption. */
+int view_question(const struct view *v, struct view_lines *out);
+void view_note(const struct view *v, char *buf, size_t size);
+/* After a deadlock: what to do ("" for nothing). */
+const char *view_advice(const struct view *v);
+/* The status bar's word for the modes (" judged", " replay", ""), and what
+ * they add on its right. */
+const char *view_tag(const struct view *v);
+void view_status_extra(const struct view *v, char *buf, size_t size);
+int view_chapter(const struct view *v);
+int view_marks(const struct view *v, int r);
+int view_mark_message(const struct view *v, struct view_mark *m);
+int view_panel_lines(const struct view *v);
+/* Rank r's line under its values, "" for none. */
+void view_panel_line(const struct view *v, int r, int width, char *buf, size_t size);
+int view_table_kind(const struct view *v);
+int view_links(const struct view *v);
+/* A paragraph the memory table adds, "" for none. */
+void view_memory_note(const struct view *v, char *buf, size_t size);
+/* The key bar's conditions (enum keys_need) the view meets. */
+unsigned view_key_needs(const struct view *v);
+/* Why the modes do not take action now (the one-line reason, without the
+ * key), or NULL when they do; *who (may be NULL) gets the refusing mode. */
+const char *view_refusal(const struct view *v, int action, const struct view_mode **who);
+/* Key ch asked for action: a mode refuses it (v->msg says why, with the
+ * key), takes it, or none does; returns enum view_key.  An action only an
+ * absent mode takes says why it does nothing. */
+int view_mode_key(struct view *v, int action, int ch, uint64_t now);
+/* s: the command line of this view (the options it started from, the run's
+ * settings as they are now, and --start-at for the stop on screen). */
+void view_share_line(const struct view *v, const struct cli_opts *o, int projector, char *buf,
+		     size_t size);
 
 #endif

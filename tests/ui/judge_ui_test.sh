@@ -2,7 +2,8 @@
 # judge_ui_test: --judge without -b, driven in a private tmux (see tmux.sh):
 # the verdict on screen, stepping to the first wrong event's phase shows its
 # mark ('!', reversed) and the explanation, j shows the correct ring at the
-# same stop and back; a correct solution says pass; a deadlock shows each
+# same stop and back; m says why a judged run does not take it, and the help
+# marks it; a correct solution says pass; a deadlock shows each
 # rank's wait; a wrong neighbour's send is marked on its link; 80x24,
 # --no-color and --ascii keep the mark; no Python process is left after q,
 # after Ctrl-C in the interface, or after Ctrl-C while the judge runs; the
@@ -55,6 +56,16 @@ wait_text 'marked ! at step 1.s compute' && pass
 screen | grep -q 'j compare' && pass || bad "the key bar has no j"
 screen | grep -q 'terminal too small' && bad "80x24 is too small for the judged run"
 screen | grep -q '! rank' && bad "the mark is on screen before its phase"
+# a key the judged run does not take says why, and the help marks it
+keys m
+wait_text "m: a judged run is your code's, on its case's devices: the mode is the case's" && pass
+screen | grep -q 'FSDP judged' && pass || bad "m changed the judged run"
+keys '?'
+wait_for 'keys \(- not in a judged run\)' && pass
+wait_for '│-m \[ \] +restarts' && pass
+screen | grep -q '│-Tab' && bad "the help marks a key the judged run takes"
+keys Escape
+wait_gone 'keys \(- not in' && pass
 keys n n n
 wait_for 's=1 2/3 compute' && pass
 wait_text 'marked ! here \(event [0-9]+ of [0-9]+\)' && pass
