@@ -438,6 +438,14 @@ fi
 judge 0 assets/correct.py -m dp -d 2 --judge-unconfined
 [ "$(cat "$T/err")" = "distmm-tui: warning: --judge-unconfined: $T/assets/correct.py runs with all of your rights (your files, the network, your processes) and no limits" ] &&
 	ok || bad "--judge-unconfined's warning: $(cat "$T/err")"
+for opt in "--judge-schedule 1" --show-output; do
+	# shellcheck disable=SC2086
+	"$BIN" -b $opt >"$T/out" 2>"$T/err"
+	[ $? = 2 ] && one_line "${opt%% *} has no effect without --judge" || bad "$opt alone"
+done
+"$BIN" -b --judge "$T/assets/correct.py" --judge-schedule x >"$T/out" 2>"$T/err"
+[ $? = 2 ] && one_line "--judge-schedule must be a seed from 0 to 1000000, not 'x'" ||
+	bad "--judge-schedule x"
 "$BIN" -b --judge-unconfined >"$T/out" 2>"$T/err"
 [ $? = 2 ] && one_line "--judge-unconfined has no effect without --judge" || bad "--judge-unconfined alone"
 
