@@ -126,13 +126,8 @@ $(TEST_LIB): $(TEST_LIB_OBJ)
 $(BUILD)/tests/engine/%: tests/engine/%.c $(TEST_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(TEST_INC) $(SUITE_APP) -MMD -MP $(LDFLAGS) -o $@ $< $(TEST_LIB) \
-		$(SUITE_APP_LIB) $(LIB) $(LDLIBS_CHECK) $(LDLIBS_ENGINE)
-
-# Until the training model moves into the engine, its suite reads app/'s.
-$(BUILD)/tests/engine/exec/check_train: SUITE_APP = -Iapp
-$(BUILD)/tests/engine/exec/check_train: SUITE_APP_LIB = $(APP_LIB)
-$(BUILD)/tests/engine/exec/check_train: $(APP_LIB)
+	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(TEST_INC) -MMD -MP $(LDFLAGS) -o $@ $< $(TEST_LIB) $(LIB) \
+		$(LDLIBS_CHECK) $(LDLIBS_ENGINE)
 
 $(BUILD)/tests/app/%: tests/app/%.c $(TEST_LIB) $(APP_LIB) $(LIB)
 	@mkdir -p $(dir $@)
@@ -299,10 +294,10 @@ $(BUILD)/bench/bench_engine: tests/bench/bench_engine.c $(LIB)
 	$(Q)$(CC) $(ALL_CFLAGS) $(INTERNAL_INC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ENGINE)
 
 # The training step against its three dgemms, and its RSS against the model.
-$(BUILD)/bench/bench_train: tests/bench/bench_train.c $(APP_LIB) $(LIB)
+$(BUILD)/bench/bench_train: tests/bench/bench_train.c $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
-	$(Q)$(CC) $(ALL_CFLAGS) $(APP_INC) $(LDFLAGS) -o $@ $< $(APP_LIB) $(LIB) $(LDLIBS_ENGINE)
+	$(Q)$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ENGINE)
 
 # The interface's frame time, from app/'s own objects drawing to /dev/null.
 $(BUILD)/bench/bench_tui: tests/bench/bench_tui.c $(APP_LIB) $(LIB)

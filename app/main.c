@@ -5,7 +5,6 @@
 #include <stdio.h>
 
 #include "batch/batch.h"
-#include <distmm/bug.h>
 #include "cli/cli.h"
 #include "cli/files.h"
 #include "export/export.h"
@@ -13,6 +12,7 @@
 #include "cli/status.h"
 #include "tui/tui.h"
 #include "cli/version.h"
+#include "words/bug_words.h"
 
 static int main_run(int argc, char **argv)
 {
@@ -27,14 +27,7 @@ static int main_run(int argc, char **argv)
 		printf("distmm-tui %s\n", DISTMM_VERSION);
 		return STATUS_OK;
 	case CLI_BUG_LIST:
-		printf("--bug KIND runs the ring with one classic mistake:\n");
-		for (int b = 1; b < BUG_COUNT; b++)
-			if (!bug_is_backward(b))
-				printf("  %-16s %s\n", bug_name(b), bug_describe(b));
-		printf("with --train, the backward's (in the reduce-scatter of dB):\n");
-		for (int b = 1; b < BUG_COUNT; b++)
-			if (bug_is_backward(b))
-				printf("  %-16s %s\n", bug_name(b), bug_describe(b));
+		bugw_print_list();
 		return STATUS_OK;
 	case CLI_ERROR:
 		status_error("%s", err);

@@ -23,6 +23,7 @@ static int batch_replay(const struct cli_opts *o)
 {
 	struct trace t;
 	struct mat a, b;
+	struct dm_plan *plan = NULL;
 	struct run_snapshot snap = { 0 };
 	struct dm_err err;
 	int rc, status;
@@ -32,7 +33,7 @@ static int batch_replay(const struct cli_opts *o)
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
-	if (t.train) { /* the training step's account (batch_train.c) */
+	if (t.pass == DM_TRAIN) { /* the training step's account (batch_train.c) */
 		status = batch_train_replay(o, &t);
 		trace_free(&t);
 		return status;
@@ -52,28 +53,30 @@ static int batch_replay(const struct cli_opts *o)
 	}
 	int last = t.n_ev ? t.ev[t.n_ev - 1].phase : -1;
 	if ((rc = trace_check(&t, a.rows, a.cols, b.cols, &err)) ||
-	    (rc = run_snapshot_init(&snap, t.n, a.rows, b.cols, 1, &err)) ||
-	    (rc = replay_snapshot(&snap, &a, &b, t.mode, t.n, o->bug, t.ev, t.n_ev, last, &err))) {
+	    (rc = trace_plan(&t, o->bug, &plan, &err)) ||
+	    (rc = run_snapshot_init(&snap, plan, a.rows, a.cols, b.cols, 1, &err)) ||
+	    (rc = replay_snapshot(&snap, plan, &a, &b, NULL, t.ev, t.n_ev, last, &err))) {
 		status_error("%s: %s", o->replay_file, err.msg);
 		status = status_of(rc) == STATUS_MISMATCH ? STATUS_USAGE : status_of(rc);
 		goto out;
 	}
-	report_header("distmm-tui replay", o, t.mode, t.n, o->bug, a.rows, a.cols, b.cols);
+	report_header("distmm-tui replay", o, plan, a.rows, a.cols, b.cols);
 	if (!o->quiet)
-		report_events(t.ev, t.n_ev, t.mode, t.n, o->bug);
-	if (!replay_finished(t.ev, t.n_ev, t.mode, t.n)) {
+		report_events(t.ev, t.n_ev, plan);
+	if (!replay_finished(plan, t.ev, t.n_ev)) {
 		status_flush_stdout();
 		status_error("%s: the recorded run stops in phase %d of %d: it did not finish",
-			     o->replay_file, last + 1, sched_phase_count(t.mode, t.n));
+			     o->replay_file, last + 1, sched_phase_count(plan));
 		status = STATUS_MISMATCH;
 		goto out;
 	}
-	report_summary(t.sum, t.n, t.mode, a.rows, a.cols, b.cols);
+	report_summary(t.sum, plan, a.rows, a.cols, b.cols);
 	struct mat c = { a.rows, b.cols, snap.c };
-	status = report_write_outputs(o, NULL, 0, NULL, t.n, t.mode, &c);
+	status = report_write_outputs(o, NULL, 0, NULL, plan, &c);
 	if (status == STATUS_OK)
 		status = report_verify(o, &a, &b, &c);
 out:
+	plan_free(plan);
 	run_snapshot_free(&snap);
 	mat_free(&a);
 	mat_free(&b);
@@ -84,6 +87,7 @@ out:
 int batch_main(const struct cli_opts *o)
 {
 	struct mat a, b;
+	struct dm_plan *plan = NULL;
 	struct run_config cfg;
 	struct run_snapshot snap = { 0 };
 	struct ev_summary *sum = NULL;
@@ -105,28 +109,27 @@ int batch_main(const struct cli_opts *o)
 		return status_of(rc);
 	}
 	inputs_run_config(o, &a, &b, &cfg);
-	if ((rc = run_new(&r, &cfg, &a, &b, &err)) ||
-	    (rc = run_snapshot_init(&snap, cfg.devices, a.rows, b.cols, 0, &err))) {
+	if ((rc = inputs_plan(o, &plan, &err)) || (rc = run_new(&r, plan, &cfg, &a, &b, &err)) ||
+	    (rc = run_snapshot_init(&snap, plan, a.rows, a.cols, b.cols, 0, &err))) {
 		status_error("%s", err.msg);
 		status = status_of(rc);
 		goto out;
 	}
-	sum = calloc((size_t)cfg.devices, sizeof *sum);
+	sum = calloc((size_t)plan_devices(plan), sizeof *sum);
 	if (!sum) {
 		status_error("out of memory");
 		status = STATUS_USAGE;
 		goto out;
 	}
 
-	report_header("distmm-tui batch", o, cfg.mode, cfg.devices, cfg.bug, a.rows, a.cols,
-		      b.cols);
+	report_header("distmm-tui batch", o, plan, a.rows, a.cols, b.cols);
 	int run_rc = run_finish(r, &err);
 	size_t n_ev;
 	const struct ev *ev = run_events(r, &n_ev);
 	run_snapshot_take(r, &snap);
 	run_summaries(r, sum);
 	if (!o->quiet)
-		report_events(ev, n_ev, cfg.mode, cfg.devices, cfg.bug);
+		report_events(ev, n_ev, plan);
 	if (run_rc) {
 		status_flush_stdout();
 		status_error("%s", err.msg);
@@ -134,16 +137,17 @@ int batch_main(const struct cli_opts *o)
 			report_deadlock(&snap);
 		status = run_rc == DM_EDEADLOCK ? STATUS_DEADLOCK : STATUS_MISMATCH;
 		/* the trace of what happened, which is whole; never a result */
-		report_write_outputs(o, ev, n_ev, sum, cfg.devices, cfg.mode, NULL);
+		report_write_outputs(o, ev, n_ev, sum, plan, NULL);
 		goto out;
 	}
-	report_summary(sum, cfg.devices, cfg.mode, a.rows, a.cols, b.cols);
+	report_summary(sum, plan, a.rows, a.cols, b.cols);
 	report_threads(&snap);
-	report_compare(&a, &b, &cfg, sum, o->compare);
-	status = report_write_outputs(o, ev, n_ev, sum, cfg.devices, cfg.mode, run_result(r));
+	report_compare(&a, &b, plan, &cfg, sum, o->compare);
+	status = report_write_outputs(o, ev, n_ev, sum, plan, run_result(r));
 	if (status == STATUS_OK)
 		status = report_verify(o, &a, &b, run_result(r));
 out:
+	plan_free(plan);
 	free(sum);
 	run_snapshot_free(&snap);
 	run_free(r);

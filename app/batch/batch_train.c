@@ -51,6 +51,7 @@ static int bt_load(const struct cli_opts *o, struct bt_inputs *in)
 int batch_train_replay(const struct cli_opts *o, struct trace *t)
 {
 	struct bt_inputs in;
+	struct dm_plan *plan = NULL;
 	struct run_snapshot snap = { 0 };
 	struct dm_err err;
 	int rc, status;
@@ -62,31 +63,31 @@ int batch_train_replay(const struct cli_opts *o, struct trace *t)
 		return status;
 	size_t M = in.a.rows, K = in.a.cols, N = in.b.cols;
 	int last = t->n_ev ? t->ev[t->n_ev - 1].phase : -1;
-	if ((rc = trace_check(t, M, K, N, &err)) ||
-	    (rc = run_snapshot_init_train(&snap, t->n, M, K, N, 1, &err)) ||
-	    (rc = replay_snapshot_train(&snap, &in.a, &in.b, &in.dc, t->mode, t->n, o->bug, t->ev,
-					t->n_ev, last, &err))) {
+	if ((rc = trace_check(t, M, K, N, &err)) || (rc = trace_plan(t, o->bug, &plan, &err)) ||
+	    (rc = run_snapshot_init(&snap, plan, M, K, N, 1, &err)) ||
+	    (rc = replay_snapshot(&snap, plan, &in.a, &in.b, &in.dc, t->ev, t->n_ev, last, &err))) {
 		status_error("%s: %s", o->replay_file, err.msg);
 		status = status_of(rc) == STATUS_MISMATCH ? STATUS_USAGE : status_of(rc);
 		goto out;
 	}
-	report_header("distmm-tui replay", o, t->mode, t->n, o->bug, M, K, N);
-	report_train_intro(o, t->mode, t->n);
+	report_header("distmm-tui replay", o, plan, M, K, N);
+	report_train_intro(o, plan);
 	if (!o->quiet)
-		report_train_events(t->ev, t->n_ev, t->mode, t->n, o->bug);
-	if (!replay_finished_run(t->ev, t->n_ev, t->mode, 1, t->n)) {
+		report_train_events(t->ev, t->n_ev, plan);
+	if (!replay_finished(plan, t->ev, t->n_ev)) {
 		status_flush_stdout();
 		status_error("%s: the recorded run stops in phase %d of %d: it did not finish",
-			     o->replay_file, last + 1, sched_run_phase_count(t->mode, 1, t->n));
+			     o->replay_file, last + 1, sched_phase_count(plan));
 		status = STATUS_MISMATCH;
 		goto out;
 	}
-	report_train_summary(t->sum, t->ev, t->n_ev, t->mode, t->n, M, K, N);
+	report_train_summary(t->sum, t->ev, t->n_ev, plan, M, K, N);
 	struct mat c = { M, N, snap.c }, da = { M, K, snap.da }, db = { K, N, snap.db_result };
-	status = report_train_write(o, NULL, 0, NULL, t->n, t->mode, &c, &da, &db);
+	status = report_train_write(o, NULL, 0, NULL, plan, &c, &da, &db);
 	if (status == STATUS_OK)
 		status = report_train_verify(o, &in.a, &in.b, &in.dc, &c, &da, &db);
 out:
+	plan_free(plan);
 	run_snapshot_free(&snap);
 	bt_free(&in);
 	return status;
@@ -95,6 +96,7 @@ out:
 int batch_train_main(const struct cli_opts *o)
 {
 	struct bt_inputs in;
+	struct dm_plan *plan = NULL;
 	struct run_config cfg;
 	struct run_snapshot snap = { 0 };
 	struct ev_summary *sum = NULL;
@@ -111,27 +113,27 @@ int batch_train_main(const struct cli_opts *o)
 	size_t M = in.a.rows, K = in.a.cols, N = in.b.cols;
 	inputs_run_config(o, &in.a, &in.b, &cfg);
 	cfg.dc = &in.dc;
-	if ((rc = run_new(&r, &cfg, &in.a, &in.b, &err)) ||
-	    (rc = run_snapshot_init(&snap, cfg.devices, M, N, 0, &err))) {
+	if ((rc = inputs_plan(o, &plan, &err)) || (rc = run_new(&r, plan, &cfg, &in.a, &in.b, &err)) ||
+	    (rc = run_snapshot_init(&snap, plan, M, K, N, 0, &err))) {
 		status_error("%s", err.msg);
 		status = status_of(rc);
 		goto out;
 	}
-	sum = calloc((size_t)cfg.devices, sizeof *sum);
+	sum = calloc((size_t)plan_devices(plan), sizeof *sum);
 	if (!sum) {
 		status_error("out of memory");
 		status = STATUS_USAGE;
 		goto out;
 	}
-	report_header("distmm-tui batch", o, cfg.mode, cfg.devices, cfg.bug, M, K, N);
-	report_train_intro(o, cfg.mode, cfg.devices);
+	report_header("distmm-tui batch", o, plan, M, K, N);
+	report_train_intro(o, plan);
 	int run_rc = run_finish(r, &err);
 	size_t n_ev;
 	const struct ev *ev = run_events(r, &n_ev);
 	run_snapshot_take(r, &snap);
 	run_summaries(r, sum);
 	if (!o->quiet)
-		report_train_events(ev, n_ev, cfg.mode, cfg.devices, cfg.bug);
+		report_train_events(ev, n_ev, plan);
 	if (run_rc) {
 		status_flush_stdout();
 		status_error("%s", err.msg);
@@ -139,17 +141,18 @@ int batch_train_main(const struct cli_opts *o)
 			report_deadlock(&snap);
 		status = run_rc == DM_EDEADLOCK ? STATUS_DEADLOCK : STATUS_MISMATCH;
 		/* the trace of what happened, which is whole; never a result */
-		report_train_write(o, ev, n_ev, sum, cfg.devices, cfg.mode, NULL, NULL, NULL);
+		report_train_write(o, ev, n_ev, sum, plan, NULL, NULL, NULL);
 		goto out;
 	}
-	report_train_summary(sum, ev, n_ev, cfg.mode, cfg.devices, M, K, N);
-	report_train_compare(cfg.devices, M, K, N);
-	status = report_train_write(o, ev, n_ev, sum, cfg.devices, cfg.mode, run_result(r),
-				    run_result_da(r), run_result_db(r));
+	report_train_summary(sum, ev, n_ev, plan, M, K, N);
+	report_train_compare(plan, M, K, N);
+	status = report_train_write(o, ev, n_ev, sum, plan, run_result(r), run_result_da(r),
+				    run_result_db(r));
 	if (status == STATUS_OK)
 		status = report_train_verify(o, &in.a, &in.b, &in.dc, run_result(r),
 					     run_result_da(r), run_result_db(r));
 out:
+	plan_free(plan);
 	free(sum);
 	run_snapshot_free(&snap);
 	run_free(r);

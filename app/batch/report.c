@@ -12,15 +12,18 @@
 #include <unistd.h>
 
 #include <distmm/bug.h>
-#include "compare.h"
 #include "words/deadlock.h"
 #include <distmm/matio.h>
+#include <distmm/model.h>
 #include <distmm/order.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "cli/status.h"
 #include <distmm/trace.h>
 #include <distmm/verify.h>
+#include "words/bug_words.h"
+#include "words/model_words.h"
+#include "words/order_words.h"
 
 /* The DP-vs-FSDP table has a line a device: up to this many. */
 #define REPORT_COMPARE_DEVICES 64
@@ -31,11 +34,11 @@ static void report_order(int order, int n)
 {
 	printf("transfers (%s): ", order_name(order));
 	if (order == ORDER_RECV_THREAD) {
-		printf("%s: %d threads for %d devices\n", order_describe(order), 2 * n, n);
+		printf("%s: %d threads for %d devices\n", orderw_describe(order), 2 * n, n);
 		return;
 	}
 	if (order == ORDER_SENDRECV || order == ORDER_BUFFERED) {
-		printf("%s\n", order_describe(order));
+		printf("%s\n", orderw_describe(order));
 		return;
 	}
 	for (int r = 0; r < n && r < 6; r++)
@@ -45,30 +48,32 @@ static void report_order(int order, int n)
 	printf("%s\n", n > 6 ? ", ..." : "");
 }
 
-void report_header(const char *who, const struct cli_opts *o, int mode, int n, int bug,
-		   size_t M, size_t K, size_t N)
+void report_header(const char *who, const struct cli_opts *o, const struct dm_plan *p, size_t M,
+		   size_t K, size_t N)
 {
+	int mode = plan_mode(p), n = plan_devices(p), bug = plan_bug(p);
 	printf("%s: %s, %d device%s, A %zux%zu, B %zux%zu, values %s, seed %" PRIu64 "%s%s\n", who,
-	       sched_mode_name(mode), n, n == 1 ? "" : "s", M, K, K, N,
+	       plan_mode_name(mode), n, n == 1 ? "" : "s", M, K, K, N,
 	       o->a_file || o->b_file ? "from files"
 	       : o->values == MAT_VALUES_INTS ? "ints" : "floats",
 	       o->seed, bug ? ", bug " : "", bug ? bug_name(bug) : "");
 	if (bug)
-		printf("the bug: %s\n", bug_describe(bug));
-	if (bug && bug_note(bug, n))
-		printf("  (%s)\n", bug_note(bug, n));
+		printf("the bug: %s\n", bugw_describe(bug));
+	if (bug && bugw_note(bug, n))
+		printf("  (%s)\n", bugw_note(bug, n));
 	if (mode == DM_FSDP && n > 1)
 		report_order(o->order, n);
 }
 
-static void report_event(const struct ev *e, int mode, int n, int bug)
+void report_event(const struct ev *e, const struct dm_plan *p)
 {
+	int mode = plan_mode(p), n = plan_devices(p), bug = plan_bug(p);
 	char f[64];
 	switch (e->op) {
 	case EV_COMPUTE:
 		if (mode == DM_FSDP && bug != BUG_NONE) {
 			/* the mistake at work: what it holds, and where its formula puts it */
-			bug_formula(bug, n, e->rank, e->step, f, sizeof f);
+			bugw_formula(bug, n, e->rank, e->step, f, sizeof f);
 			printf("step %d  rank %d  holds shard %d, formula %s  -> C[%" PRIu32 ":%" PRIu32
 			       ", %" PRIu32 ":%" PRIu32 "]%s\n",
 			       e->step, e->rank, e->shard, f, e->row_begin, e->row_end, e->col_begin,
@@ -109,17 +114,18 @@ static void report_event(const struct ev *e, int mode, int n, int bug)
 	}
 }
 
-void report_events(const struct ev *ev, size_t n_ev, int mode, int n, int bug)
+void report_events(const struct ev *ev, size_t n_ev, const struct dm_plan *p)
 {
 	for (size_t i = 0; i < n_ev; i++)
-		report_event(&ev[i], mode, n, bug);
+		report_event(&ev[i], p);
 }
 
 /* Where a mode's peaks and sends came from, in words. */
-static const char *report_source(const struct compare *c, int mode, const struct run_config *cfg)
+static const char *report_source(const struct model_compare *c, int mode,
+				 const struct dm_plan *p)
 {
 	if (c->model[mode])
-		return mode == cfg->mode && cfg->bug
+		return mode == (int)plan_mode(p) && plan_bug(p)
 			       ? "from the model of the correct ring (this run had a bug)"
 			       : "from the model (the accounting a correct run makes, worked out)";
 	if (c->ran[mode])
@@ -128,44 +134,46 @@ static const char *report_source(const struct compare *c, int mode, const struct
 }
 
 /* The memory argument in numbers: both modes, the model and the peaks. */
-void report_compare(const struct mat *a, const struct mat *b, const struct run_config *cfg,
-		    const struct ev_summary *sum, int run_other)
+void report_compare(const struct mat *a, const struct mat *b, const struct dm_plan *p,
+		    const struct run_config *cfg, const struct ev_summary *sum, int run_other)
 {
-	struct compare c;
+	struct model_compare c;
+	struct dm_plan *other;
 	struct dm_err err;
 	uint64_t limit = cfg->mem_limit ? cfg->mem_limit : UINT64_MAX;
-	if (cfg->devices > REPORT_COMPARE_DEVICES ||
-	    compare_build(&c, a, b, cfg, run_other ? limit : 0, sum, &err))
+	if (plan_devices(p) > REPORT_COMPARE_DEVICES || plan_dup(&other, p, &err))
 		return;
+	if (model_compare_build(&c, p, a, b, cfg, run_other ? limit : 0, sum, &err)) {
+		plan_free(other);
+		return;
+	}
 	/* what no run measured comes from the model: the other mode, or both
 	 * when this run had a bug (its figures are the bug's) */
 	uint64_t need[2] = { 0, 0 };
 	for (int m = 0; m < 2; m++)
-		if (c.model[m]) {
-			struct run_config other = *cfg;
-			other.mode = m;
-			need[m] = run_estimate_bytes(&other, a->rows, a->cols, b->cols);
-		}
+		if (c.model[m] && !plan_set_mode(other, m, NULL))
+			need[m] = run_estimate_bytes(other, a->rows, a->cols, b->cols);
+	plan_free(other);
 	printf("DP vs FSDP (bytes; the model: the engine's accounting with the real shard sizes):\n");
 	printf("  %-8s %12s %12s %12s %12s %12s %12s\n", "", "DP model", "DP peak", "FSDP model",
 	       "FSDP peak", "DP sent", "FSDP sent");
 	for (int i = 0; i <= c.n; i++) {
 		char name[16];
 		const uint64_t *f = i < c.n ? c.dev[i].formula : c.total_formula;
-		const uint64_t *p = i < c.n ? c.dev[i].measured : c.total_measured;
+		const uint64_t *pk = i < c.n ? c.dev[i].measured : c.total_measured;
 		const uint64_t *snt = i < c.n ? c.dev[i].sent : c.total_sent;
 		snprintf(name, sizeof name, i < c.n ? "rank %d" : "total", i);
 		printf("  %-8s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
 		       " %12" PRIu64 "\n",
-		       name, f[DM_DP], p[DM_DP], f[DM_FSDP], p[DM_FSDP], snt[DM_DP], snt[DM_FSDP]);
+		       name, f[DM_DP], pk[DM_DP], f[DM_FSDP], pk[DM_FSDP], snt[DM_DP], snt[DM_FSDP]);
 	}
 	char saving[320];
-	compare_saving_line(&c, saving, sizeof saving);
+	modelw_saving_line(&c, saving, sizeof saving);
 	printf("  rank 0's figures include the gathered C (%" PRIu64 " bytes) in both modes\n",
 	       c.gathered);
 	for (int k = 0; k < 2; k++) {
 		int m = k ? DM_DP : DM_FSDP;
-		printf("  %s peaks and sends: %s", sched_mode_name(m), report_source(&c, m, cfg));
+		printf("  %s peaks and sends: %s", plan_mode_name(m), report_source(&c, m, p));
 		if (c.model[m] && run_other && need[m] > limit)
 			printf("; not run: it needs about %.1f MiB, more than the %.1f MiB available",
 			       (double)need[m] / 1048576.0, (double)limit / 1048576.0);
@@ -180,18 +188,25 @@ void report_compare(const struct mat *a, const struct mat *b, const struct run_c
 		printf("  N does not split evenly: the textbook A_r + 2*B/n + C_r gives %" PRIu64
 		       " for rank 0 (without C); the model uses the real shard sizes\n",
 		       c.dev[0].textbook[DM_FSDP]);
-	compare_free(&c);
+	model_compare_free(&c);
 }
 
-void report_summary(const struct ev_summary *sum, int n, int mode, size_t M, size_t K, size_t N)
+void report_summary(const struct ev_summary *sum, const struct dm_plan *p, size_t M, size_t K,
+		    size_t N)
 {
+	int mode = plan_mode(p), n = plan_devices(p);
 	uint64_t peak = 0, dp = 0, sent = 0, recv = 0;
+	struct dm_plan *dp_plan; /* like with like: rank 0 with the gathered C */
+	if (plan_make(&dp_plan, DM_DP, n, DM_FORWARD, NULL)) {
+		status_error("out of memory");
+		return;
+	}
 	printf("memory and traffic (bytes):\n");
 	printf("  %-8s %12s %14s %12s %12s\n", "", "peak held", "DP would hold", "sent",
 	       "received");
 	for (int i = 0; i < n; i++) {
-		struct compare_model dpm; /* like with like: rank 0 with the gathered C */
-		compare_model_rank(DM_DP, n, i, M, K, N, &dpm);
+		struct model_fwd dpm;
+		model_fwd_rank(dp_plan, i, M, K, N, &dpm);
 		uint64_t dpb = dpm.peak;
 		char name[16];
 		snprintf(name, sizeof name, "rank %d", i);
@@ -204,6 +219,7 @@ void report_summary(const struct ev_summary *sum, int n, int mode, size_t M, siz
 	}
 	printf("  %-8s %12" PRIu64 " %14" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", "total", peak,
 	       dp, sent, recv);
+	plan_free(dp_plan);
 	if (mode == DM_FSDP && n > 1)
 		printf("  the ring: each rank sends %d/%d of B; rank 0's figures include the gathered C "
 		       "in both columns\n",
@@ -344,15 +360,15 @@ int report_check_output(const char *path, int need_kind, struct dm_err *err)
 }
 
 int report_write_outputs(const struct cli_opts *o, const struct ev *ev, size_t n_ev,
-			 const struct ev_summary *sum, int n, int mode, const struct mat *c)
+			 const struct ev_summary *sum, const struct dm_plan *p, const struct mat *c)
 {
 	struct dm_err err;
 	int rc = 0;
 	if (o->trace_file) {
 		if (o->trace_format == CLI_TRACE_CHROME)
-			rc = trace_write_chrome(o->trace_file, ev, n_ev, n, mode, &err);
+			rc = trace_write_chrome(o->trace_file, p, ev, n_ev, &err);
 		else
-			rc = trace_write_jsonl(o->trace_file, ev, n_ev, sum, (size_t)n, &err);
+			rc = trace_write_jsonl(o->trace_file, p, ev, n_ev, sum, &err);
 	}
 	if (!rc && o->out_file && c)
 		rc = matio_write(o->out_file, c, &err);

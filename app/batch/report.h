@@ -10,26 +10,30 @@
 #include "cli/cli.h"
 #include <distmm/evlog.h>
 #include <distmm/mat.h>
+#include <distmm/plan.h>
 #include <distmm/verify.h>
 #include <distmm/run.h>
 
 /* "distmm-tui batch: FSDP, 4 devices, A 8x6, B 6x4, ..." (and the bug's
  * lines, and how each rank makes its transfers). */
-void report_header(const char *who, const struct cli_opts *o, int mode, int n, int bug,
-		   size_t M, size_t K, size_t N);
+void report_header(const char *who, const struct cli_opts *o, const struct dm_plan *p, size_t M,
+		   size_t K, size_t N);
 
-/* One line a compute, a transfer or a gather, in the log's order. */
-void report_events(const struct ev *ev, size_t n_ev, int mode, int n, int bug);
+/* One line a compute, a transfer or a gather, in the log's order (e alone:
+ * report_event). */
+void report_events(const struct ev *ev, size_t n_ev, const struct dm_plan *p);
+void report_event(const struct ev *e, const struct dm_plan *p);
 
 /* Per rank: peak held, what DP would hold, sent, received; and the total. */
-void report_summary(const struct ev_summary *sum, int n, int mode, size_t M, size_t K, size_t N);
+void report_summary(const struct ev_summary *sum, const struct dm_plan *p, size_t M, size_t K,
+		    size_t N);
 
-/* DP against FSDP, formula and peaks: sum is the run just made (in
- * cfg->mode, NULL if none); a mode no correct run measured comes from the
- * model, or with run_other (--compare) runs in-process when it fits in
- * cfg->mem_limit.  The table says which.  Skipped beyond 64 devices. */
-void report_compare(const struct mat *a, const struct mat *b, const struct run_config *cfg,
-		    const struct ev_summary *sum, int run_other);
+/* DP against FSDP, formula and peaks: sum is the run of p just made (NULL
+ * if none); a mode no correct run measured comes from the model, or with
+ * run_other (--compare) runs in-process when it fits in cfg->mem_limit.
+ * The table says which.  Skipped beyond 64 devices. */
+void report_compare(const struct mat *a, const struct mat *b, const struct dm_plan *p,
+		    const struct run_config *cfg, const struct ev_summary *sum, int run_other);
 
 /* The cycle of waits of a deadlocked run, read off its snapshot. */
 void report_deadlock(const struct run_snapshot *s);
@@ -66,6 +70,6 @@ int report_check_output(const char *path, int need_kind, struct dm_err *err);
 /* Writes --trace (in o->trace_format) and -o (when c is not NULL).  Prints
  * the error and returns STATUS_USAGE on failure, else STATUS_OK. */
 int report_write_outputs(const struct cli_opts *o, const struct ev *ev, size_t n_ev,
-			 const struct ev_summary *sum, int n, int mode, const struct mat *c);
+			 const struct ev_summary *sum, const struct dm_plan *p, const struct mat *c);
 
 #endif

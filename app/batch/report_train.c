@@ -18,12 +18,15 @@
 #include <distmm/trace.h>
 #include "report.h"
 #include "cli/status.h"
-#include "train_model.h"
+#include <distmm/model.h>
+#include "words/bug_words.h"
+#include "words/model_words.h"
 
 #define REPORT_TRAIN_COMPARE_DEVICES 64
 
-void report_train_intro(const struct cli_opts *o, int mode, int n)
+void report_train_intro(const struct cli_opts *o, const struct dm_plan *p)
 {
+	int mode = plan_mode(p), n = plan_devices(p);
 	printf("training step: the forward, then dA = dC @ B^T and dB = A^T @ dC, dC %s; %s\n",
 	       o->dc_file ? "from a file" : "from the seed",
 	       mode == DM_DP ? "DP all-reduces dB round the ring (a reduce-scatter, then an "
@@ -31,16 +34,6 @@ void report_train_intro(const struct cli_opts *o, int mode, int n)
 		       : n > 1 ? "FSDP gathers B again round the ring, then reduce-scatters dB: "
 				 "rank r keeps chunk r, B's shard r's columns"
 			       : "one device: the plain products");
-}
-
-/* The chunk rank r receives at reduce-scatter step s, as its code says it. */
-static void report_rs_recv_formula(int bug, int n, int r, int s, char *buf, size_t size)
-{
-	int c = bug_rs_recv_chunk(bug, n, r, s);
-	if (bug == BUG_RS_OFF_BY_ONE)
-		snprintf(buf, size, "(%d-%d-1) mod %d = %d", r, s, n, c);
-	else
-		snprintf(buf, size, "(%d-%d-2) mod %d = %d", r, s, n, c);
 }
 
 static void report_train_compute(const struct ev *e, int mode, int n)
@@ -72,7 +65,7 @@ static void report_train_send(const struct ev *e, int kind, int n, int bug)
 		       "]  %" PRIu64 " B\n", e->step, e->rank, e->peer, e->shard, e->col_begin,
 		       e->col_end, e->bytes);
 	} else if (kind == SCHED_REDUCE_SCATTER) {
-		bug_rs_formula(bug, n, e->rank, e->step, f, sizeof f);
+		bugw_rs_formula(bug, n, e->rank, e->step, f, sizeof f);
 		printf("reduce-scatter %d  rank %d -> rank %d  sends chunk %s  dB[:, %" PRIu32
 		       ":%" PRIu32 "]  %" PRIu64 " B\n", e->step, e->rank, e->peer, f,
 		       e->col_begin, e->col_end, e->bytes);
@@ -93,12 +86,16 @@ static void report_train_send(const struct ev *e, int kind, int n, int bug)
 	}
 }
 
-static void report_train_event(const struct ev *e, int mode, int n, int bug)
+/* fwd: the forward's plan (p's mode and devices, no bug), whose lines the
+ * forward's events get, as without --train. */
+static void report_train_event(const struct ev *e, const struct dm_plan *p,
+			       const struct dm_plan *fwd)
 {
-	int kind = sched_run_phase_kind(mode, 1, n, e->phase);
+	int mode = plan_mode(p), n = plan_devices(p), bug = plan_bug(p);
+	enum sched_kind kind = sched_phase_kind(p, e->phase);
 	char f[64];
 	if ((kind == SCHED_COMPUTE || kind == SCHED_TRANSFER) && e->op != EV_FREE) {
-		report_events(e, 1, mode, n, BUG_NONE); /* the forward's, as without --train */
+		report_event(e, fwd);
 		return;
 	}
 	switch (e->op) {
@@ -109,7 +106,7 @@ static void report_train_event(const struct ev *e, int mode, int n, int bug)
 		report_train_send(e, kind, n, bug);
 		break;
 	case EV_ADD:
-		report_rs_recv_formula(bug, n, e->rank, e->step, f, sizeof f);
+		bugw_rs_recv_formula(bug, n, e->rank, e->step, f, sizeof f);
 		if (e->flags & EV_FLAG_OVERWRITE)
 			printf("reduce-scatter %d  rank %d  receives chunk %s from rank %d and stores "
 			       "it over its own part: not summed\n", e->step, e->rank, f,
@@ -135,41 +132,48 @@ static void report_train_event(const struct ev *e, int mode, int n, int bug)
 	}
 }
 
-void report_train_events(const struct ev *ev, size_t n_ev, int mode, int n, int bug)
+void report_train_events(const struct ev *ev, size_t n_ev, const struct dm_plan *p)
 {
+	struct dm_plan *fwd;
+	if (plan_make(&fwd, plan_mode(p), plan_devices(p), DM_FORWARD, NULL)) {
+		status_error("out of memory");
+		return;
+	}
 	for (size_t i = 0; i < n_ev; i++)
-		report_train_event(&ev[i], mode, n, bug);
+		report_train_event(&ev[i], p, fwd);
+	plan_free(fwd);
 }
 
 /* Bytes each rank sent in the ring phases (not the gather), from the log;
  * out has n entries. */
-static void report_ring_sent(const struct ev *ev, size_t n_ev, int mode, int n, uint64_t *out)
+static void report_ring_sent(const struct ev *ev, size_t n_ev, const struct dm_plan *p,
+			     uint64_t *out)
 {
 	for (size_t i = 0; i < n_ev; i++)
-		if (ev[i].op == EV_SEND &&
-		    sched_run_phase_kind(mode, 1, n, ev[i].phase) != SCHED_GATHER)
+		if (ev[i].op == EV_SEND && sched_phase_kind(p, ev[i].phase) != SCHED_GATHER)
 			out[ev[i].rank] += ev[i].bytes;
 }
 
 void report_train_summary(const struct ev_summary *sum, const struct ev *ev, size_t n_ev,
-			  int mode, int n, size_t M, size_t K, size_t N)
+			  const struct dm_plan *p, size_t M, size_t K, size_t N)
 {
+	int mode = plan_mode(p), n = plan_devices(p);
 	uint64_t t_peak = 0, t_ring = 0, t_gather = 0, t_recv = 0;
 	uint64_t *ring = calloc((size_t)n, sizeof *ring);
-	struct train_model_rank model, total;
+	struct model_train model, total;
 	char f[160];
 	int shown = n < 64 ? n : 64;
 	if (!ring) {
 		status_error("out of memory");
 		return;
 	}
-	report_ring_sent(ev, n_ev, mode, n, ring);
+	report_ring_sent(ev, n_ev, p, ring);
 	printf("memory and traffic, training step (bytes; the model: README, The training "
 	       "step):\n");
 	printf("  %-8s %10s %10s %10s %10s %11s %11s %10s\n", "", "peak held", "model fwd",
 	       "model bwd", "ring sent", "closed form", "gather sent", "received");
 	for (int r = 0; r < n; r++) {
-		train_model_rank(mode, n, M, K, N, r, &model);
+		model_train_rank(p, M, K, N, r, &model);
 		t_peak += sum[r].peak_bytes;
 		t_ring += ring[r];
 		t_gather += sum[r].sent_bytes - ring[r];
@@ -183,7 +187,7 @@ void report_train_summary(const struct ev_summary *sum, const struct ev *ev, siz
 		       sum[r].peak_bytes != model.peak || ring[r] != model.ring_sent
 			       ? "  (not the model's: a bug or a failure)" : "");
 	}
-	train_model_total(mode, n, M, K, N, &total);
+	model_train_total(p, M, K, N, &total);
 	printf("  %-8s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %11" PRIu64
 	       " %11" PRIu64 " %10" PRIu64 "\n", "total", t_peak, total.fwd_peak, total.bwd_peak,
 	       t_ring, total.ring_sent, t_gather, t_recv);
@@ -199,7 +203,7 @@ void report_train_summary(const struct ev_summary *sum, const struct ev *ev, siz
 		printf("    DP: (n-1) dB chunks in the reduce-scatter + (n-1) in the all-gather = "
 		       "(B - w_r) + (B - w_{r+1})\n");
 	for (int r = 0; r < n && r < 8; r++) {
-		train_model_ring_formula(mode, n, K, N, r, f, sizeof f);
+		modelw_ring_formula(p, K, N, r, f, sizeof f);
 		printf("    rank %d: %s\n", r, f);
 	}
 	if (n > 8)
@@ -208,28 +212,35 @@ void report_train_summary(const struct ev_summary *sum, const struct ev *ev, siz
 	       "the files\n", mode == DM_FSDP ? ", each rank's chunk of dB" : "");
 }
 
-void report_train_compare(int n, size_t M, size_t K, size_t N)
+void report_train_compare(const struct dm_plan *p, size_t M, size_t K, size_t N)
 {
-	struct train_model_rank m[2];
+	int n = plan_devices(p);
+	struct model_train m[2];
+	struct dm_plan *q; /* p's devices, in one mode then the other */
 	if (n > REPORT_TRAIN_COMPARE_DEVICES)
 		return;
+	if (plan_dup(&q, p, NULL)) {
+		status_error("out of memory");
+		return;
+	}
 	printf("DP vs FSDP, training step (bytes, the model):\n");
 	printf("  %-8s %11s %11s %11s %13s %13s %13s\n", "", "DP fwd peak", "DP bwd peak",
 	       "DP ring", "FSDP fwd peak", "FSDP bwd peak", "FSDP ring");
 	for (int r = 0; r <= n; r++) {
 		char name[16];
 		for (int k = 0; k < 2; k++) {
-			int mode = k ? DM_FSDP : DM_DP;
+			plan_set_mode(q, k ? DM_FSDP : DM_DP, NULL);
 			if (r < n)
-				train_model_rank(mode, n, M, K, N, r, &m[k]);
+				model_train_rank(q, M, K, N, r, &m[k]);
 			else
-				train_model_total(mode, n, M, K, N, &m[k]);
+				model_train_total(q, M, K, N, &m[k]);
 		}
 		snprintf(name, sizeof name, r < n ? "rank %d" : "total", r);
 		printf("  %-8s %11" PRIu64 " %11" PRIu64 " %11" PRIu64 " %13" PRIu64 " %13" PRIu64
 		       " %13" PRIu64 "\n", name, m[0].fwd_peak, m[0].bwd_peak, m[0].ring_sent,
 		       m[1].fwd_peak, m[1].bwd_peak, m[1].ring_sent);
 	}
+	plan_free(q);
 	printf("  a rank sends, per training step: DP 2*(n-1)/n of dB (all-reduce), FSDP 3*(n-1)/n "
 	       "of B's size (two all-gathers and dB's reduce-scatter); DP holds all of B and dB, "
 	       "FSDP its shard of each\n");
@@ -275,16 +286,16 @@ int report_train_check_outputs(const struct cli_opts *o, struct dm_err *err)
 }
 
 int report_train_write(const struct cli_opts *o, const struct ev *ev, size_t n_ev,
-		       const struct ev_summary *sum, int n, int mode, const struct mat *c,
+		       const struct ev_summary *sum, const struct dm_plan *p, const struct mat *c,
 		       const struct mat *da, const struct mat *db)
 {
 	struct dm_err err;
 	int rc = 0;
-	if (o->trace_file) {
+	if (o->trace_file) { /* the plan's pass: a training step's header and names */
 		if (o->trace_format == CLI_TRACE_CHROME)
-			rc = trace_write_train_chrome(o->trace_file, ev, n_ev, n, mode, &err);
+			rc = trace_write_chrome(o->trace_file, p, ev, n_ev, &err);
 		else
-			rc = trace_write_train_jsonl(o->trace_file, ev, n_ev, sum, (size_t)n, &err);
+			rc = trace_write_jsonl(o->trace_file, p, ev, n_ev, sum, &err);
 	}
 	if (!rc && o->out_file && c)
 		rc = matio_write(o->out_file, c, &err);

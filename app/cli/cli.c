@@ -171,7 +171,7 @@ enum {
 	CLI_BOTH_FILES = 1u << 5,   /* -A and -B: nothing is generated */
 	CLI_IN_EXPORT = 1u << 6,    /* --export: headless, no keys */
 	CLI_NO_EXPORT = 1u << 7,    /* no --export */
-	CLI_RING_BUG = 1u << 8,     /* a bug that changes only the ring (bug_applies) */
+	CLI_RING_BUG = 1u << 8,     /* a bug that changes only the ring (bug_in_ring) */
 	CLI_IN_JUDGE = 1u << 9,     /* --judge: the candidate's Python runs, not the engine */
 	CLI_NO_JUDGE = 1u << 10,    /* no --judge */
 	CLI_IN_LESSON = 1u << 11,   /* --lesson: its parts say where they start */
@@ -703,7 +703,7 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 			 (o->a_file && o->b_file && (o->dc_file || (!o->train && !o->replay_file))
 				  ? CLI_BOTH_FILES : 0u) |
 			 (o->export_file ? CLI_IN_EXPORT : CLI_NO_EXPORT) |
-			 (bug_applies(o->bug, DM_DP) || bug_is_backward(o->bug) ? 0u : CLI_RING_BUG) |
+			 (bug_in_ring(o->bug) ? CLI_RING_BUG : 0u) |
 			 (o->judge_file ? CLI_IN_JUDGE : CLI_NO_JUDGE) |
 			 (o->lesson_file ? CLI_IN_LESSON : 0u) |
 			 (o->train ? CLI_IN_TRAIN : CLI_NO_TRAIN) |

@@ -59,12 +59,12 @@ static uint64_t inputs_train_bytes(const struct cli_opts *o, size_t M, size_t K,
 static int inputs_check_memory(const struct cli_opts *o, size_t M, size_t K, size_t N,
 			       struct dm_err *err)
 {
-	struct run_config cfg;
-	run_config_default(&cfg);
-	cfg.mode = o->mode;
-	cfg.devices = o->devices;
-	cfg.train = o->train;
-	uint64_t need = run_estimate_bytes(&cfg, M, K, N);
+	struct dm_plan *p;
+	int rc = inputs_plan(o, &p, err);
+	if (rc)
+		return rc;
+	uint64_t need = run_estimate_bytes(p, M, K, N);
+	plan_free(p);
 	uint64_t inputs = (uint64_t)mat_bytes(M, K) + mat_bytes(K, N) + mat_bytes(M, N) +
 			  inputs_train_bytes(o, M, K, N);
 	uint64_t avail = inputs_available_bytes();
@@ -157,16 +157,16 @@ int inputs_load_dc(const struct cli_opts *o, size_t M, size_t N, struct mat *dc,
 	return rc;
 }
 
+int inputs_plan(const struct cli_opts *o, struct dm_plan **out, struct dm_err *err)
+{
+	return plan_make_run(out, o->mode, o->devices, o->train ? DM_TRAIN : DM_FORWARD, o->order,
+			     o->bug, o->capacity, err);
+}
+
 void inputs_run_config(const struct cli_opts *o, const struct mat *a, const struct mat *b,
 		       struct run_config *cfg)
 {
-	run_config_default(cfg);
-	cfg->mode = o->mode;
-	cfg->devices = o->devices;
-	cfg->capacity = o->capacity;
-	cfg->order = o->order;
-	cfg->bug = o->bug;
-	cfg->train = o->train; /* its dC is the caller's to set */
+	run_config_default(cfg); /* a training step's dC is the caller's to set */
 	uint64_t held = (uint64_t)mat_bytes(a->rows, a->cols) + mat_bytes(b->rows, b->cols) +
 			mat_bytes(a->rows, b->cols) +
 			inputs_train_bytes(o, a->rows, a->cols, b->cols);

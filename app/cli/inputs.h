@@ -9,6 +9,7 @@
 #include "cli.h"
 #include <distmm/dm_err.h>
 #include <distmm/mat.h>
+#include <distmm/plan.h>
 #include <distmm/run.h>
 
 /* Bytes this process may still allocate: MemAvailable (or physical memory
@@ -26,8 +27,14 @@ int inputs_load(const struct cli_opts *o, struct mat *a, struct mat *b, struct d
 int inputs_load_dc(const struct cli_opts *o, size_t M, size_t N, struct mat *dc,
 		   struct dm_err *err);
 
-/* The run configuration for these options and shapes, with its memory limit
- * set to what is available once A, B and the reference product are held. */
+/* The plan of the options: mode, devices, the forward or the training
+ * step, order, bug and capacity.  Returns 0 or an engine error with err
+ * filled (*out NULL). */
+int inputs_plan(const struct cli_opts *o, struct dm_plan **out, struct dm_err *err);
+
+/* The run's settings besides its plan for these options and shapes: its
+ * memory limit, what is available once A, B and the reference product
+ * (and a training step's dC and results) are held. */
 void inputs_run_config(const struct cli_opts *o, const struct mat *a, const struct mat *b,
 		       struct run_config *cfg);
 

@@ -46,7 +46,7 @@ void record_title(const struct view *v, const char *lesson_title, char *buf, siz
 	/* a judged run is the candidate's, not the engine's nor a trace's: the
 	 * modes' word, as the status bar's */
 	snprintf(buf, size, "distmm-tui%s: %s, %d device%s, A %zux%zu, B %zux%zu",
-		 view_tag(v), sched_mode_name(v->cfg.mode), v->cfg.devices,
+		 view_tag(v), plan_mode_name(v->cfg.mode), v->cfg.devices,
 		 v->cfg.devices == 1 ? "" : "s", v->a->rows, v->a->cols, v->b->rows, v->b->cols);
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <distmm/plan.h>
 #include <distmm/replay.h>
 #include <distmm/run.h>
 #include <distmm/schedule.h>
@@ -449,7 +450,11 @@ static int decide_log(const struct decide_in *in, const struct facts *f, struct 
 	if (rc)
 		return rc;
 	int over = in->run->ended && in->run->outcome == REC_RETURNED && !in->run->n_exc;
-	rc = replay_first_wrong(b->ev, b->n_ev, c->mode, c->n, c->M, c->K, c->N, over, w, err);
+	struct dm_plan *p;
+	if ((rc = plan_make(&p, (enum dm_mode)c->mode, c->n, DM_FORWARD, err)))
+		return rc;
+	rc = replay_first_wrong(p, b->ev, b->n_ev, c->M, c->K, c->N, over, w, err);
+	plan_free(p);
 	if (rc == DM_EINVAL) {   /* shapes the engine's rules refuse: no event named */
 		w->event = -1;
 		w->why[0] = '\0';

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <distmm/plan.h>
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
@@ -13,6 +14,7 @@
 struct evb {
 	struct evbuild *b;
 	const struct facts *f;
+	struct dm_plan *plan; /* the run's schedule: a step's phases */
 	int n, last;       /* devices; the gather's phase */
 	size_t M, K, N;
 	int *seq;          /* per event: the order it was made in (a stable sort) */
@@ -76,7 +78,7 @@ static struct ev *evb_push(struct evb *x, int phase, int op, int rank, int peer,
 	struct ev *e = &b->ev[i];
 	memset(e, 0, sizeof *e);
 	e->phase = phase;
-	e->step = sched_phase_step(x->f->mode, x->n, phase);
+	e->step = sched_phase_step(x->plan, phase);
 	e->op = op;
 	e->rank = rank;
 	e->peer = peer;
@@ -360,13 +362,18 @@ static int evb_account(struct evb *x)
 
 int evbuild_make(struct evbuild *b, const struct facts *f, struct dm_err *err)
 {
-	struct evb x = { b, f, f->n, f->mode == DM_FSDP ? 2 * f->n - 1 : 1, f->ct->M, f->ct->K,
-			 f->ct->N, NULL, 0 };
+	struct evb x = { b, f, NULL, f->n, f->mode == DM_FSDP ? 2 * f->n - 1 : 1, f->ct->M,
+			 f->ct->K, f->ct->N, NULL, 0 };
 	memset(b, 0, sizeof *b);
 	b->n = f->n;
+	int rc = plan_make(&x.plan, (enum dm_mode)f->mode, f->n, DM_FORWARD, err);
+	if (rc)
+		return rc;
 	struct facts_block *bl = malloc((x.M ? x.M : 1) * sizeof *bl);
-	if (!bl)
+	if (!bl) {
+		plan_free(x.plan);
 		return dm_err_set(err, DM_ENOMEM, "out of memory writing the judged run");
+	}
 	size_t nb = facts_row_blocks(f, bl);
 	if (f->mode == DM_FSDP)
 		evb_fsdp(&x);
@@ -384,6 +391,7 @@ int evbuild_make(struct evbuild *b, const struct facts *f, struct dm_err *err)
 	if (!x.failed)
 		evb_sort(&x);
 	free(x.seq);
+	plan_free(x.plan);
 	if (x.failed || evb_account(&x)) {
 		evbuild_free(b);
 		return dm_err_set(err, DM_ENOMEM, "out of memory writing the judged run");

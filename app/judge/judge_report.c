@@ -173,8 +173,15 @@ static int judge_report_trace(const struct cli_opts *o, const struct judge *j)
 		status_error("--trace: no case recorded a run to write");
 		return STATUS_USAGE;
 	}
-	int st = report_write_outputs(o, c->trace.ev, c->trace.n_ev, c->trace.sum, c->trace.n,
-				      c->mode, NULL);
+	/* the case's mode (the trace's own is read off its events), a forward run */
+	struct dm_plan *p;
+	struct dm_err err;
+	if (plan_make(&p, c->mode, c->trace.n, DM_FORWARD, &err)) {
+		status_error("%s", err.msg);
+		return STATUS_USAGE;
+	}
+	int st = report_write_outputs(o, c->trace.ev, c->trace.n_ev, c->trace.sum, p, NULL);
+	plan_free(p);
 	if (st == STATUS_OK)
 		printf("\ntrace of case %d written to %s; replay it: distmm-tui -b --replay %s "
 		       "-M %zu -K %zu -N %zu --values %s --seed %" PRIu64 "\n", c->id,

@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include "batch/batch.h"
-#include <distmm/bug.h>
 #include "cli/cli.h"
 #include "cli/files.h"
 #include "cli/inputs.h"
@@ -34,6 +33,7 @@
 #include <distmm/schedule.h>
 #include "cli/status.h"
 #include "cli/version.h"
+#include "words/bug_words.h"
 
 /* What --step needs: rank 0 stops waiting once its input has ended. */
 struct mm_step {
@@ -130,8 +130,7 @@ static void mm_show(void *ctx, const struct mpi_rank_view *v)
 	if (v->phase < v->phase_count)
 		snprintf(where, sizeof where, "before phase %d/%d (%s, s=%d)", v->phase + 1,
 			 v->phase_count,
-			 sched_kind_name(sched_run_phase_kind(v->mode, v->train, v->n, v->phase)),
-			 sched_run_phase_step(v->mode, v->train, v->n, v->phase));
+			 sched_kind_name(v->kind), v->step);
 	else
 		snprintf(where, sizeof where, "at the end");
 	if (v->holds_full_b)
@@ -152,13 +151,13 @@ static void mm_show(void *ctx, const struct mpi_rank_view *v)
 	if (v->recv_shard >= 0)
 		snprintf(moved + strlen(moved), sizeof moved - strlen(moved), ", got B[%d] <- rank %d",
 			 v->recv_shard, v->recv_from);
-	if (v->train && v->db_sent >= 0)
+	if (v->pass == DM_TRAIN && v->db_sent >= 0)
 		snprintf(moved + strlen(moved), sizeof moved - strlen(moved), ", sent dB[%d] -> rank %d",
 			 v->db_sent, v->sent_to);
-	if (v->train && v->db_recv >= 0)
+	if (v->pass == DM_TRAIN && v->db_recv >= 0)
 		snprintf(moved + strlen(moved), sizeof moved - strlen(moved), ", got dB[%d] <- rank %d",
 			 v->db_recv, v->recv_from);
-	if (v->train && v->da_parts > 0)
+	if (v->pass == DM_TRAIN && v->da_parts > 0)
 		snprintf(moved + strlen(moved), sizeof moved - strlen(moved), ", dA from %d of %d shards",
 			 v->da_parts, v->n);
 	printf("rank %d %s: A rows %zu:%zu, %s, %s%s, holds %llu B\n", v->rank, where,
@@ -184,14 +183,17 @@ static int mm_pause(void *ctx, int phase)
 	return 0;
 }
 
-/* What rank 0 holds beside A and B: a training step's dC (the checks
- * need it after the run). */
+/* What rank 0 holds beside A and B: the run's plan, a training step's dC
+ * (the checks need it after the run). */
 struct mm_refs {
+	struct dm_plan *plan;
 	struct mat dc;
 };
 
 static void mm_refs_free(struct mm_refs *r)
 {
+	plan_free(r->plan);
+	r->plan = NULL;
 	mat_free(&r->dc);
 }
 
@@ -215,8 +217,8 @@ static int mm_prepare(const struct cli_opts *o, struct mat *a, struct mat *b, st
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
-	if ((rc = mpi_rank_check(o->mode, o->bug, mm_size, a, b, &err)) ||
-	    (o->train && (rc = run_check_train(o->bug, a, b, &ref->dc, 0, &err)))) {
+	if ((rc = inputs_plan(o, &ref->plan, &err)) ||
+	    (rc = mpi_rank_check(ref->plan, a, b, o->train ? &ref->dc : NULL, &err))) {
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
@@ -230,19 +232,17 @@ static int mm_report_train(const struct cli_opts *o, const struct mat *a, const 
 {
 	int status;
 	if (!o->quiet)
-		report_train_events(res->ev, res->n_ev, o->mode, mm_size, o->bug);
+		report_train_events(res->ev, res->n_ev, ref->plan);
 	if (rc) {
 		status_flush_stdout();
 		status_error("%s", err->msg);
-		report_train_write(o, res->ev, res->n_ev, res->sum, mm_size, o->mode, NULL, NULL,
-				   NULL);
+		report_train_write(o, res->ev, res->n_ev, res->sum, ref->plan, NULL, NULL, NULL);
 		return STATUS_MISMATCH;
 	}
-	report_train_summary(res->sum, res->ev, res->n_ev, o->mode, mm_size, a->rows, a->cols,
-			     b->cols);
-	report_train_compare(mm_size, a->rows, a->cols, b->cols);
-	status = report_train_write(o, res->ev, res->n_ev, res->sum, mm_size, o->mode, &res->c,
-				    &res->da, &res->db);
+	report_train_summary(res->sum, res->ev, res->n_ev, ref->plan, a->rows, a->cols, b->cols);
+	report_train_compare(ref->plan, a->rows, a->cols, b->cols);
+	status = report_train_write(o, res->ev, res->n_ev, res->sum, ref->plan, &res->c, &res->da,
+				    &res->db);
 	if (status == STATUS_OK)
 		status = report_train_verify(o, a, b, &ref->dc, &res->c, &res->da, &res->db);
 	return status;
@@ -263,18 +263,18 @@ static int mm_report(const struct cli_opts *o, const struct mat *a, const struct
 	if (o->train)
 		return mm_report_train(o, a, b, ref, res, rc, err);
 	if (!o->quiet)
-		report_events(res->ev, res->n_ev, o->mode, mm_size, o->bug);
+		report_events(res->ev, res->n_ev, ref->plan);
 	if (rc) {
 		status_flush_stdout();
 		status_error("%s", err->msg);
 		/* the trace of what happened, which is whole; never a result */
-		report_write_outputs(o, res->ev, res->n_ev, res->sum, mm_size, o->mode, NULL);
+		report_write_outputs(o, res->ev, res->n_ev, res->sum, ref->plan, NULL);
 		return STATUS_MISMATCH;
 	}
-	report_summary(res->sum, mm_size, o->mode, a->rows, a->cols, b->cols);
+	report_summary(res->sum, ref->plan, a->rows, a->cols, b->cols);
 	inputs_run_config(o, a, b, &cfg);
-	report_compare(a, b, &cfg, res->sum, o->compare);
-	status = report_write_outputs(o, res->ev, res->n_ev, res->sum, mm_size, o->mode, &res->c);
+	report_compare(a, b, ref->plan, &cfg, res->sum, o->compare);
+	status = report_write_outputs(o, res->ev, res->n_ev, res->sum, ref->plan, &res->c);
 	if (status == STATUS_OK)
 		status = report_verify(o, a, b, &res->c);
 	return status;
@@ -308,16 +308,8 @@ static int mm_main(int argc, char **argv)
 			printf("distmm-mpi %s\n", DISTMM_VERSION);
 		return STATUS_OK;
 	case CLI_BUG_LIST:
-		if (mm_rank == 0) {
-			printf("--bug KIND runs the ring with one classic mistake:\n");
-			for (int k = 1; k < BUG_COUNT; k++)
-				if (!bug_is_backward(k))
-					printf("  %-16s %s\n", bug_name(k), bug_describe(k));
-			printf("with --train, the backward's (in the reduce-scatter of dB):\n");
-			for (int k = 1; k < BUG_COUNT; k++)
-				if (bug_is_backward(k))
-					printf("  %-16s %s\n", bug_name(k), bug_describe(k));
-		}
+		if (mm_rank == 0)
+			bugw_print_list();
 		return STATUS_OK;
 	case CLI_ERROR:
 		if (mm_rank == 0) {
@@ -340,16 +332,16 @@ static int mm_main(int argc, char **argv)
 
 	if (mm_rank == 0 && (status = mm_prepare(&o, &a, &b, &ref)) == STATUS_OK) {
 		/* before the go: with --step the ranks' lines come after it */
-		report_header("distmm-tui batch", &o, o.mode, mm_size, o.bug, a.rows, a.cols, b.cols);
+		report_header("distmm-tui batch", &o, ref.plan, a.rows, a.cols, b.cols);
 		if (o.train)
-			report_train_intro(&o, o.mode, mm_size);
+			report_train_intro(&o, ref.plan);
 		status_flush_stdout();
 	}
 	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD); /* go, or every rank ends with it */
 	if (status != STATUS_OK)
 		goto out;
 
-	struct mpi_rank_config cfg = { .mode = o.mode, .bug = o.bug, .train = o.train,
+	struct mpi_rank_config cfg = { .plan = mm_rank == 0 ? ref.plan : NULL,
 				       .dc = mm_rank == 0 && o.train ? &ref.dc : NULL };
 	if (step) {
 		cfg.show = mm_show;

@@ -384,13 +384,13 @@ static const char *lesson_when_name(int when)
 	return when >= 0 && when < LESSON_WHENS ? lesson_when_names[when] : "?";
 }
 
-int lesson_check_steps(const struct lesson *l, int p, int mode, int train, int n, char *err,
+int lesson_check_steps(const struct lesson *l, int p, const struct dm_plan *plan, char *err,
 		       size_t size)
 {
 	if (p < 0 || p >= l->nparts)
 		return 0;
 	const struct lesson_part *part = &l->part[p];
-	int count = sched_run_phase_count(mode, train, n);
+	int count = sched_phase_count(plan), n = plan_devices(plan);
 	for (int i = 0; i < part->ncap; i++) {
 		const struct lesson_caption *c = &part->cap[i];
 		int kind = lesson_kind_of(c->when), last = -1;
@@ -398,8 +398,8 @@ int lesson_check_steps(const struct lesson *l, int p, int mode, int train, int n
 			continue;
 		/* the steps the schedule has of that kind: the one rule, the engine's */
 		for (int ph = 0; ph < count; ph++)
-			if (sched_run_phase_kind(mode, train, n, ph) == kind) {
-				int s = sched_run_phase_step(mode, train, n, ph);
+			if ((int)sched_phase_kind(plan, ph) == kind) {
+				int s = sched_phase_step(plan, ph);
 				if (s == c->step)
 					last = -2;
 				else if (last != -2 && s > last)
@@ -409,7 +409,8 @@ int lesson_check_steps(const struct lesson *l, int p, int mode, int train, int n
 			continue;
 		char run[96];
 		snprintf(run, sizeof run, "part '%s' runs %s%s on %d device%s", part->name,
-			 sched_mode_name(mode), train ? "'s training step" : "", n, n == 1 ? "" : "s");
+			 plan_mode_name(plan_mode(plan)), plan_train(plan) ? "'s training step" : "", n,
+			 n == 1 ? "" : "s");
 		if (last < 0)
 			return lesson_fail(err, size, l->name, c->line, "%s %d: %s, which has no %s",
 					   lesson_when_name(c->when), c->step, run,

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <distmm/plan.h>
+
 #define LESSON_MAX_PARTS 32
 #define LESSON_MAX_CAPTIONS 64
 #define LESSON_MAX_DEVICES 64 /* devices=: a lesson plays in the interface, which shows 64 */
@@ -83,11 +85,10 @@ int lesson_parse(struct lesson *l, const char *text, size_t len, const char *nam
 		 size_t err_size);
 
 /* Whether every caption of part p tied to a step ("compute 3:") names a
- * step the part's run has: mode and n the run's (the part's settings, or
- * the command line's where it sets none), train whether it is a training
- * step.  Returns 0, or -1 with err "FILE:LINE: compute 3: ..." saying the
- * steps there are. */
-int lesson_check_steps(const struct lesson *l, int p, int mode, int train, int n, char *err,
+ * step the part's run has: plan the run's (its mode, devices and pass: the
+ * part's settings, or the command line's where it sets none).  Returns 0,
+ * or -1 with err "FILE:LINE: compute 3: ..." saying the steps there are. */
+int lesson_check_steps(const struct lesson *l, int p, const struct dm_plan *plan, char *err,
 		       size_t err_size);
 
 /* Reads and parses a lesson file, or a shipped lesson named without a

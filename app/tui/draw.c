@@ -128,7 +128,7 @@ static void draw_status(const struct draw_ctx *d)
 	mvhline(l->status.y, 0, ' ', l->cols);
 	attr_off(a, NULL);
 	int wide = l->cols >= 120, mid = l->cols >= 96;
-	const char *mode = sched_mode_name(s->mode);
+	const char *mode = plan_mode_name(s->mode);
 	const char *replay = view_tag(v); /* " judged", " replay": the modes' */
 	if (wide)
 		snprintf(left, sizeof left, " distmm-tui  %s%s  A %zux%zu  B %zux%zu  %d device%s", mode,

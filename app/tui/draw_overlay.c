@@ -13,6 +13,7 @@
 #include "keys.h"
 #include <distmm/split.h>
 #include "theme.h"
+#include "words/model_words.h"
 
 /* A want_w x want_h box centred in area, inside it. */
 static struct rect draw_in_area(const struct rect *area, int want_w, int want_h)
@@ -138,7 +139,7 @@ struct mem_row {
 	int total;
 };
 
-static void draw_mem_row(const struct compare *c, int i, struct mem_row *row)
+static void draw_mem_row(const struct model_compare *c, int i, struct mem_row *row)
 {
 	int total = i == c->n;
 	const uint64_t *f = total ? c->total_formula : c->dev[i].formula;
@@ -166,7 +167,7 @@ static void draw_mem_row(const struct compare *c, int i, struct mem_row *row)
 void draw_memory(const struct draw_ctx *d)
 {
 	const struct view *v = d->v;
-	const struct compare *c = &v->cmp;
+	const struct model_compare *c = &v->cmp;
 	static const char *const head[7] = { "",	  "DP model", "DP run", "FSDP model",
 					     "FSDP run", "DP sent",  "FSDP sent" };
 	int width[7];
@@ -194,7 +195,7 @@ void draw_memory(const struct draw_ctx *d)
 	int n_note = 0;
 	view_bytes(c->gathered, g, sizeof g);
 	view_bytes(c->b_bytes * (uint64_t)(c->n > 1 ? c->n - 1 : 0), b, sizeof b);
-	compare_saving_line(c, note[n_note++], sizeof note[0]);
+	modelw_saving_line(c, note[n_note++], sizeof note[0]);
 	snprintf(note[n_note++], sizeof note[0],
 		 "rank 0's figures include the gathered C (%s) in both modes; the model: DP A_r + B + "
 		 "C_r, FSDP A_r + C_r + the two shards of its largest transfer",

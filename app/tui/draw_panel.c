@@ -220,9 +220,9 @@ static int draw_unsent_shard(const struct view *v, int r)
 	if (!v->failed || d->shard >= 0 || d->wait_state != RUN_WAIT_RECV || d->wait_via_rx ||
 	    v->snap.mode != DM_FSDP || v->snap.bug != BUG_NONE || v->fail_phase < 0 ||
 	    v->fail_phase >= v->phase_count ||
-	    sched_phase_kind(DM_FSDP, n, v->fail_phase) != SCHED_TRANSFER)
+	    sched_phase_kind(v->plan, v->fail_phase) != SCHED_TRANSFER)
 		return -1;
-	return sched_shard(n, r, sched_phase_step(DM_FSDP, n, v->fail_phase));
+	return sched_shard(n, r, sched_phase_step(v->plan, v->fail_phase));
 }
 
 /* A's rows, or the B shard held: a label line and its values. */

@@ -101,16 +101,16 @@ static void tt_cell(const struct view *v, const struct tt_col *c, int r, char *b
  * its widest header or cell).  Returns how many. */
 static int tt_columns(const struct view *v, struct tt_col *cols, int max)
 {
-	int mode = v->cfg.mode, n = v->cfg.devices, count = sched_run_phase_count(mode, 1, n), m = 0;
+	int n = v->cfg.devices, count = sched_phase_count(v->plan), m = 0;
 	for (int p = 0; p < count && m < max; p++) {
-		int kind = sched_run_phase_kind(mode, 1, n, p);
+		int kind = sched_phase_kind(v->plan, p);
 		if (kind == SCHED_TRANSFER || kind == SCHED_BWD_TRANSFER)
 			continue;
 		struct tt_col *c = &cols[m++];
 		char t[32];
 		c->phase = p;
 		c->kind = kind;
-		c->step = sched_run_phase_step(mode, 1, n, p);
+		c->step = sched_phase_step(v->plan, p);
 		tt_header(v, c, t, sizeof t);
 		c->w = (int)strlen(t);
 		/* the widest cell: the ranks' indices grow with r, look at the last

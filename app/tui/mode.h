@@ -28,6 +28,7 @@
 
 struct cli_opts;
 struct dm_err;
+struct dm_plan;
 struct run_config;
 struct view;
 
@@ -118,7 +119,7 @@ struct view_mode {
 	void (*free)(void *data); /* at pop: the state it was pushed with, if it owns it */
 
 	/* The run.  configure: the engine's settings the mode adds (the
-	 * training step's pass and dC).  prepare: before a run starts or a log
+	 * training step's pass in the plan, its dC in the run's config).  prepare: before a run starts or a log
 	 * is rebuilt (references to check against), 0 or an error.  new_run: a
 	 * new run of the engine, nothing of it seen.  restart: r; returns 1 when
 	 * the mode restarts the view itself (a log's run: back to ready).
@@ -126,7 +127,8 @@ struct view_mode {
 	 * verify: the run is over and C checked; what more the mode checks.
 	 * shown: a stop was put on screen.  typing: an answer line of the
 	 * mode's takes the keys, and the run waits for it. */
-	void (*configure)(const struct view *v, const void *data, struct run_config *plan);
+	void (*configure)(const struct view *v, const void *data, struct dm_plan *plan,
+			  struct run_config *run);
 	int (*prepare)(struct view *v, void *data, struct dm_err *err);
 	void (*new_run)(struct view *v, void *data);
 	int (*restart)(struct view *v, void *data, uint64_t now);

@@ -101,9 +101,10 @@ static int session_start_view(struct session *t, uint64_t now, struct dm_err *er
 		const struct trace *tr = &t->trace;
 		/* a training step's trace: dC as batch's replay gets it (--dC, or
 		 * from the seed) */
+		int train = tr->pass == DM_TRAIN;
 		if ((rc = trace_check(tr, t->a.rows, t->a.cols, t->b.cols, err)) ||
-		    (tr->train && (rc = inputs_load_dc(o, t->a.rows, t->b.cols, &t->dc, err))) ||
-		    (rc = mode_replay_start(&t->v, &t->a, &t->b, tr->train ? &t->dc : NULL, tr->ev,
+		    (train && (rc = inputs_load_dc(o, t->a.rows, t->b.cols, &t->dc, err))) ||
+		    (rc = mode_replay_start(&t->v, &t->a, &t->b, train ? &t->dc : NULL, tr->ev,
 					    tr->n_ev, tr->mode, tr->n, o->bug, now, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);
@@ -191,7 +192,7 @@ static int session_bwd_stop(const struct cli_opts *o, const struct view *v, char
 	int fsdp = mode == DM_FSDP, count = 0;
 	char name[24];
 	session_bwd_name(o->start_kind, s, name, sizeof name);
-	if (!v->plan.train) { /* the plan's pass: a training step has these stops */
+	if (!plan_train(v->plan)) { /* the plan's pass: a training step has these stops */
 		snprintf(msg, size, "--start-at %s: a backward stop, and the run is not a training "
 				    "step (--train)", name);
 		return -2;

@@ -70,29 +70,33 @@ static void view_measure_one(const struct mat *m, struct view_format *f)
 /* The schedule: the engine's, for the plan the modes made. */
 int view_phase_count(const struct view *v)
 {
-	return sched_run_phase_count(v->plan.mode, v->plan.train, v->plan.devices);
+	return sched_phase_count(v->plan);
 }
 
 int view_phase_kind(const struct view *v, int p)
 {
-	return sched_run_phase_kind(v->plan.mode, v->plan.train, v->plan.devices, p);
+	return sched_phase_kind(v->plan, p);
 }
 
 int view_phase_step(const struct view *v, int p)
 {
-	return sched_run_phase_step(v->plan.mode, v->plan.train, v->plan.devices, p);
+	return sched_phase_step(v->plan, p);
 }
 
-/* The plan of a new run: what was asked, and what the modes add. */
-static void view_plan(struct view *v)
+/* The plan of a new run: what was asked, and what the modes add.  The old
+ * plan stays when a new one cannot be made.  0 or an engine error. */
+static int view_plan(struct view *v, struct dm_err *err)
 {
-	run_config_default(&v->plan);
-	v->plan.mode = v->cfg.mode;
-	v->plan.devices = v->cfg.devices;
-	v->plan.capacity = v->cfg.capacity;
-	v->plan.order = v->cfg.order;
-	v->plan.bug = v->cfg.bug;
-	view_mode_configure(v, &v->plan);
+	struct dm_plan *p;
+	int rc = plan_make_run(&p, v->cfg.mode, v->cfg.devices, DM_FORWARD, v->cfg.order,
+			       v->cfg.bug, v->cfg.capacity, err);
+	if (rc)
+		return rc;
+	plan_free(v->plan);
+	v->plan = p;
+	run_config_default(&v->run_cfg);
+	view_mode_configure(v, v->plan, &v->run_cfg);
+	return 0;
 }
 
 /* kind and step follow the stop shown. */
@@ -183,17 +187,20 @@ static void view_reset(struct view *v)
 	dm_err_clear(&v->fail);
 }
 
-/* What a new run of this configuration fixes for its whole length. */
-static void view_run_constants(struct view *v)
+/* What a new run of this configuration fixes for its whole length.  0 or
+ * an engine error (the plan could not be made). */
+static int view_run_constants(struct view *v, struct dm_err *err)
 {
-	int n = v->cfg.devices;
-	view_plan(v);
+	int n = v->cfg.devices, rc = view_plan(v, err);
+	if (rc)
+		return rc;
 	v->phase_count = view_phase_count(v);
-	v->mem_scale = compare_model_scale(n, v->a->rows, v->a->cols, v->b->cols);
+	v->mem_scale = model_scale(v->plan, v->a->rows, v->a->cols, v->b->cols);
 	if (v->focus >= n)
 		v->focus = -1;
 	if (v->cell_i >= v->a->rows || v->cell_j >= v->b->cols)
 		v->cell_i = v->cell_j = 0;
+	return 0;
 }
 
 int view_rewind(struct view *v, void *data, uint64_t now)
@@ -213,11 +220,10 @@ int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 	if (view_mode_restart(v, now))
 		return 0; /* a mode restarted it (a log's run: where it began) */
 	view_reset(v);
-	view_run_constants(v);
-	if ((rc = view_mode_prepare(v, err)) ||
-	    (rc = run_snapshot_init_train(&v->snap, v->plan.devices, v->a->rows, v->a->cols,
-					  v->b->cols, 1, err)) ||
-	    (rc = run_new(&v->run, &v->plan, v->a, v->b, err))) {
+	if ((rc = view_run_constants(v, err)) || (rc = view_mode_prepare(v, err)) ||
+	    (rc = run_snapshot_init(&v->snap, v->plan, v->a->rows, v->a->cols, v->b->cols, 1,
+				    err)) ||
+	    (rc = run_new(&v->run, v->plan, &v->run_cfg, v->a, v->b, err))) {
 		v->failed = v->run_failed = v->start_failed = 1;
 		v->fail = *err;
 		return rc;
@@ -265,7 +271,9 @@ int view_init(struct view *v, const struct mat *a, const struct mat *b,
 void view_free(struct view *v)
 {
 	view_mode_clear(v);
-	compare_free(&v->cmp);
+	plan_free(v->plan);
+	v->plan = NULL;
+	model_compare_free(&v->cmp);
 	free(v->ev);
 	v->ev = NULL;
 	run_free(v->run);
@@ -433,12 +441,9 @@ int view_init_log(struct view *v, const struct mat *a, const struct mat *b,
 		return rc;
 	}
 	view_measure_one(&v->ref, &v->fc);
-	view_run_constants(v);
 	/* the snapshot's shape is the plan's: a training step's holds dA and dB */
-	if ((rc = view_mode_prepare(v, err)) ||
-	    (rc = v->plan.train
-			  ? run_snapshot_init_train(&v->snap, n, a->rows, a->cols, b->cols, 1, err)
-			  : run_snapshot_init(&v->snap, n, a->rows, b->cols, 1, err)) ||
+	if ((rc = view_run_constants(v, err)) || (rc = view_mode_prepare(v, err)) ||
+	    (rc = run_snapshot_init(&v->snap, v->plan, a->rows, a->cols, b->cols, 1, err)) ||
 	    view_copy_events(v, log->ev, log->n_ev)) {
 		view_free(v);
 		return rc ? rc : dm_err_set(err, DM_ENOMEM, "out of memory for the trace");
@@ -506,12 +511,10 @@ void view_open_memory(struct view *v)
 {
 	struct dm_err err;
 	if (!v->cmp_valid) {
-		struct run_config cfg;
-		compare_free(&v->cmp);
-		run_config_default(&cfg);
-		cfg.devices = v->cfg.devices;
-		cfg.capacity = v->cfg.capacity;
-		if (compare_build(&v->cmp, v->a, v->b, &cfg, VIEW_COMPARE_MAX, NULL, &err))
+		/* both modes' correct forwards on the plan's devices and capacity */
+		model_compare_free(&v->cmp);
+		if (model_compare_build(&v->cmp, v->plan, v->a, v->b, NULL, VIEW_COMPARE_MAX, NULL,
+					&err))
 			return;
 		v->cmp_valid = 1;
 	}

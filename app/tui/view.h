@@ -18,7 +18,8 @@
 #include <distmm/dm_err.h>
 #include <distmm/evlog.h>
 #include <distmm/mat.h>
-#include "compare.h"
+#include <distmm/model.h>
+#include <distmm/plan.h>
 #include "mode.h"
 #include "practice/quiz.h"
 #include <distmm/run.h>
@@ -70,8 +71,9 @@ struct view {
 	struct view_config cfg;
 	struct view_mode_entry modes[VIEW_MODES_MAX]; /* the active modes, by layer (mode.h) */
 	int n_modes;
-	struct run_config plan;  /* the run as the engine takes it: cfg's settings and what
+	struct dm_plan *plan;    /* the run as the engine takes it: cfg's settings and what
 				    the modes add (configure), made at each start */
+	struct run_config run_cfg; /* the rest the engine takes: the modes' dC, a deadline */
 	const struct mat *a, *b; /* the caller's */
 	struct mat ref;          /* A @ B, for the verification and the worked cell */
 	struct run *run;         /* the engine; NULL when the events are a log's or a start failed */
@@ -103,7 +105,7 @@ struct view {
 	int result_closed;       /* Esc closed the final C */
 	struct quiz quiz;        /* predict, then reveal */
 	int cmp_valid;           /* cmp holds this configuration's numbers */
-	struct compare cmp;
+	struct model_compare cmp;
 
 	int focus;               /* the rank shown large, -1 for the grid */
 	int show;                /* what panels show (enum layout_show) */
@@ -274,7 +276,7 @@ int view_bug_caption(const struct view *v, int bug, char *buf, size_t size);
 
 /* What the modes do (view_mode.c: each asks the active modes in order, the
  * base run last; see mode.h for each hook).  The run's hooks, for view.c. */
-void view_mode_configure(const struct view *v, struct run_config *plan);
+void view_mode_configure(const struct view *v, struct dm_plan *plan, struct run_config *run);
 int view_mode_prepare(struct view *v, struct dm_err *err);
 void view_mode_new_run(struct view *v);
 int view_mode_restart(struct view *v, uint64_t now);

@@ -82,11 +82,11 @@ void *view_mode_data(const struct view *v, const struct view_mode *m)
 
 /* --- the run */
 
-void view_mode_configure(const struct view *v, struct run_config *plan)
+void view_mode_configure(const struct view *v, struct dm_plan *plan, struct run_config *run)
 {
 	EACH(v, e)
 		if (e->mode->configure)
-			e->mode->configure(v, e->data, plan);
+			e->mode->configure(v, e->data, plan, run);
 }
 
 int view_mode_prepare(struct view *v, struct dm_err *err)

@@ -67,14 +67,15 @@ static size_t vs_start_at(const struct view *v, char *buf, size_t size, size_t l
 		return vs_arg(buf, size, len, "partial");
 	if (kind != SCHED_COMPUTE && kind != SCHED_TRANSFER) {
 		/* the backward's: b2, b2t, rs1, ag1 */
-		int s = sched_run_phase_step(v->cfg.mode, 1, v->cfg.devices, stop);
+		int s = view_phase_step(v, stop);
 		snprintf(num, sizeof num, "%s%d%s",
 			 kind == SCHED_REDUCE_SCATTER ? "rs" : kind == SCHED_ALL_GATHER ? "ag" : "b", s,
 			 kind == SCHED_BWD_TRANSFER ? "t" : "");
 		return vs_arg(buf, size, len, num);
 	}
-	snprintf(num, sizeof num, "%d%s", sched_phase_step(v->cfg.mode, v->cfg.devices, stop),
-		 sched_phase_kind(v->cfg.mode, v->cfg.devices, stop) == SCHED_TRANSFER ? "t" : "");
+	/* the forward's phases, numbered alike with --train or without */
+	snprintf(num, sizeof num, "%d%s", view_phase_step(v, stop),
+		 kind == SCHED_TRANSFER ? "t" : "");
 	return vs_arg(buf, size, len, num);
 }
 

@@ -13,6 +13,7 @@
 #include <distmm/bug.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
+#include "words/bug_words.h"
 
 const char *view_phase_name(const struct view *v)
 {
@@ -66,7 +67,7 @@ int view_bug_caption(const struct view *v, int bug, char *buf, size_t size)
 	if (!buf)
 		return 1;
 	/* where the mistake cannot show (r-plus-s on two devices...), say so */
-	const char *note = bug_note(bug, v->snap.n);
+	const char *note = bugw_note(bug, v->snap.n);
 	if (note && v->finished)
 		snprintf(buf, size, "The run has the bug %s, but %s.", bug_name(bug), note);
 	else

@@ -9,24 +9,9 @@ static const char *const order_names[ORDER_COUNT] = {
 	[ORDER_SENDRECV] = "sendrecv",       [ORDER_BUFFERED] = "buffered",
 };
 
-static const char *const order_lines[ORDER_COUNT] = {
-	[ORDER_PARITY] = "even ranks send first, odd ranks receive first",
-	[ORDER_SEND_FIRST] = "every rank sends, then receives (the naive loop)",
-	[ORDER_RECV_FIRST] = "every rank receives, then sends",
-	[ORDER_RECV_THREAD] = "every rank starts a receive thread, sends, then joins the thread",
-	[ORDER_SENDRECV] = "every rank sends and receives in one call (like MPI_Sendrecv)",
-	[ORDER_BUFFERED] = ("every rank copies its shard into a send buffer and goes on at once "
-			    "(like MPI_Bsend), then receives"),
-};
-
-const char *order_name(int order)
+const char *order_name(enum dm_order order)
 {
-	return order >= 0 && order < ORDER_COUNT ? order_names[order] : "?";
-}
-
-const char *order_describe(int order)
-{
-	return order >= 0 && order < ORDER_COUNT ? order_lines[order] : "?";
+	return (unsigned)order < ORDER_COUNT ? order_names[order] : "?";
 }
 
 int order_parse_order(const char *name)
@@ -47,13 +32,13 @@ int order_parse_fix(const char *name)
 	return -1;
 }
 
-int order_is_fix(int order)
+int order_is_fix(enum dm_order order)
 {
 	return order == ORDER_PARITY || order == ORDER_RECV_THREAD || order == ORDER_SENDRECV ||
 	       order == ORDER_BUFFERED;
 }
 
-int order_sends_first(int order, int rank)
+int order_sends_first(enum dm_order order, int rank)
 {
 	switch (order) {
 	case ORDER_SEND_FIRST:

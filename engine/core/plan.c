@@ -6,28 +6,57 @@
 
 #include <stdlib.h>
 
-struct dm_plan {
-	enum dm_mode mode;
-	int n;
-	enum dm_pass pass;
-	enum dm_order order;
-	enum dm_bug bug;
-	size_t capacity;
-};
+#include "core/plan_int.h"
+
+/* The words of run_new's checks before the plan held these settings, so
+ * that a refusal reads the same wherever it now comes from. */
+static int plan_bad_mode(enum dm_mode mode, struct dm_err *err)
+{
+	return dm_err_set(err, DM_EINVAL, "unknown mode %d", (int)mode);
+}
+
+static int plan_bad_devices(int n, struct dm_err *err)
+{
+	return dm_err_set(err, DM_EINVAL, "device count %d is out of range (1 to %d)", n,
+			  PLAN_MAX_DEVICES);
+}
 
 int plan_new(struct dm_plan **out, enum dm_mode mode, int n, struct dm_err *err)
 {
 	struct dm_plan *p;
 	*out = NULL;
 	if ((unsigned)mode >= DM_MODE_COUNT)
-		return dm_err_set(err, DM_EINVAL, "unknown mode %d", (int)mode);
+		return plan_bad_mode(mode, err);
 	if (n < 1 || n > PLAN_MAX_DEVICES)
-		return dm_err_set(err, DM_EINVAL, "devices must be 1 to %d, not %d", PLAN_MAX_DEVICES, n);
+		return plan_bad_devices(n, err);
 	if (!(p = malloc(sizeof *p)))
 		return dm_err_set(err, DM_ENOMEM, "out of memory for a plan");
-	*p = (struct dm_plan){ mode, n, DM_FORWARD, ORDER_PARITY, BUG_NONE, PLAN_UNBOUNDED };
+	*p = plan_of(mode, n, DM_FORWARD);
 	*out = p;
 	return 0;
+}
+
+int plan_make(struct dm_plan **out, enum dm_mode mode, int n, enum dm_pass pass,
+	      struct dm_err *err)
+{
+	int rc = plan_new(out, mode, n, err);
+	if (!rc && (rc = plan_set_pass(*out, pass, err))) {
+		plan_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+int plan_make_run(struct dm_plan **out, enum dm_mode mode, int n, enum dm_pass pass,
+		  enum dm_order order, enum dm_bug bug, size_t capacity, struct dm_err *err)
+{
+	int rc = plan_make(out, mode, n, pass, err);
+	if (!rc && ((rc = plan_set_order(*out, order, err)) || (rc = plan_set_bug(*out, bug, err)) ||
+		    (rc = plan_set_capacity(*out, capacity, err)))) {
+		plan_free(*out);
+		*out = NULL;
+	}
+	return rc;
 }
 
 int plan_dup(struct dm_plan **out, const struct dm_plan *p, struct dm_err *err)
@@ -46,7 +75,7 @@ void plan_free(struct dm_plan *p)
 int plan_set_mode(struct dm_plan *p, enum dm_mode mode, struct dm_err *err)
 {
 	if ((unsigned)mode >= DM_MODE_COUNT)
-		return dm_err_set(err, DM_EINVAL, "unknown mode %d", (int)mode);
+		return plan_bad_mode(mode, err);
 	p->mode = mode;
 	return 0;
 }
@@ -54,7 +83,7 @@ int plan_set_mode(struct dm_plan *p, enum dm_mode mode, struct dm_err *err)
 int plan_set_devices(struct dm_plan *p, int n, struct dm_err *err)
 {
 	if (n < 1 || n > PLAN_MAX_DEVICES)
-		return dm_err_set(err, DM_EINVAL, "devices must be 1 to %d, not %d", PLAN_MAX_DEVICES, n);
+		return plan_bad_devices(n, err);
 	p->n = n;
 	return 0;
 }
@@ -102,13 +131,14 @@ int plan_check(const struct dm_plan *p, struct dm_err *err)
 {
 	if (p->pass != DM_TRAIN)
 		return 0;
-	if (p->order != ORDER_PARITY)
-		return dm_err_set(err, DM_EINVAL, "a training step's rings use the parity order, not "
-				  "%s", order_name(p->order));
+	/* the bug before the order, as run_new has always said them */
 	if (p->bug != BUG_NONE && !bug_is_backward(p->bug))
 		return dm_err_set(err, DM_EINVAL, "bug %s is a mistake of the forward: a training "
 				  "step runs the correct forward and takes the backward's bugs",
 				  bug_name(p->bug));
+	if (p->order != ORDER_PARITY)
+		return dm_err_set(err, DM_EINVAL, "a training step's rings use the parity order, not "
+				  "%s", order_name(p->order));
 	return 0;
 }
 

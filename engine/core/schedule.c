@@ -4,29 +4,8 @@
 #include <distmm/schedule.h>
 
 #include <distmm/split.h>
-
-int sched_phase_count(int mode, int n)
-{
-	return mode == DM_DP ? 2 : 2 * n;
-}
-
-int sched_phase_kind(int mode, int n, int phase)
-{
-	if (phase >= sched_phase_count(mode, n) - 1)
-		return SCHED_GATHER;
-	if (mode == DM_DP)
-		return SCHED_COMPUTE;
-	return phase % 2 == 0 ? SCHED_COMPUTE : SCHED_TRANSFER;
-}
-
-int sched_phase_step(int mode, int n, int phase)
-{
-	if (mode == DM_DP)
-		return 0;
-	if (phase >= 2 * n - 1)
-		return n - 1;
-	return phase / 2;
-}
+#include "core/plan_int.h"
+#include "core/schedule_int.h"
 
 int sched_shard(int n, int rank, int step)
 {
@@ -48,7 +27,7 @@ int sched_left(int n, int rank)
  * partial, the reduce-scatter (n - 1), the gather; DP the forward compute,
  * the backward compute, the partial, the reduce-scatter (n - 1), the
  * all-gather (n - 1), the gather.  A phase past the end is the gather. */
-static void sched_train_at(int mode, int n, int p, int *kind, int *step)
+static void sched_train_at(enum dm_mode mode, int n, int p, enum sched_kind *kind, int *step)
 {
 	int ring = n - 1;
 	*step = 0;
@@ -91,37 +70,69 @@ static void sched_train_at(int mode, int n, int p, int *kind, int *step)
 	*kind = SCHED_GATHER;
 }
 
-int sched_run_phase_count(int mode, int train, int n)
+/* The forward's phase p (FSDP's ring, DP's one compute), then its gather. */
+static void sched_forward_at(enum dm_mode mode, int n, int p, enum sched_kind *kind, int *step)
 {
-	if (!train)
-		return sched_phase_count(mode, n);
+	int last = mode == DM_DP ? 1 : 2 * n - 1;
+	*kind = p >= last ? SCHED_GATHER : mode == DM_DP ? SCHED_COMPUTE
+			  : p % 2 == 0 ? SCHED_COMPUTE : SCHED_TRANSFER;
+	*step = mode == DM_DP ? 0 : p >= last ? n - 1 : p / 2;
+}
+
+int sched_count_of(enum dm_mode mode, enum dm_pass pass, int n)
+{
+	if (pass == DM_FORWARD)
+		return mode == DM_DP ? 2 : 2 * n;
 	return mode == DM_DP ? 2 * n + 2 : 5 * n - 1;
 }
 
-int sched_run_phase_kind(int mode, int train, int n, int phase)
+/* Phase p of either pass: its kind and step. */
+static void sched_at(enum dm_mode mode, enum dm_pass pass, int n, int p, enum sched_kind *kind,
+		     int *step)
 {
-	int kind, step;
-	if (!train)
-		return sched_phase_kind(mode, n, phase);
-	sched_train_at(mode, n, phase, &kind, &step);
+	if (pass == DM_FORWARD)
+		sched_forward_at(mode, n, p, kind, step);
+	else
+		sched_train_at(mode, n, p, kind, step);
+}
+
+enum sched_kind sched_kind_of(enum dm_mode mode, enum dm_pass pass, int n, int phase)
+{
+	enum sched_kind kind;
+	int step;
+	sched_at(mode, pass, n, phase, &kind, &step);
 	return kind;
 }
 
-int sched_run_phase_step(int mode, int train, int n, int phase)
+int sched_step_of(enum dm_mode mode, enum dm_pass pass, int n, int phase)
 {
-	int kind, step;
-	if (!train)
-		return sched_phase_step(mode, n, phase);
-	sched_train_at(mode, n, phase, &kind, &step);
+	enum sched_kind kind;
+	int step;
+	sched_at(mode, pass, n, phase, &kind, &step);
 	return step;
 }
 
-int sched_run_first_phase(int mode, int train, int n, int kind)
+int sched_phase_count(const struct dm_plan *p)
 {
-	int count = sched_run_phase_count(mode, train, n);
-	for (int p = 0; p < count; p++)
-		if (sched_run_phase_kind(mode, train, n, p) == kind)
-			return p;
+	return sched_count_of(p->mode, p->pass, p->n);
+}
+
+enum sched_kind sched_phase_kind(const struct dm_plan *p, int phase)
+{
+	return sched_kind_of(p->mode, p->pass, p->n, phase);
+}
+
+int sched_phase_step(const struct dm_plan *p, int phase)
+{
+	return sched_step_of(p->mode, p->pass, p->n, phase);
+}
+
+int sched_first_phase(const struct dm_plan *p, enum sched_kind kind)
+{
+	int count = sched_phase_count(p);
+	for (int ph = 0; ph < count; ph++)
+		if (sched_phase_kind(p, ph) == kind)
+			return ph;
 	return -1;
 }
 
@@ -145,12 +156,7 @@ int sched_ag_recv_chunk(int n, int rank, int step)
 	return split_mod((long)rank - step - 1, n);
 }
 
-const char *sched_mode_name(int mode)
-{
-	return mode == DM_DP ? "DP" : "FSDP";
-}
-
-const char *sched_kind_name(int kind)
+const char *sched_kind_name(enum sched_kind kind)
 {
 	switch (kind) {
 	case SCHED_COMPUTE: return "compute";
@@ -161,6 +167,9 @@ const char *sched_kind_name(int kind)
 	case SCHED_DB_PARTIAL: return "partial dB";
 	case SCHED_REDUCE_SCATTER: return "reduce-scatter";
 	case SCHED_ALL_GATHER: return "all-gather";
+	case SCHED_NONE:
+	case SCHED_KIND_COUNT:
+		break;
 	}
 	return "?";
 }

@@ -22,7 +22,7 @@
  * -1 for -4..0, each with probability 1/2, on a stream of their own. */
 #define VERIFY_STREAM 0x5645524946ULL
 
-int verify_auto_method(size_t M, size_t K, size_t N)
+enum verify_method verify_auto_method(size_t M, size_t K, size_t N)
 {
 	uint64_t work = (uint64_t)M;
 	if ((K && work > UINT64_MAX / K) || (work *= K, N && work > UINT64_MAX / N))

@@ -7,6 +7,8 @@
 
 #include <distmm/schedule.h>
 #include <distmm/split.h>
+#include "core/plan_int.h"
+#include "exec/bug_int.h"
 
 static const char *const bug_names[BUG_COUNT] = {
 	[BUG_NONE] = "none",          [BUG_R_PLUS_S] = "r-plus-s", [BUG_SEND_LEFT] = "send-left",
@@ -17,84 +19,54 @@ static const char *const bug_names[BUG_COUNT] = {
 	[BUG_RS_OFF_BY_ONE] = "rs-off-by-one", [BUG_NO_SUM] = "no-sum",
 };
 
-static const char *const bug_lines[BUG_COUNT] = {
-	[BUG_NONE] = "the correct ring",
-	[BUG_R_PLUS_S] = "the shard index is (r + s) mod n instead of (r - s) mod n",
-	[BUG_SEND_LEFT] = "shards are sent to the left neighbour, but the index (r - s) mod n "
-			  "assumes they travel right",
-	[BUG_C_MOD] = "(r - s) % n in C, which is negative when r < s (a negative index)",
-	[BUG_INT_ACC] = "partial products are accumulated in an integer buffer: fractions are "
-			"cut off",
-	[BUG_NO_WRAP] = "the last rank does not pass its shard to rank 0, which keeps its old one",
-	[BUG_PY_NO_MOD] = "out[:, (r - s) * w:(r - s + 1) * w] without the mod: at r - s = -1 the "
-			  "slice is out[:, -w:0], empty, so numpy drops the product when w = 1 "
-			  "(columns stay 0) and raises a shape error when w > 1",
-	[BUG_RECV_OVERWRITE] = "the parity fix done wrong: odd ranks receive first into the "
-			       "variable they then send, so they pass on the shard they just got "
-			       "and their own is lost",
-	[BUG_REUSE_BUFFER] = "each rank refills the array it has just sent with the shard it "
-			     "receives; Queue passed a reference, so rank 0, reading it late, gets "
-			     "the shard the last rank received (a race in Python: the engine "
-			     "plays that schedule)",
-	[BUG_EXTRA_ROTATION] = "the loop sends after every compute, the last one too: that "
-			       "shard is never received (left in an inbox, taken by rank 0's "
-			       "gather, or a send that blocks forever at capacity 0)",
-	[BUG_ARRIVAL_ORDER] = "rank 0 stacks the blocks of C in the order they arrive "
-			      "(np.concatenate of what comm.recv returns), not by rank; here they "
-			      "arrive last rank first, as they may in Python",
-	[BUG_RS_OFF_BY_ONE] = "the reduce-scatter sends chunk (r - s) mod n, the "
-			      "all-gather's index, instead of (r - s - 1) mod n: each chunk's sum "
-			      "ends on the rank to its left, and rank r keeps only its own part of "
-			      "chunk r",
-	[BUG_NO_SUM] = "the reduce-scatter stores the running sum it receives over its "
-		       "own part (grad[:, c] = recv) instead of adding to it: every chunk of dB "
-		       "ends as one rank's partial, never summed",
-};
-
-const char *bug_name(int bug)
+const char *bug_name(enum dm_bug bug)
 {
-	return bug >= 0 && bug < BUG_COUNT ? bug_names[bug] : "?";
+	return (unsigned)bug < BUG_COUNT ? bug_names[bug] : "?";
 }
 
-const char *bug_describe(int bug)
+int bug_shows(enum dm_bug bug, int n)
 {
-	return bug >= 0 && bug < BUG_COUNT ? bug_lines[bug] : "?";
+	if (bug == BUG_NONE)
+		return 0;
+	if (bug == BUG_INT_ACC || bug_extra_send(bug))
+		return 1; /* every product cut, or a send too many: on any n */
+	for (int r = 0; r < n; r++) {
+		if (bug_gather_source(bug, n, r) != r)
+			return 1;
+		for (int s = 0; s < n; s++) /* the computes */
+			if (bug_index(bug, n, r, s) != sched_shard(n, r, s))
+				return 1;
+		for (int s = 0; s + 1 < n; s++) /* the transfers and the reduce-scatter */
+			if (bug_send_to(bug, n, r) != sched_right(n, r) ||
+			    bug_recv_from(bug, n, r) != sched_left(n, r) || !bug_sends(bug, n, r) ||
+			    !bug_receives(bug, r) || bug_forwards(bug, n, r) ||
+			    bug_rs_send_chunk(bug, n, r, s) != sched_rs_send_chunk(n, r, s) ||
+			    !bug_rs_adds(bug))
+				return 1;
+	}
+	return 0;
 }
 
-const char *bug_note(int bug, int n)
-{
-	if (n == 2 && bug == BUG_R_PLUS_S)
-		return "with 2 devices (r + s) mod 2 equals (r - s) mod 2, so it passes: it shows "
-		       "from 3 devices on";
-	if (n == 2 && bug == BUG_SEND_LEFT)
-		return "with 2 devices the left and the right neighbour are the same rank, so it "
-		       "passes: it shows from 3 devices on";
-	if (n == 1 && bug == BUG_ARRIVAL_ORDER)
-		return "with one device there is one block: nothing to reorder";
-	if (n == 1 && bug_is_backward(bug))
-		return "with one device there is no reduce-scatter: the mistake cannot show";
-	if (n == 1 && bug != BUG_NONE && bug != BUG_INT_ACC && bug != BUG_EXTRA_ROTATION)
-		return "with one device nothing travels and r - s is 0: the mistake cannot show";
-	return NULL;
-}
-
-int bug_is_backward(int bug)
+int bug_is_backward(enum dm_bug bug)
 {
 	return bug == BUG_RS_OFF_BY_ONE || bug == BUG_NO_SUM;
 }
 
-int bug_applies(int bug, int mode)
+int bug_in_ring(enum dm_bug bug)
 {
-	if (bug_is_backward(bug))
-		return 0;
-	return mode == DM_FSDP || bug == BUG_NONE || bug == BUG_ARRIVAL_ORDER;
+	return bug != BUG_NONE && bug != BUG_ARRIVAL_ORDER && !bug_is_backward(bug);
 }
 
-int bug_applies_run(int bug, int mode, int train)
+int bug_applies_to(enum dm_bug bug, enum dm_mode mode, enum dm_pass pass)
 {
-	if (train)
+	if (pass != DM_FORWARD)
 		return bug == BUG_NONE || bug_is_backward(bug);
-	return bug_applies(bug, mode);
+	return !bug_is_backward(bug) && (mode == DM_FSDP || !bug_in_ring(bug));
+}
+
+int bug_applies(enum dm_bug bug, const struct dm_plan *p)
+{
+	return bug_applies_to(bug, p->mode, p->pass);
 }
 
 int bug_parse(const char *name)
@@ -105,7 +77,7 @@ int bug_parse(const char *name)
 	return -1;
 }
 
-int bug_index(int bug, int n, int rank, int step)
+int bug_index(enum dm_bug bug, int n, int rank, int step)
 {
 	switch (bug) {
 	case BUG_R_PLUS_S:
@@ -119,19 +91,6 @@ int bug_index(int bug, int n, int rank, int step)
 	}
 }
 
-void bug_formula(int bug, int n, int rank, int step, char *buf, size_t size)
-{
-	int k = bug_index(bug, n, rank, step);
-	if (bug == BUG_R_PLUS_S)
-		snprintf(buf, size, "(%d+%d) mod %d = %d", rank, step, n, k);
-	else if (bug == BUG_C_MOD)
-		snprintf(buf, size, "(%d-%d) %% %d = %d", rank, step, n, k);
-	else if (bug == BUG_PY_NO_MOD)
-		snprintf(buf, size, "(%d-%d) = %d, no mod", rank, step, rank - step);
-	else
-		snprintf(buf, size, "(%d-%d) mod %d = %d", rank, step, n, k);
-}
-
 /* Python's slice bound for a dimension of length len: negative counts
  * from the end, then clipped to [0, len]. */
 static int64_t bug_slice_bound(int64_t x, int64_t len)
@@ -141,8 +100,8 @@ static int64_t bug_slice_bound(int64_t x, int64_t len)
 	return x < 0 ? 0 : x > len ? len : x;
 }
 
-int bug_place(int bug, int n, size_t N, int rank, int step, int held, size_t held_w, size_t *c0,
-	      size_t *w, char *why, size_t why_size)
+int bug_place(enum dm_bug bug, int n, size_t N, int rank, int step, int held, size_t held_w,
+	      size_t *c0, size_t *w, char *why, size_t why_size)
 {
 	int idx = bug_index(bug, n, rank, step);
 	if (bug == BUG_C_MOD && idx < 0) {
@@ -176,7 +135,7 @@ int bug_place(int bug, int n, size_t N, int rank, int step, int held, size_t hel
 	return 0;
 }
 
-int bug_forwards(int bug, int n, int rank)
+int bug_forwards(enum dm_bug bug, int n, int rank)
 {
 	if (bug == BUG_RECV_OVERWRITE)
 		return rank % 2 == 1;
@@ -185,19 +144,19 @@ int bug_forwards(int bug, int n, int rank)
 	return 0;
 }
 
-int bug_extra_send(int bug)
+int bug_extra_send(enum dm_bug bug)
 {
 	return bug == BUG_EXTRA_ROTATION;
 }
 
-size_t bug_gather_row0(int bug, size_t M, int n, int rank)
+size_t bug_gather_row0(enum dm_bug bug, size_t M, int n, int rank)
 {
 	if (bug == BUG_ARRIVAL_ORDER)
 		return M - split_offset(M, n, rank) - split_size(M, n, rank);
 	return split_offset(M, n, rank);
 }
 
-int bug_gather_source(int bug, int n, int i)
+int bug_gather_source(enum dm_bug bug, int n, int i)
 {
 	return bug == BUG_ARRIVAL_ORDER ? n - 1 - i : i;
 }
@@ -213,48 +172,38 @@ double bug_truncate(double x)
 	return (double)(int64_t)x;
 }
 
-int bug_send_to(int bug, int n, int rank)
+int bug_send_to(enum dm_bug bug, int n, int rank)
 {
 	return bug == BUG_SEND_LEFT ? sched_left(n, rank) : sched_right(n, rank);
 }
 
-int bug_recv_from(int bug, int n, int rank)
+int bug_recv_from(enum dm_bug bug, int n, int rank)
 {
 	return bug == BUG_SEND_LEFT ? sched_right(n, rank) : sched_left(n, rank);
 }
 
-int bug_sends(int bug, int n, int rank)
+int bug_sends(enum dm_bug bug, int n, int rank)
 {
 	return !(bug == BUG_NO_WRAP && rank == n - 1);
 }
 
-int bug_receives(int bug, int rank)
+int bug_receives(enum dm_bug bug, int rank)
 {
 	return !(bug == BUG_NO_WRAP && rank == 0);
 }
 
-int bug_rs_send_chunk(int bug, int n, int rank, int step)
+int bug_rs_send_chunk(enum dm_bug bug, int n, int rank, int step)
 {
 	return bug == BUG_RS_OFF_BY_ONE ? sched_ag_send_chunk(n, rank, step)
 					: sched_rs_send_chunk(n, rank, step);
 }
 
-int bug_rs_recv_chunk(int bug, int n, int rank, int step)
+int bug_rs_recv_chunk(enum dm_bug bug, int n, int rank, int step)
 {
 	return bug_rs_send_chunk(bug, n, sched_left(n, rank), step);
 }
 
-int bug_rs_adds(int bug)
+int bug_rs_adds(enum dm_bug bug)
 {
 	return bug != BUG_NO_SUM;
-}
-
-void bug_rs_formula(int bug, int n, int rank, int step, char *buf, size_t size)
-{
-	if (bug == BUG_RS_OFF_BY_ONE)
-		snprintf(buf, size, "(%d-%d) mod %d = %d", rank, step, n,
-			 bug_rs_send_chunk(bug, n, rank, step));
-	else
-		snprintf(buf, size, "(%d-%d-1) mod %d = %d", rank, step, n,
-			 bug_rs_send_chunk(bug, n, rank, step));
 }

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include <distmm/bug.h>
+#include "exec/bug_int.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "core/xalloc.h"
@@ -79,7 +80,7 @@ int device_setup(struct device *d, int rank, int n, int mode, int bug, size_t M,
 	d->N = N;
 	d->row_begin = split_offset(M, n, rank);
 	d->row_end = d->row_begin + split_size(M, n, rank);
-	d->bug = bug_applies(bug, mode) ? bug : 0; /* most are the ring's */
+	d->bug = bug_applies_to(bug, mode, DM_FORWARD) ? bug : 0; /* most are the ring's */
 	if ((rc = device_init(d, err)))
 		return rc;
 	size_t rows = d->row_end - d->row_begin, width = mode == DM_DP ? N : split_size(N, n, rank);
@@ -113,7 +114,7 @@ int device_setup_train(struct device *d, int rank, int n, int mode, int bug, siz
 	if (rc)
 		return rc;
 	d->train = 1;
-	d->bug = bug_applies_run(bug, mode, 1) ? bug : 0; /* the backward's alone */
+	d->bug = bug_applies_to(bug, mode, DM_TRAIN) ? bug : 0; /* the backward's alone */
 	if ((rc = mat_alloc(&d->dc, d->row_end - d->row_begin, N, err)))
 		return rc;
 	d->db_fill = xcalloc(N ? N : 1, sizeof *d->db_fill);

@@ -27,10 +27,13 @@
 #include "comm/comm_mpi.h"
 #include "exec/device.h"
 #include "core/gemm.h"
+#include "core/plan_int.h"
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "core/xalloc.h"
+#include "core/schedule_int.h"
+#include "exec/bug_int.h"
 
 enum { MR_TAG_A = 1, MR_TAG_B = 2, MR_TAG_ERR = 3, MR_TAG_DC = 4 };
 
@@ -51,13 +54,16 @@ struct mr_ctx {
 	int phase_count;
 };
 
-int mpi_rank_check(int mode, int bug, int n, const struct mat *a, const struct mat *b,
-		   struct dm_err *err)
+int mpi_rank_check(const struct dm_plan *p, const struct mat *a, const struct mat *b,
+		   const struct mat *dc, struct dm_err *err)
 {
-	if (!a || !b)
+	int rc;
+	if (!p || !a || !b)
 		return dm_err_set(err, DM_EINVAL, "rank 0 has no matrices to multiply");
 	/* the same as in-process; MPI's int counts hold what BLAS's ints hold */
-	return run_check_shapes(mode, bug, n, a, b, err);
+	if ((rc = run_check_shapes(p, a, b, dc, err)))
+		return rc;
+	return plan_check(p, err);
 }
 
 /* The view of d before `phase` (phase_count: after the last). */
@@ -65,7 +71,11 @@ static void mr_show(const struct mr_ctx *x, const struct device *d, int phase)
 {
 	struct mpi_rank_view v = {
 		.rank = d->rank, .n = d->n, .mode = d->mode, .phase = phase,
-		.phase_count = x->phase_count, .N = d->N, .row_begin = d->row_begin, .row_end = d->row_end,
+		.phase_count = x->phase_count,
+		.kind = phase < x->phase_count ? sched_kind_of(d->mode, d->train, d->n, phase)
+					       : SCHED_NONE,
+		.step = phase < x->phase_count ? sched_step_of(d->mode, d->train, d->n, phase) : 0,
+		.N = d->N, .row_begin = d->row_begin, .row_end = d->row_end,
 		.shard = d->mode == DM_FSDP ? d->shard : -1,
 		.holds_full_b = d->mode == DM_DP && d->b.data != NULL,
 		.c_sent = d->rank != 0 && d->c.data == NULL && d->row_end > d->row_begin,
@@ -73,7 +83,8 @@ static void mr_show(const struct mr_ctx *x, const struct device *d, int phase)
 		.sent_shard = d->sent_shard, .sent_to = d->sent_to,
 		.recv_shard = d->recv_shard, .recv_from = d->recv_from,
 		.held_bytes = d->held, .peak_bytes = d->peak, .sent_bytes = d->sent,
-		.recv_bytes = d->recvd, .train = d->train, .da_parts = d->da_parts,
+		.recv_bytes = d->recvd, .pass = d->train ? DM_TRAIN : DM_FORWARD,
+		.da_parts = d->da_parts,
 		.db_sent = d->db_sent, .db_recv = d->db_recv,
 	};
 	if (v.shard >= 0) {
@@ -235,7 +246,7 @@ static int mr_collect(MPI_Comm cc, struct device *d, int rc, struct mr_record *r
 
 	if (ok) {
 		/* phase by phase, rank by rank: the order never depends on timing */
-		int phases = sched_run_phase_count(d->mode, d->train, n);
+		int phases = sched_count_of(d->mode, d->train, n);
 		for (int p = 0; p < phases; p++)
 			for (int r = 0; r < n; r++)
 				while (cur[r] < (size_t)counts[r] && all[(size_t)displs[r] + cur[r]].phase == p)
@@ -285,13 +296,18 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 
 	/* rank 0's word on the shapes, before anyone allocates */
 	if (rank == 0) {
-		rc = mpi_rank_check(cfg->mode, cfg->bug, n, a, b, err);
-		if (!rc && cfg->train)
-			rc = run_check_train(cfg->bug, a, b, cfg->dc, 0, err);
+		/* the plan on the job's devices, one a rank (the checks read
+		 * none of its device count) */
+		struct dm_plan p = plan_of(DM_FSDP, 1, DM_FORWARD);
+		rc = mpi_rank_check(cfg->plan, a, b, cfg->dc, err);
+		if (!rc) {
+			p = *cfg->plan;
+			rc = plan_set_devices(&p, n, err);
+		}
 		head[MR_CODE] = rc;
-		head[MR_MODE] = cfg->mode;
-		head[MR_BUG] = cfg->bug;
-		head[MR_TRAIN] = cfg->train != 0;
+		head[MR_MODE] = p.mode;
+		head[MR_BUG] = p.bug;
+		head[MR_TRAIN] = p.pass != DM_FORWARD;
 		head[MR_M] = rc ? 0 : (long long)a->rows;
 		head[MR_K] = rc ? 0 : (long long)a->cols;
 		head[MR_N] = rc ? 0 : (long long)b->cols;
@@ -306,13 +322,13 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 	}
 	res->n = n;
 	res->mode = (int)head[MR_MODE];
-	res->train = (int)head[MR_TRAIN];
-	res->bug = res->train ? (bug_is_backward((int)head[MR_BUG]) ? (int)head[MR_BUG] : 0)
-			      : res->mode == DM_FSDP ? (int)head[MR_BUG] : 0;
+	res->pass = head[MR_TRAIN] ? DM_TRAIN : DM_FORWARD;
+	/* the devices' own rule (device_setup): the bug where it applies */
+	res->bug = bug_applies_to((int)head[MR_BUG], res->mode, res->pass) ? (int)head[MR_BUG] : 0;
 	res->M = (size_t)head[MR_M];
 	res->K = (size_t)head[MR_K];
 	res->N = (size_t)head[MR_N];
-	x.phase_count = sched_run_phase_count(res->mode, res->train, n);
+	x.phase_count = sched_count_of(res->mode, res->pass, n);
 
 	/* every rank's buffers, its transport, and rank 0's for the outcome */
 	rc = mr_setup_device(&d, rank, n, head, &x, &mine);
@@ -356,7 +372,7 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 	if (rank == 0 && rc == DM_OK) {
 		res->c = d.gathered; /* moved out: rank 0's device gathered it */
 		d.gathered = (struct mat){ 0, 0, NULL };
-		if (res->train) { /* DP: rank 0's own dB, whole after the all-gather */
+		if (res->pass == DM_TRAIN) { /* DP: rank 0's own dB, whole after the all-gather */
 			struct mat *db = res->mode == DM_DP ? &d.g : &d.gathered_db;
 			res->da = d.gathered_da;
 			res->db = *db;

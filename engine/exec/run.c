@@ -21,9 +21,12 @@
 #include "exec/device.h"
 #include "core/fault.h"
 #include "core/gemm.h"
+#include "core/plan_int.h"
 #include <distmm/split.h>
 #include "exec/stepb.h"
 #include "core/xalloc.h"
+#include "core/schedule_int.h"
+#include "exec/bug_int.h"
 
 #define RUN_STACK_BYTES (1u << 20)
 
@@ -44,6 +47,8 @@ static int run_wait_state_of(int comm_state)
 }
 
 struct run {
+	struct dm_plan plan;  /* the caller's, copied */
+	int train;            /* plan.pass is the training step */
 	struct run_config cfg;
 	size_t M, K, N;
 	int n, phase, phase_count, finished, failed;
@@ -59,14 +64,8 @@ struct run {
 
 void run_config_default(struct run_config *cfg)
 {
-	cfg->mode = DM_FSDP;
-	cfg->devices = 4;
-	cfg->capacity = RUN_UNBOUNDED;
-	cfg->order = ORDER_PARITY;
-	cfg->bug = 0;
 	cfg->wait_timeout_ms = 120000;
 	cfg->mem_limit = 0;
-	cfg->train = 0;
 	cfg->dc = NULL;
 }
 
@@ -81,26 +80,26 @@ static uint64_t run_sat_add(uint64_t a, uint64_t b)
 	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
-uint64_t run_estimate_bytes(const struct run_config *cfg, size_t M, size_t K, size_t N)
+uint64_t run_estimate_bytes(const struct dm_plan *p, size_t M, size_t K, size_t N)
 {
-	uint64_t n = (uint64_t)(cfg->devices > 0 ? cfg->devices : 1), d = sizeof(double);
+	uint64_t n = (uint64_t)(p->n > 0 ? p->n : 1), d = sizeof(double);
 	uint64_t a = run_sat_mul(run_sat_mul(M, K), d);
 	uint64_t b = run_sat_mul(run_sat_mul(K, N), d);
 	uint64_t c = run_sat_mul(run_sat_mul(M, N), d);
 	/* B: a replica per device (DP) or the shards, each at most one column wider
 	 * than N/n, with room for one more in flight (FSDP) */
-	uint64_t b_held = cfg->mode == DM_DP ? run_sat_mul(b, n)
+	uint64_t b_held = p->mode == DM_DP ? run_sat_mul(b, n)
 					     : run_sat_mul(run_sat_mul(K, N + 2 * n), d);
 	/* events: FSDP has n computes, 2(n-1) sends and receives and one gather
 	 * event per rank, each kept twice (device log and merged log) */
-	uint64_t events = cfg->mode == DM_DP ? 3 * n : run_sat_add(run_sat_mul(3 * n, n), n);
+	uint64_t events = p->mode == DM_DP ? 3 * n : run_sat_add(run_sat_mul(3 * n, n), n);
 	uint64_t ev_bytes = run_sat_mul(run_sat_mul(events, sizeof(struct ev)), 2);
 	uint64_t per_dev = 512 + (uint64_t)N * sizeof(int) + RUN_STACK_BYTES / 16;
 	uint64_t total = run_sat_add(a, b_held);
 	total = run_sat_add(total, c);     /* the devices' C rows */
 	total = run_sat_add(total, c);     /* the gathered C */
 	total = run_sat_add(total, ev_bytes);
-	if (cfg->train) {
+	if (p->pass != DM_FORWARD) {
 		/* dC's and dA's rows, a K x N partial per device, FSDP's own shards
 		 * and summed chunks (each about B), a chunk in flight each way, the
 		 * gathered dA and dB; the events of the backward (about twice the
@@ -119,8 +118,7 @@ uint64_t run_estimate_bytes(const struct run_config *cfg, size_t M, size_t K, si
 int run_phase(const struct run *r) { return r->phase; }
 int run_phase_count(const struct run *r) { return r->phase_count; }
 int run_devices(const struct run *r) { return r->n; }
-int run_mode(const struct run *r) { return r->cfg.mode; }
-int run_train(const struct run *r) { return r->cfg.train; }
+const struct dm_plan *run_plan(const struct run *r) { return &r->plan; }
 
 const struct mat *run_result(const struct run *r)
 {
@@ -129,15 +127,15 @@ const struct mat *run_result(const struct run *r)
 
 const struct mat *run_result_da(const struct run *r)
 {
-	return r->finished && r->cfg.train ? &r->dev[0].gathered_da : NULL;
+	return r->finished && r->train ? &r->dev[0].gathered_da : NULL;
 }
 
 const struct mat *run_result_db(const struct run *r)
 {
-	if (!r->finished || !r->cfg.train)
+	if (!r->finished || !r->train)
 		return NULL;
 	/* DP: rank 0 holds all of dB after the all-gather, and sends none */
-	return r->cfg.mode == DM_DP ? &r->dev[0].g : &r->dev[0].gathered_db;
+	return r->plan.mode == DM_DP ? &r->dev[0].g : &r->dev[0].gathered_db;
 }
 
 const struct ev *run_events(const struct run *r, size_t *count)
@@ -193,31 +191,38 @@ static int run_setup_device(struct run *r, int i, const struct mat *a, const str
 			    struct dm_err *err)
 {
 	struct device *d = &r->dev[i];
-	int rc = r->cfg.train
-			 ? device_setup_train(d, i, r->n, r->cfg.mode, r->cfg.bug, r->M, r->K, r->N, a, b,
+	int rc = r->train
+			 ? device_setup_train(d, i, r->n, r->plan.mode, r->plan.bug, r->M, r->K, r->N, a, b,
 					      err)
-			 : device_setup(d, i, r->n, r->cfg.mode, r->cfg.bug, r->M, r->K, r->N, a, b, err);
+			 : device_setup(d, i, r->n, r->plan.mode, r->plan.bug, r->M, r->K, r->N, a, b, err);
 	if (rc)
 		return rc;
-	if (r->cfg.train)
+	if (r->train)
 		device_copy_block(&d->dc, r->cfg.dc, d->row_begin, 0);
 	d->comm = r->comm;
 	d->enter = run_enter;
 	d->ctx = r;
-	d->order = r->cfg.mode == DM_FSDP ? r->cfg.order : ORDER_PARITY; /* DP: no ring */
+	d->order = r->plan.mode == DM_FSDP ? r->plan.order : ORDER_PARITY; /* DP: no ring */
 	return 0;
 }
 
-int run_check_shapes(int mode, int bug, int n, const struct mat *a, const struct mat *b,
-		     struct dm_err *err)
+/* The training step's input besides A and B: dC, with values, C's shape. */
+static int run_check_dc(const struct mat *a, const struct mat *b, const struct mat *dc,
+			struct dm_err *err)
 {
-	if (mode != DM_FSDP && mode != DM_DP)
-		return dm_err_set(err, DM_EINVAL, "unknown mode %d", mode);
-	if (bug < 0 || bug >= BUG_COUNT)
-		return dm_err_set(err, DM_EINVAL, "unknown bug %d", bug);
-	if (n < 1 || n > RUN_MAX_DEVICES)
-		return dm_err_set(err, DM_EINVAL, "device count %d is out of range (1 to %d)", n,
-				  RUN_MAX_DEVICES);
+	if (!dc)
+		return dm_err_set(err, DM_EINVAL, "a training step needs dC, the gradient of C");
+	if (dc->rows != a->rows || dc->cols != b->cols)
+		return dm_err_set(err, DM_EINVAL, "dC is %zux%zu, but C = A @ B is %zux%zu: dC must "
+				  "have C's shape", dc->rows, dc->cols, a->rows, b->cols);
+	if (!dc->data)
+		return dm_err_set(err, DM_EINVAL, "dC has no values");
+	return 0;
+}
+
+int run_check_shapes(const struct dm_plan *p, const struct mat *a, const struct mat *b,
+		     const struct mat *dc, struct dm_err *err)
+{
 	if (a->cols != b->rows)
 		return dm_err_set(err, DM_EINVAL,
 				  "shapes do not match: A is %zux%zu, B is %zux%zu "
@@ -231,40 +236,18 @@ int run_check_shapes(int mode, int bug, int n, const struct mat *a, const struct
 	    mat_bytes(b->rows, b->cols) / sizeof(double) > INT_MAX)
 		return dm_err_set(err, DM_EINVAL, "matrices too large: A is %zux%zu, B is %zux%zu",
 				  a->rows, a->cols, b->rows, b->cols);
-	return 0;
+	return p->pass != DM_FORWARD ? run_check_dc(a, b, dc, err) : 0;
 }
 
-int run_check_train(int bug, const struct mat *a, const struct mat *b, const struct mat *dc,
-		    int shapes_only, struct dm_err *err)
+/* The shapes, the plan's settings together (a training step's order and
+ * bug), then the memory: in that order, as a refusal has always read. */
+static int run_check(const struct dm_plan *p, const struct run_config *cfg, const struct mat *a,
+		     const struct mat *b, struct dm_err *err)
 {
-	if (!dc)
-		return dm_err_set(err, DM_EINVAL, "a training step needs dC, the gradient of C");
-	if (dc->rows != a->rows || dc->cols != b->cols)
-		return dm_err_set(err, DM_EINVAL, "dC is %zux%zu, but C = A @ B is %zux%zu: dC must "
-				  "have C's shape", dc->rows, dc->cols, a->rows, b->cols);
-	if (!shapes_only && !dc->data)
-		return dm_err_set(err, DM_EINVAL, "dC has no values");
-	if (bug != BUG_NONE && !bug_is_backward(bug))
-		return dm_err_set(err, DM_EINVAL, "bug %s is a mistake of the forward: a training "
-				  "step runs the correct forward and takes the backward's bugs",
-				  bug_name(bug));
-	return 0;
-}
-
-static int run_check(const struct run_config *cfg, const struct mat *a, const struct mat *b,
-		     struct dm_err *err)
-{
-	int rc = run_check_shapes(cfg->mode, cfg->bug, cfg->devices, a, b, err);
-	if (rc)
+	int rc;
+	if ((rc = run_check_shapes(p, a, b, cfg->dc, err)) || (rc = plan_check(p, err)))
 		return rc;
-	if (cfg->train && (rc = run_check_train(cfg->bug, a, b, cfg->dc, 0, err)))
-		return rc;
-	if (cfg->train && cfg->order != ORDER_PARITY)
-		return dm_err_set(err, DM_EINVAL, "a training step's rings use the parity order, not "
-				  "%s", order_name(cfg->order));
-	if (cfg->order < 0 || cfg->order >= ORDER_COUNT)
-		return dm_err_set(err, DM_EINVAL, "unknown transfer order %d", cfg->order);
-	uint64_t need = run_estimate_bytes(cfg, a->rows, a->cols, b->cols);
+	uint64_t need = run_estimate_bytes(p, a->rows, a->cols, b->cols);
 	if (cfg->mem_limit && need > cfg->mem_limit)
 		return dm_err_set(err, DM_ENOMEM,
 				  "this run needs about %.1f MiB, more than the %.1f MiB available",
@@ -300,24 +283,31 @@ static int run_start_threads(struct run *r, struct dm_err *err)
 	return rc;
 }
 
-int run_new(struct run **out, const struct run_config *cfg, const struct mat *a,
-	    const struct mat *b, struct dm_err *err)
+int run_new(struct run **out, const struct dm_plan *p, const struct run_config *cfg,
+	    const struct mat *a, const struct mat *b, struct dm_err *err)
 {
+	struct run_config defaults;
 	int rc;
 	*out = NULL;
-	if ((rc = run_check(cfg, a, b, err)))
+	if (!cfg) {
+		run_config_default(&defaults);
+		cfg = &defaults;
+	}
+	if ((rc = run_check(p, cfg, a, b, err)))
 		return rc;
 
 	struct run *r = xcalloc(1, sizeof *r);
 	if (!r)
 		return dm_err_set(err, DM_ENOMEM, "out of memory starting the run");
+	r->plan = *p;
+	r->train = p->pass != DM_FORWARD;
 	r->cfg = *cfg;
-	r->n = cfg->devices;
+	r->n = p->n;
 	r->M = a->rows;
 	r->K = a->cols;
 	r->N = b->cols;
 	r->phase = -1;
-	r->phase_count = sched_run_phase_count(cfg->mode, cfg->train, r->n);
+	r->phase_count = sched_count_of(p->mode, p->pass, r->n);
 	r->dev = xcalloc((size_t)r->n, sizeof *r->dev);
 	r->thread = xcalloc((size_t)r->n, sizeof *r->thread);
 	r->cursor = xcalloc((size_t)r->n, sizeof *r->cursor);
@@ -325,7 +315,7 @@ int run_new(struct run **out, const struct run_config *cfg, const struct mat *a,
 		rc = dm_err_set(err, DM_ENOMEM, "out of memory for %d devices", r->n);
 		goto fail;
 	}
-	if ((rc = comm_inproc_new(&r->comm, r->n, cfg->capacity, cfg->wait_timeout_ms, err)))
+	if ((rc = comm_inproc_new(&r->comm, r->n, p->capacity, cfg->wait_timeout_ms, err)))
 		goto fail;
 	if ((rc = stepb_new(&r->bar, r->n, run_park, r, err)))
 		goto fail;
@@ -509,13 +499,16 @@ void run_free(struct run *r)
 	free(r);
 }
 
-int run_snapshot_init(struct run_snapshot *s, int n, size_t M, size_t N, int want_values,
-		      struct dm_err *err)
+/* The forward's part of a snapshot: the devices' views, the fill of C and
+ * with want_values C. */
+static int run_snapshot_alloc(struct run_snapshot *s, int n, size_t M, size_t K, size_t N,
+			      int want_values, struct dm_err *err)
 {
 	size_t cells;
 	memset(s, 0, sizeof *s);
 	s->n = n;
 	s->M = M;
+	s->K = K;
 	s->N = N;
 	s->dev = xcalloc((size_t)n, sizeof *s->dev);
 	if (!mat_size_mul((size_t)n, N ? N : 1, &cells))
@@ -529,14 +522,13 @@ int run_snapshot_init(struct run_snapshot *s, int n, size_t M, size_t N, int wan
 	return 0;
 }
 
-int run_snapshot_init_train(struct run_snapshot *s, int n, size_t M, size_t K, size_t N,
-			    int want_values, struct dm_err *err)
+int run_snapshot_init(struct run_snapshot *s, const struct dm_plan *p, size_t M, size_t K,
+		      size_t N, int want_values, struct dm_err *err)
 {
 	size_t cells, da_cells = 0, db_cells = 0;
-	int rc = run_snapshot_init(s, n, M, N, want_values, err);
-	if (rc)
+	int n = p->n, rc = run_snapshot_alloc(s, n, M, K, N, want_values, err);
+	if (rc || p->pass == DM_FORWARD)
 		return rc;
-	s->K = K;
 	if (!mat_size_mul((size_t)n, N ? N : 1, &cells))
 		s->db_fill = xcalloc(cells, sizeof *s->db_fill);
 	int sized = !mat_size_mul(M, K, &da_cells) && !mat_size_mul(K, N, &db_cells) &&
@@ -579,9 +571,9 @@ static void run_train_view(const struct run *r, const struct device *d, struct r
 	v->db_recv = d->db_recv;
 	v->db_added = d->db_added;
 	v->db_chunk = -1;
-	if (r->cfg.mode == DM_FSDP && d->db.rows > 0) /* kept (rows K even when its chunk is empty) */
+	if (r->plan.mode == DM_FSDP && d->db.rows > 0) /* kept (rows K even when its chunk is empty) */
 		v->db_chunk = r->n == 1 ? -2 : d->rank;
-	else if (r->cfg.mode == DM_DP && d->g.data && r->phase >= r->phase_count - 2)
+	else if (r->plan.mode == DM_DP && d->g.data && r->phase >= r->phase_count - 2)
 		v->db_chunk = -2; /* after the all-gather's last step (one device: the partial) */
 }
 
@@ -591,7 +583,7 @@ static void run_train_snapshot(const struct run *r, struct run_snapshot *s)
 	size_t K = r->K, N = r->N;
 	if (!s->db_fill)
 		return;
-	if (!r->cfg.train) { /* a forward run: no gradients */
+	if (!r->train) { /* a forward run: no gradients */
 		memset(s->db_fill, 0, (size_t)r->n * N * sizeof *s->db_fill);
 		if (s->db) {
 			memset(s->da, 0, r->M * K * sizeof(double));
@@ -629,16 +621,16 @@ static void run_train_snapshot(const struct run *r, struct run_snapshot *s)
 	memset(s->db_result, 0, K * N * sizeof(double));
 	if (d0->gather_done) {
 		memcpy(s->da, d0->gathered_da.data, r->M * K * sizeof(double));
-		const struct mat *db = r->cfg.mode == DM_DP ? &d0->g : &d0->gathered_db;
+		const struct mat *db = r->plan.mode == DM_DP ? &d0->g : &d0->gathered_db;
 		memcpy(s->db_result, db->data, K * N * sizeof(double));
 	}
 }
 
 void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 {
-	s->mode = r->cfg.mode;
-	s->bug = bug_applies(r->cfg.bug, r->cfg.mode) ? r->cfg.bug : 0;
-	s->order = r->cfg.mode == DM_FSDP ? r->cfg.order : ORDER_PARITY;
+	s->mode = r->plan.mode;
+	s->bug = bug_applies_to(r->plan.bug, r->plan.mode, DM_FORWARD) ? r->plan.bug : 0;
+	s->order = r->plan.mode == DM_FSDP ? r->plan.order : ORDER_PARITY;
 	s->n = r->n;
 	s->M = r->M;
 	s->K = r->K;
@@ -647,9 +639,9 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 	s->phase_count = r->phase_count;
 	s->finished = r->finished;
 	s->event_count = r->log.len;
-	s->train = r->cfg.train;
-	s->kind = r->phase >= 0 ? sched_run_phase_kind(r->cfg.mode, r->cfg.train, r->n, r->phase)
-				: -1;
+	s->pass = r->plan.pass;
+	s->kind = r->phase >= 0 ? sched_kind_of(r->plan.mode, r->plan.pass, r->n, r->phase)
+				: SCHED_NONE;
 	uint64_t b_bytes = mat_bytes(r->K, r->N);
 	for (int i = 0; i < r->n; i++) {
 		const struct device *d = &r->dev[i];
@@ -660,10 +652,10 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 		comm_get_rx_wait(r->comm, i, &rx);
 		v->row_begin = d->row_begin;
 		v->row_end = d->row_end;
-		v->shard = r->cfg.mode == DM_FSDP ? d->shard : -1;
+		v->shard = r->plan.mode == DM_FSDP ? d->shard : -1;
 		v->shard_col_begin = v->shard >= 0 ? split_offset(r->N, r->n, v->shard) : 0;
 		v->shard_col_end = v->shard >= 0 ? v->shard_col_begin + d->b.cols : 0;
-		v->holds_full_b = r->cfg.mode == DM_DP && d->b.data != NULL;
+		v->holds_full_b = r->plan.mode == DM_DP && d->b.data != NULL;
 		v->held_bytes = d->held;
 		v->peak_bytes = d->peak;
 		v->sent_bytes = d->sent;

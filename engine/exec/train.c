@@ -1,5 +1,5 @@
 /* train: the training step for one rank, both modes: the schedule's phases
- * in turn (sched_run_phase_kind), each the step of the algorithm it names.
+ * in turn (sched_kind_of), each the step of the algorithm it names.
  * The forward is the forward's own code (fsdp.c, dp.c); the backward's
  * computes, the partial dB and what a rank lets go are here, the ring steps
  * over dB in collective.c and the gather in train_gather.c.
@@ -17,6 +17,7 @@
 
 #include <distmm/bug.h>
 #include "core/gemm.h"
+#include "core/schedule_int.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 
@@ -143,8 +144,8 @@ static int train_keep_chunk(struct device *d, int phase, int step)
 static int train_phase(struct device *d, int phase)
 {
 	int n = d->n, fsdp = d->mode == DM_FSDP, rc;
-	int kind = sched_run_phase_kind(d->mode, 1, n, phase);
-	int step = sched_run_phase_step(d->mode, 1, n, phase);
+	int kind = sched_kind_of(d->mode, DM_TRAIN, n, phase);
+	int step = sched_step_of(d->mode, DM_TRAIN, n, phase);
 	switch (kind) {
 	case SCHED_COMPUTE:
 		if (!fsdp)
@@ -176,7 +177,7 @@ static int train_phase(struct device *d, int phase)
 
 int train_device_run(struct device *d)
 {
-	int count = sched_run_phase_count(d->mode, 1, d->n), rc;
+	int count = sched_count_of(d->mode, DM_TRAIN, d->n), rc;
 	for (int p = 0; p < count; p++)
 		if ((rc = device_enter(d, p)) || (rc = train_phase(d, p)))
 			return rc;

@@ -34,7 +34,7 @@ void evlog_free(struct evlog *log)
 	log->cap = 0;
 }
 
-const char *ev_op_name(int op)
+const char *ev_op_name(enum ev_op op)
 {
 	switch (op) {
 	case EV_COMPUTE: return "compute";
@@ -43,15 +43,15 @@ const char *ev_op_name(int op)
 	case EV_GATHER: return "gather";
 	case EV_ADD: return "add";
 	case EV_FREE: return "free";
+	default: return "?"; /* a trace's own ops (trace_jsonl.c) and none */
 	}
-	return "?";
 }
 
-const char *ev_tensor_name(int tensor)
+const char *ev_tensor_name(enum ev_tensor tensor)
 {
 	switch (tensor) {
 	case EV_TENSOR_DA: return "dA";
 	case EV_TENSOR_DB: return "dB";
+	default: return ""; /* the forward's B and C */
 	}
-	return "";
 }

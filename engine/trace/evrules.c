@@ -24,6 +24,8 @@
 
 #include <distmm/schedule.h>
 #include <distmm/split.h>
+#include "core/schedule_int.h"
+#include "exec/bug_int.h"
 #include "core/xalloc.h"
 
 void evr_run_init(struct evr_run *run, int mode, int train, int n, size_t M, size_t K,
@@ -32,7 +34,7 @@ void evr_run_init(struct evr_run *run, int mode, int train, int n, size_t M, siz
 	run->mode = mode;
 	run->train = train;
 	run->n = n;
-	run->phases = sched_run_phase_count(mode, train, n);
+	run->phases = sched_count_of(mode, train, n);
 	run->M = M;
 	run->K = K;
 	run->N = N;
@@ -98,7 +100,7 @@ static int evr_placed(const struct evr_run *run, const struct ev *e, int owner)
 	size_t rows = split_size(run->M, run->n, owner);
 	for (int b = 0; b < BUG_COUNT; b++) {
 		size_t at = bug_gather_row0(b, run->M, run->n, owner);
-		if (bug_applies_run(b, run->mode, run->train) && e->row_begin == at &&
+		if (bug_applies_to(b, run->mode, run->train) && e->row_begin == at &&
 		    e->row_end == at + rows)
 			return 1;
 	}
@@ -464,7 +466,7 @@ static int evr_extra_send(const struct evr_run *run, const struct ev *e)
 /* The row of phase's kind, in the run's schedule. */
 static const struct evr_kind *evr_kind_of(const struct evr_run *run, int phase)
 {
-	int kind = sched_run_phase_kind(run->mode, run->train, run->n, phase);
+	int kind = sched_kind_of(run->mode, run->train, run->n, phase);
 	return run->train ? evr_train_kind(kind) : &evr_kinds[kind];
 }
 
@@ -491,13 +493,13 @@ int evr_check_event(const struct evr_run *run, size_t i, const struct ev *e, str
 				  i, e->rank, run->n);
 	if (e->phase < 0 || e->phase >= run->phases)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: phase %d, but a %s run on %d devices "
-				  "has %d phases (0 to %d)", i, e->phase, sched_mode_name(run->mode),
+				  "has %d phases (0 to %d)", i, e->phase, plan_mode_name(run->mode),
 				  run->n, run->phases, run->phases - 1);
-	int step = sched_run_phase_step(run->mode, run->train, run->n, e->phase);
+	int step = sched_step_of(run->mode, run->train, run->n, e->phase);
 	if (e->step != step)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: phase %d belongs to step %d, not %d",
 				  i, e->phase, step, e->step);
-	int kind = sched_run_phase_kind(run->mode, run->train, run->n, e->phase);
+	int kind = sched_kind_of(run->mode, run->train, run->n, e->phase);
 	const struct evr_kind *k = evr_kind_of(run, e->phase);
 	int extra = evr_extra_send(run, e);
 	if (!(k->ops & EVR_OP(e->op)) && !extra)
@@ -717,8 +719,8 @@ int evr_init(struct evr *x, const struct ev *ev, int mode, int train, int n, siz
 	x->whole = policy != EVR_PHASES_NONE;
 	x->phase = -1;
 	x->cands = 0;
-	for (int b = 0; b < BUG_COUNT; b++) /* most bugs are the ring's (bug_applies_run) */
-		if ((bugs & (1u << b)) && bug_applies_run(b, mode, train))
+	for (int b = 0; b < BUG_COUNT; b++) /* most bugs are the ring's (bug_applies_to) */
+		if ((bugs & (1u << b)) && bug_applies_to(b, mode, train))
 			x->cands |= 1u << b;
 	if (!x->cands)
 		return dm_err_set(err, DM_EINVAL, "no run to check the events against");

@@ -106,7 +106,7 @@ struct evr {
 
 /* Starts checking the log ev of a run of mode (a training step when train)
  * on n devices, A M x K, B K x N, against the candidates in `bugs` (bit b:
- * BUG_b; only those that change a run of this mode count, bug_applies_run:
+ * BUG_b; only those that change a run of this mode count, bug_applies_to:
  * in DP BUG_NONE and arrival-order's gather; in a training step BUG_NONE
  * and the backward's).  The primary candidate, whose disagreement the
  * message gives, is BUG_NONE when it is one, else the lowest.  Returns 0,

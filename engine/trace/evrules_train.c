@@ -14,10 +14,12 @@
 
 #include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <distmm/bug.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
+#include "core/schedule_int.h"
 
 static size_t evr_tc0(const struct evr_run *run, int c)
 {
@@ -254,7 +256,11 @@ static void evr_tfollow_rs(struct evr *x, int b, size_t i, const struct ev *e)
 		return;
 	want = e->op == EV_SEND ? bug_rs_send_chunk(b, n, r, s) : bug_rs_recv_chunk(b, n, r, s);
 	if (e->shard != want) {
-		bug_rs_formula(b, n, e->op == EV_SEND ? r : sched_left(n, r), s, f, sizeof f);
+		/* the index the candidate's sender computes, written as its code has it */
+		int from = e->op == EV_SEND ? r : sched_left(n, r);
+		snprintf(f, sizeof f, b == BUG_RS_OFF_BY_ONE ? "(%d-%d) mod %d = %d"
+							      : "(%d-%d-1) mod %d = %d",
+			 from, s, n, bug_rs_send_chunk(b, n, from, s));
 		evr_drop(x, b, "event %zu: in the reduce-scatter's step %d rank %d %s chunk %d; in %s "
 			 "it %s chunk %d (%s)", i, s, r, ev_op_name(e->op), e->shard,
 			 evr_cand_name(x, b, name, sizeof name),
@@ -292,7 +298,7 @@ static int evr_every(struct evr *x, int op, int tensor, int phase, const char *w
  * gathered shard go. */
 static int evr_end_pass(struct evr *x, int phase, struct dm_err *err)
 {
-	int step = sched_run_phase_step(x->run.mode, 1, x->run.n, phase);
+	int step = sched_step_of(x->run.mode, DM_TRAIN, x->run.n, phase);
 	if (x->run.mode != DM_FSDP || x->run.n == 1 || step != x->run.n - 1)
 		return 0;
 	return evr_every(x, EV_FREE, EV_TENSOR_FWD, phase,
@@ -347,7 +353,7 @@ static int evr_end_chunks(struct evr *x, int phase, int adds, struct dm_err *err
 static int evr_tend_rs(struct evr *x, int phase, struct dm_err *err)
 {
 	int rc = evr_end_chunks(x, phase, 1, err);
-	int step = sched_run_phase_step(x->run.mode, 1, x->run.n, phase);
+	int step = sched_step_of(x->run.mode, DM_TRAIN, x->run.n, phase);
 	if (rc || x->run.mode != DM_FSDP || step != x->run.n - 2)
 		return rc;
 	return evr_every(x, EV_FREE, EV_TENSOR_DB, phase,

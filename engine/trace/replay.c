@@ -23,7 +23,7 @@
  * values: each block where bug_gather_row0 puts it (arrival-order stacks
  * them in the order they came, which evrules checks).
  *
- * A training step's trace (replay_snapshot_train) is replayed the same way,
+ * A training step's trace (a training plan) is replayed the same way,
  * its forward by this file and its gradients by replay_train.c. */
 #include <distmm/replay.h>
 
@@ -34,32 +34,35 @@
 #include <distmm/bug.h>
 #include <distmm/order.h>
 #include "core/gemm.h"
+#include "core/plan_int.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "core/xalloc.h"
+#include "core/schedule_int.h"
+#include "exec/bug_int.h"
 #include "trace/evrules.h"
 #include "trace/replay_int.h"
 
-int replay_check_args(const struct run_snapshot *s, const struct mat *a, const struct mat *b,
-		      const struct mat *dc, int mode, int train, int n, int bug,
-		      const struct ev *ev, size_t n_ev, int upto, struct dm_err *err)
+int replay_check_args(const struct run_snapshot *s, const struct dm_plan *p, const struct mat *a,
+		      const struct mat *b, const struct mat *dc, const struct ev *ev, size_t n_ev,
+		      int upto, struct dm_err *err)
 {
 	struct dm_err why;
-	if (!s || !a || !b || (!ev && n_ev > 0))
+	int n = p ? p->n : 0, train = p && p->pass != DM_FORWARD;
+	if (!s || !p || !a || !b || (!ev && n_ev > 0))
 		return dm_err_set(err, DM_EINVAL, "replay: missing argument");
-	if (run_check_shapes(mode, bug, n, a, b, &why) ||
-	    (train && run_check_train(bug_applies_run(bug, mode, 1) ? bug : 0, a, b, dc, 0, &why)))
+	if (run_check_shapes(p, a, b, dc, &why))
 		return dm_err_set(err, why.code, "replay: %s", why.msg);
 	if (!a->data || !b->data)
 		return dm_err_set(err, DM_EINVAL, "replay: matrices without values: A is %zux%zu, B "
 				  "is %zux%zu", a->rows, a->cols, b->rows, b->cols);
 	if ((train && (!s->db_fill || (s->c && !s->db))) || (s->db_fill && s->K != a->cols))
 		return dm_err_set(err, DM_EINVAL, "replay: a training step's snapshot is made by "
-				  "run_snapshot_init_train for K = %zu", a->cols);
-	int phases = sched_run_phase_count(mode, train, n);
+				  "run_snapshot_init with its plan, for K = %zu", a->cols);
+	int phases = sched_phase_count(p);
 	if (upto < -1 || upto >= phases)
 		return dm_err_set(err, DM_EINVAL, "replay: phase %d, but a %s run on %d devices has "
-				  "phases 0 to %d", upto, sched_mode_name(mode), n, phases - 1);
+				  "phases 0 to %d", upto, plan_mode_name(p->mode), n, phases - 1);
 	if (!s->dev || !s->col_fill || s->n != n || s->M != a->rows || s->N != b->cols ||
 	    (s->c && mat_bytes(a->rows, b->cols) == SIZE_MAX))
 		return dm_err_set(err, DM_EINVAL, "replay: the snapshot was made for %d devices and "
@@ -140,11 +143,11 @@ void replay_initial(struct run_snapshot *s, int mode, int train, int n, size_t M
 	s->K = K;
 	s->N = N;
 	s->phase = upto;
-	s->phase_count = sched_run_phase_count(mode, train, n);
+	s->phase_count = sched_count_of(mode, train, n);
 	s->finished = upto == s->phase_count - 1;
 	s->event_count = used;
-	s->train = train;
-	s->kind = upto >= 0 ? sched_run_phase_kind(mode, train, n, upto) : -1;
+	s->pass = train ? DM_TRAIN : DM_FORWARD;
+	s->kind = upto >= 0 ? sched_kind_of(mode, train, n, upto) : SCHED_NONE;
 	for (int r = 0; r < n; r++) {
 		struct run_dev_view *v = &s->dev[r];
 		size_t rows = split_size(M, n, r);
@@ -266,25 +269,25 @@ static void replay_build(struct run_snapshot *s, const struct replay_ctx *x,
 		replay_train_finish(s, x, gr);
 }
 
-/* Both kinds of run: dc is NULL for the forward alone. */
-static int replay_run(struct run_snapshot *s, const struct mat *a, const struct mat *b,
-		      const struct mat *dc, int mode, int train, int n, int bug, const struct ev *ev,
-		      size_t n_ev, int upto, struct dm_err *err)
+int replay_snapshot(struct run_snapshot *s, const struct dm_plan *p, const struct mat *a,
+		    const struct mat *b, const struct mat *dc, const struct ev *ev, size_t n_ev,
+		    int upto, struct dm_err *err)
 {
 	struct replay_ctx x;
 	struct replay_scratch sc = { NULL, NULL, NULL, NULL, NULL };
 	struct replay_grads gr;
-	int rc = replay_check_args(s, a, b, dc, mode, train, n, bug, ev, n_ev, upto, err);
+	int rc = replay_check_args(s, p, a, b, dc, ev, n_ev, upto, err);
 	if (rc)
 		return rc;
+	int mode = p->mode, n = p->n, train = p->pass != DM_FORWARD;
 	memset(&x, 0, sizeof x);
 	memset(&gr, 0, sizeof gr);
 	x.mode = mode;
 	x.train = train;
 	x.n = n;
-	x.bug = bug_applies_run(bug, mode, train) ? bug : 0; /* most bugs are the ring's */
+	x.bug = bug_applies(p->bug, p) ? p->bug : 0; /* most bugs are the ring's */
 	x.upto = upto;
-	x.phase_count = sched_run_phase_count(mode, train, n);
+	x.phase_count = sched_count_of(mode, train, n);
 	x.M = a->rows;
 	x.K = a->cols;
 	x.N = b->cols;
@@ -314,27 +317,14 @@ static int replay_run(struct run_snapshot *s, const struct mat *a, const struct 
 	return rc;
 }
 
-int replay_snapshot(struct run_snapshot *s, const struct mat *a, const struct mat *b, int mode,
-		    int n, int bug, const struct ev *ev, size_t n_ev, int upto, struct dm_err *err)
+int replay_finished(const struct dm_plan *p, const struct ev *ev, size_t n_ev)
 {
-	return replay_run(s, a, b, NULL, mode, 0, n, bug, ev, n_ev, upto, err);
+	return replay_finished_of(p->mode, p->pass, p->n, ev, n_ev);
 }
 
-int replay_snapshot_train(struct run_snapshot *s, const struct mat *a, const struct mat *b,
-			  const struct mat *dc, int mode, int n, int bug, const struct ev *ev,
-			  size_t n_ev, int upto, struct dm_err *err)
+int replay_finished_of(int mode, int train, int n, const struct ev *ev, size_t n_ev)
 {
-	return replay_run(s, a, b, dc, mode, 1, n, bug, ev, n_ev, upto, err);
-}
-
-int replay_finished(const struct ev *ev, size_t n_ev, int mode, int n)
-{
-	return replay_finished_run(ev, n_ev, mode, 0, n);
-}
-
-int replay_finished_run(const struct ev *ev, size_t n_ev, int mode, int train, int n)
-{
-	int last = sched_run_phase_count(mode, train, n) - 1;
+	int last = sched_count_of(mode, train, n) - 1;
 	size_t gathers = 0;
 	for (size_t i = 0; ev && i < n_ev; i++)
 		gathers += ev[i].op == EV_GATHER && ev[i].phase == last &&

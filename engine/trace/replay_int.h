@@ -15,6 +15,7 @@
 
 #include <distmm/dm_err.h>
 #include <distmm/mat.h>
+#include <distmm/plan.h>
 #include <distmm/run.h>
 
 #include "trace/evrules.h"
@@ -66,12 +67,15 @@ struct replay_scratch {
 	double *g; /* M x N, the gathered C, when blocks move */
 };
 
-/* The engine's shape check (run_check_shapes), the values, a phase of the
- * schedule, a snapshot of these shapes; with train, dC and a training
- * step's snapshot.  0 or DM_EINVAL. */
-int replay_check_args(const struct run_snapshot *s, const struct mat *a, const struct mat *b,
-		      const struct mat *dc, int mode, int train, int n, int bug,
-		      const struct ev *ev, size_t n_ev, int upto, struct dm_err *err);
+/* The engine's shape check (run_check_shapes: a training plan's dC too),
+ * the values, a phase of p's schedule, a snapshot of these shapes (a
+ * training step's for a training plan).  0 or DM_EINVAL. */
+int replay_check_args(const struct run_snapshot *s, const struct dm_plan *p, const struct mat *a,
+		      const struct mat *b, const struct mat *dc, const struct ev *ev, size_t n_ev,
+		      int upto, struct dm_err *err);
+
+/* replay_finished by the values the trace checker holds. */
+int replay_finished_of(int mode, int train, int n, const struct ev *ev, size_t n_ev);
 
 /* Blocks for products of up to `rows` rows of A (K columns) by `width`
  * columns of B, into C rows of N columns; with_g: the M x N gathered C too.

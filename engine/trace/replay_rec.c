@@ -20,6 +20,8 @@
 #include <distmm/bug.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
+#include "core/plan_int.h"
+#include "core/schedule_int.h"
 #include "core/xalloc.h"
 #include "trace/evrules.h"
 #include "trace/replay_int.h"
@@ -41,7 +43,7 @@ static int rec_check(const struct ev *e, size_t i, int mode, int n, int phases, 
 				  i, e->rank, n);
 	if (e->phase < 0 || e->phase >= phases)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: phase %d, but a %s run on %d devices "
-				  "has phases 0 to %d", i, e->phase, sched_mode_name(mode), n,
+				  "has phases 0 to %d", i, e->phase, plan_mode_name(mode), n,
 				  phases - 1);
 	if (e->op != EV_COMPUTE && (e->peer < 0 || e->peer >= n))
 		return dm_err_set(err, DM_EFORMAT, "event %zu: a %s with peer %d, but the run has %d "
@@ -165,16 +167,20 @@ static void rec_build(struct run_snapshot *s, const struct mat *a, const struct 
 	memcpy(s->c, sc->g, M * N * sizeof(double));
 }
 
-int replay_recorded(struct run_snapshot *s, const struct mat *a, const struct mat *b, int mode,
-		    int n, const struct ev *ev, size_t n_ev, int upto, struct dm_err *err)
+int replay_recorded(struct run_snapshot *s, const struct dm_plan *p, const struct mat *a,
+		    const struct mat *b, const struct ev *ev, size_t n_ev, int upto,
+		    struct dm_err *err)
 {
 	struct replay_scratch sc = { NULL, NULL, NULL, NULL, NULL };
 	struct rec_state st = { NULL, NULL, 0 };
-	int rc = replay_check_args(s, a, b, NULL, mode, 0, n, BUG_NONE, ev, n_ev, upto, err);
+	/* a candidate's forward: p's mode and devices, no rule of a bug */
+	struct dm_plan fwd = plan_of(p ? p->mode : DM_FSDP, p ? p->n : 1, DM_FORWARD);
+	int rc = replay_check_args(s, p ? &fwd : NULL, a, b, NULL, ev, n_ev, upto, err);
 	if (rc)
 		return rc;
+	int mode = fwd.mode, n = fwd.n;
 	size_t M = a->rows, K = a->cols, N = b->cols, used = 0, rows = 0;
-	int phases = sched_phase_count(mode, n);
+	int phases = sched_count_of(mode, DM_FORWARD, n);
 	for (size_t i = 0; i < n_ev; i++) {
 		const struct ev *e = &ev[i];
 		if ((rc = rec_check(e, i, mode, n, phases, M, K, N, err)))
@@ -226,19 +232,22 @@ static void rec_blame(struct replay_wrong *w, const struct ev *ev, size_t n_ev,
 	snprintf(w->why, sizeof w->why, "%s", why->msg);
 }
 
-int replay_first_wrong(const struct ev *ev, size_t n_ev, int mode, int n, size_t M, size_t K,
-		       size_t N, int over, struct replay_wrong *w, struct dm_err *err)
+int replay_first_wrong(const struct dm_plan *p, const struct ev *ev, size_t n_ev, size_t M,
+		       size_t K, size_t N, int over, struct replay_wrong *w, struct dm_err *err)
 {
 	struct evr x;
 	struct dm_err why;
 	struct mat a = { M, K, NULL }, b = { K, N, NULL };
 	int rc;
-	if (!w || (!ev && n_ev > 0))
+	if (!w || !p || (!ev && n_ev > 0))
 		return dm_err_set(err, DM_EINVAL, "replay: missing argument");
+	/* the correct forward of p's mode on p's devices: A's and B's shapes alone */
+	struct dm_plan fwd = plan_of(p->mode, p->n, DM_FORWARD);
+	int mode = fwd.mode, n = fwd.n;
 	memset(w, 0, sizeof *w);
 	w->event = -1;
 	w->phase = -1;
-	if ((rc = run_check_shapes(mode, BUG_NONE, n, &a, &b, &why)))
+	if ((rc = run_check_shapes(&fwd, &a, &b, NULL, &why)))
 		return dm_err_set(err, why.code, "replay: %s", why.msg);
 	if ((rc = evr_init(&x, ev, mode, 0, n, M, K, N, 1u << BUG_NONE, EVR_PHASES_WHOLE, err))) {
 		evr_free(&x);

@@ -28,6 +28,7 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "core/xalloc.h"
+#include "core/schedule_int.h"
 
 static double *replay_train_buf(size_t rows, size_t cols)
 {
@@ -181,7 +182,7 @@ void replay_train_event(struct run_snapshot *s, const struct replay_ctx *x,
 			const struct mat *dc, const struct ev *e, int last)
 {
 	struct run_dev_view *v = &s->dev[e->rank];
-	int r = e->rank, kind = sched_run_phase_kind(x->mode, 1, x->n, e->phase);
+	int r = e->rank, kind = sched_kind_of(x->mode, DM_TRAIN, x->n, e->phase);
 	replay_kept(s, x, gr, e->phase);
 	switch (e->op) {
 	case EV_COMPUTE:

@@ -13,7 +13,9 @@
 #include <distmm/mat.h>
 #include <distmm/replay.h>
 #include <distmm/run.h>
+#include "core/plan_int.h"
 #include "trace/evrules.h"
+#include "trace/replay_int.h"
 
 /* Whether an event's rows are B's (or dB's): K of them.  A training
  * step's dB chunks and frees have them too; its dA blocks have K columns. */
@@ -67,17 +69,21 @@ int trace_check(const struct trace *t, size_t M, size_t K, size_t N, struct dm_e
 	int rc;
 	if (!t || !t->sum || (!t->ev && t->n_ev > 0))
 		return dm_err_set(err, DM_EINVAL, "not a trace");
-	/* the shapes any run must have: the engine's own check (only the
-	 * shapes are read) */
+	/* a mode and a device count a plan takes (t may be made by hand), and
+	 * the shapes any run must have: the engine's own check (only the shapes
+	 * are read; a trace has no dC, so the forward's) */
 	struct mat a = { M, K, NULL }, b = { K, N, NULL };
-	if ((rc = run_check_shapes(t->mode, BUG_NONE, t->n, &a, &b, err)))
+	struct dm_plan fwd = plan_of(DM_FSDP, 1, DM_FORWARD);
+	if ((rc = plan_set_mode(&fwd, t->mode, err)) || (rc = plan_set_devices(&fwd, t->n, err)) ||
+	    (rc = run_check_shapes(&fwd, &a, &b, NULL, err)))
 		return rc;
 	if (t->n_ev == 0)
 		return dm_err_set(err, DM_EFORMAT, "the trace has no events");
 	if ((rc = trace_check_shapes(t, M, K, N, err)))
 		return rc;
-	int finished = replay_finished_run(t->ev, t->n_ev, t->mode, t->train, t->n);
-	rc = evr_init(&x, t->ev, t->mode, t->train, t->n, M, K, N, (1u << BUG_COUNT) - 1,
+	int train = t->pass == DM_TRAIN;
+	int finished = replay_finished_of(t->mode, train, t->n, t->ev, t->n_ev);
+	rc = evr_init(&x, t->ev, t->mode, train, t->n, M, K, N, (1u << BUG_COUNT) - 1,
 		      finished ? EVR_PHASES_WHOLE : EVR_PHASES_UNTIL_SHORT, err);
 	if (!rc)
 		rc = evr_check_events(&x.run, t->ev, t->n_ev, err);

@@ -117,12 +117,12 @@ static int trace_chrome_event(FILE *fp, const struct ev *e)
 	return fputs("}}", fp) == EOF ? DM_EIO : 0;
 }
 
-static int trace_chrome_body(FILE *fp, const struct ev *ev, size_t n_ev, int n, int mode,
-			     int train)
+static int trace_chrome_body(FILE *fp, const struct ev *ev, size_t n_ev, int n,
+			     enum dm_mode mode, int train)
 {
 	if (fprintf(fp, "{\"traceEvents\":[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,"
 		    "\"tid\":0,\"ts\":0,\"args\":{\"name\":\"distmm-tui %s%s\"}}",
-		    sched_mode_name(mode), train ? " training step" : "") < 0)
+		    plan_mode_name(mode), train ? " training step" : "") < 0)
 		return DM_EIO;
 	for (int r = 0; r < n; r++)
 		if (fprintf(fp, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
@@ -136,32 +136,18 @@ static int trace_chrome_body(FILE *fp, const struct ev *ev, size_t n_ev, int n, 
 	return fputs("\n],\"displayTimeUnit\":\"ns\"}\n", fp) == EOF ? DM_EIO : 0;
 }
 
-static int trace_chrome_write(const char *path, const struct ev *ev, size_t n_ev, int n,
-			      int mode, int train, struct dm_err *err);
-
-int trace_write_chrome(const char *path, const struct ev *ev, size_t n_ev, int n, int mode,
-		       struct dm_err *err)
-{
-	return trace_chrome_write(path, ev, n_ev, n, mode, 0, err);
-}
-
-int trace_write_train_chrome(const char *path, const struct ev *ev, size_t n_ev, int n,
-			     int mode, struct dm_err *err)
-{
-	return trace_chrome_write(path, ev, n_ev, n, mode, 1, err);
-}
-
-static int trace_chrome_write(const char *path, const struct ev *ev, size_t n_ev, int n,
-			      int mode, int train, struct dm_err *err)
+int trace_write_chrome(const char *path, const struct dm_plan *p, const struct ev *ev,
+		       size_t n_ev, struct dm_err *err)
 {
 	struct afile af;
-	if (!path || (!ev && n_ev > 0))
+	if (!path || !p || (!ev && n_ev > 0))
 		return dm_err_set(err, DM_EINVAL, "trace_write_chrome: missing argument");
 	int rc = afile_open(&af, path, err);
 	if (rc)
 		return rc;
 	errno = 0;
-	if (trace_chrome_body(af.fp, ev, n_ev, n, mode, train)) {
+	if (trace_chrome_body(af.fp, ev, n_ev, plan_devices(p), plan_mode(p),
+			      plan_pass(p) == DM_TRAIN)) {
 		int e = errno;
 		afile_abort(&af);
 		return dm_err_set(err, DM_EIO, "cannot write %s: %s", path,

@@ -524,7 +524,7 @@ static int trace_finish(struct trace *t, struct trace_acc *acc, const char *nm,
 	}
 	t->n = n;
 	t->mode = first_dp ? DM_DP : DM_FSDP;
-	t->train = acc->train;
+	t->pass = acc->train ? DM_TRAIN : DM_FORWARD;
 	t->ev = acc->ev;
 	t->n_ev = acc->n_ev;
 	acc->ev = NULL;
@@ -538,6 +538,16 @@ void trace_free(struct trace *t)
 	free(t->ev);
 	free(t->sum);
 	memset(t, 0, sizeof *t);
+}
+
+int trace_plan(const struct trace *t, enum dm_bug bug, struct dm_plan **out, struct dm_err *err)
+{
+	int rc = plan_make(out, t->mode, t->n, t->pass, err);
+	if (!rc && (rc = plan_set_bug(*out, bug, err))) {
+		plan_free(*out);
+		*out = NULL;
+	}
+	return rc;
 }
 
 int trace_parse(struct trace *t, const char *text, size_t len, const char *name,
@@ -607,37 +617,24 @@ int trace_format_summary(const struct ev_summary *s, char *buf, size_t size)
 			s->rank, s->peak_bytes, s->sent_bytes, s->recv_bytes);
 }
 
-int trace_format_header(int train, char *buf, size_t size)
+int trace_format_header(enum dm_pass pass, char *buf, size_t size)
 {
-	return snprintf(buf, size, "{\"op\":\"run\",\"train\":%s}", train ? "true" : "false");
-}
-
-static int trace_write(const char *path, int train, const struct ev *ev, size_t n_ev,
-		       const struct ev_summary *sum, size_t n_sum, struct dm_err *err);
-
-int trace_write_jsonl(const char *path, const struct ev *ev, size_t n_ev,
-		      const struct ev_summary *sum, size_t n_sum, struct dm_err *err)
-{
-	return trace_write(path, 0, ev, n_ev, sum, n_sum, err);
-}
-
-int trace_write_train_jsonl(const char *path, const struct ev *ev, size_t n_ev,
-			    const struct ev_summary *sum, size_t n_sum, struct dm_err *err)
-{
-	return trace_write(path, 1, ev, n_ev, sum, n_sum, err);
+	return snprintf(buf, size, "{\"op\":\"run\",\"train\":%s}",
+			pass == DM_TRAIN ? "true" : "false");
 }
 
 /* A forward trace has no header, as before there were training steps. */
-static int trace_write(const char *path, int train, const struct ev *ev, size_t n_ev,
-		       const struct ev_summary *sum, size_t n_sum, struct dm_err *err)
+int trace_write_jsonl(const char *path, const struct dm_plan *p, const struct ev *ev, size_t n_ev,
+		      const struct ev_summary *sum, struct dm_err *err)
 {
 	struct afile af;
 	char line[512];
+	size_t n_sum = sum ? (size_t)plan_devices(p) : 0;
 	int rc = afile_open(&af, path, err);
 	if (rc)
 		return rc;
-	if (train) {
-		trace_format_header(1, line, sizeof line);
+	if (plan_pass(p) == DM_TRAIN) {
+		trace_format_header(DM_TRAIN, line, sizeof line);
 		fprintf(af.fp, "%s\n", line);
 	}
 	for (size_t i = 0; i < n_ev; i++) {

@@ -130,20 +130,28 @@ static void bench_breakdown(const struct run *r, struct bench_times *t)
 	free(busy);
 }
 
+/* The forward of mode on d devices, or the program stops. */
+static struct dm_plan *bench_plan(int mode, int d)
+{
+	struct dm_plan *p;
+	struct dm_err err;
+	if (plan_make(&p, mode, d, DM_FORWARD, &err))
+		bench_die("plan_make", &err);
+	return p;
+}
+
 /* One run: run_new (copies, threads), run_finish (the multiply), run_free. */
 static void bench_one_run(int mode, int d, const struct mat *a, const struct mat *b,
 			  const struct mat *check, struct bench_times *t, int *ok)
 {
-	struct run_config cfg;
+	struct dm_plan *p = bench_plan(mode, d);
 	struct run *r;
 	struct dm_err err;
-	run_config_default(&cfg);
-	cfg.mode = mode;
-	cfg.devices = d;
 	openblas_set_num_threads(1); /* what gemm_init sets, once: the baseline changed it */
 	double t0 = bench_now();
-	if (run_new(&r, &cfg, a, b, &err))
+	if (run_new(&r, p, NULL, a, b, &err))
 		bench_die("run_new", &err);
+	plan_free(p);
 	double t1 = bench_now();
 	if (run_finish(r, &err))
 		bench_die("run_finish", &err);
@@ -248,7 +256,7 @@ static int bench_compute(int argc, char **argv)
 			       "\"ratio\":%.4f,\"ratio_end_to_end\":%.4f,\"gflops\":%.2f,"
 			       "\"blas_gflops\":%.2f,\"busiest_compute_s\":%.6f,\"gather_s\":%.6f,"
 			       "\"verified\":%s,\"malloc_hugetlb\":%s}\n",
-			       sched_mode_name(mode), S, d, th, reps, m, mmin, s, e, base[th],
+			       plan_mode_name(mode), S, d, th, reps, m, mmin, s, e, base[th],
 			       m / base[th], e / base[th], flops / m * 1e-9, flops / base[th] * 1e-9,
 			       cm, gm, ok ? "true" : "false", thp ? "true" : "false");
 			fflush(stdout);
@@ -341,15 +349,12 @@ static void bench_barrier_run(int d, int mode, double *med, double *p90, double 
 			      double *xfer)
 {
 	struct mat a, b;
-	struct run_config cfg;
+	struct dm_plan *plan = bench_plan(mode, d);
 	struct run *r;
 	struct dm_err err;
 	bench_make(&a, (size_t)d, 2, MAT_VALUES_INTS, 0);
 	bench_make(&b, 2, (size_t)d, MAT_VALUES_INTS, 1);
-	run_config_default(&cfg);
-	cfg.mode = mode;
-	cfg.devices = d;
-	if (run_new(&r, &cfg, &a, &b, &err))
+	if (run_new(&r, plan, NULL, &a, &b, &err))
 		bench_die("run_new", &err);
 	int phases = run_phase_count(r);
 	double *v = calloc((size_t)phases, sizeof *v);
@@ -362,7 +367,7 @@ static void bench_barrier_run(int d, int mode, double *med, double *p90, double 
 		v[p] = bench_now() - t0;
 		if (rc < 0)
 			bench_die("run_step", &err);
-		int kind = sched_phase_kind(mode, d, p);
+		int kind = sched_phase_kind(plan, p);
 		if (kind == SCHED_COMPUTE)
 			vc[nc++] = v[p];
 		else if (kind == SCHED_TRANSFER)
@@ -375,6 +380,7 @@ static void bench_barrier_run(int d, int mode, double *med, double *p90, double 
 	*p90 = bench_quantile(v + skip, (size_t)phases - skip, 0.9);
 	*cmp = nc > 1 ? bench_quantile(vc + 1, nc - 1, 0.5) : *med;
 	*xfer = nx ? bench_quantile(vx, nx, 0.5) : 0;
+	plan_free(plan);
 	run_free(r);
 	free(v);
 	free(vc);
@@ -479,15 +485,14 @@ static double bench_channel(size_t capacity, long count, size_t rows, size_t col
 static int bench_bytes_model(int d, size_t S, uint64_t *counted, uint64_t *model)
 {
 	struct mat a, b;
-	struct run_config cfg;
+	struct dm_plan *p = bench_plan(DM_FSDP, d);
 	struct run *r;
 	struct dm_err err;
 	bench_make(&a, S, S, MAT_VALUES_INTS, 0);
 	bench_make(&b, S, S, MAT_VALUES_INTS, 1);
-	run_config_default(&cfg);
-	cfg.devices = d;
-	if (run_new(&r, &cfg, &a, &b, &err) || run_finish(r, &err))
+	if (run_new(&r, p, NULL, &a, &b, &err) || run_finish(r, &err))
 		bench_die("run", &err);
+	plan_free(p);
 	struct ev_summary *sum = calloc((size_t)d, sizeof *sum);
 	run_summaries(r, sum);
 	*counted = 0;
@@ -582,7 +587,7 @@ static int bench_memory(int argc, char **argv)
 	int mode = strcmp(argv[0], "dp") == 0 ? DM_DP : DM_FSDP, d = atoi(argv[2]);
 	size_t S = strtoul(argv[1], NULL, 10);
 	struct mat a, b;
-	struct run_config cfg;
+	struct dm_plan *p = bench_plan(mode, d);
 	struct run *r;
 	struct dm_err err;
 	struct run_snapshot snap;
@@ -591,10 +596,7 @@ static int bench_memory(int argc, char **argv)
 	bench_make(&a, S, S, MAT_VALUES_FLOATS, 0);
 	bench_make(&b, S, S, MAT_VALUES_FLOATS, 1);
 	uint64_t inputs = bench_rss_now() - base;
-	run_config_default(&cfg);
-	cfg.mode = mode;
-	cfg.devices = d;
-	if (run_new(&r, &cfg, &a, &b, &err))
+	if (run_new(&r, p, NULL, &a, &b, &err))
 		bench_die("run_new", &err);
 	uint64_t setup_peak = bench_rss_peak();
 	/* A (and DP's rank 0's B) are the devices' own now, views of the
@@ -602,7 +604,7 @@ static int bench_memory(int argc, char **argv)
 	 * the peak is the run's */
 	uint64_t after_setup = bench_rss_now();
 	int hwm = bench_reset_hwm();
-	if (run_snapshot_init(&snap, d, S, S, 0, &err))
+	if (run_snapshot_init(&snap, p, S, S, S, 0, &err))
 		bench_die("run_snapshot_init", &err);
 	uint64_t phase_max = 0;
 	int rc;
@@ -621,7 +623,8 @@ static int bench_memory(int argc, char **argv)
 	uint64_t peaks = 0;
 	for (int i = 0; i < d; i++)
 		peaks += snap.dev[i].peak_bytes;
-	uint64_t est = run_estimate_bytes(&cfg, S, S, S);
+	uint64_t est = run_estimate_bytes(p, S, S, S);
+	plan_free(p);
 	/* getrusage's peak was reset with VmHWM: the whole process's is the
 	 * larger of the two */
 	uint64_t run_peak = hwm ? bench_rss_peak() : 0;
@@ -632,7 +635,7 @@ static int bench_memory(int argc, char **argv)
 	       ",\"run_peak_rss\":%" PRIu64 ",\"accounted_peak_sum\":%" PRIu64
 	       ",\"accounted_phase_max\":%" PRIu64 ",\"estimate\":%" PRIu64
 	       ",\"ratio\":%.4f,\"run_ratio\":%.4f}\n",
-	       sched_mode_name(mode), S, d, peak, base, inputs, setup_peak, after_setup, run_peak,
+	       plan_mode_name(mode), S, d, peak, base, inputs, setup_peak, after_setup, run_peak,
 	       peaks, phase_max, est, (double)(peak - base) / (double)peaks,
 	       run_peak ? (double)(run_peak - base) / (double)peaks : 0.0);
 	run_snapshot_free(&snap);

@@ -40,9 +40,9 @@
 #include <unistd.h>
 
 #include <distmm/mat.h>
+#include <distmm/model.h>
 #include <distmm/run.h>
 #include <distmm/schedule.h>
-#include "train_model.h"
 
 static double bt_now(void)
 {
@@ -137,16 +137,17 @@ static struct run *bt_run_new(int mode, int d, const struct mat *a, const struct
 			      const struct mat *dc)
 {
 	struct run_config cfg;
+	struct dm_plan *p;
 	struct run *r;
 	struct dm_err err;
+	if (plan_make(&p, mode, d, DM_TRAIN, &err))
+		bt_die("plan_make", &err);
 	run_config_default(&cfg);
-	cfg.mode = mode;
-	cfg.devices = d;
-	cfg.train = 1;
 	cfg.dc = dc;
 	openblas_set_num_threads(1); /* what gemm_init sets, once: the baseline changed it */
-	if (run_new(&r, &cfg, a, b, &err))
+	if (run_new(&r, p, &cfg, a, b, &err))
 		bt_die("run_new", &err);
+	plan_free(p);
 	return r;
 }
 
@@ -188,7 +189,7 @@ static void bt_print(int mode, const char *regime, size_t S, int d, int th, int 
 	       "\"d\":%d,\"cores\":%d,\"reps\":%d,\"step_s\":%.6f,\"step_min_s\":%.6f,"
 	       "\"three_dgemms_s\":%.6f,\"three_dgemms_min_s\":%.6f,\"ratio\":%.4f,"
 	       "\"ratio_min\":%.4f,\"gflops\":%.2f,\"verified\":%s}\n",
-	       regime, sched_mode_name(mode), S, d, th, reps, m, mmin, bm, bmin,
+	       regime, plan_mode_name(mode), S, d, th, reps, m, mmin, bm, bmin,
 	       bt_median(ratio, reps), mmin / bmin,
 	       6.0 * (double)S * (double)S * (double)S / m * 1e-9, ok ? "true" : "false");
 }
@@ -320,8 +321,12 @@ static int bt_memory(int argc, char **argv)
 		mat_free(&b);
 	uint64_t after_setup = bt_status("VmRSS:");
 	int hwm = bt_reset_hwm();
-	if (run_snapshot_init(&snap, d, S, S, 0, &err))
+	/* the held bytes alone are read: a forward's snapshot, without dB's fill */
+	struct dm_plan *fwd;
+	if (plan_make(&fwd, mode, d, DM_FORWARD, &err) ||
+	    run_snapshot_init(&snap, fwd, S, S, S, 0, &err))
 		bt_die("run_snapshot_init", &err);
+	plan_free(fwd);
 	uint64_t phase_max = 0;
 	int rc;
 	while ((rc = run_step(r, &err)) == 0 || rc == 1) {
@@ -338,12 +343,16 @@ static int bt_memory(int argc, char **argv)
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	uint64_t peak = hwm ? (uint64_t)ru.ru_maxrss * 1024 : 0;
-	uint64_t model = train_model_together(mode, d, S, S, S);
+	struct dm_plan *plan;
+	if (plan_make(&plan, mode, d, DM_TRAIN, &err))
+		bt_die("plan_make", &err);
+	uint64_t model = model_train_together(plan, S, S, S);
+	plan_free(plan);
 	printf("{\"bench\":\"train_memory\",\"mode\":\"%s\",\"size\":%zu,\"d\":%d,"
 	       "\"run_peak_rss\":%" PRIu64 ",\"base_rss\":%" PRIu64 ",\"after_setup_rss\":%" PRIu64
 	       ",\"model_together\":%" PRIu64 ",\"accounted_phase_max\":%" PRIu64
 	       ",\"ratio\":%.4f}\n",
-	       sched_mode_name(mode), S, d, peak, base, after_setup, model, phase_max,
+	       plan_mode_name(mode), S, d, peak, base, after_setup, model, phase_max,
 	       peak ? (double)(peak - base) / (double)model : 0.0);
 	run_snapshot_free(&snap);
 	run_free(r);

@@ -7,7 +7,7 @@
  * code, the same in err, a terminated message.  And that the two paths hold
  * a log to the same rules: a trace trace_check accepts replays, every phase
  * of it, with one of the bugs (the trace does not say which); a training
- * step's (its header says so) through replay_snapshot_train, with a dC. */
+ * step's (its header says so) with its plan (trace_plan) and a dC. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -55,17 +55,16 @@ static void fuzz_replay(const struct trace *t, size_t M, size_t K, size_t N)
 	mat_fill(&a, MAT_VALUES_INTS, 1, 0);
 	mat_fill(&b, MAT_VALUES_INTS, 1, 1);
 	mat_fill(&dc, MAT_VALUES_INTS, 1, 2);
-	int made = t->train ? run_snapshot_init_train(&s, t->n, M, K, N, 1, &err)
-			    : run_snapshot_init(&s, t->n, M, N, 1, &err);
+	struct dm_plan *plan = NULL; /* the trace's: a forward's ignores dC */
+	int made = trace_plan(t, BUG_NONE, &plan, &err) ||
+		   run_snapshot_init(&s, plan, M, K, N, 1, &err);
 	if (made == 0) {
 		int last = t->ev[t->n_ev - 1].phase, fits = 0;
 		for (int bug = 0; bug < BUG_COUNT && !fits; bug++) {
 			int ok = 1;
+			CHECK(plan_set_bug(plan, bug, &err) == 0);
 			for (int p = -1; p <= last && ok; p++) {
-				int rc = t->train ? replay_snapshot_train(&s, &a, &b, &dc, t->mode, t->n,
-									  bug, t->ev, t->n_ev, p, &err)
-						  : replay_snapshot(&s, &a, &b, t->mode, t->n, bug, t->ev,
-								    t->n_ev, p, &err);
+				int rc = replay_snapshot(&s, plan, &a, &b, &dc, t->ev, t->n_ev, p, &err);
 				if (rc) {
 					check_err(rc, &err);
 					CHECK(rc == DM_EFORMAT || rc == DM_ENOMEM);
@@ -79,6 +78,7 @@ static void fuzz_replay(const struct trace *t, size_t M, size_t K, size_t N)
 		CHECK(fits); /* trace_check took it: so does the replay */
 		run_snapshot_free(&s);
 	}
+	plan_free(plan);
 	mat_free(&a);
 	mat_free(&b);
 	mat_free(&dc);
@@ -113,7 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct ev *e = &t.ev[i];
 		int da_block = e->tensor == EV_TENSOR_DA && e->op != EV_COMPUTE;
 		CHECK(e->rank >= 0 && e->rank < t.n);
-		CHECK(t.train || (e->tensor == EV_TENSOR_FWD && e->op <= EV_GATHER));
+		CHECK(t.pass == DM_TRAIN || (e->tensor == EV_TENSOR_FWD && e->op <= EV_GATHER));
 		if (rows_are_k(e) && e->row_end > K)
 			K = e->row_end;
 		else if (!rows_are_k(e) && e->row_end > M)

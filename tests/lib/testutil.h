@@ -67,19 +67,46 @@ static inline int tu_allclose(const struct mat *x, const struct mat *y)
 	return 1;
 }
 
+/* A plan of mode on n devices for pass; the test fails where it cannot be
+ * made.  plan_free it. */
+static inline struct dm_plan *tu_plan(enum dm_mode mode, int n, enum dm_pass pass)
+{
+	struct dm_plan *p = NULL;
+	struct dm_err err;
+	int rc = plan_make(&p, mode, n, pass, &err);
+	ck_assert_msg(rc == 0, "plan_make: %s", err.msg);
+	return p;
+}
+
+/* The same with every setting of a run (plan_make_run). */
+static inline struct dm_plan *tu_plan_run(enum dm_mode mode, int n, enum dm_pass pass,
+					  enum dm_order order, enum dm_bug bug, size_t capacity)
+{
+	struct dm_plan *p = NULL;
+	struct dm_err err;
+	int rc = plan_make_run(&p, mode, n, pass, order, bug, capacity, &err);
+	ck_assert_msg(rc == 0, "plan_make_run: %s", err.msg);
+	return p;
+}
+
+/* A forward run of mode on n devices with that capacity, order and bug;
+ * the test fails if it does not start. */
+static inline struct run *tu_run_with(int mode, int n, size_t capacity, int order, int bug,
+				      const struct mat *a, const struct mat *b)
+{
+	struct dm_plan *p = tu_plan_run(mode, n, DM_FORWARD, order, bug, capacity);
+	struct run *r = NULL;
+	struct dm_err err;
+	int rc = run_new(&r, p, NULL, a, b, &err);
+	plan_free(p);
+	ck_assert_msg(rc == 0, "run_new: %s", err.msg);
+	return r;
+}
+
 static inline struct run *tu_run_new(int mode, int n, size_t capacity, const struct mat *a,
 				     const struct mat *b)
 {
-	struct run_config cfg;
-	struct run *r = NULL;
-	struct dm_err err;
-	run_config_default(&cfg);
-	cfg.mode = mode;
-	cfg.devices = n;
-	cfg.capacity = capacity;
-	int rc = run_new(&r, &cfg, a, b, &err);
-	ck_assert_msg(rc == 0, "run_new: %s", err.msg);
-	return r;
+	return tu_run_with(mode, n, capacity, ORDER_PARITY, BUG_NONE, a, b);
 }
 
 /* Runs to the end, stepping phase by phase when `step` is set. */
@@ -117,7 +144,7 @@ static inline void tu_case_name(int mode, const struct tu_case *c, char *buf, si
 	else
 		snprintf(cap, sizeof cap, "%zu", c->capacity);
 	snprintf(buf, size, "%s, %d devices, %zux%zu @ %zux%zu, %s from seed %llu, capacity %s, %s",
-		 sched_mode_name(mode), c->n, c->M, c->K, c->K, c->N, c->floats ? "floats" : "ints",
+		 plan_mode_name(mode), c->n, c->M, c->K, c->K, c->N, c->floats ? "floats" : "ints",
 		 (unsigned long long)c->seed, cap, c->step ? "stepped" : "free");
 }
 
@@ -224,7 +251,7 @@ static inline void tu_check_random(int mode, uint64_t fallback, int count)
 	uint64_t base = tu_test_seed(fallback), s = base;
 	char what[96];
 	printf("%s: %d random shapes from seed %#llx (DISTMM_TEST_SEED=%#llx repeats them)\n",
-	       sched_mode_name(mode), count, (unsigned long long)base, (unsigned long long)base);
+	       plan_mode_name(mode), count, (unsigned long long)base, (unsigned long long)base);
 	fflush(stdout);
 	for (int t = 0; t < count; t++) {
 		struct tu_case c;
@@ -317,6 +344,29 @@ static inline int tu_phase_sampled(int p, int last)
 	int all = tu_sampling() ? 12 : 40;
 	int stride = (last + 2) / 8;
 	return last < all || p < 3 || p > last - 4 || (p + 1) % stride == 0;
+}
+
+/* The memory model's shapes, {devices, M, K, N}: uneven rows and columns,
+ * empty shards, one device (check_model holds the model to the engine on
+ * them, check_memory to what batch mode and the screen print). */
+#define TU_MODEL_SHAPES 10
+static inline const int *tu_model_shape(int i)
+{
+	static const int shapes[TU_MODEL_SHAPES][4] = {
+		{ 1, 8, 6, 4 }, { 1, 1, 1, 1 }, { 2, 8, 6, 4 }, { 3, 7, 5, 5 }, { 4, 8, 6, 4 },
+		{ 4, 9, 3, 7 }, { 5, 11, 4, 7 }, { 8, 8, 6, 4 }, { 6, 3, 2, 2 }, { 16, 8, 6, 4 },
+	};
+	return shapes[i];
+}
+
+/* A (M x K) and B (K x N) for them: small integers from seed 3. */
+static inline void tu_model_mats(struct mat *a, struct mat *b, int M, int K, int N)
+{
+	struct dm_err err;
+	ck_assert_int_eq(mat_alloc(a, (size_t)M, (size_t)K, &err), 0);
+	ck_assert_int_eq(mat_alloc(b, (size_t)K, (size_t)N, &err), 0);
+	mat_fill(a, MAT_VALUES_INTS, 3, 0);
+	mat_fill(b, MAT_VALUES_INTS, 3, 1);
 }
 
 static inline int tu_main(Suite *s)

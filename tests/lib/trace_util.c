@@ -17,17 +17,13 @@
 void tt_logged_run(struct tt_logged *l, int mode, int n, int bug, size_t M, size_t K, size_t N,
 		   int floats, struct mat *result)
 {
-	struct run_config cfg;
 	struct run *r = NULL;
 	struct dm_err err;
 	memset(l, 0, sizeof *l);
 	tu_matrix(&l->a, M, K, floats, 5, 0);
 	tu_matrix(&l->b, K, N, floats, 5, 1);
-	run_config_default(&cfg);
-	cfg.mode = mode;
-	cfg.devices = n;
-	cfg.bug = bug;
-	ck_assert_int_eq(run_new(&r, &cfg, &l->a, &l->b, &err), 0);
+	l->plan = tu_plan_run(mode, n, DM_FORWARD, ORDER_PARITY, bug, RUN_UNBOUNDED);
+	ck_assert_int_eq(run_new(&r, l->plan, NULL, &l->a, &l->b, &err), 0);
 	int rc;
 	while ((rc = run_step(r, &err)) == 0)
 		;
@@ -60,6 +56,7 @@ void tt_logged_free(struct tt_logged *l)
 	mat_free(&l->b);
 	free(l->ev);
 	free(l->sum);
+	plan_free(l->plan);
 }
 
 char tt_tmpdir[64];

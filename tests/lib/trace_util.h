@@ -9,6 +9,7 @@
 
 #include <distmm/evlog.h>
 #include <distmm/mat.h>
+#include <distmm/plan.h>
 
 /* A run's inputs and what it logged. */
 struct tt_logged {
@@ -17,6 +18,7 @@ struct tt_logged {
 	size_t n_ev;
 	struct ev_summary *sum;
 	int mode, n, bug, finished;
+	struct dm_plan *plan; /* the run's: mode, n, bug, the forward */
 	const struct mat *c; /* not kept: compared while the run lives */
 };
 

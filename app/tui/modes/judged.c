@@ -58,10 +58,10 @@ static void vj_case(const struct judge_case *c, char *buf, size_t size)
 }
 
 /* "step 1's compute", "the transfer after step 0", "the gather". */
-static void vj_phase_words(const struct judge_case *c, int phase, char *buf, size_t size)
+static void vj_phase_words(const struct dm_plan *p, int phase, char *buf, size_t size)
 {
-	int kind = sched_phase_kind(c->mode, c->n, phase);
-	int step = sched_phase_step(c->mode, c->n, phase);
+	enum sched_kind kind = sched_phase_kind(p, phase);
+	int step = sched_phase_step(p, phase);
 	if (kind == SCHED_COMPUTE)
 		snprintf(buf, size, "step %d's compute", step);
 	else if (kind == SCHED_TRANSFER)
@@ -80,8 +80,12 @@ int mode_judged_init(struct mode_judged *vj, const struct judge *j, const struct
 	vj->over = c->verdict != JUDGE_DEADLOCK && c->verdict != JUDGE_EXCEPTION &&
 		   c->verdict != JUDGE_TIMEOUT && c->verdict != JUDGE_ERROR &&
 		   c->verdict != JUDGE_NOT_RUN;
-	int rc = replay_first_wrong(ev, n_ev, c->mode, c->n, c->M, c->K, c->N, vj->over,
-				    &vj->rules, err);
+	struct dm_plan *p; /* the case's forward */
+	int rc = plan_make(&p, c->mode, c->n, DM_FORWARD, err);
+	if (rc)
+		return rc;
+	rc = replay_first_wrong(p, ev, n_ev, c->M, c->K, c->N, vj->over, &vj->rules, err);
+	plan_free(p);
 	if (rc)
 		return rc;
 	if (c->first_wrong >= 0 && (size_t)c->first_wrong < n_ev) {
@@ -185,10 +189,10 @@ static int judged_headline(const struct view *v, const void *data, char *buf, si
 	vj_headline(c, head, sizeof head);
 	where[0] = '\0';
 	if (vj->mark >= 0) {
-		vj_phase_words(c, vj->mark_ev.phase, at, sizeof at);
+		vj_phase_words(v->plan, vj->mark_ev.phase, at, sizeof at);
 		snprintf(where, sizeof where, " (marked ! at %s)", at);
 	} else if (!vj->over && v->live_phase + 1 < v->phase_count) {
-		vj_phase_words(c, v->live_phase + 1, at, sizeof at);
+		vj_phase_words(v->plan, v->live_phase + 1, at, sizeof at);
 		snprintf(where, sizeof where, " (%s %s)",
 			 c->verdict == JUDGE_DEADLOCK ? "it hangs at" : "it stops in", at);
 	}
@@ -382,8 +386,7 @@ static const char *judged_ring_advice(const struct view *v, const void *data)
 static int judged_rebuild(struct view *v, const void *data, int phase, struct dm_err *err)
 {
 	(void)data;
-	return replay_recorded(&v->snap, v->a, v->b, v->cfg.mode, v->cfg.devices, v->ev, v->n_ev,
-			       phase, err);
+	return replay_recorded(&v->snap, v->plan, v->a, v->b, v->ev, v->n_ev, phase, err);
 }
 
 /* m [ ] x d: the case is the judge's, on its devices and matrices. */

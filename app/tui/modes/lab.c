@@ -21,6 +21,7 @@
 
 #include "tui/keys.h"
 #include "tui/view.h"
+#include "words/order_words.h"
 
 /* Rank r's calls at the transfer on screen, in its order or fix; progress
  * 0..1 through the transfer's motion, or -1 at rest. */
@@ -142,7 +143,7 @@ static int lab_caption(const struct view *v, const void *data, char *buf, size_t
 	if (v->cfg.order != ORDER_PARITY)
 		snprintf(buf, size, "Ready: %s (%s), on channels of capacity %s.%s Will the ring "
 				    "complete? Press n.",
-			 order_describe(v->cfg.order), order_name(v->cfg.order),
+			 orderw_describe(v->cfg.order), order_name(v->cfg.order),
 			 v->cfg.capacity == RUN_UNBOUNDED ? "unbounded"
 			 : v->cfg.capacity == 0		   ? "0 (synchronous sends)"
 							   : "bounded",

@@ -14,7 +14,8 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 
-#include "compare.h"
+#include <distmm/model.h>
+#include "words/bug_words.h"
 #include "words/deadlock.h"
 #include "tui/keys.h"
 #include "tui/layout.h"
@@ -24,8 +25,7 @@
 static int run_rebuild(struct view *v, const void *data, int phase, struct dm_err *err)
 {
 	(void)data;
-	return replay_snapshot(&v->snap, v->a, v->b, v->cfg.mode, v->cfg.devices, v->cfg.bug, v->ev,
-			       v->n_ev, phase, err);
+	return replay_snapshot(&v->snap, v->plan, v->a, v->b, NULL, v->ev, v->n_ev, phase, err);
 }
 
 static void run_gather_caption(int n, char *buf, size_t size)
@@ -163,7 +163,7 @@ static void run_bug_formula(const struct view *v, int r, int s, int shortform, c
 	char f[64], why[8];
 	size_t c0, w, hw = k >= 0 ? split_size(N, n, k) : 0;
 	int stops = bug_place(v->snap.bug, n, N, r, s, k, hw, &c0, &w, why, sizeof why);
-	bug_formula(v->snap.bug, n, r, s, f, sizeof f);
+	bugw_formula(v->snap.bug, n, r, s, f, sizeof f);
 	if (shortform && !stops && w == 0)
 		snprintf(buf, size, "%s: empty", f); /* the slice: the product lands nowhere */
 	else if (shortform || stops)
@@ -261,11 +261,16 @@ static int run_fresh(const struct view *v, const void *data, int r, size_t j, in
 static int run_other(const struct view *v, const void *data, int r, struct view_other *o)
 {
 	int other = v->cfg.mode == DM_FSDP ? DM_DP : DM_FSDP, n = v->cfg.devices;
-	int last = sched_phase_count(other, n) - 1;
 	int gathered = v->stop >= v->phase_count - 1;
+	struct dm_plan *p; /* the other mode's forward on these devices */
 	(void)data;
-	o->bytes = compare_model_peak_by(other, n, r, v->a->rows, v->a->cols, v->b->cols,
-					 gathered ? last : last - 1);
+	o->bytes = 0;
+	if (!plan_make(&p, other, n, DM_FORWARD, NULL)) {
+		int last = sched_phase_count(p) - 1;
+		o->bytes = model_fwd_peak_by(p, r, v->a->rows, v->a->cols, v->b->cols,
+					     gathered ? last : last - 1);
+		plan_free(p);
+	}
 	snprintf(o->with, sizeof o->with, "C");
 	return 1;
 }

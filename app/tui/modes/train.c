@@ -22,8 +22,8 @@
 #include <distmm/split.h>
 
 #include "cli/cli.h"
+#include <distmm/model.h>
 #include "tui/keys.h"
-#include "train_model.h"
 #include "tui/view.h"
 
 /* train_state.bad: the outputs that fail allclose */
@@ -45,11 +45,12 @@ static void train_free(void *data)
 	free(t);
 }
 
-static void train_configure(const struct view *v, const void *data, struct run_config *plan)
+static void train_configure(const struct view *v, const void *data, struct dm_plan *plan,
+			    struct run_config *run)
 {
 	(void)data;
-	plan->train = 1;
-	plan->dc = v->cfg.dc;
+	plan_set_pass(plan, DM_TRAIN, NULL); /* a pass is never refused */
+	run->dc = v->cfg.dc;
 }
 
 /* dA's and dB's references, once a training run starts. */
@@ -79,8 +80,7 @@ static void train_new_run(struct view *v, void *data)
 static int train_rebuild(struct view *v, const void *data, int phase, struct dm_err *err)
 {
 	(void)data;
-	return replay_snapshot_train(&v->snap, v->a, v->b, v->cfg.dc, v->cfg.mode, v->cfg.devices,
-				     v->cfg.bug, v->ev, v->n_ev, phase, err);
+	return replay_snapshot(&v->snap, v->plan, v->a, v->b, v->cfg.dc, v->ev, v->n_ev, phase, err);
 }
 
 /* After the run, dA and dB (the engine's, or rebuilt from the log; NULL:
@@ -347,7 +347,7 @@ static int train_links(const struct view *v, const void *data)
 	return 1; /* DP's ring is its training step's all-reduce */
 }
 
-/* The other layout by the training model (train_model.c): its peak through
+/* The other layout by the training model (<distmm/model.h>): its peak through
  * the same stage of the step (the same ring step over dB), and the last of
  * its phases counted ("rs s=1"). */
 static int train_other(const struct view *v, const void *data, int r, struct view_other *o)
@@ -355,11 +355,18 @@ static int train_other(const struct view *v, const void *data, int r, struct vie
 	int other = v->cfg.mode == DM_FSDP ? DM_DP : DM_FSDP, n = v->cfg.devices;
 	int kind = v->kind == VIEW_READY ? SCHED_COMPUTE : v->kind == VIEW_VERIFY ? SCHED_GATHER
 										   : v->kind;
-	int last = train_model_peak_by(other, n, v->a->rows, v->a->cols, v->b->cols, r, kind,
-				       v->step, &o->bytes);
-	int k = last < 0 ? SCHED_COMPUTE : sched_run_phase_kind(other, 1, n, last);
-	int s = last < 0 ? 0 : sched_run_phase_step(other, 1, n, last);
+	struct dm_plan *p = NULL; /* the other mode's training step on these devices */
+	int last = -1, k = SCHED_COMPUTE, s = 0;
 	(void)data;
+	o->bytes = 0;
+	if (!plan_make(&p, other, n, DM_TRAIN, NULL))
+		last = model_train_peak_by(p, v->a->rows, v->a->cols, v->b->cols, r, kind, v->step,
+					   &o->bytes);
+	if (last >= 0) {
+		k = sched_phase_kind(p, last);
+		s = sched_phase_step(p, last);
+	}
+	plan_free(p);
 	if (k == SCHED_REDUCE_SCATTER || k == SCHED_ALL_GATHER)
 		snprintf(o->by, sizeof o->by, "%s s=%d", k == SCHED_REDUCE_SCATTER ? "rs" : "ag", s);
 	else
@@ -375,15 +382,20 @@ static int train_other(const struct view *v, const void *data, int r, struct vie
  * bytes, by the model batch mode's tables print, for rank 0 of each. */
 static int train_memory_note(const struct view *v, const void *data, char *buf, size_t size)
 {
-	struct train_model_rank m[2];
+	struct model_train m[2];
 	char f[2][3][24];
+	struct dm_plan *p = NULL; /* the table's devices, in one mode then the other */
+	int made = !plan_make(&p, DM_FSDP, v->cmp.n, DM_TRAIN, NULL);
 	(void)data;
 	for (int mode = 0; mode < 2; mode++) {
-		train_model_rank(mode, v->cmp.n, v->a->rows, v->a->cols, v->b->cols, 0, &m[mode]);
+		memset(&m[mode], 0, sizeof m[mode]);
+		if (made && !plan_set_mode(p, mode, NULL))
+			model_train_rank(p, v->a->rows, v->a->cols, v->b->cols, 0, &m[mode]);
 		view_bytes(m[mode].fwd_peak, f[mode][0], sizeof f[mode][0]);
 		view_bytes(m[mode].bwd_peak, f[mode][1], sizeof f[mode][1]);
 		view_bytes(m[mode].ring_sent, f[mode][2], sizeof f[mode][2]);
 	}
+	plan_free(p);
 	snprintf(buf, size,
 		 "training step, rank 0 by the model: FSDP peak %s forward, %s backward, ring "
 		 "sent %s; DP %s forward, %s backward, ring sent %s (-b --train: every rank)",

@@ -5,8 +5,8 @@
  * exactly what the mistaken code would do.
  *
  * The first kinds are C's mistakes; the later ones a Python candidate's,
- * each modelled on what numpy and Python's threads would do (see
- * bug_describe); the last ones the training step's backward (--train),
+ * each modelled on what numpy and Python's threads would do (app/words/
+ * says each in a line); the last ones the training step's backward (--train),
  * mistakes in the reduce-scatter of dB, which change no forward run (and
  * the forward's change no training step: its forward is the correct one).  Every rule a bug changes is a function here, so that the
  * devices, the replay and the trace checker follow one definition. */
@@ -14,6 +14,8 @@
 #define DM_BUG_H
 
 #include <stddef.h>
+
+struct dm_plan; /* plan.h, which includes this header for enum dm_bug */
 
 enum dm_bug {
 	BUG_NONE = 0,
@@ -33,34 +35,31 @@ enum dm_bug {
 	BUG_COUNT
 };
 
-const char *bug_name(int bug);        /* "r-plus-s", ...; "none" */
-const char *bug_describe(int bug);    /* one line */
+const char *bug_name(enum dm_bug bug); /* "r-plus-s", ...; "none"; "?" */
 
-/* A sentence on how the bug shows (or does not) with n devices: r-plus-s
- * passes at n = 2, a ring bug cannot show on one device...; NULL when there
- * is nothing to add. */
-const char *bug_note(int bug, int n);
+/* Whether bug can change a run on n devices, in a run it applies to: 0
+ * where every rule it changes gives the correct ring's answer over every
+ * rank and step the run has (r-plus-s and send-left at n = 2, a ring's
+ * mistake on one device, the reduce-scatter's with no reduce-scatter), and
+ * for BUG_NONE. */
+int bug_shows(enum dm_bug bug, int n);
 
-/* Whether bug changes a forward run in mode: the ring's mistakes only FSDP
- * (DP ignores them), arrival-order the gather both modes end with; the
- * backward's none. */
-int bug_applies(int bug, int mode);
-/* Whether bug changes a run in mode, forward only (train 0) or the
- * training step (train 1: the backward's mistakes, in both modes).  A bug
- * that does not is ignored by the engine, as DP ignores the ring's. */
-int bug_applies_run(int bug, int mode, int train);
+/* Whether bug changes a run of plan p (its mode and pass): in the
+ * forward the ring's mistakes only FSDP (DP ignores them), arrival-order
+ * the gather both modes end with, the backward's none; in the training
+ * step the backward's mistakes, in both modes.  A bug that does not is
+ * ignored by the engine, as DP ignores the ring's. */
+int bug_applies(enum dm_bug bug, const struct dm_plan *p);
 /* Whether bug is one of the backward's (it needs --train). */
-int bug_is_backward(int bug);
+int bug_is_backward(enum dm_bug bug);
+/* Whether bug is a mistake of the forward's ring, which DP (no ring)
+ * ignores: every forward bug but arrival-order's gather. */
+int bug_in_ring(enum dm_bug bug);
 int bug_parse(const char *name);      /* the bug, or -1 */
 
 /* The shard index a rank's code computes at step s; with BUG_C_MOD it may
  * be negative, which the caller must catch before using it. */
-int bug_index(int bug, int n, int rank, int step);
-
-/* The formula a rank's code evaluates, written out with the numbers:
- * "(1-3) mod 4 = 2", "(1+3) mod 4 = 0", "(1-3) % 4 = -2" or, py-no-mod,
- * "(1-3) = -2, no mod". */
-void bug_formula(int bug, int n, int rank, int step, char *buf, size_t size);
+int bug_index(enum dm_bug bug, int n, int rank, int step);
 
 /* Where rank's product goes at step s, holding shard `held` (of width
  * held_w) on n devices and an output N columns wide: columns [*c0, *c0 + *w)
@@ -68,26 +67,26 @@ void bug_formula(int bug, int n, int rank, int step, char *buf, size_t size);
  * narrower; py-no-mod's empty slice gives *w = 0).  Returns 0, or -1 where
  * the mistaken code stops, with why one line on it: c-mod's negative index,
  * py-no-mod's numpy shape error. */
-int bug_place(int bug, int n, size_t N, int rank, int step, int held, size_t held_w, size_t *c0,
-	      size_t *w, char *why, size_t why_size);
+int bug_place(enum dm_bug bug, int n, size_t N, int rank, int step, int held, size_t held_w,
+	      size_t *c0, size_t *w, char *why, size_t why_size);
 
 /* In a transfer, whether rank receives first and passes on the shard it
  * has just received (keeping it too) instead of the one it held:
  * recv-overwrite's odd ranks (the parity fix's receive-first side),
- * reuse-buffer's last rank (see bug_describe). */
-int bug_forwards(int bug, int n, int rank);
+ * reuse-buffer's last rank. */
+int bug_forwards(enum dm_bug bug, int n, int rank);
 
 /* Whether every rank sends its shard once more after its last compute. */
-int bug_extra_send(int bug);
+int bug_extra_send(enum dm_bug bug);
 
 /* The first row of rank's block in the gathered C: its own rows, or with
  * arrival-order where rank 0 stacks it when the blocks come last rank
  * first. */
-size_t bug_gather_row0(int bug, size_t M, int n, int rank);
+size_t bug_gather_row0(enum dm_bug bug, size_t M, int n, int rank);
 
 /* The i-th block rank 0 places in the gather (i = 0..n-1): rank i, or with
  * arrival-order rank n-1-i (its own block, rank 0's, last). */
-int bug_gather_source(int bug, int n, int i);
+int bug_gather_source(enum dm_bug bug, int n, int i);
 
 /* What an integer accumulator keeps of a partial product: the value cut
  * toward zero, as a 64-bit integer would hold it (saturated where C's
@@ -95,23 +94,20 @@ int bug_gather_source(int bug, int n, int i);
 double bug_truncate(double x);
 
 /* Where a rank sends and receives its shard in a transfer. */
-int bug_send_to(int bug, int n, int rank);
-int bug_recv_from(int bug, int n, int rank);
+int bug_send_to(enum dm_bug bug, int n, int rank);
+int bug_recv_from(enum dm_bug bug, int n, int rank);
 
 /* Whether rank takes part in the transfer's send / receive (no-wrap skips
  * the last rank's send and rank 0's receive). */
-int bug_sends(int bug, int n, int rank);
-int bug_receives(int bug, int rank);
+int bug_sends(enum dm_bug bug, int n, int rank);
+int bug_receives(enum dm_bug bug, int rank);
 
 /* The reduce-scatter as the code with bug does it: the chunk rank sends at
  * step s (sched_rs_send_chunk's (r - s - 1) mod n; rs-off-by-one (r - s)),
  * the one it receives (its left neighbour's send), and whether it adds its
  * own part into what it receives (no-sum stores it instead). */
-int bug_rs_send_chunk(int bug, int n, int rank, int step);
-int bug_rs_recv_chunk(int bug, int n, int rank, int step);
-int bug_rs_adds(int bug);
-/* The reduce-scatter's index as the code with bug writes it, with the
- * numbers: "(1-0-1) mod 4 = 0" (rs-off-by-one: "(1-0) mod 4 = 1"). */
-void bug_rs_formula(int bug, int n, int rank, int step, char *buf, size_t size);
+int bug_rs_send_chunk(enum dm_bug bug, int n, int rank, int step);
+int bug_rs_recv_chunk(enum dm_bug bug, int n, int rank, int step);
+int bug_rs_adds(enum dm_bug bug);
 
 #endif

@@ -84,8 +84,8 @@ struct evlog {
 int evlog_push(struct evlog *log, const struct ev *e);
 void evlog_free(struct evlog *log);
 
-const char *ev_op_name(int op); /* "compute", "send", "recv", "gather", "add", "free" */
-const char *ev_tensor_name(int tensor); /* "", "dA", "dB" */
+const char *ev_op_name(enum ev_op op); /* "compute", "send", "recv", "gather", "add", "free"; "?" */
+const char *ev_tensor_name(enum ev_tensor tensor); /* "", "dA", "dB" */
 
 /* Per device totals written after the events. */
 struct ev_summary {

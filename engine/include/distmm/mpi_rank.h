@@ -22,12 +22,17 @@
 #include "dm_err.h"
 #include "evlog.h"
 #include "mat.h"
+#include "plan.h"
+#include "schedule.h"
 
 /* What one rank holds between phases (for --step). */
 struct mpi_rank_view {
-	int rank, n, mode;
+	int rank, n;
+	enum dm_mode mode;
 	int phase;                 /* the phase about to run; phase_count when all are done */
 	int phase_count;
+	enum sched_kind kind;      /* that phase's kind and step; SCHED_NONE and 0 when done */
+	int step;
 	size_t N;                  /* columns of C */
 	size_t row_begin, row_end; /* its rows of A and C */
 	int shard;                 /* FSDP: owner index of the B shard it holds, -1 none */
@@ -39,16 +44,17 @@ struct mpi_rank_view {
 	int sent_shard, sent_to;   /* what the last phase moved, -1 when nothing */
 	int recv_shard, recv_from;
 	uint64_t held_bytes, peak_bytes, sent_bytes, recv_bytes;
-	int train;                 /* a training step: the fields below */
+	enum dm_pass pass;         /* DM_TRAIN: a training step, the fields below */
 	int da_parts;              /* B shards summed into its rows of dA */
 	int db_sent, db_recv;      /* the dB chunks the last phase moved, -1 none */
 };
 
 struct mpi_rank_config {
-	int mode; /* DM_FSDP or DM_DP; rank 0's is the one used */
-	int bug;  /* enum dm_bug, FSDP only (as in-process); rank 0's is used */
-	int train;             /* the training step; rank 0's is used */
-	const struct mat *dc;  /* rank 0, train: dC, M x N (NULL elsewhere) */
+	/* rank 0: the run's mode, pass and bug (its order and capacity are the
+	 * in-process transport's: not read; its devices: the communicator's
+	 * size); NULL elsewhere, as a and b are */
+	const struct dm_plan *plan;
+	const struct mat *dc;  /* rank 0, a training plan: dC, M x N (NULL elsewhere) */
 	/* The step barrier: when show is set, every rank calls show with what it
 	 * holds before each phase and once after the last, then the ranks meet
 	 * at a barrier; rank 0 calls pause (if set) once all have arrived, and
@@ -61,7 +67,10 @@ struct mpi_rank_config {
 
 /* Rank 0's account of the run. */
 struct mpi_rank_result {
-	int n, mode, bug, train;
+	int n;
+	enum dm_mode mode;
+	enum dm_bug bug;   /* the bug the run made: p's where it applies, else none */
+	enum dm_pass pass; /* DM_TRAIN: a training step */
 	size_t M, K, N;
 	int ran;            /* the devices started: a failure is the run's, not the input's */
 	struct ev *ev;      /* every rank's events, by phase then rank (run_events' order) */
@@ -71,11 +80,12 @@ struct mpi_rank_result {
 	struct mat da, db;  /* a training step's gathered dA (M x K) and dB (K x N) */
 };
 
-/* run.c's checks of a configuration and shapes (run_new refuses the same),
- * for rank 0 to refuse bad input before it starts anything: 0, or DM_EINVAL
- * with err filled.  mpi_rank_run() checks again. */
-int mpi_rank_check(int mode, int bug, int n, const struct mat *a, const struct mat *b,
-		   struct dm_err *err);
+/* run_new's checks of a run of p on these matrices (run_check_shapes, a
+ * training plan's dC included, and plan_check), for rank 0 to refuse bad
+ * input before it starts anything: 0, or DM_EINVAL with err filled.
+ * mpi_rank_run() checks again. */
+int mpi_rank_check(const struct dm_plan *p, const struct mat *a, const struct mat *b,
+		   const struct mat *dc, struct dm_err *err);
 
 /* Runs one rank.  a and b are read on rank 0 only (NULL elsewhere); mc is
  * the job's communicator (its size is the device count, up to

@@ -18,18 +18,17 @@ enum dm_order {
 	ORDER_COUNT
 };
 
-const char *order_name(int order);     /* "parity", "send-first", ...; "?" */
-const char *order_describe(int order); /* one line: what each rank does */
+const char *order_name(enum dm_order order); /* "parity", "send-first", ...; "?" */
 
 /* --order takes parity, send-first (naive is its other name) and
  * recv-first; --fix takes parity, recv-thread, sendrecv and buffered.
  * Each returns the order, or -1. */
 int order_parse_order(const char *name);
 int order_parse_fix(const char *name);
-int order_is_fix(int order); /* parity or one of the three fixes */
+int order_is_fix(enum dm_order order); /* parity or one of the three fixes */
 
 /* With a plain order (parity, send-first, recv-first, buffered): whether
  * rank makes its send before its receive. */
-int order_sends_first(int order, int rank);
+int order_sends_first(enum dm_order order, int rank);
 
 #endif

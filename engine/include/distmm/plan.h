@@ -9,10 +9,11 @@
  * Opaque, as libevdev's struct is: made by plan_new, changed only through
  * setters that refuse a value no run can have.  What only the settings
  * together can judge (an order the training step does not take, a bug of
- * the forward in a training step) is plan_check's, which run_new and the
- * replay call.  A bug that does not apply to the run (a ring's in DP, the
- * backward's in a forward run) is kept and ignored, as the engine always
- * has: bug_applies says which. */
+ * the forward in a training step) is plan_check's, which run_new and
+ * mpi_rank_check call.  A bug that does not apply to the run (a ring's in
+ * DP, the backward's in a forward run, a forward's in a replayed training
+ * step) is kept and ignored, as the engine always has: bug_applies says
+ * which. */
 #ifndef DM_PLAN_H
 #define DM_PLAN_H
 
@@ -44,6 +45,14 @@ struct dm_plan;
  * unbounded channels.  Returns 0, DM_EINVAL (mode, n) or DM_ENOMEM with
  * err filled; *out is NULL on failure. */
 int plan_new(struct dm_plan **out, enum dm_mode mode, int n, struct dm_err *err);
+/* plan_new with the pass too: the one call a schedule or a trace needs
+ * (mode, devices, forward or training step).  Returns as plan_new. */
+int plan_make(struct dm_plan **out, enum dm_mode mode, int n, enum dm_pass pass,
+	      struct dm_err *err);
+/* A plan with every setting of a run in one call: each checked as its
+ * setter checks it.  Returns as plan_new. */
+int plan_make_run(struct dm_plan **out, enum dm_mode mode, int n, enum dm_pass pass,
+		  enum dm_order order, enum dm_bug bug, size_t capacity, struct dm_err *err);
 /* A copy of p.  Returns 0 or DM_ENOMEM (*out NULL). */
 int plan_dup(struct dm_plan **out, const struct dm_plan *p, struct dm_err *err);
 void plan_free(struct dm_plan *p);

@@ -12,14 +12,18 @@
 #include "dm_err.h"
 #include "evlog.h"
 #include "mat.h"
+#include "plan.h"
 #include "run.h"
 
-/* Rebuilds into s (made with run_snapshot_init for n devices and A's rows x
- * B's cols; with values, or without: then s->c is left alone) the snapshot a
- * live run takes after phase `upto` (-1: before the first), from A, B, the
- * run's mode, device count and bug, and the events (in the order run_events
- * gives them: phase by phase; only those with phase <= upto are used, and
- * they must come first).
+/* Rebuilds into s (made with run_snapshot_init for p and A's and B's
+ * shapes; with values, or without: then s->c is left alone) the snapshot a
+ * live run of plan p (its mode, devices, pass and bug) takes after phase
+ * `upto` (-1: before the first), from A, B, a training step's dC (M x N,
+ * with values; NULL for a forward plan) and the events (in the order
+ * run_events gives them: phase by phase; only those with phase <= upto are
+ * used, and they must come first).  A training step's dA and every rank's
+ * dB are rebuilt bit for bit as C is (with values; without, only the fills
+ * and the view).
  *
  * Every event used is held to the rules trace_check holds a trace to
  * (engine/trace/evrules.c) before s is touched: ranks, peers and shards in
@@ -27,25 +31,16 @@
  * bytes within a peak that never falls, phases and steps of the schedule,
  * the op a phase allows, one op of a kind per rank and phase, and the shards
  * sent, received and computed with, and the columns written, those of the
- * run with this bug.  Phases are not held to completeness (a run that failed
- * stops mid-phase).  The shapes are run_check_shapes'.  Returns 0;
- * DM_EINVAL for bad arguments (mode, n, bug, upto, shapes, or s made for
- * other shapes); DM_EFORMAT when the events do not fit A and B (err names
- * the event and why); DM_ENOMEM.  On failure s is unchanged. */
-int replay_snapshot(struct run_snapshot *s, const struct mat *a, const struct mat *b, int mode,
-		    int n, int bug, const struct ev *ev, size_t n_ev, int upto,
-		    struct dm_err *err);
-
-/* The same for a training step's events: dC too (M x N, with values), and
- * s made by run_snapshot_init_train for A's rows, A's columns and B's (with
- * values: dA and every rank's dB rebuilt bit for bit, as C is; without,
- * only the fills and the view).  The rules are a training step's (its
- * schedule, the backward's bugs).  Returns as replay_snapshot, and
- * DM_EINVAL for dC's shape or a snapshot made without the training
- * step's fields. */
-int replay_snapshot_train(struct run_snapshot *s, const struct mat *a, const struct mat *b,
-			  const struct mat *dc, int mode, int n, int bug, const struct ev *ev,
-			  size_t n_ev, int upto, struct dm_err *err);
+ * run with p's bug (where it applies: bug_applies; a training step's are
+ * its schedule's and the backward's bugs).  Phases are not held to
+ * completeness (a run that failed stops mid-phase).  The shapes are
+ * run_check_shapes'.  Returns 0; DM_EINVAL for bad arguments (upto,
+ * shapes, dC, or s made for other shapes or without a training step's
+ * fields); DM_EFORMAT when the events do not fit A and B (err names the
+ * event and why); DM_ENOMEM.  On failure s is unchanged. */
+int replay_snapshot(struct run_snapshot *s, const struct dm_plan *p, const struct mat *a,
+		    const struct mat *b, const struct mat *dc, const struct ev *ev, size_t n_ev,
+		    int upto, struct dm_err *err);
 
 /* The same snapshot, rebuilt from the events as they are, whatever rules
  * they break: a candidate's own run (--judge), which need not follow the
@@ -64,12 +59,14 @@ int replay_snapshot_train(struct run_snapshot *s, const struct mat *a, const str
  * Only what keeps memory safe is checked, over every event: ops, ranks,
  * phases, peers (every op but a compute), shards (-1 or a rank), ranges
  * that are ranges inside A's rows (K's for a shard on the move) and B's
- * columns.  For a log that replay_snapshot accepts the snapshot is the same,
- * C bit for bit.  Returns 0; DM_EINVAL for bad arguments (as
+ * columns.  The run is a forward of p's mode on p's devices (p's pass and
+ * bug are not read).  For a log that replay_snapshot accepts the snapshot
+ * is the same, C bit for bit.  Returns 0; DM_EINVAL for bad arguments (as
  * replay_snapshot's); DM_EFORMAT with one line naming the event; DM_ENOMEM.
  * On failure s is unchanged. */
-int replay_recorded(struct run_snapshot *s, const struct mat *a, const struct mat *b, int mode,
-		    int n, const struct ev *ev, size_t n_ev, int upto, struct dm_err *err);
+int replay_recorded(struct run_snapshot *s, const struct dm_plan *p, const struct mat *a,
+		    const struct mat *b, const struct ev *ev, size_t n_ev, int upto,
+		    struct dm_err *err);
 
 /* Where a recorded log first leaves the correct ring (or the correct DP run). */
 struct replay_wrong {
@@ -86,19 +83,17 @@ struct replay_wrong {
  * else a log cut short (a run that stopped, a deadlock) is not wrong for
  * what it lacks at its end.  The first event a rule rejects is w->event:
  * the event the rule names, or, for a phase found incomplete without one,
- * that phase's first event (the event after it when it has none).  Returns
- * 0 with w filled (event -1 when every rule holds), DM_EINVAL (mode, n or
- * shapes the engine refuses), DM_ENOMEM. */
-int replay_first_wrong(const struct ev *ev, size_t n_ev, int mode, int n, size_t M, size_t K,
-		       size_t N, int over, struct replay_wrong *w, struct dm_err *err);
+ * that phase's first event (the event after it when it has none).  The run
+ * is the correct forward of p's mode on p's devices.  Returns 0 with w
+ * filled (event -1 when every rule holds), DM_EINVAL (shapes the engine
+ * refuses), DM_ENOMEM. */
+int replay_first_wrong(const struct dm_plan *p, const struct ev *ev, size_t n_ev, size_t M,
+		       size_t K, size_t N, int over, struct replay_wrong *w, struct dm_err *err);
 
-/* Whether the events are those of a run that finished: rank 0 gathered every
- * rank's block in the last phase.  The last phase alone does not say: in a
- * run that failed, ranks that went on may have sent their rows to a rank 0
- * that had stopped. */
-int replay_finished(const struct ev *ev, size_t n_ev, int mode, int n);
-/* The same for a forward run (train 0) or a training step (train 1): the
- * blocks of C gathered in its last phase. */
-int replay_finished_run(const struct ev *ev, size_t n_ev, int mode, int train, int n);
+/* Whether the events are those of a run of p that finished: rank 0
+ * gathered every rank's block of C in p's last phase.  The last phase alone
+ * does not say: in a run that failed, ranks that went on may have sent their
+ * rows to a rank 0 that had stopped. */
+int replay_finished(const struct dm_plan *p, const struct ev *ev, size_t n_ev);
 
 #endif

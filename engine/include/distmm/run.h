@@ -15,11 +15,12 @@
 #include "dm_err.h"
 #include "evlog.h"
 #include "mat.h"
+#include "plan.h"
 #include "schedule.h"
 
-#define RUN_MAX_DEVICES 4096
+#define RUN_MAX_DEVICES PLAN_MAX_DEVICES
 #define RUN_MAX_DIM 1000000000u /* per dimension: events keep 32-bit ranges, BLAS takes int */
-#define RUN_UNBOUNDED SIZE_MAX  /* capacity: sends never block, like Python's Queue() */
+#define RUN_UNBOUNDED PLAN_UNBOUNDED /* capacity: sends never block, like Python's Queue() */
 
 /* What a device is doing, as the transport sees it (run_dev_view.wait_state). */
 enum run_wait_state {
@@ -30,47 +31,39 @@ enum run_wait_state {
 	RUN_EXITED,    /* its thread has ended */
 };
 
+/* What a run needs besides its plan (plan.h: the mode, the devices, the
+ * pass, the order, the bug and the capacity). */
 struct run_config {
-	int mode;                 /* DM_FSDP (default) or DM_DP */
-	int devices;              /* 1 .. RUN_MAX_DEVICES, default 4 */
-	size_t capacity;          /* messages an inbox holds before a send blocks:
-				     RUN_UNBOUNDED (default), a bound, or 0 (rendezvous) */
-	int order;                /* enum dm_order (order.h): how a transfer orders its send
-				     and receive, or the fix it uses; FSDP only (DP has no ring) */
-	int bug;                  /* enum dm_bug (bug.h): a deliberate mistake in the ring */
 	unsigned wait_timeout_ms; /* deadline of each message wait, 0 for none */
 	uint64_t mem_limit;       /* refuse a run whose estimate exceeds it, 0 for none */
-	/* the training step (--train): the backward follows the forward, with dC
-	 * (M x N, only read by run_new) as the gradient that comes into C.  Only
-	 * the correct ring's order (ORDER_PARITY), and the backward's bugs. */
-	int train;
+	/* a training step's dC (M x N, only read by run_new), the gradient that
+	 * comes into C; NULL for the forward */
 	const struct mat *dc;
 };
 
-/* The defaults above. */
+/* The defaults: a 120 s deadline, no limit, no dC. */
 void run_config_default(struct run_config *cfg);
 
-/* What run_new() would allocate for these shapes, in bytes (devices' copies,
- * the gathered C, event logs and thread stacks), or UINT64_MAX when it does
- * not fit in 64 bits. */
-uint64_t run_estimate_bytes(const struct run_config *cfg, size_t M, size_t K, size_t N);
+/* What run_new() would allocate for a run of p on these shapes, in bytes
+ * (devices' copies, the gathered C, event logs and thread stacks; a
+ * training step's gradients), or UINT64_MAX when it does not fit in 64
+ * bits. */
+uint64_t run_estimate_bytes(const struct dm_plan *p, size_t M, size_t K, size_t N);
 
-/* The checks every run makes of its configuration and matrices, memory
- * aside: a known mode and bug, 1..RUN_MAX_DEVICES devices, A's columns B's
- * rows, no empty matrix, sizes BLAS (and MPI) can count.  Only the shapes
- * are read, never the values (a and b may have data NULL).  Returns 0 or
- * DM_EINVAL with err filled.  run_new() makes them; so do the MPI run, the
- * replay and trace_check. */
-int run_check_shapes(int mode, int bug, int n, const struct mat *a, const struct mat *b,
-		     struct dm_err *err);
-/* What a training step checks besides: dC M x N (with values unless
- * shapes_only), a bug of the backward's or none.  0 or DM_EINVAL. */
-int run_check_train(int bug, const struct mat *a, const struct mat *b, const struct mat *dc,
-		    int shapes_only, struct dm_err *err);
+/* The checks every run of p makes of its matrices: A's columns B's rows,
+ * no empty matrix, sizes BLAS (and MPI) can count; for a training step dC
+ * with values and C's shape.  Only A's and B's shapes are read, never their
+ * values (a and b may have data NULL).  The plan's settings together are
+ * plan_check's.  Returns 0 or DM_EINVAL with err filled.  run_new() makes
+ * them; so do the MPI run, the replay and trace_check. */
+int run_check_shapes(const struct dm_plan *p, const struct mat *a, const struct mat *b,
+		     const struct mat *dc, struct dm_err *err);
 
 struct run;
 
-/* Validates the configuration and shapes, checks the estimate against
+/* A run of plan p (copied: the caller's may be freed at once) with cfg's
+ * other settings (NULL: the defaults).  Checks the shapes
+ * (run_check_shapes) and the plan (plan_check), checks the estimate against
  * cfg->mem_limit, gives every device what it holds, and starts the device
  * threads parked before phase 0.  a and b are only read, but not only here:
  * the devices' rows of A are views of a, and a device that holds all of B
@@ -79,8 +72,8 @@ struct run;
  * DP's other replicas of B are the devices' own copies.
  * Returns 0, or DM_EINVAL (bad configuration or shapes), DM_ENOMEM, DM_ETHREAD
  * with err filled; nothing is left running on failure. */
-int run_new(struct run **out, const struct run_config *cfg, const struct mat *a,
-	    const struct mat *b, struct dm_err *err);
+int run_new(struct run **out, const struct dm_plan *p, const struct run_config *cfg,
+	    const struct mat *a, const struct mat *b, struct dm_err *err);
 
 /* Runs the next phase and waits until every device has finished it.
  * Returns 1 if that was the last phase, 0 if more remain, or an error: the
@@ -94,8 +87,7 @@ int run_finish(struct run *r, struct dm_err *err);
 int run_phase(const struct run *r);       /* the last phase done, -1 before the first */
 int run_phase_count(const struct run *r); /* phases in all */
 int run_devices(const struct run *r);
-int run_mode(const struct run *r);
-int run_train(const struct run *r);       /* 1 for a training step */
+const struct dm_plan *run_plan(const struct run *r); /* the run's copy, until run_free */
 
 /* The gathered C once the last phase is done, else NULL. */
 const struct mat *run_result(const struct run *r);
@@ -124,11 +116,13 @@ struct run_dev_view {
 	uint64_t dp_bytes;         /* what it would hold under DP: A rows + B + C rows */
 	int sent_shard, sent_to;   /* what the last phase moved, -1 when nothing */
 	int recv_shard, recv_from;
-	int wait_state, wait_peer; /* enum run_wait_state, and who it waits on */
+	enum run_wait_state wait_state;
+	int wait_peer;             /* who it waits on */
 	int wait_shard;            /* the shard a blocked send holds, -1 otherwise */
 	int wait_via_rx;           /* RUN_WAIT_RECV: through its receive thread (recv-thread) */
 	int threads;               /* its threads: 1, or 2 with the recv-thread fix */
-	int rx_state, rx_peer;     /* its receive thread's wait (RUN_IDLE when none) */
+	enum run_wait_state rx_state; /* its receive thread's wait (RUN_IDLE when none) */
+	int rx_peer;
 	int failed;                /* it stopped with an error */
 	/* the training step (0 and -1 in a forward run); held_bytes and
 	 * peak_bytes count the backward's buffers too */
@@ -146,7 +140,10 @@ struct run_dev_view {
 #define RUN_FILL_FULL_B (-2) /* col_fill: computed from all of B (DP) */
 
 struct run_snapshot {
-	int mode, n, bug, order;
+	enum dm_mode mode;
+	int n;
+	enum dm_bug bug;     /* the run's, where it changes the forward (bug_applies), else none */
+	enum dm_order order; /* the run's in FSDP; parity in DP (no ring) */
 	size_t M, K, N;
 	int phase;       /* the last phase done, -1 before the first */
 	int phase_count;
@@ -157,10 +154,10 @@ struct run_snapshot {
 	double *c;       /* M * N current values of C (the devices' rows, then the
 			    gathered C), or NULL when not asked for */
 	size_t event_count;
-	/* the training step, in a snapshot made by run_snapshot_init_train
-	 * (NULL and 0 otherwise) */
-	int train;       /* the run is a training step */
-	int kind;        /* enum sched_kind of the last phase done, -1 before the first */
+	/* the training step, in a snapshot made for a training plan (NULL and 0
+	 * otherwise) */
+	enum dm_pass pass; /* the run's: DM_TRAIN for a training step */
+	enum sched_kind kind; /* of the last phase done, SCHED_NONE before the first */
 	int *db_fill;    /* n * N: db_fill[r*N + j], how many ranks' partials column j
 			    of rank r's dB holds (0: it holds none there) */
 	double *da;      /* M * K values of dA (the devices' rows, then the gathered dA),
@@ -173,15 +170,12 @@ struct run_snapshot {
 			      before; NULL when not asked for */
 };
 
-/* Allocates a snapshot for n devices and an M x N output; with want_values
- * it holds a copy of C too.  Returns 0 or DM_ENOMEM. */
-int run_snapshot_init(struct run_snapshot *s, int n, size_t M, size_t N, int want_values,
-		      struct dm_err *err);
-/* The same with the training step's fields (db_fill; with want_values dA
- * and dB), for a run of A M x K and B K x N.  It takes a forward run's
- * snapshot too (train 0, the fields left empty). */
-int run_snapshot_init_train(struct run_snapshot *s, int n, size_t M, size_t K, size_t N,
-			    int want_values, struct dm_err *err);
+/* Allocates a snapshot for a run of p (its devices) on A M x K and B K x N;
+ * with want_values it holds a copy of C too.  A training plan's has the
+ * training step's fields (db_fill; with want_values dA and dB).  Returns 0
+ * or DM_ENOMEM. */
+int run_snapshot_init(struct run_snapshot *s, const struct dm_plan *p, size_t M, size_t K,
+		      size_t N, int want_values, struct dm_err *err);
 /* Copies the run's state between phases into s (made for this run's shape). */
 void run_snapshot_take(const struct run *r, struct run_snapshot *s);
 void run_snapshot_free(struct run_snapshot *s);

@@ -4,9 +4,10 @@
 #ifndef DM_SCHED_H
 #define DM_SCHED_H
 
-#include "plan.h" /* enum dm_mode */
+#include "plan.h"
 
 enum sched_kind {
+	SCHED_NONE = -1,    /* no phase: before the first */
 	SCHED_COMPUTE = 0,  /* multiply the A rows by the B shard held */
 	SCHED_TRANSFER = 1, /* pass the shard right, receive one from the left */
 	SCHED_GATHER = 2,   /* send the C rows to rank 0, which places them (training:
@@ -23,30 +24,27 @@ enum sched_kind {
 	SCHED_KIND_COUNT
 };
 
-/* FSDP: compute s=0, transfer, compute s=1, ..., compute s=n-1, gather: 2n
- * phases (n computes, n-1 transfers).  DP: compute, gather.  The forward
- * alone: sched_run_phase_* with train 0. */
-int sched_phase_count(int mode, int n);
-int sched_phase_kind(int mode, int n, int phase);
-/* The ring step s a phase belongs to (a transfer belongs to the step it
- * follows; the gather to the last step).  0 in DP. */
-int sched_phase_step(int mode, int n, int phase);
-
-/* The schedule of a run, forward only (train 0: as above) or the training
- * step (train 1):
- *   FSDP: the forward's 2n - 1 phases (no gather), the backward's compute
- *   t=0, transfer, ..., compute t=n-1 (2n - 1 more), the partial dB, n - 1
- *   reduce-scatter steps and the gather: 5n - 1 phases.
- *   DP: compute, backward compute, partial dB, n - 1 reduce-scatter steps,
- *   n - 1 all-gather steps, gather: 2n + 2 phases.
- * The step of a backward compute or transfer is t, of a reduce-scatter or
- * all-gather step s, of the partial and the training gather 0. */
-int sched_run_phase_count(int mode, int train, int n);
-int sched_run_phase_kind(int mode, int train, int n, int phase);
-int sched_run_phase_step(int mode, int train, int n, int phase);
-/* The first phase of a kind in the run's schedule, or -1 when it has none
- * (n = 1 has no transfers and no reduce-scatter). */
-int sched_run_first_phase(int mode, int train, int n, int kind);
+/* The phases of a run of plan p: its mode, its devices and its pass (the
+ * order, the bug and the capacity change none of them).
+ *   The forward (DM_FORWARD), FSDP: compute s=0, transfer, compute s=1, ...,
+ *   compute s=n-1, gather: 2n phases (n computes, n-1 transfers); DP:
+ *   compute, gather.
+ *   The training step (DM_TRAIN), FSDP: the forward's 2n - 1 phases (no
+ *   gather), the backward's compute t=0, transfer, ..., compute t=n-1 (2n - 1
+ *   more), the partial dB, n - 1 reduce-scatter steps and the gather: 5n - 1
+ *   phases; DP: compute, backward compute, partial dB, n - 1 reduce-scatter
+ *   steps, n - 1 all-gather steps, gather: 2n + 2 phases.
+ * A phase past the last is the gather's. */
+int sched_phase_count(const struct dm_plan *p);
+enum sched_kind sched_phase_kind(const struct dm_plan *p, int phase);
+/* The step a phase belongs to: the forward's ring step s (a transfer
+ * belongs to the step it follows; the gather to the last step; 0 in DP),
+ * the backward's t, a reduce-scatter's or an all-gather's s, 0 for the
+ * partial and a training step's gather. */
+int sched_phase_step(const struct dm_plan *p, int phase);
+/* The first phase of a kind in p's schedule, or -1 when it has none (n = 1
+ * has no transfers and no reduce-scatter). */
+int sched_first_phase(const struct dm_plan *p, enum sched_kind kind);
 
 /* The reduce-scatter of dB's chunks (the column split of B's shards): at
  * step s = 0..n-2 rank r sends the running sum of chunk (r - s - 1) mod n to
@@ -64,9 +62,8 @@ int sched_shard(int n, int rank, int step);
 int sched_right(int n, int rank); /* (rank + 1) mod n: where shards go */
 int sched_left(int n, int rank);  /* (rank - 1) mod n: where they come from */
 
-const char *sched_mode_name(int mode);  /* "FSDP", "DP" */
 /* "compute", "transfer", "gather", "backward", "backward transfer",
- * "partial dB", "reduce-scatter", "all-gather" */
-const char *sched_kind_name(int kind);
+ * "partial dB", "reduce-scatter", "all-gather"; "?" for none */
+const char *sched_kind_name(enum sched_kind kind);
 
 #endif

@@ -11,16 +11,19 @@
 
 #include <stddef.h>
 
+#include "bug.h"
 #include "dm_err.h"
 #include "evlog.h"
+#include "plan.h"
 
 struct trace {
 	struct ev *ev;
 	size_t n_ev;           /* in file order */
 	struct ev_summary *sum;
 	int n;                 /* one summary per rank 0..n-1, indexed by rank */
-	int mode;              /* DM_DP if the compute events use all of B (shard -1), else DM_FSDP */
-	int train;             /* a training step's: its first line is {"op":"run","train":true} */
+	enum dm_mode mode;     /* DM_DP if the compute events use all of B (shard -1), else DM_FSDP */
+	enum dm_pass pass;     /* DM_TRAIN: a training step's, its first line is
+				  {"op":"run","train":true} */
 };
 
 /* Formats e as one JSON object (no newline) into buf; returns the length
@@ -32,20 +35,18 @@ struct trace {
  * C), ops "add" and "free", and "overwrite":true after truncated on an add
  * that stored instead of adding (--bug no-sum). */
 int trace_format_event(const struct ev *e, char *buf, size_t size);
-/* {"op":"run","train":true}: the first line of a training step's trace
- * (a forward trace has none, and means "train":false). */
-int trace_format_header(int train, char *buf, size_t size);
+/* {"op":"run","train":true} for DM_TRAIN: the first line of a training
+ * step's trace (a forward trace has none, and means "train":false). */
+int trace_format_header(enum dm_pass pass, char *buf, size_t size);
 /* {"op":"summary","rank":R,"peak_bytes":P,"sent_bytes":S,"recv_bytes":V} */
 int trace_format_summary(const struct ev_summary *s, char *buf, size_t size);
 
-/* Writes the events then the summaries as JSON Lines to path, through a
- * temporary file renamed into place so that no half-written trace is left.
- * Returns 0 or DM_EIO. */
-int trace_write_jsonl(const char *path, const struct ev *ev, size_t n_ev,
-		      const struct ev_summary *sum, size_t n_sum, struct dm_err *err);
-/* The same for a training step: the header line first. */
-int trace_write_train_jsonl(const char *path, const struct ev *ev, size_t n_ev,
-			    const struct ev_summary *sum, size_t n_sum, struct dm_err *err);
+/* Writes the events of a run of p then its summaries (one a device of p,
+ * by rank; NULL for none) as JSON Lines to path, through a temporary file
+ * renamed into place so that no half-written trace is left; a training
+ * plan's trace starts with the header line.  Returns 0 or DM_EIO. */
+int trace_write_jsonl(const char *path, const struct dm_plan *p, const struct ev *ev, size_t n_ev,
+		      const struct ev_summary *sum, struct dm_err *err);
 
 /* Parses the text of a trace as trace_write_jsonl writes it.
  *
@@ -85,6 +86,10 @@ int trace_read(const char *path, struct trace *t, size_t max_bytes, struct dm_er
 
 void trace_free(struct trace *t);
 
+/* The plan t implies (its mode, its devices, the forward or the training
+ * step) with bug, which a trace does not record.  Returns as plan_make. */
+int trace_plan(const struct trace *t, enum dm_bug bug, struct dm_plan **out, struct dm_err *err);
+
 /* Whether the trace can be a run of A (M x K) @ B (K x N) on t->n devices in
  * t->mode, correct or with one of the deliberate bugs.  The rules are those
  * replay_snapshot holds a log to (engine/trace/evrules.c), and more:
@@ -116,25 +121,24 @@ void trace_free(struct trace *t);
  * 10", ...). */
 int trace_check(const struct trace *t, size_t M, size_t K, size_t N, struct dm_err *err);
 
-/* Writes the Chrome Trace Event Format: {"traceEvents": [...]} with one track
- * (pid 1, tid = rank) per device named "rank R" (ph "M" thread_name
- * metadata; process_name "distmm-tui <MODE>"), and a complete event (ph "X",
+/* Writes the events of a run of p in the Chrome Trace Event Format:
+ * {"traceEvents": [...]} with one track (pid 1, tid = rank) per device of p
+ * named "rank R" (ph "M" thread_name metadata; process_name "distmm-tui
+ * <MODE>"), and a complete event (ph "X",
  * ts and dur in microseconds as decimals, from t_begin_ns and t_end_ns) for
  * every compute, send, recv and gather, named "compute B[2]", "send B[2] ->
  * 3", "recv B[1] <- 0", "gather rows 2:4 <- 1" (and "compute B" for all of B,
  * "send rows 2:4 -> 0" for a block of C), cat = the op, args = the event's
  * fields (phase, step, shard, rows, cols, bytes, peer, held and peak bytes,
- * truncated).  Every event, metadata included, has ph, ts, pid and tid.  All
- * or nothing through afile.  Returns 0, DM_EINVAL (events NULL), DM_EIO or
- * DM_ENOMEM. */
-int trace_write_chrome(const char *path, const struct ev *ev, size_t n_ev, int n, int mode,
-		       struct dm_err *err);
-/* The same for a training step: process_name "distmm-tui <MODE> training
+ * truncated).  A training plan's: process_name "distmm-tui <MODE> training
  * step", and its events named by tensor: "compute dA with B[2]", "compute
  * dB partial", "send dB[1] -> 2", "add into dB[0]" ("store over dB[0]"
  * with --bug no-sum), "free B[3]", "keep dB[1], free the partial", "gather
- * dA rows 2:4 <- 1"; args add "tensor" and "overwrite". */
-int trace_write_train_chrome(const char *path, const struct ev *ev, size_t n_ev, int n,
-			     int mode, struct dm_err *err);
+ * dA rows 2:4 <- 1"; args add "tensor" and "overwrite".  Every event,
+ * metadata included, has ph, ts, pid and tid.  All or nothing through
+ * afile.  Returns 0, DM_EINVAL (events or the plan NULL), DM_EIO or
+ * DM_ENOMEM. */
+int trace_write_chrome(const char *path, const struct dm_plan *p, const struct ev *ev,
+		       size_t n_ev, struct dm_err *err);
 
 #endif

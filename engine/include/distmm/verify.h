@@ -45,7 +45,7 @@
 enum verify_method { VERIFY_EXACT = 0, VERIFY_FREIVALDS };
 
 struct verify_result {
-	int method;         /* enum verify_method */
+	enum verify_method method;
 	int ok;             /* C passed */
 	int decided;        /* Freivalds: 0 when a value was not finite (see above) */
 	int vectors;        /* Freivalds: k */
@@ -66,7 +66,7 @@ struct verify_op {
 };
 
 /* The method for M x K @ K x N when none is asked for. */
-int verify_auto_method(size_t M, size_t K, size_t N);
+enum verify_method verify_auto_method(size_t M, size_t K, size_t N);
 
 /* The exact check: allocates the product, compares, frees it.  Returns 0
  * (the verdict in *out) or DM_EINVAL (shapes) / DM_ENOMEM with err filled. */

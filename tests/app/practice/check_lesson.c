@@ -195,8 +195,10 @@ START_TEST(captions_of_steps_that_exist)
 	char err[256];
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		ck_assert_int_eq(parse(cases[i].text, err, sizeof err), 0);
-		int rc = lesson_check_steps(&les, 0, cases[i].mode, cases[i].train, cases[i].n, err,
-					    sizeof err);
+		struct dm_plan *plan = tu_plan(cases[i].mode, cases[i].n,
+					       cases[i].train ? DM_TRAIN : DM_FORWARD);
+		int rc = lesson_check_steps(&les, 0, plan, err, sizeof err);
+		plan_free(plan);
 		if (!cases[i].want) {
 			ck_assert_msg(rc == 0, "case %zu: %s", i, err);
 			continue;
@@ -217,8 +219,9 @@ START_TEST(captions_of_steps_that_exist)
 			int n = st->has & LESSON_SET_DEVICES ? st->devices : 4;
 			int mode = st->has & LESSON_SET_MODE ? st->mode : DM_FSDP;
 			int train = st->has & LESSON_SET_TRAIN ? st->train : 0;
-			ck_assert_msg(lesson_check_steps(&les, p, mode, train, n, err, sizeof err) == 0,
-				      "%s", err);
+			struct dm_plan *plan = tu_plan(mode, n, train ? DM_TRAIN : DM_FORWARD);
+			ck_assert_msg(lesson_check_steps(&les, p, plan, err, sizeof err) == 0, "%s", err);
+			plan_free(plan);
 		}
 	}
 }

@@ -193,19 +193,17 @@ START_TEST(reduce_scatter_answers_are_the_engines)
 			mat_fill(&b, MAT_VALUES_INTS, 1, 1);
 			mat_fill(&dc, MAT_VALUES_INTS, 1, 2);
 			struct run_config cfg;
+			struct dm_plan *plan = tu_plan(mode, n, DM_TRAIN);
 			run_config_default(&cfg);
-			cfg.mode = mode;
-			cfg.devices = n;
-			cfg.train = 1;
 			cfg.dc = &dc;
 			struct run *run = NULL;
 			struct run_snapshot snap = { 0 };
-			ck_assert_int_eq(run_new(&run, &cfg, &a, &b, &err), 0);
-			ck_assert_int_eq(run_snapshot_init_train(&snap, n, M, K, N, 0, &err), 0);
+			ck_assert_int_eq(run_new(&run, plan, &cfg, &a, &b, &err), 0);
+			ck_assert_int_eq(run_snapshot_init(&snap, plan, M, K, N, 0, &err), 0);
 			int asked = 0, done = 0;
 			for (int p = 0; !done; p++) {
-				int kind = sched_run_phase_kind(mode, 1, n, p);
-				int step = sched_run_phase_step(mode, 1, n, p);
+				int kind = sched_phase_kind(plan, p);
+				int step = sched_phase_step(plan, p);
 				quiz_init(&z, 1, 2, 1);
 				quiz_prepare(&z, mode, kind, step, p, n, M, N);
 				done = run_step(run, &err);
@@ -233,6 +231,7 @@ START_TEST(reduce_scatter_answers_are_the_engines)
 			}
 			ck_assert_int_eq(asked, n * (n - 1));
 			run_snapshot_free(&snap);
+			plan_free(plan);
 			run_free(run);
 			mat_free(&a);
 			mat_free(&b);

@@ -1,14 +1,15 @@
-/* check_memory: one memory model, held to the engine and to what batch mode
- * and the interface print.  For even and uneven splits, empty shards and
- * d = 1: the model's peak after every phase and its sends equal a real
- * run's in both modes; batch mode's tables (report_summary, report_compare,
- * captured from stdout) print the model's figures, the same with the other
- * mode modelled as with it run (--compare); the interface's memory
+/* check_memory: the memory model (engine/model/, which check_model holds to
+ * the engine phase by phase) and what batch mode and the interface print of
+ * it.  For even and uneven splits, empty shards and d = 1: batch mode's
+ * tables (report_summary, report_compare, captured from stdout) print the
+ * model's figures, the same with the other mode modelled as with it run
+ * (--compare); the interface's memory
  * line at every stop says the measured peak beside the other mode's model
  * figure, like with like (the gathered C in both, said so, or in neither);
  * one bar scale for the whole run; the saving line at n = 1 and n = 2.
  * In a training step the line compares against the training model's other
- * mode through the same stage (the same reduce-scatter step). */
+ * mode through the same stage (the same reduce-scatter step); its ring
+ * bytes are written out as batch mode prints them. */
 #include <check.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,78 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "train_model.h"
+#include <distmm/model.h>
 #include "batch/report.h"
 #include "testutil.h"
 #include "tui/view.h"
+#include "words/model_words.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
-
-/* devices, M, K, N: uneven rows and columns, empty shards, one device */
-static const int shapes[][4] = {
-	{ 1, 8, 6, 4 }, { 1, 1, 1, 1 }, { 2, 8, 6, 4 }, { 3, 7, 5, 5 }, { 4, 8, 6, 4 },
-	{ 4, 9, 3, 7 }, { 5, 11, 4, 7 }, { 8, 8, 6, 4 }, { 6, 3, 2, 2 }, { 16, 8, 6, 4 },
-};
-#define NSHAPES ((int)(sizeof shapes / sizeof shapes[0]))
-
-static void make(struct mat *a, struct mat *b, int M, int K, int N)
-{
-	struct dm_err err;
-	ck_assert_int_eq(mat_alloc(a, (size_t)M, (size_t)K, &err), 0);
-	ck_assert_int_eq(mat_alloc(b, (size_t)K, (size_t)N, &err), 0);
-	mat_fill(a, MAT_VALUES_INTS, 3, 0);
-	mat_fill(b, MAT_VALUES_INTS, 3, 1);
-}
-
-START_TEST(the_model_is_the_engines_accounting)
-{
-	int n = shapes[_i][0], M = shapes[_i][1], K = shapes[_i][2], N = shapes[_i][3];
-	struct mat a, b;
-	make(&a, &b, M, K, N);
-	for (int mode = 0; mode < 2; mode++) {
-		struct run_config cfg;
-		struct run *r;
-		struct run_snapshot s;
-		struct dm_err err;
-		run_config_default(&cfg);
-		cfg.mode = mode;
-		cfg.devices = n;
-		ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
-		ck_assert_int_eq(run_snapshot_init(&s, n, (size_t)M, (size_t)N, 0, &err), 0);
-		for (int p = -1; p < sched_phase_count(mode, n); p++) {
-			if (p >= 0)
-				ck_assert_int_ge(run_step(r, &err), 0);
-			run_snapshot_take(r, &s);
-			for (int i = 0; i < n; i++)
-				ck_assert_msg(s.dev[i].peak_bytes ==
-						      compare_model_peak_by(mode, n, i, (size_t)M, (size_t)K,
-									    (size_t)N, p),
-					      "%s d=%d %dx%dx%d phase %d rank %d: run %" PRIu64
-					      ", model %" PRIu64,
-					      sched_mode_name(mode), n, M, K, N, p, i, s.dev[i].peak_bytes,
-					      compare_model_peak_by(mode, n, i, (size_t)M, (size_t)K,
-								    (size_t)N, p));
-		}
-		struct ev_summary sum[16];
-		run_summaries(r, sum);
-		for (int i = 0; i < n; i++) {
-			struct compare_model m;
-			compare_model_rank(mode, n, i, (size_t)M, (size_t)K, (size_t)N, &m);
-			ck_assert_uint_eq(sum[i].peak_bytes, m.peak);
-			ck_assert_uint_eq(sum[i].sent_bytes, m.sent);
-			ck_assert_uint_eq(m.work, m.a + m.c + m.b_peak);
-			ck_assert_uint_le(m.work, m.peak);
-			/* the one scale covers every figure of the run */
-			ck_assert_uint_le(m.peak, compare_model_scale(n, (size_t)M, (size_t)K, (size_t)N));
-		}
-		run_snapshot_free(&s);
-		run_free(r);
-	}
-	mat_free(&a);
-	mat_free(&b);
-}
-END_TEST
 
 /* Runs fn with stdout going to a file, and returns what it printed. */
 static char *capture(void (*fn)(void *), void *arg)
@@ -112,6 +48,7 @@ static char *capture(void (*fn)(void *), void *arg)
 
 struct batch_job {
 	const struct mat *a, *b;
+	struct dm_plan *plan;
 	struct run_config cfg;
 	struct ev_summary sum[16];
 	int run_other; /* --compare: the other mode run, not modelled */
@@ -120,23 +57,25 @@ struct batch_job {
 static void batch_print(void *arg)
 {
 	struct batch_job *j = arg;
-	report_summary(j->sum, j->cfg.devices, j->cfg.mode, j->a->rows, j->a->cols, j->b->cols);
-	report_compare(j->a, j->b, &j->cfg, j->sum, j->run_other);
+	report_summary(j->sum, j->plan, j->a->rows, j->a->cols, j->b->cols);
+	report_compare(j->a, j->b, j->plan, &j->cfg, j->sum, j->run_other);
 }
 
 START_TEST(batch_prints_the_model)
 {
-	int n = shapes[_i][0], M = shapes[_i][1], K = shapes[_i][2], N = shapes[_i][3];
+	const int *sh = tu_model_shape(_i);
+	int n = sh[0], M = sh[1], K = sh[2], N = sh[3];
 	struct mat a, b;
 	struct batch_job j;
 	struct dm_err err;
 	struct run *r;
-	make(&a, &b, M, K, N);
+	struct dm_plan *fsdp = tu_plan(DM_FSDP, n, DM_FORWARD), *dp = tu_plan(DM_DP, n, DM_FORWARD);
+	tu_model_mats(&a, &b, M, K, N);
 	j.a = &a;
 	j.b = &b;
 	run_config_default(&j.cfg);
-	j.cfg.devices = n;
-	ck_assert_int_eq(run_new(&r, &j.cfg, &a, &b, &err), 0);
+	j.plan = fsdp;
+	ck_assert_int_eq(run_new(&r, j.plan, &j.cfg, &a, &b, &err), 0);
 	ck_assert_int_eq(run_finish(r, &err), 0);
 	run_summaries(r, j.sum);
 	run_free(r);
@@ -144,9 +83,9 @@ START_TEST(batch_prints_the_model)
 	for (j.run_other = 0; j.run_other < 2; j.run_other++) {
 		char *out = capture(batch_print, &j);
 		for (int i = 0; i < n; i++) {
-			struct compare_model f, d;
-			compare_model_rank(DM_FSDP, n, i, (size_t)M, (size_t)K, (size_t)N, &f);
-			compare_model_rank(DM_DP, n, i, (size_t)M, (size_t)K, (size_t)N, &d);
+			struct model_fwd f, d;
+			model_fwd_rank(fsdp, i, (size_t)M, (size_t)K, (size_t)N, &f);
+			model_fwd_rank(dp, i, (size_t)M, (size_t)K, (size_t)N, &d);
 			char want[160];
 			/* the summary: FSDP's peak, DP's like with like */
 			snprintf(want, sizeof want, "  rank %-3d %12" PRIu64 " %14" PRIu64 " %12" PRIu64,
@@ -169,9 +108,11 @@ START_TEST(batch_prints_the_model)
 			ck_assert(strstr(out, "one device") && !strstr(out, "2/1"));
 		if (n == 2)
 			ck_assert(strstr(out, "2*B/2 = B"));
-		if (!compare_even(n, (size_t)N) && n > 1)
+		if (!model_even(fsdp, (size_t)N) && n > 1)
 			ck_assert(strstr(out, "does not split evenly"));
 	}
+	plan_free(fsdp);
+	plan_free(dp);
 	mat_free(&a);
 	mat_free(&b);
 }
@@ -179,34 +120,34 @@ END_TEST
 
 START_TEST(the_screen_prints_the_model_like_with_like)
 {
-	int n = shapes[_i][0], M = shapes[_i][1], K = shapes[_i][2], N = shapes[_i][3];
+	const int *sh = tu_model_shape(_i);
+	int n = sh[0], M = sh[1], K = sh[2], N = sh[3];
 	struct mat a, b;
 	struct view v;
 	struct dm_err err;
-	make(&a, &b, M, K, N);
+	tu_model_mats(&a, &b, M, K, N);
 	for (int mode = 0; mode < 2; mode++) {
 		struct view_config cfg = { mode, n, RUN_UNBOUNDED, 0, 0, 0, 0, NULL };
 		int other = mode == DM_FSDP ? DM_DP : DM_FSDP;
 		const char *oname = other == DM_DP ? "DP" : "FSDP";
+		struct dm_plan *mine_p = tu_plan(mode, n, DM_FORWARD), *other_p = tu_plan(other, n, DM_FORWARD);
 		ck_assert_int_eq(view_init(&v, &a, &b, &cfg, 0, 0, &err), 0);
 		uint64_t scale = v.mem_scale;
-		ck_assert_uint_eq(scale, compare_model_scale(n, (size_t)M, (size_t)K, (size_t)N));
+		ck_assert_uint_eq(scale, model_scale(mine_p, (size_t)M, (size_t)K, (size_t)N));
 		for (int stop = -1; stop <= v.phase_count; stop++) {
 			if (stop >= 0)
 				view_next(&v, 0);
 			ck_assert_int_eq(v.stop, stop);
 			ck_assert_uint_eq(v.mem_scale, scale); /* one scale for the run */
 			int gathered = stop >= v.phase_count - 1;
-			int olast = sched_phase_count(other, n) - 1;
+			int olast = sched_phase_count(other_p) - 1;
 			for (int i = 0; i < n; i++) {
 				char text[128], held[24], oth[24], want[96];
-				uint64_t mine = compare_model_peak_by(mode, n, i, (size_t)M, (size_t)K,
-								      (size_t)N,
-								      stop < v.phase_count ? stop
-											   : v.phase_count - 1);
-				uint64_t theirs = compare_model_peak_by(other, n, i, (size_t)M, (size_t)K,
-									(size_t)N,
-									gathered ? olast : olast - 1);
+				uint64_t mine = model_fwd_peak_by(mine_p, i, (size_t)M, (size_t)K, (size_t)N,
+								  stop < v.phase_count ? stop
+										       : v.phase_count - 1);
+				uint64_t theirs = model_fwd_peak_by(other_p, i, (size_t)M, (size_t)K,
+								    (size_t)N, gathered ? olast : olast - 1);
 				ck_assert_uint_eq(v.snap.dev[i].peak_bytes, mine);
 				ck_assert_uint_eq(view_other_by(&v, i), theirs);
 				view_mem_text(&v, i, 80, text, sizeof text);
@@ -222,6 +163,8 @@ START_TEST(the_screen_prints_the_model_like_with_like)
 			}
 		}
 		view_free(&v);
+		plan_free(mine_p);
+		plan_free(other_p);
 	}
 	mat_free(&a);
 	mat_free(&b);
@@ -233,10 +176,12 @@ END_TEST
  * dC_r and B's part). */
 static uint64_t peak_through(int mode, int n, int M, int K, int N, int r, int last)
 {
-	int count = sched_run_phase_count(mode, 1, n);
+	struct dm_plan *plan = tu_plan(mode, n, DM_TRAIN);
+	int count = sched_phase_count(plan);
 	uint64_t *most = calloc((size_t)count, sizeof *most), peak;
 	ck_assert_ptr_nonnull(most);
-	train_model_phases(mode, n, (size_t)M, (size_t)K, (size_t)N, r, most, NULL);
+	model_train_phases(plan, (size_t)M, (size_t)K, (size_t)N, r, most, NULL);
+	plan_free(plan);
 	peak = 8 * (uint64_t)split_size((size_t)M, n, r) * (uint64_t)(K + 2 * N) +
 	       (mode == DM_FSDP ? 8 * (uint64_t)K * split_size((size_t)N, n, r)
 				: 8 * (uint64_t)K * (uint64_t)N);
@@ -252,34 +197,43 @@ static uint64_t peak_through(int mode, int n, int M, int K, int N, int r, int la
  * (DP's all-gather: FSDP's last), the end. */
 static int other_through(int other, int n, int kind, int step)
 {
-	int count = sched_run_phase_count(other, 1, n);
-	int partial = sched_run_first_phase(other, 1, n, SCHED_DB_PARTIAL);
+	struct dm_plan *plan = tu_plan(other, n, DM_TRAIN);
+	int count = sched_phase_count(plan), through;
+	int partial = sched_first_phase(plan, SCHED_DB_PARTIAL);
 	switch (kind) {
 	case VIEW_READY:
 	case SCHED_COMPUTE:
 	case SCHED_TRANSFER:
-		return sched_run_first_phase(other, 1, n, SCHED_BWD_COMPUTE) - 1;
+		through = sched_first_phase(plan, SCHED_BWD_COMPUTE) - 1;
+		break;
 	case SCHED_BWD_COMPUTE:
 	case SCHED_BWD_TRANSFER:
-		return partial - 1;
+		through = partial - 1;
+		break;
 	case SCHED_DB_PARTIAL:
-		return partial;
+		through = partial;
+		break;
 	case SCHED_REDUCE_SCATTER:
-		return partial + 1 + step;
+		through = partial + 1 + step;
+		break;
 	case SCHED_ALL_GATHER:
-		return other == DM_FSDP ? count - 2 : partial + n + step;
+		through = other == DM_FSDP ? count - 2 : partial + n + step;
+		break;
 	default:
-		return count - 1;
+		through = count - 1;
 	}
+	plan_free(plan);
+	return through;
 }
 
 START_TEST(the_training_line_compares_the_training_model)
 {
-	int n = shapes[_i][0], M = shapes[_i][1], K = shapes[_i][2], N = shapes[_i][3];
+	const int *sh = tu_model_shape(_i);
+	int n = sh[0], M = sh[1], K = sh[2], N = sh[3];
 	struct mat a, b, dc;
 	struct view v;
 	struct dm_err err;
-	make(&a, &b, M, K, N);
+	tu_model_mats(&a, &b, M, K, N);
 	ck_assert_int_eq(mat_alloc(&dc, (size_t)M, (size_t)N, &err), 0);
 	mat_fill(&dc, MAT_VALUES_INTS, 3, 2);
 	for (int mode = 0; mode < 2; mode++) {
@@ -301,7 +255,7 @@ START_TEST(the_training_line_compares_the_training_model)
 				ck_assert_uint_eq(v.snap.dev[i].peak_bytes, mine);
 				ck_assert_msg(view_other_by(&v, i) == theirs,
 					      "%s d=%d stop %d (%s) rank %d: other %llu, want %llu",
-					      sched_mode_name(mode), n, stop, view_phase_name(&v), i,
+					      plan_mode_name(mode), n, stop, view_phase_name(&v), i,
 					      (unsigned long long)view_other_by(&v, i),
 					      (unsigned long long)theirs);
 				view_mem_text(&v, i, 80, text, sizeof text);
@@ -329,15 +283,28 @@ START_TEST(the_training_line_compares_the_training_model)
 }
 END_TEST
 
+/* The training step's ring bytes as batch mode writes them out, the
+ * closed form with the model's numbers. */
+START_TEST(the_ring_formula_is_written_out)
+{
+	char f[160];
+	struct dm_plan *p = tu_plan(DM_FSDP, 4, DM_TRAIN);
+	/* the exercise: 8x6 @ 6x4 on 4 devices, B = 192 bytes, chunks of 48 */
+	modelw_ring_formula(p, 6, 4, 0, f, sizeof f);
+	ck_assert_str_eq(f, "2*(B - w1) + (B - w0) = 2*(192 - 48) + (192 - 48) = 432");
+	plan_free(p);
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
 	Suite *s = suite_create("memory");
 	TCase *tc = tcase_create("model");
 	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, the_model_is_the_engines_accounting, 0, NSHAPES);
-	tcase_add_loop_test(tc, batch_prints_the_model, 0, NSHAPES);
-	tcase_add_loop_test(tc, the_screen_prints_the_model_like_with_like, 0, NSHAPES);
-	tcase_add_loop_test(tc, the_training_line_compares_the_training_model, 0, NSHAPES);
+	tcase_add_loop_test(tc, batch_prints_the_model, 0, TU_MODEL_SHAPES);
+	tcase_add_loop_test(tc, the_screen_prints_the_model_like_with_like, 0, TU_MODEL_SHAPES);
+	tcase_add_loop_test(tc, the_training_line_compares_the_training_model, 0, TU_MODEL_SHAPES);
+	tcase_add_test(tc, the_ring_formula_is_written_out);
 	suite_add_tcase(s, tc);
 	return s;
 }

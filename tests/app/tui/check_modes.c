@@ -302,7 +302,7 @@ START_TEST(a_run_asked_for_the_lab_and_the_training_step_stacks_them)
 	ck_assert_ptr_eq(v.modes[0].mode, &mode_train);
 	ck_assert_ptr_eq(v.modes[1].mode, &mode_lab);
 	ck_assert_ptr_eq(v.modes[2].mode, &mode_run);
-	ck_assert(v.plan.train); /* the training step's mode made the plan */
+	ck_assert(plan_train(v.plan)); /* the training step's mode made the plan */
 	ck_assert_int_eq(view_table_kind(&v), VIEW_TABLE_TRAIN);
 	ck_assert_int_eq(view_panel_lines(&v), 1);
 	/* the top mode's words at ready: the training step's, not the ring's */
@@ -314,7 +314,7 @@ START_TEST(a_run_asked_for_the_lab_and_the_training_step_stacks_them)
 	/* d: the training step off, the forward again */
 	ck_assert_int_eq(view_mode_key(&v, ACT_TRAIN, 'd', 0), VIEW_KEY_DONE);
 	ck_assert(!view_mode_on(&v, &mode_train));
-	ck_assert(!v.plan.train);
+	ck_assert(!plan_train(v.plan));
 	ck_assert_int_eq(view_table_kind(&v), VIEW_TABLE_RING);
 	ck_assert_str_eq(v.msg, "d: the forward alone");
 	view_free(&v);

@@ -22,18 +22,18 @@ static int faulty_run(int mode, int n, int step, struct dm_err *err, struct mat 
 {
 	struct mat a, b, ref;
 	struct run_config cfg;
+	struct dm_plan *p = tu_plan(mode, n, DM_FORWARD);
 	struct run *r = NULL;
 	int rc;
 	tu_matrix(&a, 8, 6, 0, 1, 0);
 	tu_matrix(&b, 6, 4, 0, 1, 1);
 	tu_reference(&ref, &a, &b);
 	run_config_default(&cfg);
-	cfg.mode = mode;
-	cfg.devices = n;
 	cfg.wait_timeout_ms = 20000;
 	if (arm_alloc_at)
 		fault_fail_alloc_at(arm_alloc_at);
-	rc = run_new(&r, &cfg, &a, &b, err);
+	rc = run_new(&r, p, &cfg, &a, &b, err);
+	plan_free(p);
 	if (rc == 0) {
 		if (step) {
 			while ((rc = run_step(r, err)) == 0)
@@ -212,7 +212,7 @@ END_TEST
 START_TEST(thread_creation_failure_starts_nothing)
 {
 	struct mat a, b;
-	struct run_config cfg;
+	struct dm_plan *p = tu_plan(DM_FSDP, 6, DM_FORWARD);
 	struct dm_err err;
 	tu_matrix(&a, 8, 6, 0, 1, 0);
 	tu_matrix(&b, 6, 4, 0, 1, 1);
@@ -221,13 +221,12 @@ START_TEST(thread_creation_failure_starts_nothing)
 		char want[64];
 		fault_reset();
 		fault_fail_thread_at(k);
-		run_config_default(&cfg);
-		cfg.devices = 6;
-		ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), DM_ETHREAD);
+		ck_assert_int_eq(run_new(&r, p, NULL, &a, &b, &err), DM_ETHREAD);
 		ck_assert_ptr_null(r);
 		snprintf(want, sizeof want, "cannot start the thread of rank %d", k - 1);
 		ck_assert_msg(strstr(err.msg, want), "%s", err.msg);
 	}
+	plan_free(p);
 	fault_reset();
 	mat_free(&a);
 	mat_free(&b);

@@ -43,7 +43,7 @@ START_TEST(replica_gather_and_accounting)
 		tu_matrix(&b, K, N, 0, 4, 1);
 		struct run *r = tu_run_new(DM_DP, n, RUN_UNBOUNDED, &a, &b);
 		ck_assert_int_eq(run_phase_count(r), 2);
-		ck_assert_int_eq(run_snapshot_init(&s, n, M, N, 1, &err), 0);
+		ck_assert_int_eq(run_snapshot_init(&s, run_plan(r), M, K, N, 1, &err), 0);
 		ck_assert_int_eq(run_step(r, &err), 0); /* compute */
 		run_snapshot_take(r, &s);
 		for (int i = 0; i < n; i++) {

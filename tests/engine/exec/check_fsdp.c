@@ -35,6 +35,7 @@ END_TEST
 /* The schedule, read back from the event log. */
 static void check_events(int n, size_t M, size_t K, size_t N)
 {
+	struct dm_plan *plan = tu_plan(DM_FSDP, n, DM_FORWARD);
 	struct mat a, b;
 	tu_matrix(&a, M, K, 0, 9, 0);
 	tu_matrix(&b, K, N, 0, 9, 1);
@@ -49,11 +50,11 @@ static void check_events(int n, size_t M, size_t K, size_t N)
 		ck_assert(e->phase > last_phase || (e->phase == last_phase && e->rank >= last_rank));
 		last_phase = e->phase;
 		last_rank = e->rank;
-		ck_assert_int_eq(e->step, sched_phase_step(DM_FSDP, n, e->phase));
+		ck_assert_int_eq(e->step, sched_phase_step(plan, e->phase));
 		switch (e->op) {
 		case EV_COMPUTE: {
 			int want = ((e->rank - e->step) % n + n) % n;
-			ck_assert_int_eq(sched_phase_kind(DM_FSDP, n, e->phase), SCHED_COMPUTE);
+			ck_assert_int_eq(sched_phase_kind(plan, e->phase), SCHED_COMPUTE);
 			ck_assert_msg(e->shard == want, "rank %d step %d holds %d, want %d", e->rank,
 				      e->step, e->shard, want);
 			ck_assert_uint_eq(e->col_begin, split_offset(N, n, want));
@@ -65,12 +66,12 @@ static void check_events(int n, size_t M, size_t K, size_t N)
 		}
 		case EV_SEND:
 			if (e->shard >= 0) {
-				ck_assert_int_eq(sched_phase_kind(DM_FSDP, n, e->phase), SCHED_TRANSFER);
+				ck_assert_int_eq(sched_phase_kind(plan, e->phase), SCHED_TRANSFER);
 				ck_assert_int_eq(e->peer, (e->rank + 1) % n);
 				ck_assert_int_eq(e->shard, ((e->rank - e->step) % n + n) % n);
 				sends[e->rank]++;
 			} else {
-				ck_assert_int_eq(sched_phase_kind(DM_FSDP, n, e->phase), SCHED_GATHER);
+				ck_assert_int_eq(sched_phase_kind(plan, e->phase), SCHED_GATHER);
 				ck_assert_int_eq(e->peer, 0);
 			}
 			break;
@@ -94,6 +95,7 @@ static void check_events(int n, size_t M, size_t K, size_t N)
 	}
 	/* n computes, 2(n-1) ring events, one gather send or n placements per rank */
 	ck_assert_uint_eq(count, (size_t)(n * n + 2 * n * (n - 1) + (n - 1) + n));
+	plan_free(plan);
 	run_free(r);
 	mat_free(&a);
 	mat_free(&b);
@@ -122,7 +124,7 @@ static void check_memory(int n, size_t M, size_t K, size_t N)
 	tu_matrix(&b, K, N, 0, 2, 1);
 	struct run *r = tu_run_new(DM_FSDP, n, RUN_UNBOUNDED, &a, &b);
 	tu_run_all(r, 1);
-	ck_assert_int_eq(run_snapshot_init(&s, n, M, N, 0, &err), 0);
+	ck_assert_int_eq(run_snapshot_init(&s, run_plan(r), M, K, N, 0, &err), 0);
 	run_snapshot_take(r, &s);
 	uint64_t total_ring = 0;
 	for (int i = 0; i < n; i++) {
@@ -178,17 +180,12 @@ END_TEST
 START_TEST(naive_ring_deadlocks_when_synchronous)
 {
 	struct mat a, b;
-	struct run_config cfg;
 	struct run *r;
 	struct dm_err err;
 	tu_matrix(&a, 8, 6, 0, 1, 0);
 	tu_matrix(&b, 6, 4, 0, 1, 1);
 	for (int n = 1; n <= 8; n++) {
-		run_config_default(&cfg);
-		cfg.devices = n;
-		cfg.capacity = 0;
-		cfg.order = ORDER_SEND_FIRST;
-		ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
+		r = tu_run_with(DM_FSDP, n, 0, ORDER_SEND_FIRST, BUG_NONE, &a, &b);
 		int rc;
 		while ((rc = run_step(r, &err)) == 0)
 			;
@@ -202,8 +199,7 @@ START_TEST(naive_ring_deadlocks_when_synchronous)
 		}
 		run_free(r);
 		/* the same loop with room for one message completes */
-		cfg.capacity = 1;
-		ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
+		r = tu_run_with(DM_FSDP, n, 1, ORDER_SEND_FIRST, BUG_NONE, &a, &b);
 		ck_assert_int_eq(run_finish(r, &err), 0);
 		run_free(r);
 	}
@@ -232,15 +228,10 @@ START_TEST(orders_and_fixes_through_the_engine)
 	for (int order = 0; order < ORDER_COUNT; order++)
 		for (size_t k = 0; k < 3; k++)
 			for (int n = 1; n <= 8; n++) {
-				struct run_config cfg;
-				struct run *r;
+				struct run *r = tu_run_with(DM_FSDP, n, caps[k], order, BUG_NONE, &a,
+							    &b);
 				struct dm_err err;
 				struct run_snapshot snap;
-				run_config_default(&cfg);
-				cfg.devices = n;
-				cfg.capacity = caps[k];
-				cfg.order = order;
-				ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
 				int rc = (n + order) % 2 ? run_finish(r, &err) : 0;
 				if (!((n + order) % 2))
 					while ((rc = run_step(r, &err)) == 0)
@@ -256,7 +247,8 @@ START_TEST(orders_and_fixes_through_the_engine)
 				}
 				ck_assert_msg(rc == DM_EDEADLOCK, "%s n=%d cap %zu: rc %d %s", what, n,
 					      caps[k], rc, err.msg);
-				ck_assert_int_eq(run_snapshot_init(&snap, n, 9, 11, 0, &err), 0);
+				ck_assert_int_eq(run_snapshot_init(&snap, run_plan(r), 9, 4, 11, 0, &err),
+						 0);
 				run_snapshot_take(r, &snap);
 				/* the cycle: everyone waits on a neighbour, in the first transfer */
 				for (int i = 0; i < n; i++) {
@@ -291,14 +283,8 @@ START_TEST(receive_threads_in_the_snapshot)
 	tu_matrix(&b, 3, 7, 0, 4, 1);
 	for (int n = 1; n <= 5; n++)
 		for (int order = ORDER_PARITY; order <= ORDER_RECV_THREAD; order += 3) {
-			struct run_config cfg;
-			struct run *r;
-			run_config_default(&cfg);
-			cfg.devices = n;
-			cfg.capacity = 0;
-			cfg.order = order;
-			ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
-			ck_assert_int_eq(run_snapshot_init(&s, n, 6, 7, 0, &err), 0);
+			struct run *r = tu_run_with(DM_FSDP, n, 0, order, BUG_NONE, &a, &b);
+			ck_assert_int_eq(run_snapshot_init(&s, run_plan(r), 6, 3, 7, 0, &err), 0);
 			int rc;
 			while ((rc = run_step(r, &err)) == 0) {
 				run_snapshot_take(r, &s);
@@ -331,14 +317,10 @@ START_TEST(buffered_send_holds_its_buffer)
 	tu_matrix(&a, M, K, 0, 6, 0);
 	tu_matrix(&b, K, N, 0, 6, 1);
 	for (int k = 0; k < 2; k++) {
-		struct run_config cfg;
-		struct run *r;
-		run_config_default(&cfg);
-		cfg.devices = n;
-		cfg.order = k ? ORDER_BUFFERED : ORDER_PARITY;
-		ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
+		struct run *r = tu_run_with(DM_FSDP, n, RUN_UNBOUNDED, k ? ORDER_BUFFERED : ORDER_PARITY,
+					    BUG_NONE, &a, &b);
 		ck_assert_int_eq(run_finish(r, &err), 0);
-		ck_assert_int_eq(run_snapshot_init(&s[k], n, M, N, 0, &err), 0);
+		ck_assert_int_eq(run_snapshot_init(&s[k], run_plan(r), M, K, N, 0, &err), 0);
 		run_snapshot_take(r, &s[k]);
 		run_free(r);
 	}

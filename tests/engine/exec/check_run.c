@@ -95,7 +95,7 @@ static void check_stepping(int n, size_t M, size_t K, size_t N)
 	tu_matrix(&b, K, N, 0, 7, 1);
 	tu_reference(&ref, &a, &b);
 	struct run *r = tu_run_new(DM_FSDP, n, RUN_UNBOUNDED, &a, &b);
-	ck_assert_int_eq(run_snapshot_init(&s, n, M, N, 1, &err), 0);
+	ck_assert_int_eq(run_snapshot_init(&s, run_plan(r), M, K, N, 1, &err), 0);
 
 	run_snapshot_take(r, &s);
 	ck_assert_int_eq(s.phase, -1);
@@ -116,7 +116,7 @@ static void check_stepping(int n, size_t M, size_t K, size_t N)
 		ck_assert_int_eq(rc, p == 2 * n - 1 ? 1 : 0);
 		run_snapshot_take(r, &s);
 		ck_assert_int_eq(s.phase, p);
-		int kind = sched_phase_kind(DM_FSDP, n, p), step = sched_phase_step(DM_FSDP, n, p);
+		int kind = sched_phase_kind(run_plan(r), p), step = sched_phase_step(run_plan(r), p);
 		for (int i = 0; i < n; i++) {
 			const struct run_dev_view *v = &s.dev[i];
 			int holds = sched_shard(n, i, kind == SCHED_TRANSFER ? step + 1 : step);
@@ -229,19 +229,18 @@ static void same_views(const struct run_snapshot *x, const struct run_snapshot *
 static void check_stepped_failure(int n)
 {
 	struct mat a, b;
-	struct run_config cfg;
 	struct run *r;
 	struct dm_err err;
 	struct run_snapshot s, again;
 	size_t M = (size_t)n + 3, K = 3, N = 2 * (size_t)n + 1;
+	struct dm_plan *p = tu_plan_run(DM_FSDP, n, DM_FORWARD, ORDER_PARITY, BUG_C_MOD,
+					RUN_UNBOUNDED);
 	tu_matrix(&a, M, K, 0, 5, 0);
 	tu_matrix(&b, K, N, 0, 5, 1);
-	run_config_default(&cfg);
-	cfg.devices = n;
-	cfg.bug = BUG_C_MOD;
-	ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
-	ck_assert_int_eq(run_snapshot_init(&s, n, M, N, 1, &err), 0);
-	ck_assert_int_eq(run_snapshot_init(&again, n, M, N, 1, &err), 0);
+	ck_assert_int_eq(run_new(&r, p, NULL, &a, &b, &err), 0);
+	ck_assert_int_eq(run_snapshot_init(&s, p, M, K, N, 1, &err), 0);
+	ck_assert_int_eq(run_snapshot_init(&again, p, M, K, N, 1, &err), 0);
+	plan_free(p);
 	int rc;
 	while ((rc = run_step(r, &err)) == 0)
 		;
@@ -313,29 +312,25 @@ static uint64_t held_by_account(const struct run_snapshot *s, int i, int in_gath
 static void check_transfer_failure(const struct xfer_fail *c)
 {
 	struct mat a, b;
-	struct run_config cfg;
 	struct run *r;
 	struct dm_err err;
 	struct run_snapshot s;
 	size_t M = 2 * (size_t)c->n + 1, K = 3, N = 3 * (size_t)c->n - 1, count;
+	struct dm_plan *p = tu_plan_run(c->mode, c->n, DM_FORWARD, c->order, BUG_NONE, c->capacity);
 	tu_matrix(&a, M, K, 0, 6, 0);
 	tu_matrix(&b, K, N, 0, 6, 1);
-	run_config_default(&cfg);
-	cfg.mode = c->mode;
-	cfg.devices = c->n;
-	cfg.capacity = c->capacity;
-	cfg.order = c->order;
 	fault_reset();
 	fault_set_message(&c->drop);
-	ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), 0);
+	ck_assert_int_eq(run_new(&r, p, NULL, &a, &b, &err), 0);
+	plan_free(p);
 	int rc;
 	while ((rc = run_step(r, &err)) == 0)
 		;
 	ck_assert_msg(rc == DM_EDEADLOCK, "%s: rc %d (%s)", c->what, rc, err.msg);
 	int failed_phase = run_phase(r) + 1;
-	int kind = sched_phase_kind(c->mode, c->n, failed_phase);
+	int kind = sched_phase_kind(run_plan(r), failed_phase);
 	ck_assert_int_ne(kind, SCHED_COMPUTE);
-	ck_assert_int_eq(run_snapshot_init(&s, c->n, M, N, 0, &err), 0);
+	ck_assert_int_eq(run_snapshot_init(&s, run_plan(r), M, K, N, 0, &err), 0);
 	run_snapshot_take(r, &s);
 	const struct ev *ev = run_events(r, &count);
 	int failures = 0;
@@ -403,36 +398,37 @@ START_TEST(bad_configurations_are_refused)
 {
 	struct mat a, b, wide, empty = { 0, 0, NULL };
 	struct run_config cfg;
+	struct dm_plan *p = NULL;
 	struct run *r;
 	struct dm_err err;
 	tu_matrix(&a, 8, 6, 0, 1, 0);
 	tu_matrix(&b, 6, 4, 0, 1, 1);
 	tu_matrix(&wide, 5, 4, 0, 1, 1);
-	run_config_default(&cfg);
-	cfg.devices = 0;
-	ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), DM_EINVAL);
-	ck_assert_ptr_null(r);
+	/* the settings a run refuses, refused by its plan */
+	ck_assert_int_eq(plan_new(&p, DM_FSDP, 0, &err), DM_EINVAL);
+	ck_assert_ptr_null(p);
 	ck_assert_msg(strstr(err.msg, "device count 0"), "%s", err.msg);
-	cfg.devices = RUN_MAX_DEVICES + 1;
-	ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), DM_EINVAL);
-	cfg.devices = 4;
-	ck_assert_int_eq(run_new(&r, &cfg, &a, &wide, &err), DM_EINVAL);
+	ck_assert_int_eq(plan_new(&p, DM_FSDP, RUN_MAX_DEVICES + 1, &err), DM_EINVAL);
+	ck_assert_int_eq(plan_new(&p, DM_FSDP, 4, &err), 0);
+	ck_assert_int_eq(run_new(&r, p, NULL, &a, &wide, &err), DM_EINVAL);
+	ck_assert_ptr_null(r);
 	ck_assert_msg(strstr(err.msg, "A is 8x6, B is 5x4"), "%s", err.msg);
-	ck_assert_int_eq(run_new(&r, &cfg, &empty, &empty, &err), DM_EINVAL);
-	cfg.mode = 7;
-	ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), DM_EINVAL);
-	cfg.mode = DM_DP;
-	cfg.mem_limit = 1000;
-	ck_assert_int_eq(run_new(&r, &cfg, &a, &b, &err), DM_ENOMEM);
-	ck_assert_msg(strstr(err.msg, "needs about"), "%s", err.msg);
-	/* the estimate grows with what is replicated: DP holds B n times */
+	ck_assert_int_eq(run_new(&r, p, NULL, &empty, &empty, &err), DM_EINVAL);
+	ck_assert_int_eq(plan_set_mode(p, 7, &err), DM_EINVAL);
+	ck_assert_int_eq(plan_set_mode(p, DM_DP, &err), 0);
 	run_config_default(&cfg);
-	cfg.devices = 8;
-	uint64_t fsdp = run_estimate_bytes(&cfg, 1024, 1024, 1024);
-	cfg.mode = DM_DP;
-	uint64_t dp = run_estimate_bytes(&cfg, 1024, 1024, 1024);
+	cfg.mem_limit = 1000;
+	ck_assert_int_eq(run_new(&r, p, &cfg, &a, &b, &err), DM_ENOMEM);
+	ck_assert_msg(strstr(err.msg, "needs about"), "%s", err.msg);
+	plan_free(p);
+	/* the estimate grows with what is replicated: DP holds B n times */
+	p = tu_plan(DM_FSDP, 8, DM_FORWARD);
+	uint64_t fsdp = run_estimate_bytes(p, 1024, 1024, 1024);
+	ck_assert_int_eq(plan_set_mode(p, DM_DP, &err), 0);
+	uint64_t dp = run_estimate_bytes(p, 1024, 1024, 1024);
 	ck_assert(dp > fsdp + 6ULL * 1024 * 1024 * 8);
-	ck_assert_uint_eq(run_estimate_bytes(&cfg, SIZE_MAX / 2, SIZE_MAX / 2, 3), UINT64_MAX);
+	ck_assert_uint_eq(run_estimate_bytes(p, SIZE_MAX / 2, SIZE_MAX / 2, 3), UINT64_MAX);
+	plan_free(p);
 	mat_free(&a);
 	mat_free(&b);
 	mat_free(&wide);

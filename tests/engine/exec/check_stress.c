@@ -29,24 +29,24 @@ START_TEST(random_configurations)
 	long count = stress_count() / 4; /* four loops share the count */
 	for (long t = 0; t < count; t++) {
 		struct mat a, b, ref;
-		struct run_config cfg;
 		struct run *r;
 		struct dm_err err;
 		size_t M = tu_range(&seed, 1, 48), K = tu_range(&seed, 1, 16), N = tu_range(&seed, 1, 48);
-		run_config_default(&cfg);
-		cfg.devices = (int)tu_range(&seed, 1, 64);
-		cfg.mode = tu_range(&seed, 0, 3) == 0 ? DM_DP : DM_FSDP;
-		cfg.capacity = caps[tu_range(&seed, 0, 4)];
+		int devices = (int)tu_range(&seed, 1, 64);
+		int mode = tu_range(&seed, 0, 3) == 0 ? DM_DP : DM_FSDP;
+		size_t capacity = caps[tu_range(&seed, 0, 4)];
 		/* any order that completes at this capacity: the fixes everywhere,
 		 * send-first where a send need not wait for its receiver */
 		static const int orders[] = { ORDER_PARITY, ORDER_RECV_THREAD, ORDER_SENDRECV,
 					      ORDER_BUFFERED, ORDER_SEND_FIRST };
-		cfg.order = orders[tu_range(&seed, 0, cfg.capacity > 0 ? 4 : 3)];
+		int order = orders[tu_range(&seed, 0, capacity > 0 ? 4 : 3)];
 		int step = (int)tu_range(&seed, 0, 1);
+		struct dm_plan *p = tu_plan_run(mode, devices, DM_FORWARD, order, BUG_NONE, capacity);
 		tu_matrix(&a, M, K, (int)(t % 2), seed, 0);
 		tu_matrix(&b, K, N, (int)(t % 2), seed, 1);
 		tu_reference(&ref, &a, &b);
-		ck_assert_msg(run_new(&r, &cfg, &a, &b, &err) == 0, "%s", err.msg);
+		ck_assert_msg(run_new(&r, p, NULL, &a, &b, &err) == 0, "%s", err.msg);
+		plan_free(p);
 		int rc;
 		if (step) {
 			while ((rc = run_step(r, &err)) == 0)
@@ -57,8 +57,8 @@ START_TEST(random_configurations)
 		}
 		ck_assert_msg(rc == 0 && tu_allclose(run_result(r), &ref),
 			      "loop %d case %ld: %s d=%d %zux%zux%zu capacity %zd order %s step %d: %s",
-			      _i, t, sched_mode_name(cfg.mode), cfg.devices, M, K, N,
-			      cfg.capacity == RUN_UNBOUNDED ? -1 : (ssize_t)cfg.capacity, order_name(cfg.order),
+			      _i, t, plan_mode_name(mode), devices, M, K, N,
+			      capacity == RUN_UNBOUNDED ? -1 : (ssize_t)capacity, order_name(order),
 			      step, rc ? err.msg : "wrong result");
 		run_free(r);
 		mat_free(&ref);

@@ -58,7 +58,7 @@ START_TEST(trace_file_is_written_whole)
 	const struct ev *ev = run_events(r, &count);
 	struct ev_summary sum[4];
 	run_summaries(r, sum);
-	ck_assert_int_eq(trace_write_jsonl(path, ev, count, sum, 4, &err), 0);
+	ck_assert_int_eq(trace_write_jsonl(path, run_plan(r), ev, count, sum, &err), 0);
 	FILE *fp = fopen(path, "r");
 	ck_assert_ptr_nonnull(fp);
 	size_t lines = 0, summaries = 0;
@@ -72,9 +72,9 @@ START_TEST(trace_file_is_written_whole)
 	ck_assert_uint_eq(lines, count + 4);
 	ck_assert_uint_eq(summaries, 4);
 	/* a directory is refused, and nothing is left behind */
-	ck_assert_int_eq(trace_write_jsonl(dir, ev, count, sum, 4, &err), DM_EIO);
+	ck_assert_int_eq(trace_write_jsonl(dir, run_plan(r), ev, count, sum, &err), DM_EIO);
 	snprintf(path, sizeof path, "%s/missing/t.jsonl", dir);
-	ck_assert_int_eq(trace_write_jsonl(path, ev, count, sum, 4, &err), DM_EIO);
+	ck_assert_int_eq(trace_write_jsonl(path, run_plan(r), ev, count, sum, &err), DM_EIO);
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	int files = 0;

@@ -29,17 +29,14 @@ struct log {
 
 static void log_make(struct log *l, int mode, int n, int bug, size_t M, size_t K, size_t N)
 {
-	struct run_config cfg;
+	struct dm_plan *p = tu_plan_run(mode, n, DM_FORWARD, ORDER_PARITY, bug, RUN_UNBOUNDED);
 	struct run *r = NULL;
 	struct dm_err err;
 	memset(l, 0, sizeof *l);
 	tu_matrix(&l->a, M, K, 1, 3, 0);
 	tu_matrix(&l->b, K, N, 1, 3, 1);
-	run_config_default(&cfg);
-	cfg.mode = mode;
-	cfg.devices = n;
-	cfg.bug = bug;
-	ck_assert_int_eq(run_new(&r, &cfg, &l->a, &l->b, &err), 0);
+	ck_assert_int_eq(run_new(&r, p, NULL, &l->a, &l->b, &err), 0);
+	plan_free(p);
 	tu_run_all(r, 1);
 	const struct ev *ev = run_events(r, &l->n_ev);
 	l->ev = malloc(l->n_ev * sizeof *l->ev);
@@ -85,10 +82,11 @@ static int log_check(const struct log *l, struct dm_err *err)
 static int log_replay(const struct log *l, int bug, struct dm_err *err)
 {
 	struct run_snapshot s;
-	ck_assert_int_eq(run_snapshot_init(&s, l->n, l->a.rows, l->b.cols, 1, err), 0);
-	int rc = replay_snapshot(&s, &l->a, &l->b, l->mode, l->n, bug, l->copy, l->n_ev,
-				 l->phases - 1, err);
+	struct dm_plan *p = tu_plan_run(l->mode, l->n, DM_FORWARD, ORDER_PARITY, bug, RUN_UNBOUNDED);
+	ck_assert_int_eq(run_snapshot_init(&s, p, l->a.rows, l->a.cols, l->b.cols, 1, err), 0);
+	int rc = replay_snapshot(&s, p, &l->a, &l->b, NULL, l->copy, l->n_ev, l->phases - 1, err);
 	run_snapshot_free(&s);
+	plan_free(p);
 	return rc;
 }
 
@@ -322,17 +320,18 @@ START_TEST(whole_phases_are_the_traces)
 	memmove(m, m + 1, (l.n_ev - i - 1) * sizeof *m);
 	l.n_ev--; /* rank 2's receive of phase 3 lost */
 	struct trace t = { l.copy, l.n_ev, l.sum, l.n, l.mode, 0 };
-	ck_assert(replay_finished(t.ev, t.n_ev, t.mode, t.n));
+	struct dm_plan *p = tu_plan(l.mode, l.n, DM_FORWARD);
+	ck_assert(replay_finished(p, t.ev, t.n_ev));
 	ck_assert_int_eq(trace_check(&t, 8, 6, 5, &err), DM_EFORMAT);
 	ck_assert_msg(strstr(err.msg, "rank 1 sends shard 0 to rank 2, which does not receive it"),
 		      "%s", err.msg);
 	/* replayed up to phase 3, before the compute that needs the shard */
 	struct run_snapshot s;
-	ck_assert_int_eq(run_snapshot_init(&s, l.n, 8, 5, 1, &err), 0);
-	ck_assert_msg(replay_snapshot(&s, &l.a, &l.b, l.mode, l.n, 0, l.copy, l.n_ev, 3, &err) == 0,
-		      "%s", err.msg);
+	ck_assert_int_eq(run_snapshot_init(&s, p, 8, 6, 5, 1, &err), 0);
+	ck_assert_msg(replay_snapshot(&s, p, &l.a, &l.b, NULL, l.copy, l.n_ev, 3, &err) == 0, "%s",
+		      err.msg);
 	ck_assert_int_eq(s.dev[2].shard, -1); /* it sent its shard and got none */
-	ck_assert_int_eq(replay_snapshot(&s, &l.a, &l.b, l.mode, l.n, 0, l.copy, l.n_ev, 4, &err),
+	ck_assert_int_eq(replay_snapshot(&s, p, &l.a, &l.b, NULL, l.copy, l.n_ev, 4, &err),
 			 DM_EFORMAT);
 	ck_assert_msg(strstr(err.msg, "rank 2 computes with shard 0 but holds none"), "%s", err.msg);
 	run_snapshot_free(&s);
@@ -347,8 +346,9 @@ START_TEST(whole_phases_are_the_traces)
 	l.n_ev--; /* rank 3's block never placed */
 	l.sum[1].sent_bytes = 1;
 	t = (struct trace){ l.copy, l.n_ev, l.sum, l.n, l.mode, 0 };
-	ck_assert(!replay_finished(t.ev, t.n_ev, t.mode, t.n));
+	ck_assert(!replay_finished(p, t.ev, t.n_ev));
 	ck_assert_msg(trace_check(&t, 8, 6, 5, &err) == 0, "%s", err.msg);
+	plan_free(p);
 	log_free(&l);
 }
 END_TEST
@@ -360,15 +360,16 @@ START_TEST(allocation_failures)
 	struct dm_err err;
 	struct run_snapshot s;
 	log_make(&l, DM_FSDP, 3, BUG_NONE, 5, 2, 4);
+	struct dm_plan *p = tu_plan(l.mode, l.n, DM_FORWARD);
 	memcpy(l.copy, l.ev, l.n_ev * sizeof *l.ev);
-	ck_assert_int_eq(run_snapshot_init(&s, l.n, 5, 4, 1, &err), 0);
+	ck_assert_int_eq(run_snapshot_init(&s, p, 5, 2, 4, 1, &err), 0);
 	for (int who = 0; who < 2; who++) {
 		long k;
 		for (k = 1;; k++) {
 			fault_reset();
 			fault_fail_alloc_at(k);
-			int rc = who ? replay_snapshot(&s, &l.a, &l.b, l.mode, l.n, 0, l.copy,
-						       l.n_ev, l.phases - 1, &err)
+			int rc = who ? replay_snapshot(&s, p, &l.a, &l.b, NULL, l.copy, l.n_ev,
+						       l.phases - 1, &err)
 				     : log_check(&l, &err);
 			long asked = fault_alloc_count();
 			fault_reset();
@@ -381,6 +382,7 @@ START_TEST(allocation_failures)
 		}
 		ck_assert_int_gt(k, 1);
 	}
+	plan_free(p);
 	run_snapshot_free(&s);
 	log_free(&l);
 }

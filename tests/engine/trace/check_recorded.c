@@ -37,23 +37,18 @@ struct logged {
 	size_t n_ev;
 	int mode, n, bug, phases, last; /* last: the last phase done */
 	int rc;                         /* how the run ended: 1 finished, < 0 failed */
+	struct dm_plan *plan;           /* the run's (mode, n, bug) */
 };
 
 static void logged_run(struct logged *l, int mode, int n, int bug, int order, size_t capacity,
 		       size_t M, size_t K, size_t N, int floats, uint64_t seed)
 {
-	struct run_config cfg;
 	struct run *r = NULL;
 	struct dm_err err;
 	tu_matrix(&l->a, M, K, floats, seed, 0);
 	tu_matrix(&l->b, K, N, floats, seed, 1);
-	run_config_default(&cfg);
-	cfg.mode = mode;
-	cfg.devices = n;
-	cfg.bug = bug;
-	cfg.order = order;
-	cfg.capacity = capacity;
-	ck_assert_msg(run_new(&r, &cfg, &l->a, &l->b, &err) == 0, "run_new: %s", err.msg);
+	l->plan = tu_plan_run(mode, n, DM_FORWARD, order, bug, capacity);
+	ck_assert_msg(run_new(&r, l->plan, NULL, &l->a, &l->b, &err) == 0, "run_new: %s", err.msg);
 	while ((l->rc = run_step(r, &err)) == 0)
 		;
 	const struct ev *ev = run_events(r, &l->n_ev);
@@ -73,18 +68,21 @@ static void logged_free(struct logged *l)
 	mat_free(&l->a);
 	mat_free(&l->b);
 	free(l->ev);
+	plan_free(l->plan);
 }
 
 static void snap_init(struct run_snapshot *s, const struct logged *l, int values)
 {
 	struct dm_err err;
-	ck_assert_int_eq(run_snapshot_init(s, l->n, l->a.rows, l->b.cols, values, &err), 0);
+	ck_assert_int_eq(run_snapshot_init(s, l->plan, l->a.rows, l->a.cols, l->b.cols, values,
+					   &err),
+			 0);
 }
 
 static int recorded(struct run_snapshot *s, const struct logged *l, const struct ev *ev,
 		    size_t n_ev, int upto, struct dm_err *err)
 {
-	return replay_recorded(s, &l->a, &l->b, l->mode, l->n, ev, n_ev, upto, err);
+	return replay_recorded(s, l->plan, &l->a, &l->b, ev, n_ev, upto, err);
 }
 
 /* over: the run ended (its log's last phase is over). */
@@ -92,8 +90,8 @@ static long first_wrong(const struct logged *l, const struct ev *ev, size_t n_ev
 			struct replay_wrong *w)
 {
 	struct dm_err err;
-	ck_assert_msg(replay_first_wrong(ev, n_ev, l->mode, l->n, l->a.rows, l->a.cols,
-					 l->b.cols, over, w, &err) == 0, "first_wrong: %s", err.msg);
+	ck_assert_msg(replay_first_wrong(l->plan, ev, n_ev, l->a.rows, l->a.cols, l->b.cols, over, w,
+					 &err) == 0, "first_wrong: %s", err.msg);
 	return w->event;
 }
 
@@ -111,8 +109,8 @@ static void same_as_strict(const struct logged *l, const char *name)
 		if (p >= 0 && !tu_phase_sampled(p, l->last))
 			continue;
 		snprintf(what, sizeof what, "%s, after phase %d", name, p);
-		ck_assert_msg(replay_snapshot(&strict, &l->a, &l->b, l->mode, l->n, l->bug, l->ev,
-					      l->n_ev, p, &err) == 0, "%s: strict: %s", what, err.msg);
+		ck_assert_msg(replay_snapshot(&strict, l->plan, &l->a, &l->b, NULL, l->ev, l->n_ev, p,
+					      &err) == 0, "%s: strict: %s", what, err.msg);
 		ck_assert_msg(recorded(&rec, l, l->ev, l->n_ev, p, &err) == 0, "%s: recorded: %s",
 			      what, err.msg);
 		ck_assert_msg(recorded(&bare, l, l->ev, l->n_ev, p, &err) == 0,
@@ -171,7 +169,7 @@ START_TEST(correct_logs_replay_as_the_strict_replay)
 			char name[128];
 			logged_run(&l, mode, n, BUG_NONE, order, cap, M, K, N, k % 2, tu_rand(&s) % 100);
 			snprintf(name, sizeof name, "%s n=%d %zux%zux%zu cap %d %s",
-				 sched_mode_name(mode), n, M, K, N, k, order_name(order));
+				 plan_mode_name(mode), n, M, K, N, k, order_name(order));
 			ck_assert_msg(l.rc == 1, "%s: the run did not finish", name);
 			check_correct(&l, name);
 			logged_free(&l);
@@ -201,9 +199,10 @@ END_TEST
 START_TEST(bug_logs_replay_their_values)
 {
 	struct replay_wrong w;
+	struct dm_plan *fsdp = tu_plan(DM_FSDP, 2, DM_FORWARD);
 	for (int bug = 1; bug < BUG_COUNT; bug++)
 		for (int n = 2; n <= 5; n++) {
-			int mode = bug_applies(bug, DM_FSDP) ? DM_FSDP : DM_DP;
+			int mode = bug_applies(bug, fsdp) ? DM_FSDP : DM_DP;
 			struct logged l;
 			char name[64];
 			logged_run(&l, mode, n, bug, ORDER_PARITY, RUN_UNBOUNDED, 9, 4, 7, 1,
@@ -219,6 +218,7 @@ START_TEST(bug_logs_replay_their_values)
 			}
 			logged_free(&l);
 		}
+	plan_free(fsdp);
 }
 END_TEST
 
@@ -284,7 +284,7 @@ START_TEST(a_compute_goes_where_it_says)
 	ck_assert_int_eq(first_wrong(&l, l.ev, l.n_ev, 1, &w), (long)i);
 	ck_assert_msg(strstr(w.why, "3 columns from shard 0, which has 2"), "%s", w.why);
 	/* the strict replay refuses it; the recorded one goes on to the end */
-	ck_assert_int_eq(replay_snapshot(&s, &l.a, &l.b, l.mode, l.n, 0, l.ev, l.n_ev, 2, &err),
+	ck_assert_int_eq(replay_snapshot(&s, l.plan, &l.a, &l.b, NULL, l.ev, l.n_ev, 2, &err),
 			 DM_EFORMAT);
 	ck_assert_int_eq(recorded(&s, &l, l.ev, l.n_ev, l.phases - 1, &err), 0);
 	run_snapshot_free(&s);
@@ -424,8 +424,10 @@ START_TEST(the_judges_logs_rebuild_and_agree)
 		tu_matrix(&l.a, M, K, strcmp(values, "floats") == 0, seed, 0);
 		tu_matrix(&l.b, K, N, strcmp(values, "floats") == 0, seed, 1);
 		struct run_snapshot s;
+		l.plan = tu_plan(l.mode, l.n, DM_FORWARD);
+		int phases = sched_phase_count(l.plan);
 		snap_init(&s, &l, 1);
-		for (int p = -1; p < sched_phase_count(l.mode, l.n); p++)
+		for (int p = -1; p < phases; p++)
 			ck_assert_msg(recorded(&s, &l, t.ev, t.n_ev, p, &err) == 0, "%s, phase %d: %s",
 				      name, p, err.msg);
 		/* the function returned unless it hung or raised */
@@ -439,7 +441,7 @@ START_TEST(the_judges_logs_rebuild_and_agree)
 			ck_assert_msg(strstr(w.why, "which does not receive it"), "%s: %s", name, w.why);
 		} else if (strcmp(verdict, "messages-left") == 0) {
 			ck_assert_msg(e >= 0 && t.ev[e].op == EV_SEND && t.ev[e].shard >= 0 &&
-				      t.ev[e].phase == sched_phase_count(l.mode, l.n) - 1,
+				      t.ev[e].phase == phases - 1,
 				      "%s: %ld: %s", name, e, w.why);
 		} else {
 			ck_assert_msg(e == judge, "%s (%s): the judge names event %ld, the rules %ld: %s",
@@ -596,7 +598,7 @@ START_TEST(allocation_failures)
 	for (k = 1;; k++) {
 		fault_reset();
 		fault_fail_alloc_at(k);
-		int rc = replay_first_wrong(l.ev, l.n_ev, l.mode, l.n, 5, 3, 7, 1, &w, &err);
+		int rc = replay_first_wrong(l.plan, l.ev, l.n_ev, 5, 3, 7, 1, &w, &err);
 		long asked = fault_alloc_count();
 		fault_reset();
 		if (rc == 0) {

@@ -26,7 +26,7 @@ struct conf {
 static void conf_name(const struct conf *c, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s n=%d bug=%s %zux%zu@%zux%zu %s cap=%s%s%s seed=%llu",
-		 sched_mode_name(c->mode), c->n, bug_name(c->bug), c->M, c->K, c->K, c->N,
+		 plan_mode_name(c->mode), c->n, bug_name(c->bug), c->M, c->K, c->K, c->N,
 		 c->floats ? "floats" : "ints",
 		 c->capacity == RUN_UNBOUNDED ? "inf" : c->capacity == 0 ? "0" : "1",
 		 c->order ? " order " : "", c->order ? order_name(c->order) : "", (unsigned long long)c->seed);
@@ -48,10 +48,14 @@ static void take_parked(struct run *r, struct run_snapshot *s)
 	ck_abort_msg("the devices never parked");
 }
 
+/* A forward run's snapshot on n devices (its K is what a take or a replay
+ * sets). */
 static void snap_init(struct run_snapshot *s, int n, size_t M, size_t N, int values)
 {
 	struct dm_err err;
-	ck_assert_int_eq(run_snapshot_init(s, n, M, N, values, &err), 0);
+	struct dm_plan *p = tu_plan(DM_FSDP, n, DM_FORWARD);
+	ck_assert_int_eq(run_snapshot_init(s, p, M, 0, N, values, &err), 0);
+	plan_free(p);
 }
 
 /* The bugs that stop a run, and where: c-mod at the first negative index
@@ -71,7 +75,9 @@ static void expected_stop(const struct conf *c, int rc, const struct dm_err *err
 			      err->msg);
 		ck_assert_msg(done >= 1 && done % 2 == 1, "%s: stopped after phase %d", name, done);
 	} else if (fsdp && c->bug == BUG_EXTRA_ROTATION) {
-		int phases = sched_phase_count(c->mode, c->n);
+		struct dm_plan *plan = tu_plan(c->mode, c->n, DM_FORWARD);
+		int phases = sched_phase_count(plan);
+		plan_free(plan);
 		if (c->capacity == 0 && c->order != ORDER_BUFFERED) { /* a buffered send never waits */
 			ck_assert_msg(rc == DM_EDEADLOCK, "%s: %s", name, err->msg);
 			ck_assert_int_eq(done, phases - 3);
@@ -91,20 +97,14 @@ static void check_conf(const struct conf *c)
 {
 	char name[160], what[200];
 	struct mat a, b;
-	struct run_config cfg;
+	struct dm_plan *plan = tu_plan_run(c->mode, c->n, DM_FORWARD, c->order, c->bug, c->capacity);
 	struct run *r = NULL;
 	struct dm_err err;
 
 	conf_name(c, name, sizeof name);
 	tu_matrix(&a, c->M, c->K, c->floats, c->seed, 0);
 	tu_matrix(&b, c->K, c->N, c->floats, c->seed, 1);
-	run_config_default(&cfg);
-	cfg.mode = c->mode;
-	cfg.devices = c->n;
-	cfg.capacity = c->capacity;
-	cfg.order = c->order;
-	cfg.bug = c->bug;
-	ck_assert_msg(run_new(&r, &cfg, &a, &b, &err) == 0, "%s: run_new: %s", name, err.msg);
+	ck_assert_msg(run_new(&r, plan, NULL, &a, &b, &err) == 0, "%s: run_new: %s", name, err.msg);
 	int phases = run_phase_count(r);
 	struct run_snapshot *live = calloc((size_t)phases + 1, sizeof *live);
 	ck_assert_ptr_nonnull(live);
@@ -138,11 +138,11 @@ static void check_conf(const struct conf *c)
 		if (!tu_phase_sampled(p, last))
 			continue;
 		snprintf(what, sizeof what, "%s, after phase %d", name, p);
-		rc = replay_snapshot(&rep, &a, &b, c->mode, c->n, c->bug, ev, n_ev, p, &err);
+		rc = replay_snapshot(&rep, plan, &a, &b, NULL, ev, n_ev, p, &err);
 		ck_assert_msg(rc == 0, "%s: replay: %s", what, err.msg);
 		tu_snap_same(&live[p + 1], &rep, what);
 		/* without values: the same, C left alone */
-		rc = replay_snapshot(&novals, &a, &b, c->mode, c->n, c->bug, ev, n_ev, p, &err);
+		rc = replay_snapshot(&novals, plan, &a, &b, NULL, ev, n_ev, p, &err);
 		ck_assert_msg(rc == 0, "%s: replay without values: %s", what, err.msg);
 		double *keep = live[p + 1].c;
 		live[p + 1].c = NULL;
@@ -158,6 +158,7 @@ static void check_conf(const struct conf *c)
 		run_snapshot_free(&live[p + 1]);
 	free(live);
 	run_free(r);
+	plan_free(plan);
 	mat_free(&a);
 	mat_free(&b);
 }
@@ -273,21 +274,18 @@ struct logged {
 	struct ev *ev;
 	size_t n_ev;
 	int mode, n, bug, phases;
+	struct dm_plan *plan; /* the run's */
 };
 
 static void logged_run(struct logged *l, int mode, int n, int bug, size_t M, size_t K, size_t N,
 		       int floats)
 {
-	struct run_config cfg;
 	struct run *r = NULL;
 	struct dm_err err;
 	tu_matrix(&l->a, M, K, floats, 11, 0);
 	tu_matrix(&l->b, K, N, floats, 11, 1);
-	run_config_default(&cfg);
-	cfg.mode = mode;
-	cfg.devices = n;
-	cfg.bug = bug;
-	ck_assert_int_eq(run_new(&r, &cfg, &l->a, &l->b, &err), 0);
+	l->plan = tu_plan_run(mode, n, DM_FORWARD, ORDER_PARITY, bug, RUN_UNBOUNDED);
+	ck_assert_int_eq(run_new(&r, l->plan, NULL, &l->a, &l->b, &err), 0);
 	tu_run_all(r, 1);
 	const struct ev *ev = run_events(r, &l->n_ev);
 	l->ev = malloc(l->n_ev * sizeof *l->ev);
@@ -305,12 +303,13 @@ static void logged_free(struct logged *l)
 	mat_free(&l->a);
 	mat_free(&l->b);
 	free(l->ev);
+	plan_free(l->plan);
 }
 
 static int replay_l(struct run_snapshot *s, const struct logged *l, const struct ev *ev,
 		    size_t n_ev, int upto, struct dm_err *err)
 {
-	return replay_snapshot(s, &l->a, &l->b, l->mode, l->n, l->bug, ev, n_ev, upto, err);
+	return replay_snapshot(s, l->plan, &l->a, &l->b, NULL, ev, n_ev, upto, err);
 }
 
 /* Rebuilding p, then p - 1, then p again into one snapshot gives what a
@@ -480,17 +479,19 @@ START_TEST(events_that_do_not_fit_are_refused)
 	ck_assert(strstr(err.msg, "the snapshot was made for 3 devices"));
 	run_snapshot_free(&s);
 	snap_init(&s, 4, 6, 5, 1);
-	ck_assert_int_eq(replay_snapshot(&s, &l.a, &l.b, 7, 4, 0, l.ev, l.n_ev, 0, &err), DM_EINVAL);
-	ck_assert_int_eq(replay_snapshot(&s, &l.a, &l.b, DM_FSDP, 4, BUG_COUNT, l.ev, l.n_ev, 0, &err),
+	/* a mode, a bug or a device count no run has: the plan refuses it */
+	struct dm_plan *p = tu_plan(DM_FSDP, 4, DM_FORWARD), *none = NULL;
+	ck_assert_int_eq(plan_set_mode(p, 7, &err), DM_EINVAL);
+	ck_assert_int_eq(plan_set_bug(p, BUG_COUNT, &err), DM_EINVAL);
+	ck_assert_int_eq(plan_new(&none, DM_FSDP, 0, &err), DM_EINVAL);
+	ck_assert_int_eq(replay_snapshot(&s, NULL, &l.a, &l.b, NULL, l.ev, l.n_ev, 0, &err),
 			 DM_EINVAL);
-	ck_assert_int_eq(replay_snapshot(&s, &l.a, &l.b, DM_FSDP, 0, 0, l.ev, l.n_ev, 0, &err),
-			 DM_EINVAL);
-	ck_assert_int_eq(replay_snapshot(&s, &l.a, &l.a, DM_FSDP, 4, 0, l.ev, l.n_ev, 0, &err),
-			 DM_EINVAL);
+	ck_assert_int_eq(replay_snapshot(&s, p, &l.a, &l.a, NULL, l.ev, l.n_ev, 0, &err), DM_EINVAL);
 	ck_assert(strstr(err.msg, "A is 6x3, B is 6x3"));
 	/* no events at all: phase -1 is fine, a later phase has nothing done */
-	ck_assert_int_eq(replay_snapshot(&s, &l.a, &l.b, DM_FSDP, 4, 0, NULL, 0, -1, &err), 0);
-	ck_assert_int_eq(replay_snapshot(&s, &l.a, &l.b, DM_FSDP, 4, 0, NULL, 0, 3, &err), 0);
+	ck_assert_int_eq(replay_snapshot(&s, p, &l.a, &l.b, NULL, NULL, 0, -1, &err), 0);
+	ck_assert_int_eq(replay_snapshot(&s, p, &l.a, &l.b, NULL, NULL, 0, 3, &err), 0);
+	plan_free(p);
 	ck_assert_uint_eq(s.event_count, 0);
 	run_snapshot_free(&s);
 	free(e);

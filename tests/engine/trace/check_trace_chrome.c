@@ -265,7 +265,7 @@ static void check_chrome(const char *path, const struct tt_logged *l)
 				ck_assert_str_eq(jget(args, "name")->str, want);
 			} else if (strcmp(name->str, "process_name") == 0) {
 				char want[32];
-				snprintf(want, sizeof want, "distmm-tui %s", sched_mode_name(l->mode));
+				snprintf(want, sizeof want, "distmm-tui %s", plan_mode_name(l->mode));
 				ck_assert_str_eq(jget(args, "name")->str, want);
 				process++;
 			}
@@ -327,8 +327,7 @@ START_TEST(chrome_writer)
 	for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++) {
 		struct tt_logged l;
 		tt_logged_run(&l, cs[k].mode, cs[k].n, cs[k].bug, 7, 3, 6, 1, NULL);
-		ck_assert_msg(trace_write_chrome(path, l.ev, l.n_ev, l.n, l.mode, &err) == 0, "%s",
-			      err.msg);
+		ck_assert_msg(trace_write_chrome(path, l.plan, l.ev, l.n_ev, &err) == 0, "%s", err.msg);
 		check_chrome(path, &l);
 		if (cs[k].bug == BUG_INT_ACC) {
 			size_t len;
@@ -342,21 +341,24 @@ START_TEST(chrome_writer)
 	struct ev e = { .phase = 0, .op = EV_COMPUTE, .rank = 0, .peer = -1, .shard = 0,
 			.row_end = 1, .col_end = 1, .bytes = 8, .t_begin_ns = UINT64_MAX - 5,
 			.t_end_ns = UINT64_MAX };
-	ck_assert_int_eq(trace_write_chrome(path, &e, 1, 1, DM_FSDP, &err), 0);
+	struct dm_plan *one = tu_plan(DM_FSDP, 1, DM_FORWARD), *dp2 = tu_plan(DM_DP, 2, DM_FORWARD);
+	ck_assert_int_eq(trace_write_chrome(path, one, &e, 1, &err), 0);
 	size_t len;
 	char *text = tt_slurp(path, &len);
 	ck_assert(strstr(text, "\"ts\":18446744073709551.610,\"dur\":0.005"));
 	free(text);
 	/* no events: still a valid file */
-	ck_assert_int_eq(trace_write_chrome(path, NULL, 0, 2, DM_DP, &err), 0);
+	ck_assert_int_eq(trace_write_chrome(path, dp2, NULL, 0, &err), 0);
 	struct tt_logged none = { .n = 2, .mode = DM_DP };
 	check_chrome(path, &none);
 	/* errors: nothing is left behind */
-	ck_assert_int_eq(trace_write_chrome(tt_tmpdir, &e, 1, 1, DM_FSDP, &err), DM_EIO);
+	ck_assert_int_eq(trace_write_chrome(tt_tmpdir, one, &e, 1, &err), DM_EIO);
 	char bad[700];
 	snprintf(bad, sizeof bad, "%s/missing/t.json", tt_tmpdir);
-	ck_assert_int_eq(trace_write_chrome(bad, &e, 1, 1, DM_FSDP, &err), DM_EIO);
-	ck_assert_int_eq(trace_write_chrome(path, NULL, 1, 1, DM_FSDP, &err), DM_EINVAL);
+	ck_assert_int_eq(trace_write_chrome(bad, one, &e, 1, &err), DM_EIO);
+	ck_assert_int_eq(trace_write_chrome(path, one, NULL, 1, &err), DM_EINVAL);
+	plan_free(one);
+	plan_free(dp2);
 	DIR *dir = opendir(tt_tmpdir);
 	struct dirent *de;
 	int files = 0;

@@ -62,7 +62,7 @@ START_TEST(round_trip)
 		int finishes = cs[k].bug != BUG_C_MOD;
 		tt_logged_run(&l, cs[k].mode, cs[k].n, cs[k].bug, cs[k].M, cs[k].K, cs[k].N, 1,
 			      finishes ? &result : NULL);
-		ck_assert_int_eq(trace_write_jsonl(path, l.ev, l.n_ev, l.sum, (size_t)l.n, &err), 0);
+		ck_assert_int_eq(trace_write_jsonl(path, l.plan, l.ev, l.n_ev, l.sum, &err), 0);
 		ck_assert_msg(trace_read(path, &t, 0, &err) == 0, "case %zu: %s", k, err.msg);
 		ck_assert_int_eq(t.n, l.n);
 		ck_assert_int_eq(t.mode, l.mode);
@@ -82,10 +82,11 @@ START_TEST(round_trip)
 		/* and the events read back rebuild the result bit for bit */
 		if (finishes) {
 			struct run_snapshot s;
-			ck_assert_int_eq(run_snapshot_init(&s, l.n, cs[k].M, cs[k].N, 1, &err), 0);
-			int last = sched_phase_count(l.mode, l.n) - 1;
-			ck_assert_msg(replay_snapshot(&s, &l.a, &l.b, t.mode, t.n, l.bug, t.ev, t.n_ev,
-						      last, &err) == 0, "%s", err.msg);
+			ck_assert_int_eq(run_snapshot_init(&s, l.plan, cs[k].M, cs[k].K, cs[k].N, 1, &err),
+					 0);
+			int last = sched_phase_count(l.plan) - 1;
+			ck_assert_msg(replay_snapshot(&s, l.plan, &l.a, &l.b, NULL, t.ev, t.n_ev, last,
+						      &err) == 0, "%s", err.msg);
 			ck_assert(memcmp(s.c, result.data, cs[k].M * cs[k].N * sizeof(double)) == 0);
 			run_snapshot_free(&s);
 		}
@@ -366,7 +367,7 @@ START_TEST(every_prefix)
 	for (int mode = 0; mode < 2; mode++) {
 		struct tt_logged l;
 		tt_logged_run(&l, mode, 3, 0, 4, 2, 5, 0, NULL);
-		ck_assert_int_eq(trace_write_jsonl(path, l.ev, l.n_ev, l.sum, 3, &err), 0);
+		ck_assert_int_eq(trace_write_jsonl(path, l.plan, l.ev, l.n_ev, l.sum, &err), 0);
 		size_t len;
 		char *text = tt_slurp(path, &len);
 		ck_assert(len > 2 && text[len - 1] == '\n' && text[len - 2] == '}');
@@ -407,7 +408,7 @@ START_TEST(allocation_failures)
 	tt_in_dir(path, sizeof path, "t.jsonl");
 	tt_in_dir(out, sizeof out, "t.json");
 	tt_logged_run(&l, DM_FSDP, 4, 0, 6, 3, 5, 0, NULL);
-	ck_assert_int_eq(trace_write_jsonl(path, l.ev, l.n_ev, l.sum, 4, &err), 0);
+	ck_assert_int_eq(trace_write_jsonl(path, l.plan, l.ev, l.n_ev, l.sum, &err), 0);
 	for (int what = 0; what < 3; what++) {
 		long k;
 		for (k = 1;; k++) {
@@ -422,7 +423,7 @@ START_TEST(allocation_failures)
 			else if (what == 1)
 				rc = trace_check(&t, 6, 3, 5, &err);
 			else
-				rc = trace_write_chrome(out, l.ev, l.n_ev, 4, DM_FSDP, &err);
+				rc = trace_write_chrome(out, l.plan, l.ev, l.n_ev, &err);
 			long asked = fault_alloc_count();
 			fault_reset();
 			if (what < 2 && (what == 1 || rc == 0))

@@ -27,6 +27,7 @@ struct tlog {
 	size_t n_ev;
 	struct ev_summary *sum;
 	struct run_snapshot *live;
+	struct dm_plan *plan; /* the run's: a training step */
 };
 
 static void tlog_make(struct tlog *l, int mode, int n, int bug, size_t M, size_t K, size_t N,
@@ -42,19 +43,15 @@ static void tlog_make(struct tlog *l, int mode, int n, int bug, size_t M, size_t
 	tu_matrix(&l->a, M, K, floats, seed, 0);
 	tu_matrix(&l->b, K, N, floats, seed, 1);
 	tu_matrix(&l->dc, M, N, floats, seed, 2);
+	l->plan = tu_plan_run(mode, n, DM_TRAIN, ORDER_PARITY, bug, capacity);
 	run_config_default(&cfg);
-	cfg.mode = mode;
-	cfg.devices = n;
-	cfg.bug = bug;
-	cfg.capacity = capacity;
-	cfg.train = 1;
 	cfg.dc = &l->dc;
-	ck_assert_msg(run_new(&r, &cfg, &l->a, &l->b, &err) == 0, "%s", err.msg);
+	ck_assert_msg(run_new(&r, l->plan, &cfg, &l->a, &l->b, &err) == 0, "%s", err.msg);
 	l->phases = run_phase_count(r);
 	l->live = calloc((size_t)l->phases + 1, sizeof *l->live);
 	ck_assert_ptr_nonnull(l->live);
 	for (int p = 0; p <= l->phases; p++)
-		ck_assert_int_eq(run_snapshot_init_train(&l->live[p], n, M, K, N, 1, &err), 0);
+		ck_assert_int_eq(run_snapshot_init(&l->live[p], l->plan, M, K, N, 1, &err), 0);
 	run_snapshot_take(r, &l->live[0]);
 	int rc, p = 0;
 	while ((rc = run_step(r, &err)) >= 0) {
@@ -85,6 +82,7 @@ static void tlog_free(struct tlog *l)
 	mat_free(&l->a);
 	mat_free(&l->b);
 	mat_free(&l->dc);
+	plan_free(l->plan);
 }
 
 static int tlog_check(const struct tlog *l, struct dm_err *err)
@@ -95,8 +93,7 @@ static int tlog_check(const struct tlog *l, struct dm_err *err)
 
 static int tlog_replay(const struct tlog *l, struct run_snapshot *s, int upto, struct dm_err *err)
 {
-	return replay_snapshot_train(s, &l->a, &l->b, &l->dc, l->mode, l->n, l->bug, l->copy,
-				     l->n_ev, upto, err);
+	return replay_snapshot(s, l->plan, &l->a, &l->b, &l->dc, l->copy, l->n_ev, upto, err);
 }
 
 /* Every field the interface reads, the values bit for bit. */
@@ -105,7 +102,7 @@ static void snap_same(const struct run_snapshot *x, const struct run_snapshot *y
 {
 	size_t M = x->M, K = x->K, N = x->N;
 	int n = x->n;
-	ck_assert_msg(x->phase == y->phase && x->kind == y->kind && x->train == y->train &&
+	ck_assert_msg(x->phase == y->phase && x->kind == y->kind && x->pass == y->pass &&
 			      x->finished == y->finished && x->event_count == y->event_count &&
 			      x->phase_count == y->phase_count,
 		      "%s: phase %d/%d kind %d/%d finished %d/%d events %zu/%zu", what, x->phase,
@@ -157,8 +154,8 @@ static void check_replay(const struct tlog *l, const char *name)
 	struct dm_err err;
 	char what[160];
 	size_t M = l->a.rows, K = l->a.cols, N = l->b.cols;
-	ck_assert_int_eq(run_snapshot_init_train(&rep, l->n, M, K, N, 1, &err), 0);
-	ck_assert_int_eq(run_snapshot_init_train(&novals, l->n, M, K, N, 0, &err), 0);
+	ck_assert_int_eq(run_snapshot_init(&rep, l->plan, M, K, N, 1, &err), 0);
+	ck_assert_int_eq(run_snapshot_init(&novals, l->plan, M, K, N, 0, &err), 0);
 	for (int p = -1; p < l->phases; p++) {
 		if (p >= 0 && !tu_phase_sampled(p, l->phases - 1))
 			continue;
@@ -185,7 +182,7 @@ START_TEST(replay_matches_live)
 				struct tlog l;
 				char name[120];
 				snprintf(name, sizeof name, "%s n=%d bug %s %zux%zux%zu",
-					 sched_mode_name(mode), n, bug_name(bugs[b]), shapes[sh][0],
+					 plan_mode_name(mode), n, bug_name(bugs[b]), shapes[sh][0],
 					 shapes[sh][1], shapes[sh][2]);
 				tlog_make(&l, mode, n, bugs[b], shapes[sh][0], shapes[sh][1],
 					  shapes[sh][2], k % 2, (uint64_t)k, k % 3 ? RUN_UNBOUNDED : 0);
@@ -212,18 +209,18 @@ START_TEST(every_training_trace_fits)
 				struct dm_err err;
 				tlog_make(&l, mode, n, bugs[b], 2 + (size_t)n, 3, 3 * (size_t)n - 1, 1, 5,
 					  RUN_UNBOUNDED);
-				ck_assert_int_eq(trace_write_train_jsonl(path, l.ev, l.n_ev, l.sum,
-									 (size_t)n, &err), 0);
+				ck_assert_int_eq(trace_write_jsonl(path, l.plan, l.ev, l.n_ev, l.sum, &err),
+						 0);
 				ck_assert_msg(trace_read(path, &t, 0, &err) == 0, "%s", err.msg);
-				ck_assert(t.train);
+				ck_assert(t.pass == DM_TRAIN);
 				ck_assert_int_eq(t.mode, mode);
 				ck_assert_int_eq(t.n, n);
 				ck_assert_uint_eq(t.n_ev, l.n_ev);
 				ck_assert(!memcmp(t.ev, l.ev, l.n_ev * sizeof *l.ev));
 				ck_assert_msg(trace_check(&t, l.a.rows, l.a.cols, l.b.cols, &err) == 0,
-					      "%s n=%d %s: %s", sched_mode_name(mode), n,
+					      "%s n=%d %s: %s", plan_mode_name(mode), n,
 					      bug_name(bugs[b]), err.msg);
-				ck_assert(replay_finished_run(t.ev, t.n_ev, mode, 1, n));
+				ck_assert(replay_finished(l.plan, t.ev, t.n_ev));
 				trace_free(&t);
 				tlog_free(&l);
 			}
@@ -241,8 +238,8 @@ static void refused(struct tlog *l, const char *want, int replay_too, const char
 	ck_assert_msg(rc == DM_EFORMAT && strstr(err.msg, want), "%s: check: want \"%s\", got %d "
 		      "\"%s\"", what, want, rc, err.msg);
 	if (replay_too) {
-		ck_assert_int_eq(run_snapshot_init_train(&s, l->n, l->a.rows, l->a.cols, l->b.cols, 1,
-							 &err), 0);
+		ck_assert_int_eq(run_snapshot_init(&s, l->plan, l->a.rows, l->a.cols, l->b.cols, 1,
+						   &err), 0);
 		rc = tlog_replay(l, &s, l->phases - 1, &err);
 		ck_assert_msg(rc == DM_EFORMAT, "%s: replay accepted it", what);
 		run_snapshot_free(&s);
@@ -256,7 +253,7 @@ static struct ev *find(struct tlog *l, int op, int tensor, int rank, int kind)
 	for (size_t i = 0; i < l->n_ev; i++) {
 		struct ev *e = &l->copy[i];
 		if (e->op == op && e->tensor == tensor && e->rank == rank &&
-		    sched_run_phase_kind(l->mode, 1, l->n, e->phase) == kind)
+		    (int)sched_phase_kind(l->plan, e->phase) == kind)
 			return e;
 	}
 	ck_abort_msg("no %s by rank %d", ev_op_name(op), rank);
@@ -345,7 +342,7 @@ START_TEST(the_format)
 	trace_format_event(&e, line, sizeof line);
 	ck_assert_msg(strstr(line, "\"op\":\"add\",\"rank\":2,\"tensor\":\"dB\",\"shard\":1") &&
 			      strstr(line, "\"overwrite\":true"), "%s", line);
-	trace_format_header(1, line, sizeof line);
+	trace_format_header(DM_TRAIN, line, sizeof line);
 	ck_assert_str_eq(line, "{\"op\":\"run\",\"train\":true}");
 	static const struct {
 		const char *text, *want;
@@ -383,7 +380,7 @@ START_TEST(chrome_names_the_backward)
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 	tlog_make(&l, DM_FSDP, 3, BUG_NO_SUM, 6, 4, 5, 0, 3, RUN_UNBOUNDED);
-	ck_assert_int_eq(trace_write_train_chrome(path, l.ev, l.n_ev, 3, DM_FSDP, &err), 0);
+	ck_assert_int_eq(trace_write_chrome(path, l.plan, l.ev, l.n_ev, &err), 0);
 	FILE *fp = fopen(path, "r");
 	ck_assert_ptr_nonnull(fp);
 	size_t len = fread(buf, 1, sizeof buf - 1, fp);

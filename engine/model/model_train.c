@@ -1,16 +1,17 @@
-/* train_model: the training step's model (see train_model.h).  The held
- * bytes are walked through the schedule's phases in order (the same
- * sched_run_phase_kind the devices follow), each phase's most and what is
- * left at its end a sum of the buffers resident then, so that the peaks are
- * a maximum over stated states rather than a formula to trust. */
-#include "train_model.h"
+/* model_train: the training step's model (see model.h).  The held bytes
+ * are walked through the schedule's phases in order (the same schedule the
+ * devices follow), each phase's most and what is left at its end a sum of
+ * the buffers resident then, so that the peaks are a maximum over stated
+ * states rather than a formula to trust. */
+#include <distmm/model.h>
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <distmm/schedule.h>
 #include <distmm/split.h>
+#include "core/plan_int.h"
+#include "core/schedule_int.h"
 
 struct tm_ctx {
 	int mode, n, r;
@@ -22,6 +23,29 @@ static uint64_t tm_w(const struct tm_ctx *x, long k)
 {
 	int c = split_mod(k, x->n);
 	return 8 * (uint64_t)x->K * split_size(x->N, x->n, c);
+}
+
+uint64_t model_chunk_bytes(const struct dm_plan *plan, size_t K, size_t N, long k)
+{
+	struct tm_ctx x = { plan->mode, plan->n, 0, 0, K, N };
+	return tm_w(&x, k);
+}
+
+/* The closed form of the ring bytes rank x->r sends (model.h). */
+static uint64_t tm_ring_sent(const struct tm_ctx *x)
+{
+	uint64_t B = 8 * (uint64_t)x->K * x->N;
+	if (x->n == 1)
+		return 0;
+	if (x->mode == DM_FSDP)
+		return 2 * (B - tm_w(x, (long)x->r + 1)) + (B - tm_w(x, x->r));
+	return (B - tm_w(x, x->r)) + (B - tm_w(x, (long)x->r + 1));
+}
+
+uint64_t model_train_ring_sent(const struct dm_plan *plan, size_t K, size_t N, int rank)
+{
+	struct tm_ctx x = { plan->mode, plan->n, rank, 0, K, N };
+	return tm_ring_sent(&x);
 }
 
 /* Rank x->r in phase p of kind at step s: its bytes held grow from *held
@@ -89,14 +113,15 @@ static uint64_t tm_start(const struct tm_ctx *x)
 	       (x->mode == DM_FSDP ? tm_w(x, x->r) : 8 * (uint64_t)x->K * x->N);
 }
 
-int train_model_phases(int mode, int n, size_t M, size_t K, size_t N, int rank, uint64_t *most,
-		       uint64_t *held)
+int model_train_phases(const struct dm_plan *plan, size_t M, size_t K, size_t N, int rank,
+		       uint64_t *most, uint64_t *held)
 {
+	int mode = plan->mode, n = plan->n;
 	struct tm_ctx x = { mode, n, rank, M, K, N };
-	int count = sched_run_phase_count(mode, 1, n);
+	int count = sched_count_of(mode, DM_TRAIN, n);
 	uint64_t h = tm_start(&x), m;
 	for (int p = 0; p < count; p++) {
-		tm_phase(&x, sched_run_phase_kind(mode, 1, n, p), sched_run_phase_step(mode, 1, n, p),
+		tm_phase(&x, sched_kind_of(mode, DM_TRAIN, n, p), sched_step_of(mode, DM_TRAIN, n, p),
 			 &h, &m);
 		if (most)
 			most[p] = m;
@@ -106,17 +131,18 @@ int train_model_phases(int mode, int n, size_t M, size_t K, size_t N, int rank, 
 	return count;
 }
 
-void train_model_rank(int mode, int n, size_t M, size_t K, size_t N, int rank,
-		      struct train_model_rank *out)
+void model_train_rank(const struct dm_plan *plan, size_t M, size_t K, size_t N, int rank,
+		      struct model_train *out)
 {
+	int mode = plan->mode, n = plan->n;
 	struct tm_ctx x = { mode, n, rank, M, K, N };
-	int count = sched_run_phase_count(mode, 1, n);
+	int count = sched_count_of(mode, DM_TRAIN, n);
 	uint64_t B = 8 * (uint64_t)K * N, h = tm_start(&x), m;
 	memset(out, 0, sizeof *out);
 	out->fwd_peak = h;
 	for (int p = 0; p < count; p++) {
-		int kind = sched_run_phase_kind(mode, 1, n, p);
-		tm_phase(&x, kind, sched_run_phase_step(mode, 1, n, p), &h, &m);
+		int kind = sched_kind_of(mode, DM_TRAIN, n, p);
+		tm_phase(&x, kind, sched_step_of(mode, DM_TRAIN, n, p), &h, &m);
 		uint64_t *peak = kind == SCHED_COMPUTE || kind == SCHED_TRANSFER ? &out->fwd_peak
 										 : &out->bwd_peak;
 		if (m > *peak)
@@ -124,13 +150,11 @@ void train_model_rank(int mode, int n, size_t M, size_t K, size_t N, int rank,
 	}
 	out->end_held = h;
 	out->peak = out->fwd_peak > out->bwd_peak ? out->fwd_peak : out->bwd_peak;
-	if (n > 1 && mode == DM_FSDP) {
-		out->ring_sent = 2 * (B - tm_w(&x, (long)rank + 1)) + (B - tm_w(&x, rank));
+	out->ring_sent = tm_ring_sent(&x);
+	if (n > 1 && mode == DM_FSDP)
 		out->ring_recv = 2 * (B - tm_w(&x, rank)) + (B - tm_w(&x, (long)rank - 1));
-	} else if (n > 1) {
-		out->ring_sent = (B - tm_w(&x, rank)) + (B - tm_w(&x, (long)rank + 1));
+	else if (n > 1)
 		out->ring_recv = (B - tm_w(&x, (long)rank - 1)) + (B - tm_w(&x, rank));
-	}
 	/* the gather: C's rows, dA's rows and, in FSDP, its chunk of dB */
 	for (int s = 1; s < n; s++) {
 		uint64_t rows = split_size(M, n, s);
@@ -142,13 +166,13 @@ void train_model_rank(int mode, int n, size_t M, size_t K, size_t N, int rank,
 	}
 }
 
-void train_model_total(int mode, int n, size_t M, size_t K, size_t N,
-		       struct train_model_rank *out)
+void model_train_total(const struct dm_plan *plan, size_t M, size_t K, size_t N,
+		       struct model_train *out)
 {
 	memset(out, 0, sizeof *out);
-	for (int r = 0; r < n; r++) {
-		struct train_model_rank one;
-		train_model_rank(mode, n, M, K, N, r, &one);
+	for (int r = 0; r < plan->n; r++) {
+		struct model_train one;
+		model_train_rank(plan, M, K, N, r, &one);
 		out->fwd_peak += one.fwd_peak;
 		out->bwd_peak += one.bwd_peak;
 		out->peak += one.peak;
@@ -160,9 +184,10 @@ void train_model_total(int mode, int n, size_t M, size_t K, size_t N,
 	}
 }
 
-uint64_t train_model_together(int mode, int n, size_t M, size_t K, size_t N)
+uint64_t model_train_together(const struct dm_plan *plan, size_t M, size_t K, size_t N)
 {
-	int count = sched_run_phase_count(mode, 1, n);
+	int mode = plan->mode, n = plan->n;
+	int count = sched_count_of(mode, DM_TRAIN, n);
 	uint64_t *sum = calloc((size_t)count, sizeof *sum), *most = calloc((size_t)count, sizeof *most);
 	uint64_t best = 0;
 	if (!sum || !most) {
@@ -171,7 +196,7 @@ uint64_t train_model_together(int mode, int n, size_t M, size_t K, size_t N)
 		return 0;
 	}
 	for (int r = 0; r < n; r++) {
-		train_model_phases(mode, n, M, K, N, r, most, NULL);
+		model_train_phases(plan, M, K, N, r, most, NULL);
 		for (int p = 0; p < count; p++)
 			sum[p] += most[p];
 	}
@@ -182,7 +207,7 @@ uint64_t train_model_together(int mode, int n, size_t M, size_t K, size_t N)
 	return best;
 }
 
-/* The stages of a training step, in order, for train_model_peak_by. */
+/* The stages of a training step, in order, for model_train_peak_by. */
 static int tm_stage(int kind)
 {
 	switch (kind) {
@@ -203,16 +228,17 @@ static int tm_stage(int kind)
 	}
 }
 
-int train_model_peak_by(int mode, int n, size_t M, size_t K, size_t N, int rank, int kind,
-			int step, uint64_t *peak)
+int model_train_peak_by(const struct dm_plan *plan, size_t M, size_t K, size_t N, int rank,
+			enum sched_kind kind, int step, uint64_t *peak)
 {
+	int mode = plan->mode, n = plan->n;
 	struct tm_ctx x = { mode, n, rank, M, K, N };
-	int count = sched_run_phase_count(mode, 1, n), stage = tm_stage(kind), last = -1;
+	int count = sched_count_of(mode, DM_TRAIN, n), stage = tm_stage(kind), last = -1;
 	int by_step = stage == 3 || stage == 4;
 	uint64_t h = tm_start(&x), m;
 	*peak = h;
 	for (int p = 0; p < count; p++) {
-		int k = sched_run_phase_kind(mode, 1, n, p), s = sched_run_phase_step(mode, 1, n, p);
+		int k = sched_kind_of(mode, DM_TRAIN, n, p), s = sched_step_of(mode, DM_TRAIN, n, p);
 		int st = tm_stage(k);
 		if (st > stage || (st == stage && by_step && s > step))
 			break; /* the phases come in stage order */
@@ -221,25 +247,4 @@ int train_model_peak_by(int mode, int n, size_t M, size_t K, size_t N, int rank,
 		last = p;
 	}
 	return last;
-}
-
-void train_model_ring_formula(int mode, int n, size_t K, size_t N, int rank, char *buf,
-			      size_t size)
-{
-	struct tm_ctx x = { mode, n, rank, 0, K, N };
-	uint64_t B = 8 * (uint64_t)K * N;
-	int right = sched_right(n, rank);
-	uint64_t wr = tm_w(&x, rank), wn = tm_w(&x, right);
-	if (n == 1)
-		snprintf(buf, size, "one device: no ring, 0");
-	else if (mode == DM_FSDP)
-		snprintf(buf, size, "2*(B - w%d) + (B - w%d) = 2*(%llu - %llu) + (%llu - %llu) = %llu",
-			 right, rank, (unsigned long long)B, (unsigned long long)wn,
-			 (unsigned long long)B, (unsigned long long)wr,
-			 (unsigned long long)(2 * (B - wn) + (B - wr)));
-	else
-		snprintf(buf, size, "(B - w%d) + (B - w%d) = (%llu - %llu) + (%llu - %llu) = %llu",
-			 rank, right, (unsigned long long)B, (unsigned long long)wr,
-			 (unsigned long long)B, (unsigned long long)wn,
-			 (unsigned long long)(2 * B - wr - wn));
 }

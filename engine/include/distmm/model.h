@@ -1,0 +1,169 @@
+/* model: the accounting of a run worked out from its plan and its shapes,
+ * with no run: the bytes each rank holds and sends in the forward (DP
+ * against FSDP, the memory argument of the exercise) and in the training
+ * step.  One model that batch mode's tables, the interface's memory view
+ * and the tests read; the tests hold the engine's own accounting to it
+ * phase by phase.  A plan gives the mode and the devices; its order, bug
+ * and capacity change nothing here.
+ *
+ * The forward (the accounting of exec/device.c and exec/fsdp.c) with the
+ * real, possibly uneven, shard sizes: a device holds its rows of A and of C
+ * throughout and the B it starts with (all of B in DP, its own shard in
+ * FSDP); an FSDP transfer holds the incoming shard's buffer beside the
+ * outgoing one; at the gather rank 0 also holds the whole C.  The textbook
+ * formulas (DP: A_r + B + C_r; FSDP: A_r + 2*B/n + C_r) are exact only for
+ * even splits and leave the gathered C out: they are kept beside the model,
+ * never instead of it.
+ *
+ * The training step, with w_k = 8·K·|chunk k| (chunk k: shard k's
+ * columns, numpy.array_split of N into n), m_r rank r's rows, B = 8·K·N:
+ *   held, FSDP: A_r + C_r + dC_r + w_r (its own shard, kept for the
+ *     backward), plus during a ring step the shard it sends (from step 1 on:
+ *     step 0 sends its own in place) and the one coming in; after each pass
+ *     the gathered shard is let go; from the backward's first compute dA_r;
+ *     from the partial the K x N partial dB (8·K·N), plus a chunk out and
+ *     one in at each reduce-scatter step, the one in kept as the next
+ *     step's send buffer (the same chunk); then its summed chunk w_r (in
+ *     that buffer) instead of the partial; rank 0 the gathered C, dA and dB
+ *     at the end.
+ *   held, DP: A_r + C_r + dC_r + B, then dA_r, the partial, two chunks a
+ *     ring step (reduce-scatter and all-gather, the one in kept for the
+ *     next send until the last); rank 0 the gathered C, dA.
+ *   ring bytes sent: FSDP 2·(B - w_{r+1}) + (B - w_r) (two all-gathers of
+ *     B's shards, n - 1 each, and n - 1 chunks of the reduce-scatter); DP
+ *     (B - w_r) + (B - w_{r+1}) (n - 1 chunks each way of the all-reduce).
+ *     Received: FSDP 2·(B - w_r) + (B - w_{r-1}); DP (B - w_{r-1}) + (B - w_r).
+ *   gather: rank r > 0 sends C_r + dA_r (+ w_r in FSDP), rank 0 receives
+ *     the others'. */
+#ifndef DM_MODEL_H
+#define DM_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dm_err.h"
+#include "evlog.h"
+#include "mat.h"
+#include "plan.h"
+#include "run.h"
+#include "schedule.h"
+
+/* One rank's bytes in the forward, by the model. */
+struct model_fwd {
+	uint64_t a, c;     /* its rows of A and of C */
+	uint64_t b_start;  /* the B it starts with */
+	uint64_t b_peak;   /* the most of B it holds at once (FSDP: out + in at a transfer) */
+	uint64_t work;     /* its peak before the gather: a + c + b_peak */
+	uint64_t gathered; /* rank 0: the whole C it gathers, else 0 */
+	uint64_t peak;     /* its peak over the run, the gathered C included */
+	uint64_t sent;     /* FSDP: the shards it passes on; both: its rows of C at the gather */
+	uint64_t textbook; /* the textbook formula's figure (without the gathered C) */
+};
+
+/* Rank r of a forward run of p's mode on p's devices, M x K @ K x N. */
+void model_fwd_rank(const struct dm_plan *p, int r, size_t M, size_t K, size_t N,
+		    struct model_fwd *m);
+
+/* The peak rank r has reached by the end of the forward's `phase` (-1:
+ * before the first; the last phase is the gather), by the model. */
+uint64_t model_fwd_peak_by(const struct dm_plan *p, int r, size_t M, size_t K, size_t N,
+			   int phase);
+
+/* The largest byte count any rank holds in either mode over the whole
+ * forward on p's devices: the one scale every memory bar of the run is
+ * drawn on. */
+uint64_t model_scale(const struct dm_plan *p, size_t M, size_t K, size_t N);
+
+/* Whether N columns split evenly over p's devices (the textbook formula
+ * is exact). */
+int model_even(const struct dm_plan *p, size_t N);
+
+/* DP against FSDP, device by device: the model, and the peaks and sends of
+ * a run or of the model. */
+struct model_compare_dev {
+	uint64_t formula[2];  /* [DM_FSDP], [DM_DP]: the model's peak, the gathered C included */
+	uint64_t textbook[2]; /* the textbook formula */
+	uint64_t measured[2]; /* peak held: from a run, or the model's (model_compare::model) */
+	uint64_t sent[2];     /* bytes sent, from the same source */
+};
+
+struct model_compare {
+	int n;
+	int measured[2];        /* the mode's peaks and sends are there (run or model) */
+	int model[2];           /* ... and come from the model, not from a run */
+	int ran[2];             /* ... and come from a run made for the table */
+	uint64_t gathered;      /* the gathered C that rank 0 also holds at the end */
+	uint64_t b_bytes;       /* all of B */
+	int even;               /* N splits evenly: the textbook formula is exact */
+	struct model_compare_dev *dev; /* n */
+	uint64_t total_formula[2], total_measured[2], total_sent[2];
+};
+
+/* Fills c for A, B on p's devices.  known, when not NULL: the per-device
+ * summaries of a finished forward run of p, used instead of running p's
+ * mode again (unless p has a bug: then they are the bug's).  Runs each
+ * other mode whose estimate is at most max_run_bytes (0: none), the
+ * correct forward with p's capacity (at least 1) and cfg (NULL: the
+ * defaults); a mode neither known nor run comes from the model.  Returns 0
+ * or DM_ENOMEM. */
+int model_compare_build(struct model_compare *c, const struct dm_plan *p, const struct mat *a,
+			const struct mat *b, const struct run_config *cfg, uint64_t max_run_bytes,
+			const struct ev_summary *known, struct dm_err *err);
+
+/* Fills the peaks and sends of `mode` from the model (model_fwd_rank), for
+ * M x K @ K x N on c->n devices, replacing what was there. */
+void model_compare_fill(struct model_compare *c, enum dm_mode mode, size_t M, size_t K,
+			size_t N);
+
+void model_compare_free(struct model_compare *c);
+
+/* One rank's bytes in the training step, by the model. */
+struct model_train {
+	uint64_t fwd_peak;    /* peak held bytes in the forward (its ring, or DP's compute) */
+	uint64_t bwd_peak;    /* from the backward's first phase to the end, the gather included */
+	uint64_t peak;        /* the larger */
+	uint64_t ring_sent, ring_recv;     /* bytes in the ring phases (the closed forms) */
+	uint64_t gather_sent, gather_recv; /* bytes in the gather to rank 0 */
+	uint64_t end_held;    /* what it holds at the end */
+};
+
+/* The training step of p's mode on p's devices (whatever p's pass), for
+ * A M x K and B K x N, rank `rank`. */
+void model_train_rank(const struct dm_plan *p, size_t M, size_t K, size_t N, int rank,
+		      struct model_train *out);
+
+/* Rank `rank`'s bytes phase by phase: most[ph] the most it holds during
+ * phase ph, held[ph] what it holds at its end (either may be NULL; each has
+ * as many entries as the training step has phases).  Returns that count. */
+int model_train_phases(const struct dm_plan *p, size_t M, size_t K, size_t N, int rank,
+		       uint64_t *most, uint64_t *held);
+
+/* Every rank's bytes held together: the largest over the phases of the sum
+ * of each rank's most in the phase (an upper bound: within a phase the
+ * ranks need not peak at the same moment).  0 when out of memory. */
+uint64_t model_train_together(const struct dm_plan *p, size_t M, size_t K, size_t N);
+
+/* The same as model_train_rank summed over every rank (peaks summed, as
+ * the tables' totals). */
+void model_train_total(const struct dm_plan *p, size_t M, size_t K, size_t N,
+		       struct model_train *out);
+
+/* The peak rank `rank` reaches by a point of the step given as a phase of
+ * any mode's schedule (kind, step), for comparing the modes like with like:
+ * through the same stage (the forward, the backward's dA, the partial, the
+ * reduce-scatter, DP's all-gather, the gather), the forward and the dA
+ * stage whole (their steps differ between the modes), the ring steps over
+ * dB through the same step s.  *peak is the held bytes at the start when
+ * nothing is counted; returns the last phase counted (-1 for none). */
+int model_train_peak_by(const struct dm_plan *p, size_t M, size_t K, size_t N, int rank,
+			enum sched_kind kind, int step, uint64_t *peak);
+
+/* w_k of the closed forms: the bytes of chunk k (k taken mod n) of a K x N
+ * matrix split by columns over p's devices, 8·K·|chunk k|. */
+uint64_t model_chunk_bytes(const struct dm_plan *p, size_t K, size_t N, long k);
+
+/* The training step's ring bytes rank `rank` sends (the closed form above;
+ * 0 on one device). */
+uint64_t model_train_ring_sent(const struct dm_plan *p, size_t K, size_t N, int rank);
+
+#endif
