@@ -186,14 +186,14 @@ class Recorder:
         for t in [t for t in WORLD.threads if t.state != W.DONE and frames]:
             f = frames.get(t.ident)
             line, fname, func, src = where(traceback.extract_stack(f) if f else [], self.path)
-            w = t.wait
-            owner = getattr(w, "_owner", None) if t.state == W.LOCK else w
-            q = w.q if t.state == W.SEND else w
+            st, w = t.state, t.wait   # at the time limit the turn's holder may move on
+            owner = getattr(w, "_owner", None) if st == W.LOCK else w
+            q = getattr(w, "q", None) if st == W.SEND else w
             self.write(self.pack("wait", [
-                t.tid, t.state, w.mid if t.state == W.SEND else -1,
-                owner.tid if t.state in (W.JOIN, W.LOCK) and isinstance(owner, W.T) else -1,
-                q.j_id if t.state == W.RECV else -1,
-                _i(q.j_cap) if t.state == W.SEND else -1, line], [fname, func, src]))
+                t.tid, st, getattr(w, "mid", -1) if st == W.SEND else -1,
+                owner.tid if st in (W.JOIN, W.LOCK) and isinstance(owner, W.T) else -1,
+                getattr(q, "j_id", -1) if st == W.RECV else -1,
+                _i(getattr(q, "j_cap", None)) if st == W.SEND else -1, line], [fname, func, src]))
         self.write(*records, self.pack("out", [int(self.out_cut)], ["".join(self.out)]))
         live = any(t.state != W.DONE and not t.caller for t in WORLD.threads)
         self.write(self.pack("end", [outcome, WORLD.clock]), final=True)
