@@ -71,62 +71,41 @@ static int ct_close(const double *x, size_t ld, const struct content_view *v)
 	return 1;
 }
 
-/* The blocks in the order they are tried (a block found first wins). */
+/* The families of blocks, in the order they are tried (a block found
+ * first wins): of A, of B, or of A @ B; rows and columns each whole or cut
+ * in n by numpy.array_split's rule. */
+static const struct ct_family {
+	int kind;
+	char mat;            /* 'A', 'B', 'P' (A @ B) */
+	int split_rows, split_cols;
+} ct_families[] = {
+	{ CT_A, 'A', 1, 0 },     { CT_A_ALL, 'A', 0, 0 }, { CT_B, 'B', 0, 1 },
+	{ CT_B_ALL, 'B', 0, 0 }, { CT_BROWS, 'B', 1, 0 }, { CT_C, 'P', 1, 0 },
+	{ CT_P, 'P', 1, 1 },     { CT_C_ALL, 'P', 0, 0 },
+};
+
+/* Block idx of them all, its label and its view; 0 past the last. */
 static int ct_view(const struct content *ct, int idx, struct content_label *l,
 		   struct content_view *v)
 {
 	int n = ct->n;
-	size_t M = ct->M, K = ct->K, N = ct->N;
-	memset(l, 0, sizeof *l);
-	if (idx < n) {
-		*l = (struct content_label){ .kind = CT_A, .i = idx };
-		*v = (struct content_view){ ct->a, ct_off(M, n, idx), ct_size(M, n, idx), 0, K };
-		return 1;
-	}
-	idx -= n;
-	if (idx == 0) {
-		*l = (struct content_label){ .kind = CT_A_ALL };
-		*v = (struct content_view){ ct->a, 0, M, 0, K };
-		return 1;
-	}
-	idx--;
-	if (idx < n) {
-		*l = (struct content_label){ .kind = CT_B, .k = idx };
-		*v = (struct content_view){ ct->b, 0, K, ct_off(N, n, idx), ct_size(N, n, idx) };
-		return 1;
-	}
-	idx -= n;
-	if (idx == 0) {
-		*l = (struct content_label){ .kind = CT_B_ALL };
-		*v = (struct content_view){ ct->b, 0, K, 0, N };
-		return 1;
-	}
-	idx--;
-	if (idx < n) {
-		*l = (struct content_label){ .kind = CT_BROWS, .k = idx };
-		*v = (struct content_view){ ct->b, ct_off(K, n, idx), ct_size(K, n, idx), 0, N };
-		return 1;
-	}
-	idx -= n;
-	if (!ct->has_p)
-		return 0;
-	if (idx < n) {
-		*l = (struct content_label){ .kind = CT_C, .i = idx };
-		*v = (struct content_view){ &ct->p, ct_off(M, n, idx), ct_size(M, n, idx), 0, N };
-		return 1;
-	}
-	idx -= n;
-	if (idx < n * n) {
-		int r = idx / n, k = idx % n;
-		*l = (struct content_label){ .kind = CT_P, .i = r, .k = k };
-		*v = (struct content_view){ &ct->p, ct_off(M, n, r), ct_size(M, n, r), ct_off(N, n, k),
-					    ct_size(N, n, k) };
-		return 1;
-	}
-	idx -= n * n;
-	if (idx == 0) {
-		*l = (struct content_label){ .kind = CT_C_ALL };
-		*v = (struct content_view){ &ct->p, 0, M, 0, N };
+	for (size_t f = 0; f < sizeof ct_families / sizeof ct_families[0]; f++) {
+		const struct ct_family *fa = &ct_families[f];
+		int nr = fa->split_rows ? n : 1, nc = fa->split_cols ? n : 1;
+		if (fa->mat == 'P' && !ct->has_p)
+			return 0;
+		if (idx >= nr * nc) {
+			idx -= nr * nc;
+			continue;
+		}
+		int i = idx / nc, k = idx % nc;
+		const struct mat *m = fa->mat == 'A' ? ct->a : fa->mat == 'B' ? ct->b : &ct->p;
+		/* a row chunk's index is its rank (A, C) or its part of K (B's rows) */
+		*l = (struct content_label){ .kind = fa->kind, .i = i, .k = fa->split_cols ? k : i };
+		*v = (struct content_view){ m, fa->split_rows ? ct_off(m->rows, n, i) : 0,
+					    fa->split_rows ? ct_size(m->rows, n, i) : m->rows,
+					    fa->split_cols ? ct_off(m->cols, n, k) : 0,
+					    fa->split_cols ? ct_size(m->cols, n, k) : m->cols };
 		return 1;
 	}
 	return 0;
