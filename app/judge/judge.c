@@ -189,6 +189,8 @@ static uint64_t judge_case_ms(const struct judge *j)
 static int judge_lines(struct judge *j, struct judge_io *io)
 {
 	size_t start = 0;
+	if (!io->line)
+		return JS_DONE;  /* nothing came yet */
 	for (;;) {
 		if (io->in_frame) {
 			if (io->len - start < io->frame.len)
