@@ -214,6 +214,8 @@ static const struct cli_rule {
 	  "has no effect with -b (batch mode prints plain text)" },
 	{ CLI_GIVEN_START_AT, CLI_IN_BATCH, "has no effect with -b (batch mode runs to the end)" },
 	{ CLI_GIVEN_THEME, CLI_IN_BATCH, "has no effect with -b (batch mode prints plain text)" },
+	{ CLI_GIVEN_SHOW_OUTPUT, CLI_IN_INTERFACE,
+	  "has no effect without -b (batch mode's report shows what the file printed)" },
 	{ CLI_GIVEN_QUIET, CLI_IN_INTERFACE,
 	  "has no effect without -b (it shortens batch mode's output)" },
 	{ CLI_GIVEN_COMPARE, CLI_IN_INTERFACE,

@@ -60,7 +60,7 @@ const char *cli_usage(void)
 	       "      --judge-schedule SEED  --judge: run each case under this schedule seed\n"
 	       "                      alone (0 the default; a report names the seed that\n"
 	       "                      failed a case)\n"
-	       "      --show-output   --judge: show what your code printed in each case\n"
+	       "      --show-output   -b --judge: show what your code printed in each case\n"
 	       "      --judge-unconfined  --judge: run the file without its sandbox (by\n"
 	       "                      default it runs in bubblewrap: no network, no files\n"
 	       "                      of yours, its own processes, limits); warns\n"

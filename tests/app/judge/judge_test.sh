@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # judge_test: -b --judge on the solutions in tests/app/judge/solutions/ (and the shipped
 # ones in assets/solutions/): the verdict, the step it names and the exit
-# status of each; the load errors as one line; the missing-python line; the
-# --trace round trip through --replay; no Python process left behind,
-# after a deadlock, an infinite loop, SIGINT and SIGTERM; and the sandbox
-# (app/judge/sandbox.c): hostile_*.py cannot write outside it, read
-# /etc/shadow, kill distmm-tui, leave a daemon, reach the network, fork or
-# allocate without limit; its refusal when bwrap is missing or fails, and
-# --judge-unconfined's warning.
+# status of each; the mistakes candidates make (issue 24, section 3: the
+# same verdict on every run, a race found by a schedule seed and
+# reproduced by it, --show-output); forge_*.py, which cannot make a wrong C
+# pass or add a row to the table (the verdicts are decided in C); the load
+# errors as one line; the missing-python line; the --trace round trip
+# through --replay; no Python process left behind, after a deadlock, an
+# infinite loop, SIGINT and SIGTERM; and the sandbox (app/judge/sandbox.c):
+# hostile_*.py cannot write outside it, read /etc/shadow, kill distmm-tui,
+# leave a daemon, reach the network, fork or allocate without limit; its
+# refusal when bwrap is missing or fails, and --judge-unconfined's warning.
 #
 # The solutions are judged from a private directory, whose path the judge's
 # processes carry on their command line (distmm-judge PATH), so pgrep finds
@@ -443,6 +446,8 @@ for opt in "--judge-schedule 1" --show-output; do
 	"$BIN" -b $opt >"$T/out" 2>"$T/err"
 	[ $? = 2 ] && one_line "${opt%% *} has no effect without --judge" || bad "$opt alone"
 done
+"$BIN" --judge "$T/assets/correct.py" --show-output >"$T/out" 2>"$T/err"
+[ $? = 2 ] && one_line "--show-output has no effect without -b" || bad "--show-output in the interface"
 "$BIN" -b --judge "$T/assets/correct.py" --judge-schedule x >"$T/out" 2>"$T/err"
 [ $? = 2 ] && one_line "--judge-schedule must be a seed from 0 to 1000000, not 'x'" ||
 	bad "--judge-schedule x"
