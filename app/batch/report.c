@@ -347,7 +347,7 @@ int report_check_output(const char *path, int need_kind, struct dm_err *err)
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return dm_err_set(err, DM_EIO, "cannot write %s: it is a directory", path);
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return 0; /* a device, FIFO or link, written in place (afile.h): nothing made beside it */
+		return 0; /* a device, FIFO or link, written in place (outfile.h): nothing beside it */
 	const char *slash = strrchr(path, '/');
 	size_t len = slash ? (size_t)(slash - path) : 1;
 	if (len >= sizeof dir)
