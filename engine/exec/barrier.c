@@ -61,6 +61,7 @@ struct barrier {
 	atomic_int *done;
 	barrier_park_fn park;
 	void *park_ctx;
+	int recheck_s;          /* BARRIER_RECHECK_S; 0 (a test's): wait until woken */
 #ifndef __linux__
 	pthread_cond_t cv;      /* stands in for the futex: every waiter, both words */
 #endif
@@ -73,6 +74,8 @@ int barrier_new(struct barrier **out, int n, barrier_park_fn park, void *park_ct
 	if (n < 1)
 		return dm_err_set(err, DM_EINVAL, "a barrier needs at least one device");
 	struct barrier *b = xcalloc(1, sizeof *b);
+	if (b)
+		b->recheck_s = BARRIER_RECHECK_S;
 	atomic_int *done = xcalloc((size_t)n, sizeof *done);
 	if (!b || !done) {
 		free(b);
@@ -103,6 +106,11 @@ int barrier_new(struct barrier **out, int n, barrier_park_fn park, void *park_ct
 	return 0;
 }
 
+void barrier_set_recheck(struct barrier *b, int seconds)
+{
+	b->recheck_s = seconds > 0 ? seconds : 0;
+}
+
 void barrier_free(struct barrier *b)
 {
 	if (!b)
@@ -122,9 +130,9 @@ _Static_assert(sizeof(atomic_int) == sizeof(int), "a futex word is an int");
  * already differs.  Private futexes: the barrier never leaves the process. */
 static void barrier_sleep(struct barrier *b, atomic_int *word, int seen)
 {
-	struct timespec ts = { BARRIER_RECHECK_S, 0 };
-	(void)b;
-	syscall(SYS_futex, (int *)word, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+	struct timespec ts = { b->recheck_s, 0 };
+	syscall(SYS_futex, (int *)word, FUTEX_WAIT_PRIVATE, seen, b->recheck_s ? &ts : NULL, NULL,
+		0);
 }
 
 static void barrier_wake(struct barrier *b, atomic_int *word, int all)
@@ -137,10 +145,12 @@ static void barrier_sleep(struct barrier *b, atomic_int *word, int seen)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_sec += BARRIER_RECHECK_S;
+	ts.tv_sec += b->recheck_s;
 	pthread_mutex_lock(&b->mu);
-	if (atomic_load(word) == seen)
+	if (atomic_load(word) == seen && b->recheck_s)
 		pthread_cond_timedwait(&b->cv, &b->mu, &ts);
+	else if (atomic_load(word) == seen)
+		pthread_cond_wait(&b->cv, &b->mu);
 	pthread_mutex_unlock(&b->mu);
 }
 

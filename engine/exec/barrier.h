@@ -33,6 +33,12 @@ typedef void (*barrier_park_fn)(void *ctx, int rank, int parked);
  * or DM_ENOMEM. */
 int barrier_new(struct barrier **out, int n, barrier_park_fn park, void *park_ctx,
 		struct dm_err *err);
+/* A test's knob: with 0, every sleep waits until it is woken, without the
+ * recheck that would hide a lost wake-up behind a 5 s pause; so a lost one
+ * hangs, and the suite's timeout fails it, with no clock in the test.
+ * Set before any device runs. */
+void barrier_set_recheck(struct barrier *b, int seconds);
+
 void barrier_free(struct barrier *b);
 
 /* Device: phase - 1 is done; waits until phase may start.  Returns 0, or

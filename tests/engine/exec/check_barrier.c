@@ -10,9 +10,9 @@
  *  - stopping: parked devices wake with DM_ESTOPPED, one still inside a
  *    phase is told at its next barrier, and barrier_stop_and_wait returns
  *    only once every device has written its last words and left;
- *  - many devices over many phases, stepped and free: no wake-up lost (a
- *    lost one costs the barrier's recheck period, 5 s, which no phase comes
- *    near).
+ *  - many devices over many phases, stepped and free: no wake-up lost
+ *    (with the recheck turned off, a lost one hangs and the suite's
+ *    timeout fails it: no clock in the test).
  * TSan (make tsan) holds the orderings: a device's writes before it
  * parks, read by the controller after barrier_run_phase, race otherwise. */
 #include <check.h>
@@ -21,7 +21,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "exec/barrier.h"
 #include "testutil.h"
@@ -311,16 +310,9 @@ START_TEST(stop_with_parked_and_running_devices)
 }
 END_TEST
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* 64 devices (16 under the sanitizers and memcheck) through 400 phases
- * stepped (100), then as many free; a lost wake-up would cost its waiter
- * the recheck period, 5 s: no phase may take 2.5. */
+ * stepped (100), then as many free, the recheck off: a lost wake-up would
+ * leave its waiter asleep for good, and the test case's timeout ends it. */
 START_TEST(many_devices_no_lost_wakeup)
 {
 	int sampled = tu_sampling() > 0;
@@ -328,21 +320,15 @@ START_TEST(many_devices_no_lost_wakeup)
 	pthread_t *t = malloc((size_t)n * sizeof *t);
 	ck_assert_ptr_nonnull(t);
 	struct barrier *b = make(n, NULL, NULL);
+	barrier_set_recheck(b, 0);
 	struct dev *d = start(b, n, phases, t);
-	double worst = 0;
 	for (int p = 0; p < stepped; p++) {
-		double t0 = now_s();
 		ck_assert_int_eq(barrier_run_phase(b, p), 0);
-		double dt = now_s() - t0;
-		worst = dt > worst ? dt : worst;
 		for (int i = 0; i < n; i++)
 			ck_assert_msg(d[i].done[p] == 1 && d[i].done[p + 1] == 0,
 				      "phase %d: rank %d", p, i);
 	}
-	ck_assert_msg(worst < 2.5, "a phase took %.3f s: a wake-up was lost", worst);
-	double t0 = now_s();
 	ck_assert_int_eq(barrier_run_free(b), 0);
-	ck_assert_msg(now_s() - t0 < 2.5 * 10, "running free took %.3f s", now_s() - t0);
 	done_through(d, n, phases - 1);
 	join(n, t);
 	barrier_free(b);
