@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "draw.h"
-#include "export/export.h"
-#include "export/record.h"
+#include "headless.h"
+#include "record.h"
 #include "keys.h"
 #include "layout.h"
 #include <distmm/outfile.h>
@@ -322,7 +322,7 @@ int tui_main(const struct cli_opts *o, int argc, char *const argv[])
 	struct dm_err err, rec_err;
 	int rc, rec_rc = 0;
 
-	if (o->record_file && (rc = export_check_path(o->record_file, 1)))
+	if (o->record_file && (rc = headless_check_path(o->record_file, 1)))
 		return rc;
 	if ((rc = session_open(&t, o)))
 		return rc;

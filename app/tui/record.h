@@ -5,17 +5,17 @@
  * labelled with its caption.  The live interface (--record) and the
  * headless export (--export) both record through it; only their clocks
  * differ (real time, or the virtual one the export plays by). */
-#ifndef EXPORT_RECORD_H
-#define EXPORT_RECORD_H
+#ifndef TUI_RECORD_H
+#define TUI_RECORD_H
 
 #include <stdint.h>
 
 #include <distmm/dm_err.h>
 
-#include "cast.h"
+#include "export/cast.h"
 #include "cli/cli.h"
-#include "grid.h"
-#include "tui/view.h"
+#include "export/grid.h"
+#include "view.h"
 
 /* Called at each marker with the screen at that moment and the label (the
  * export writes its SVG stills from it). */
