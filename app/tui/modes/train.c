@@ -457,19 +457,27 @@ void mode_train_switch(struct view *v, uint64_t now)
 {
 	struct dm_err err;
 	int train = !view_mode_on(v, &mode_train);
-	/* a bug or an order only one of the two runs has is said, not dropped in silence */
-	if (train && v->cfg.order != ORDER_PARITY) {
-		snprintf(v->msg, sizeof v->msg, "d: the training step's rings use the parity order, "
-						"not %s: r and the command line without it",
-			 order_name(v->cfg.order));
-		return;
-	}
-	if (v->cfg.bug != BUG_NONE && bug_is_backward(v->cfg.bug) != train) {
-		snprintf(v->msg, sizeof v->msg, "d: the bug %s is a mistake of the %s: the %s cannot "
-						"have it",
-			 bug_name(v->cfg.bug), train ? "forward" : "backward's reduce-scatter",
-			 train ? "training step" : "forward alone");
-		return;
+	/* a bug or an order only one of the two runs has is said, not dropped in
+	 * silence: the engine's rules (plan_check, bug_applies) asked of the
+	 * run d would make, not restated here */
+	struct dm_plan *next;
+	if (plan_dup(&next, v->plan, &err) == 0) {
+		int bad = plan_set_pass(next, train ? DM_TRAIN : DM_FORWARD, &err) ||
+			  plan_check(next, &err);
+		enum dm_bug bug = plan_bug(next);
+		int ignored = !bad && bug != BUG_NONE && !bug_applies(bug, next);
+		plan_free(next);
+		if (bad) {
+			snprintf(v->msg, sizeof v->msg, "d: %s (r and the command line without it)",
+				 err.msg);
+			return;
+		}
+		if (ignored) {
+			snprintf(v->msg, sizeof v->msg, "d: the bug %s is a mistake of the backward's "
+							"reduce-scatter: the forward alone cannot have it",
+				 bug_name(bug));
+			return;
+		}
 	}
 	if (train && mode_train_push(v, &err)) {
 		snprintf(v->msg, sizeof v->msg, "d: %s", err.msg);
