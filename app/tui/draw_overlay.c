@@ -30,8 +30,13 @@ void draw_result(const struct draw_ctx *d)
 {
 	const struct view *v = d->v;
 	const struct run_snapshot *s = &v->snap;
+	struct view_block first;
 	if (!v->finished || v->result_closed || v->animating || !s->c || v->cell_on)
 		return;
+	if (view_result(v, 0, &first)) {
+		draw_results(d); /* the matrices the modes check (the training step's dB, dA, C) */
+		return;
+	}
 	int cell = v->fc.ideal_w + 2; /* a space, the mark, the value */
 	char title[96];
 	if (v->verdict == VIEW_OK)
