@@ -32,6 +32,7 @@ struct dm_plan;
 struct run_config;
 struct view;
 struct view_block;
+struct view_memtab;
 
 #define VIEW_LAYER_BASE 100 /* the base run: every view has it, below all others */
 
@@ -177,7 +178,8 @@ struct view_mode {
 	 * the run (its size and format only, so that the panels keep their
 	 * size from stop to stop); 1 when the mode says.  result: the i-th
 	 * matrix the verification's overlay shows (0 first), 1 when there is
-	 * one.  memory_note: a paragraph the memory table adds. */
+	 * one.  memory: the memory and traffic table c shows, 1 when the mode
+	 * gives it (else the forward's DP against FSDP). */
 	int (*hides)(const struct view *v, const void *data);
 	int (*fresh)(const struct view *v, const void *data, int r, size_t j, int *fresh);
 	int (*marks)(const struct view *v, const void *data, int r);
@@ -190,7 +192,7 @@ struct view_mode {
 	int (*links)(const struct view *v, const void *data);
 	int (*block)(const struct view *v, const void *data, int r, int slot, struct view_block *b);
 	int (*result)(const struct view *v, const void *data, int i, struct view_block *b);
-	int (*memory_note)(const struct view *v, const void *data, char *buf, size_t size);
+	int (*memory)(const struct view *v, const void *data, struct view_memtab *t);
 
 	/* Keys (enum keys_action).  refuse: the one-line reason this mode does
 	 * not take the action (the help marks it; pressing says it), without

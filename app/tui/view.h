@@ -87,6 +87,23 @@ struct view_block {
 	size_t ref_ld;
 };
 
+/* The memory and traffic table of a mode (mode.h: memory): a row a rank
+ * and a total, columns under group headings; draw_overlay draws it,
+ * leaving out the last columns when the screen is narrow. */
+#define VIEW_MEMTAB_COLS 10
+#define VIEW_MEMTAB_ROWS 66 /* 64 ranks and the total */
+#define VIEW_MEMTAB_NOTES 4
+struct view_memtab {
+	char title[96];
+	int n_cols, n_rows;  /* the first column names the row; the last row may be a total */
+	int total;           /* the last row is the total */
+	char group[VIEW_MEMTAB_COLS][40]; /* a heading from this column on, "" none */
+	char head[VIEW_MEMTAB_COLS][16];
+	char cell[VIEW_MEMTAB_ROWS][VIEW_MEMTAB_COLS][16];
+	char note[VIEW_MEMTAB_NOTES][400];
+	int n_note;
+};
+
 struct view {
 	struct view_config cfg;
 	struct view_mode_entry modes[VIEW_MODES_MAX]; /* the active modes, by layer (mode.h) */
@@ -341,8 +358,8 @@ int view_block(const struct view *v, int r, int slot, struct view_block *b);
 /* The i-th matrix of the verification's overlay, 0 when no mode gives one
  * (the forward's C). */
 int view_result(const struct view *v, int i, struct view_block *b);
-/* A paragraph the memory table adds, "" for none. */
-void view_memory_note(const struct view *v, char *buf, size_t size);
+/* The mode's memory table for c, 0 when none (the forward's DP vs FSDP). */
+int view_memory_table(const struct view *v, struct view_memtab *t);
 /* The key bar's conditions (enum keys_need) the view meets. */
 unsigned view_key_needs(const struct view *v);
 /* Why the modes do not take action now (the one-line reason, without the

@@ -20,7 +20,8 @@
 # caption's bytes and the memory line's words; nothing cut at 120x40;
 # rs-off-by-one and no-sum, both modes: every backward stop's caption is
 # its own, the end marks dB's wrong cells '!' (overlay and panels), the
-# table shows the chunks the buggy code moved.
+# table shows the chunks the buggy code moved; c's figures are the
+# panels', read off the screen for every rank.
 set -u
 BIN=${1:-./distmm-tui}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
@@ -341,6 +342,45 @@ wait_for 'rs: sends>=stores over \(no-sum\)' && pass
 keys t
 wait_gone 'rs: sends>=stores over' && pass
 quit_clean
+
+test_name="c agrees with the panels"
+# panel_figures R: rank R's panel's peak and sent, off the screen
+panel_figures() {
+	screen | python3 -c '
+import re, sys
+rows = sys.stdin.read().split("\n")
+r = sys.argv[1]
+for y, line in enumerate(rows):
+    x = line.find("┌ rank %s " % r)
+    if x < 0:
+        continue
+    w = line.index("┐", x) - x
+    inner = [l[x + 1:x + w] for l in rows[y + 1:] if len(l) > x + w]
+    unit = r"([0-9.]+ (?:B|KiB|MiB))"
+    mem = next(l for l in inner if l.startswith("mem "))
+    sent = next(l for l in inner if re.match("sent " + unit + "  recv", l))
+    print(re.search(unit, mem).group(1), re.match("sent " + unit, sent).group(1), sep="|")
+    break
+' "$1"
+}
+for mode in fsdp dp; do
+	start 200x60 --train -d 4 -m $mode
+	keys End
+	wait_for ' verify  ' && keys Escape
+	wait_gone 'the verification on rank 0' && pass
+	for r in 0 1 2 3; do
+		got=$(panel_figures $r)
+		[ -n "$got" ] || { bad "$mode: no figures on rank $r's panel"; continue; }
+		keys c
+		wait_for 'memory and traffic: the training step' || continue
+		peak=${got%|*} sent=${got#*|}
+		screen | grep -Eq "rank $r +$peak +$sent " && pass ||
+			{ bad "$mode rank $r: the panel says $peak, $sent; c says"; screen | grep "rank $r "; }
+		keys Escape
+		wait_gone 'memory and traffic: the training step' && pass
+	done
+	quit_clean
+done
 
 # refused before the terminal is touched: one line, exit 2
 test_name="--start-at refusals"

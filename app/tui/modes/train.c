@@ -464,31 +464,6 @@ static int train_other(const struct view *v, const void *data, int r, struct vie
 	return 1;
 }
 
-/* The memory table's paragraph: the training step's own peaks and ring
- * bytes, by the model batch mode's tables print, for rank 0 of each. */
-static int train_memory_note(const struct view *v, const void *data, char *buf, size_t size)
-{
-	struct model_train m[2];
-	char f[2][3][24];
-	struct dm_plan *p = NULL; /* the table's devices, in one mode then the other */
-	int made = !plan_make(&p, DM_FSDP, v->cmp.n, DM_TRAIN, NULL);
-	(void)data;
-	for (int mode = 0; mode < 2; mode++) {
-		memset(&m[mode], 0, sizeof m[mode]);
-		if (made && !plan_set_mode(p, mode, NULL))
-			model_train_rank(p, v->a->rows, v->a->cols, v->b->cols, 0, &m[mode]);
-		view_bytes(m[mode].fwd_peak, f[mode][0], sizeof f[mode][0]);
-		view_bytes(m[mode].bwd_peak, f[mode][1], sizeof f[mode][1]);
-		view_bytes(m[mode].ring_sent, f[mode][2], sizeof f[mode][2]);
-	}
-	plan_free(p);
-	snprintf(buf, size,
-		 "training step, rank 0 by the model: FSDP peak %s forward, %s backward, ring "
-		 "sent %s; DP %s forward, %s backward, ring sent %s (-b --train: every rank)",
-		 f[DM_FSDP][0], f[DM_FSDP][1], f[DM_FSDP][2], f[DM_DP][0], f[DM_DP][1], f[DM_DP][2]);
-	return 1;
-}
-
 static int train_key(struct view *v, void *data, int action, int ch, uint64_t now)
 {
 	(void)data, (void)ch;
@@ -528,7 +503,7 @@ const struct view_mode mode_train = {
 	.links = train_links,
 	.block = tblock_block,
 	.result = tblock_result,
-	.memory_note = train_memory_note,
+	.memory = tmem_table,
 	.key = train_key,
 	.share = train_share,
 };

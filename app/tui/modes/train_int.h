@@ -1,6 +1,6 @@
 /* train_int: what the training step's mode (train.c) shares with the files
  * that say its panels (train_blocks.c: the blocks, the verification's
- * matrices, each panel's line).
+ * matrices, each panel's line) and its memory table (train_memory.c).
  * For app/tui/modes/train*.c only. */
 #ifndef TUI_MODES_TRAIN_INT_H
 #define TUI_MODES_TRAIN_INT_H
@@ -42,5 +42,9 @@ void tblock_formats(const struct view *v, struct train_state *t);
 void tblock_shown(const struct view *v, struct train_state *t);
 /* The bug the run's backward makes (its plan's, where it applies), else none. */
 enum dm_bug tblock_bug(const struct view *v);
+
+/* train_memory.c: c's table, the training step's figures by the model
+ * beside the run's (the memory hook). */
+int tmem_table(const struct view *v, const void *data, struct view_memtab *t);
 
 #endif

@@ -10,8 +10,8 @@
  *    80x24 too;
  *  - the bugs: each backward stop's caption is the stop's own, the
  *    verification's overlay and the panels mark dB's wrong cells;
- *  - the dA formula's shape; the memory line's words; the first backward
- *    caption's bytes. */
+ *  - c's table agrees with the panels and the model; the dA formula's
+ *    shape; the memory line's words; the first backward caption's bytes. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -330,6 +330,42 @@ START_TEST(the_bugs_are_shown_where_they_are)
 }
 END_TEST
 
+/* c in a training step: each rank's figures now are its panel's, and at
+ * the end the model's for the run's mode. */
+START_TEST(the_memory_table_agrees_with_the_panels)
+{
+	int mode = _i % 2, n = 3 + _i / 2;
+	struct mats m;
+	struct view v;
+	static struct view_memtab t;
+	struct dm_plan *p = tu_plan(mode, n, DM_TRAIN);
+	mats_make(&m, 8, 6, 4);
+	view_open(&v, &m, mode, n, BUG_NONE);
+	view_goto(&v, v.phase_count, 0);
+	ck_assert(v.finished);
+	ck_assert(view_memory_table(&v, &t));
+	ck_assert_int_eq(t.n_rows, n + 1);
+	for (int r = 0; r < n; r++) {
+		struct model_train mt;
+		char peak[24], sent[24];
+		model_train_rank(p, 8, 6, 4, r, &mt);
+		view_bytes(v.snap.dev[r].peak_bytes, peak, sizeof peak);
+		view_bytes(v.snap.dev[r].sent_bytes, sent, sizeof sent);
+		ck_assert_str_eq(t.cell[r][1], peak);
+		ck_assert_str_eq(t.cell[r][2], sent);
+		ck_assert_uint_eq(v.snap.dev[r].peak_bytes, mt.peak);
+		ck_assert_uint_eq(v.snap.dev[r].sent_bytes, mt.ring_sent + mt.gather_sent);
+		view_bytes(mt.fwd_peak, peak, sizeof peak);
+		view_bytes(mt.ring_sent + mt.gather_sent, sent, sizeof sent);
+		ck_assert_str_eq(t.cell[r][3], peak); /* the run's own mode first */
+		ck_assert_str_eq(t.cell[r][5], sent);
+	}
+	plan_free(p);
+	view_free(&v);
+	mats_free(&m);
+}
+END_TEST
+
 /* The formula's shape, the memory line's words, the first backward
  * caption's bytes against the memory line's. */
 START_TEST(the_words_say_what_the_numbers_are)
@@ -394,6 +430,7 @@ static Suite *train_view_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, every_backward_stop_shows_values_and_cuts_nothing, 0, 2 * NSHAPES);
 	tcase_add_loop_test(tc, the_bugs_are_shown_where_they_are, 0, 4);
+	tcase_add_loop_test(tc, the_memory_table_agrees_with_the_panels, 0, 4);
 	tcase_add_test(tc, the_words_say_what_the_numbers_are);
 	suite_add_tcase(s, tc);
 	return s;
