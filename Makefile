@@ -44,8 +44,7 @@ APP_LIB    = $(BUILD)/libdistmm-app.a
 # The judge's harness (app/judge/py/, Python) is built into distmm-tui as C
 # arrays by app/judge/embed.sh (od and sed: no Python needed to build), so the
 # program finds it from any directory.  The list's order is its load order.
-JUDGE_PY   = $(addprefix app/judge/py/,jd_world.py jd_queue.py jd_patch.py jd_content.py jd_facts.py jd_verdict.py \
-	jd_trace.py jd_run.py jd_main.py)
+JUDGE_PY   = $(addprefix app/judge/py/,jd_world.py jd_queue.py jd_run.py jd_main.py)
 JUDGE_GEN  = $(BUILD)/gen/judge_harness.c
 # The Check suites mirror the source: tests/engine/<area>/check_*.c are
 # white-box suites of the engine (its internal headers, libdistmm.a alone),

@@ -45,6 +45,8 @@ enum {
 	OPT_JUDGE,
 	OPT_JUDGE_TIMEOUT,
 	OPT_JUDGE_UNCONFINED,
+	OPT_JUDGE_SCHEDULE,
+	OPT_SHOW_OUTPUT,
 	OPT_VERIFY,
 	OPT_COMPARE,
 	OPT_START_AT,
@@ -89,6 +91,8 @@ static const struct option cli_longopts[] = {
 	{ "judge", required_argument, NULL, OPT_JUDGE },
 	{ "judge-timeout", required_argument, NULL, OPT_JUDGE_TIMEOUT },
 	{ "judge-unconfined", no_argument, NULL, OPT_JUDGE_UNCONFINED },
+	{ "judge-schedule", required_argument, NULL, OPT_JUDGE_SCHEDULE },
+	{ "show-output", no_argument, NULL, OPT_SHOW_OUTPUT },
 	{ "verify", required_argument, NULL, OPT_VERIFY },
 	{ "compare", no_argument, NULL, OPT_COMPARE },
 	{ "start-at", required_argument, NULL, OPT_START_AT },
@@ -142,6 +146,8 @@ static const struct cli_name {
 	{ OPT_JUDGE, CLI_GIVEN_JUDGE, "--judge" },
 	{ OPT_JUDGE_TIMEOUT, CLI_GIVEN_JUDGE_TIMEOUT, "--judge-timeout" },
 	{ OPT_JUDGE_UNCONFINED, CLI_GIVEN_JUDGE_UNCONFINED, "--judge-unconfined" },
+	{ OPT_JUDGE_SCHEDULE, CLI_GIVEN_JUDGE_SCHEDULE, "--judge-schedule" },
+	{ OPT_SHOW_OUTPUT, CLI_GIVEN_SHOW_OUTPUT, "--show-output" },
 	{ OPT_VERIFY, CLI_GIVEN_VERIFY, "--verify" },
 	{ OPT_COMPARE, CLI_GIVEN_COMPARE, "--compare" },
 	{ OPT_START_AT, CLI_GIVEN_START_AT, "--start-at" },
@@ -188,6 +194,8 @@ static const struct cli_rule {
 	  "has no effect without --judge (it is the time limit of each judged case)" },
 	{ CLI_GIVEN_JUDGE_UNCONFINED, CLI_NO_JUDGE,
 	  "has no effect without --judge (it runs the judged file without its sandbox)" },
+	{ CLI_GIVEN_JUDGE_SCHEDULE | CLI_GIVEN_SHOW_OUTPUT, CLI_NO_JUDGE,
+	  "has no effect without --judge (it is about the judged file's runs)" },
 	{ CLI_GIVEN_A | CLI_GIVEN_B | CLI_GIVEN_OUT | CLI_GIVEN_ORDERS | CLI_GIVEN_BUG |
 		  CLI_GIVEN_REPLAY | CLI_GIVEN_LESSON | CLI_GIVEN_TRAIN | CLI_GIVEN_GRAD_FILES,
 	  CLI_IN_JUDGE,
@@ -206,6 +214,8 @@ static const struct cli_rule {
 	  "has no effect with -b (batch mode prints plain text)" },
 	{ CLI_GIVEN_START_AT, CLI_IN_BATCH, "has no effect with -b (batch mode runs to the end)" },
 	{ CLI_GIVEN_THEME, CLI_IN_BATCH, "has no effect with -b (batch mode prints plain text)" },
+	{ CLI_GIVEN_SHOW_OUTPUT, CLI_IN_INTERFACE,
+	  "has no effect without -b (batch mode's report shows what the file printed)" },
 	{ CLI_GIVEN_QUIET, CLI_IN_INTERFACE,
 	  "has no effect without -b (it shortens batch mode's output)" },
 	{ CLI_GIVEN_COMPARE, CLI_IN_INTERFACE,
@@ -585,6 +595,13 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_SPEED: return cli_speed(arg, o, err, size);
 	case OPT_JUDGE: o->judge_file = arg; break;
 	case OPT_JUDGE_UNCONFINED: o->judge_unconfined = 1; break;
+	case OPT_SHOW_OUTPUT: o->show_output = 1; break;
+	case OPT_JUDGE_SCHEDULE:
+		if (cli_number(arg, 0, 1000000, &v))
+			return cli_fail(err, size, "--judge-schedule must be a seed from 0 to 1000000, "
+					"not '%s'", arg);
+		o->judge_schedule = (unsigned)v;
+		break;
 	/* the training step */
 	case OPT_TRAIN: o->train = 1; break;
 	case OPT_DC: o->dc_file = arg; break;

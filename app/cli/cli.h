@@ -62,6 +62,8 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 	CLI_GIVEN_JUDGE_BIT,
 	CLI_GIVEN_JUDGE_TIMEOUT_BIT,
 	CLI_GIVEN_JUDGE_UNCONFINED_BIT,
+	CLI_GIVEN_JUDGE_SCHEDULE_BIT,
+	CLI_GIVEN_SHOW_OUTPUT_BIT,
 	CLI_GIVEN_VERIFY_BIT,
 	CLI_GIVEN_COMPARE_BIT,
 	CLI_GIVEN_START_AT_BIT,
@@ -105,6 +107,8 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 #define CLI_GIVEN_JUDGE (UINT64_C(1) << CLI_GIVEN_JUDGE_BIT)
 #define CLI_GIVEN_JUDGE_TIMEOUT (UINT64_C(1) << CLI_GIVEN_JUDGE_TIMEOUT_BIT)
 #define CLI_GIVEN_JUDGE_UNCONFINED (UINT64_C(1) << CLI_GIVEN_JUDGE_UNCONFINED_BIT)
+#define CLI_GIVEN_JUDGE_SCHEDULE (UINT64_C(1) << CLI_GIVEN_JUDGE_SCHEDULE_BIT)
+#define CLI_GIVEN_SHOW_OUTPUT (UINT64_C(1) << CLI_GIVEN_SHOW_OUTPUT_BIT)
 #define CLI_GIVEN_VERIFY (UINT64_C(1) << CLI_GIVEN_VERIFY_BIT)
 #define CLI_GIVEN_COMPARE (UINT64_C(1) << CLI_GIVEN_COMPARE_BIT)
 #define CLI_GIVEN_START_AT (UINT64_C(1) << CLI_GIVEN_START_AT_BIT)
@@ -167,6 +171,8 @@ struct cli_opts {
 	const char *judge_file;
 	unsigned judge_ms;    /* --judge-timeout: each case's time limit, ms */
 	int judge_unconfined; /* --judge-unconfined: no sandbox (app/judge/sandbox.c) */
+	unsigned judge_schedule; /* --judge-schedule: the one schedule seed each case runs under */
+	int show_output;      /* --show-output: the candidate's prints, for each case */
 	int verify;           /* enum cli_verify */
 	int compare;          /* batch: run the other mode for the DP-vs-FSDP table */
 	/* --train: the training step (forward and backward); its gradients'

@@ -19,20 +19,22 @@ struct battery_shape {
 	int n;
 	size_t M, K, N;
 	int values;
-	const char *what;
+	const char *what, *what_dp; /* why the battery has it, for FSDP and for DP */
 };
 
 static const struct battery_shape battery_shapes[] = {
-	{ 2, 8, 6, 4, MAT_VALUES_INTS, "the exercise's driver" },
-	{ 1, 8, 6, 4, MAT_VALUES_INTS, "one device: plain A @ B" },
-	{ 3, 9, 5, 6, MAT_VALUES_INTS, "n = 3: (r + s) and (r - s) differ" },
-	{ 4, 8, 6, 4, MAT_VALUES_INTS, "n = 4, one column a shard" },
-	{ 8, 16, 5, 8, MAT_VALUES_INTS, "a larger n" },
-	{ 2, 8, 6, 4, MAT_VALUES_FLOATS, "the driver with floats" },
-	{ 4, 12, 7, 8, MAT_VALUES_FLOATS, "floats, n = 4" },
-	{ 3, 10, 5, 7, MAT_VALUES_INTS, "uneven rows and columns" },
-	{ 4, 7, 3, 5, MAT_VALUES_FLOATS, "uneven, floats" },
-	{ 5, 6, 4, 3, MAT_VALUES_INTS, "more ranks than columns: empty shards" },
+	{ 2, 8, 6, 4, MAT_VALUES_INTS, "the exercise's driver", "the exercise's driver" },
+	{ 1, 8, 6, 4, MAT_VALUES_INTS, "one device: plain A @ B", "one device: plain A @ B" },
+	{ 3, 9, 5, 6, MAT_VALUES_INTS, "n = 3: (r + s) and (r - s) differ",
+	  "n = 3: a gather of two blocks" },
+	{ 4, 8, 6, 4, MAT_VALUES_INTS, "n = 4, one column a shard", "n = 4: two rows a rank" },
+	{ 8, 16, 5, 8, MAT_VALUES_INTS, "a larger n", "a larger n" },
+	{ 2, 8, 6, 4, MAT_VALUES_FLOATS, "the driver with floats", "the driver with floats" },
+	{ 4, 12, 7, 8, MAT_VALUES_FLOATS, "floats, n = 4", "floats, n = 4" },
+	{ 3, 10, 5, 7, MAT_VALUES_INTS, "uneven rows and columns", "uneven rows" },
+	{ 4, 7, 3, 5, MAT_VALUES_FLOATS, "uneven, floats", "uneven, floats" },
+	{ 5, 6, 4, 3, MAT_VALUES_INTS, "more ranks than columns: empty shards",
+	  "more ranks than columns" },
 };
 
 #define BATTERY_SHAPES (sizeof battery_shapes / sizeof battery_shapes[0])
@@ -80,7 +82,8 @@ int battery_build(const struct cli_opts *o, struct judge_case **cases, size_t *n
 			if (!one) {
 				const struct battery_shape *s = &battery_shapes[i];
 				battery_case(&cs[k], (int)k + 1, modes[m], s->n, s->M, s->K, s->N,
-					     s->values, o->seed, o->capacity, s->what);
+					     s->values, o->seed, o->capacity,
+					     modes[m] == DM_DP ? s->what_dp : s->what);
 				/* beyond the contract: reported, not counted */
 				cs[k].counts = !cs[k].beyond;
 				continue;

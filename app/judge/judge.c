@@ -55,6 +55,7 @@ int judge_prepare(struct judge *j, const struct cli_opts *o, struct dm_err *err)
 	memset(j, 0, sizeof *j);
 	j->path = j->inside = o->judge_file;
 	j->timeout_ms = o->judge_ms;
+	j->schedule = (o->given & CLI_GIVEN_JUDGE_SCHEDULE) ? (int)o->judge_schedule : -1;
 	j->unconfined = o->judge_unconfined;
 	if (strpbrk(j->path, "\t\n\r"))
 		return dm_err_set(err, DM_EINVAL, "--judge: the file name has a tab or a line break");
@@ -146,6 +147,9 @@ struct judge_io {
 	int booted, hello, loaded, done, bad;
 	size_t current;       /* the case running */
 	int in_case;
+	int in_frame;         /* a run's frame header was read: its bytes are awaited */
+	struct proto_frame frame;
+	struct proto_session ps;
 	uint64_t deadline;
 	struct dm_err err;
 };
@@ -180,17 +184,34 @@ static uint64_t judge_case_ms(const struct judge *j)
 	return (uint64_t)JUDGE_RUNS * (j->timeout_ms + JUDGE_RUN_SLACK_MS) + 5000u;
 }
 
-/* The whole lines in io->line, record by record. */
+/* The whole records in io->line: lines, and a run's frame once all its
+ * bytes are in. */
 static int judge_lines(struct judge *j, struct judge_io *io)
 {
 	size_t start = 0;
-	for (size_t i = 0; i < io->len; i++) {
-		if (io->line[i] != '\n')
+	if (!io->line)
+		return JS_DONE;  /* nothing came yet */
+	for (;;) {
+		if (io->in_frame) {
+			if (io->len - start < io->frame.len)
+				break;
+			int rc = proto_run(j, &io->ps, &io->frame, io->line + start, &io->err);
+			start += io->frame.len;
+			io->in_frame = 0;
+			if (rc) {
+				io->bad = 1;
+				return JS_FAILED;
+			}
 			continue;
-		io->line[i] = '\0';
+		}
+		char *nl = memchr(io->line + start, '\n', io->len - start);
+		if (!nl)
+			break;
+		*nl = '\0';
 		size_t idx = 0;
-		int r = proto_record(j, io->line + start, i - start, &idx, &io->err);
-		start = i + 1;
+		int r = proto_record(j, io->line + start, (size_t)(nl - (io->line + start)), &idx,
+				     &io->frame, &io->err);
+		start = (size_t)(nl - io->line) + 1;
 		switch (r) {
 		case PROTO_BOOT: io->booted = 1; break;
 		case PROTO_HELLO: io->hello = 1; break;
@@ -204,8 +225,18 @@ static int judge_lines(struct judge *j, struct judge_io *io)
 			io->in_case = 1;
 			io->deadline = judge_now_ms() + judge_case_ms(j);
 			break;
+		case PROTO_RUN:
+			if (!io->in_case || idx != io->current) {
+				io->bad = 1;
+				dm_err_set(&io->err, DM_EFORMAT, "the judge's harness sent a run out of its "
+					   "case");
+				return JS_FAILED;
+			}
+			io->in_frame = 1;
+			break;
 		case PROTO_CASE:
 			io->in_case = 0;
+			proto_session_end(&io->ps);
 			io->deadline = judge_now_ms() + JUDGE_BETWEEN_MS;
 			break;
 		case PROTO_DONE: io->done = 1; break;
@@ -217,7 +248,7 @@ static int judge_lines(struct judge *j, struct judge_io *io)
 		memmove(io->line, io->line + start, io->len - start);
 		io->len -= start;
 	}
-	if (io->len >= JUDGE_LINE_MAX) {
+	if (!io->in_frame && io->len >= JUDGE_LINE_MAX) {
 		io->bad = 1;
 		dm_err_set(&io->err, DM_EFORMAT, "the judge's harness sent a line that never ends");
 		return JS_FAILED;
@@ -374,6 +405,7 @@ out:
 	if (rc == JS_FAILED && !j->failure[0] && !j->signal)
 		judge_lost(j, &io, "the judge's harness failed");
 	child_end(&c);
+	proto_session_end(&io.ps);
 	free(io.line);
 	return rc == JS_FAILED ? JS_DONE : rc;
 }
@@ -461,6 +493,5 @@ int judge_run(struct judge *j, struct dm_err *err)
 	proto_buf_free(&job);
 	if (!rc && !found && !j->signal)
 		rc = dm_err_set(err, DM_EIO, JUDGE_NO_PYTHON);
-	proto_parse_traces(j);
 	return rc;
 }

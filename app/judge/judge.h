@@ -1,8 +1,10 @@
 /* judge: `--judge FILE.py`, a candidate's own Python solution run for real.
  * The program makes the cases and their matrices (battery), starts the
  * harness in a Python child (child, harness), feeds it the job and reads its
- * records (proto) into one judge_case each: the verdict, the words, and the
- * candidate's run as the program's event log with its first wrong event, for
+ * records (proto): for each run, the facts of what the candidate's code did
+ * (rec), from which this side alone decides the verdict and its words
+ * (decide, stuck, wrong) and makes the run's event log (evbuild), with its
+ * first wrong event named by the engine's rules; one judge_case each, for
  * batch mode's report (judge_report) and for the interface's replay of it
  * (app/tui/session_judge.c). */
 #ifndef APP_JUDGE_JUDGE_H
@@ -24,10 +26,11 @@ enum judge_verdict {
 	JUDGE_MUTATED_INPUT,   /* A or B changed in place */
 	JUDGE_MUTATED_PAYLOAD, /* an array changed between its send and its receive */
 	JUDGE_LEFT_MESSAGES,   /* right numbers, messages never received */
+	JUDGE_UNJOINED,        /* it returned while threads it started still ran */
 	JUDGE_DEADLOCK,        /* every thread blocked in a send, a receive or a join */
 	JUDGE_EXCEPTION,       /* a thread (or the function) raised */
 	JUDGE_TIMEOUT,         /* neither a result nor a deadlock within the time limit */
-	JUDGE_ERROR,           /* the judge itself failed on this case */
+	JUDGE_ERROR,           /* the judge failed on this case, or the run's records did not parse */
 	JUDGE_NOT_RUN,         /* the harness never answered for it */
 	JUDGE_VERDICTS
 };
@@ -59,20 +62,24 @@ struct judge_case {
 	size_t n_notes;
 	struct judge_wait *waits; /* the ranks blocked at the end, by rank */
 	size_t n_waits;
-	char schedule[16];     /* the schedule of the run reported: free, reversed, seeded */
-	int runs;              /* runs made (one a schedule, until one fails) */
+	char schedule[24];     /* the schedule of the run reported: "reversed", "seed 2" */
+	int sched_seed;        /* its seed (0: the default, reversed) */
+	int timing;            /* it failed under a seed whose default run passed */
+	int runs;              /* which run it was (1, 2, 3: one a schedule seed) */
 	long first_wrong;      /* index in trace.ev of the first wrong event, or -1 */
-	char *events;          /* the run as JSON Lines, as the harness sent it */
-	size_t events_len, events_cap;
-	struct trace trace;    /* the same, parsed (has_trace) */
+	struct trace trace;    /* the run reported as the program's event log (has_trace) */
 	int has_trace;
-	char trace_error[DM_ERR_MSG_MAX]; /* why events did not parse, if they did not */
+	int held_all_b;        /* a pass whose ranks each held all of B at once */
+	char *output;          /* what the run reported printed (bounded), output_len bytes */
+	size_t output_len;
+	int output_cut;        /* more was printed than kept */
 };
 
 struct judge {
 	const char *path;      /* the candidate's file, as given */
 	const char *inside;    /* the path the harness opens (absolute when confined) */
 	unsigned timeout_ms;   /* each run's time limit */
+	int schedule;          /* --judge-schedule: the one seed each case runs under, else -1 */
 	int unconfined;        /* --judge-unconfined: no sandbox (sandbox.h) */
 	struct judge_case *cases;
 	size_t n_cases;
@@ -108,9 +115,8 @@ int judge_defines(const struct judge *j, const struct judge_case *c);
  * NULL when none did. */
 const struct judge_case *judge_pick(const struct judge *j);
 
-/* "pass", "wrong result", ... and the harness's tokens back ("wrong-result"). */
+/* "pass", "wrong result", ... */
 const char *judge_verdict_word(int v);
-int judge_verdict_parse(const char *token, size_t len);
 
 /* The message when no python with numpy is found. */
 #define JUDGE_NO_PYTHON "--judge needs python3 with numpy (make deps installs python3-numpy; " \

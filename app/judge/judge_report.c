@@ -52,16 +52,89 @@ static void judge_report_table(const struct judge *j)
 
 static void judge_report_again(const struct judge *j, const struct judge_case *c)
 {
-	char cap[40] = "";
+	char cap[40] = "", sched[40] = "", path[1024];
 	if (c->capacity != RUN_UNBOUNDED)
 		snprintf(cap, sizeof cap, " --capacity %zu", c->capacity);
+	if (c->sched_seed)
+		snprintf(sched, sizeof sched, " --judge-schedule %d", c->sched_seed);
+	status_escape(j->path, path, sizeof path);
 	printf("  this case alone: distmm-tui -b --judge %s -m %s -d %d -M %zu -K %zu -N %zu "
-	       "--values %s --seed %" PRIu64 "%s\n", j->path, c->mode == DM_DP ? "dp" : "fsdp",
+	       "--values %s --seed %" PRIu64 "%s%s\n", path, c->mode == DM_DP ? "dp" : "fsdp",
 	       c->n, c->M, c->K, c->N, c->values == MAT_VALUES_INTS ? "ints" : "floats", c->seed,
-	       cap);
+	       cap, sched);
 }
 
-static void judge_report_details(const struct judge *j, const struct judge_case *c)
+/* What the candidate's code printed in the run reported, escaped, at most
+ * JUDGE_REPORT_OUT_LINES lines (--show-output). */
+#define JUDGE_REPORT_OUT_LINES 20
+static void judge_report_output(const struct judge_case *c)
+{
+	if (!c->output_len) {
+		printf("  it printed nothing\n");
+		return;
+	}
+	size_t lines = 0, shown = 0;
+	for (size_t i = 0; i < c->output_len; i++)
+		lines += c->output[i] == '\n' || i + 1 == c->output_len;
+	printf("  it printed (%zu line%s%s):\n", lines, lines == 1 ? "" : "s",
+	       c->output_cut ? ", and more that was not kept" : "");
+	const char *p = c->output, *end = c->output + c->output_len;
+	while (p < end && shown < JUDGE_REPORT_OUT_LINES) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char raw[512], esc[2048];
+		snprintf(raw, sizeof raw, "%.*s", (int)(len < 500 ? len : 500), p);
+		status_escape(raw, esc, sizeof esc);
+		printf("    | %s%s\n", esc, len > 500 ? "..." : "");
+		shown++;
+		p += len + (nl != NULL);
+	}
+	if (shown < lines)
+		printf("    | ... (%zu more lines)\n", lines - shown);
+}
+
+/* Whether two cases' notes are the same. */
+static int judge_report_same_notes(const struct judge_case *a, const struct judge_case *b)
+{
+	if (a->n_notes != b->n_notes)
+		return 0;
+	for (size_t k = 0; k < a->n_notes; k++)
+		if (strcmp(a->notes[k], b->notes[k]) != 0)
+			return 0;
+	return 1;
+}
+
+/* A pass with notes (the ring travels left, all of B held at once): said
+ * once for every case that has the same ones; with --show-output, each
+ * case with what it printed. */
+static void judge_report_pass(const struct judge *j, const struct judge_case *c, int output)
+{
+	if (c->verdict != JUDGE_PASS || !judge_defines(j, c) || (!c->n_notes && !output))
+		return;
+	if (!output) {
+		for (const struct judge_case *e = j->cases; e < c; e++)
+			if (e->verdict == JUDGE_PASS && judge_defines(j, e) &&
+			    judge_report_same_notes(e, c))
+				return;  /* said with the first */
+		char more[512] = "";
+		for (const struct judge_case *e = c + 1; e < j->cases + j->n_cases; e++)
+			if (e->verdict == JUDGE_PASS && judge_defines(j, e) &&
+			    judge_report_same_notes(e, c) && strlen(more) + 16 < sizeof more)
+				snprintf(more + strlen(more), sizeof more - strlen(more), ", %d", e->id);
+		printf("\ncase%s %d%s", more[0] ? "s" : "", c->id, more);
+		printf(": pass, and:\n");
+	} else {
+		printf("\ncase %d: %s, n = %d: pass%s\n", c->id, judge_report_fn(c->mode), c->n,
+		       c->n_notes ? ", and:" : "");
+	}
+	for (size_t k = 0; k < c->n_notes; k++)
+		printf("    %s\n", c->notes[k]);
+	if (output)
+		judge_report_output(c);
+}
+
+static void judge_report_details(const struct cli_opts *o, const struct judge *j,
+				 const struct judge_case *c)
 {
 	char cap[24];
 	const char *word = judge_verdict_word(c->verdict);
@@ -71,9 +144,12 @@ static void judge_report_details(const struct judge *j, const struct judge_case 
 	       ", capacity %s", c->id, judge_report_fn(c->mode), c->n, *c->what ? " (" : "", c->what,
 	       *c->what ? ")" : "", c->M, c->K, c->K, c->N,
 	       c->values == MAT_VALUES_INTS ? "ints" : "floats", c->seed, cap);
-	if (c->schedule[0])
-		printf(", the %s schedule (run %d of %d)", c->schedule, c->runs,
-		       c->n > 1 ? 3 : 1);
+	int runs = j->schedule >= 0 || c->n < 2 ? 1 : 3;
+	if (c->sched_seed == 0 && c->schedule[0])
+		printf(", the reversed schedule (run %d of %d)", c->runs, runs);
+	else if (c->schedule[0])
+		printf(", schedule seed %d (run %d of %d)%s", c->sched_seed, c->runs, runs,
+		       c->timing ? ", timing-dependent: the default schedule passes" : "");
 	printf(":\n");
 	/* the headline says its kind itself when it starts with it */
 	size_t wl = strlen(word);
@@ -85,8 +161,8 @@ static void judge_report_details(const struct judge *j, const struct judge_case 
 	if (c->has_trace && c->first_wrong >= 0)
 		printf("  the first wrong event is event %ld of %zu in its trace (--trace FILE "
 		       "writes it)\n", c->first_wrong, c->trace.n_ev);
-	if (c->trace_error[0])
-		printf("  (its events could not be read back: %s)\n", c->trace_error);
+	if (o->show_output)
+		judge_report_output(c);
 	judge_report_again(j, c);
 }
 
@@ -121,7 +197,9 @@ static int judge_report_report(const struct cli_opts *o, const struct judge *j)
 	int deadlock = 0;
 	char cap[24];
 	judge_report_capacity(o->capacity, cap, sizeof cap);
-	printf("distmm-tui judge: %s (%s%s%s), python %s, time limit %g s a run\n", j->path,
+	char path[1024];
+	status_escape(j->path, path, sizeof path);
+	printf("distmm-tui judge: %s (%s%s%s), python %s, time limit %g s a run\n", path,
 	       j->has_dp ? "dp_mat_mul" : "", j->has_dp && j->has_fsdp ? " and " : "",
 	       j->has_fsdp ? "fsdp_mat_mul" : "", j->version, j->timeout_ms / 1000.0);
 	if (!j->has_dp || !j->has_fsdp)
@@ -142,12 +220,18 @@ static int judge_report_report(const struct cli_opts *o, const struct judge *j)
 			deadlock |= c->verdict == JUDGE_DEADLOCK;
 		}
 		if (c->verdict != JUDGE_PASS && c->verdict != JUDGE_NOT_RUN)
-			judge_report_details(j, c);
+			judge_report_details(o, j, c);
+		else if (c->verdict == JUDGE_PASS && o->show_output)
+			judge_report_pass(j, c, 1);
 	}
+	for (size_t i = 0; i < j->n_cases && !o->show_output; i++)
+		judge_report_pass(j, &j->cases[i], 0);
 	int status = counted_pass == counted ? STATUS_OK
 		     : deadlock ? STATUS_DEADLOCK : STATUS_MISMATCH;
 	if (j->failure[0]) {
-		printf("\nthe judge stopped early: %s\n", j->failure);
+		char shown[2048];
+		status_escape(j->failure, shown, sizeof shown);
+		printf("\nthe judge stopped early: %s\n", shown);
 		if (status == STATUS_OK)
 			status = STATUS_MISMATCH;
 	}

@@ -1,21 +1,80 @@
-/* proto: the judge's protocol, both directions (see proto.h).
+/* proto: the judge's protocol, both directions (see proto.h), and each
+ * run's verdict decided from its records.
  *
  * To the harness (its standard input), after the modules ("<count>\n", then
  * "<name> <bytes>\n<source>" for each, read by HARNESS_BOOT):
- *   job <TAB> path <TAB> display name <TAB> time limit in ms <TAB> cases
+ *   job <TAB> path <TAB> display name <TAB> time limit in ms <TAB> schedule
+ *       (-1: each case under seeds 0, 1, 2; else that seed alone) <TAB> cases
  *   case <TAB> id <TAB> dp_mat_mul|fsdp_mat_mul <TAB> n <TAB> M <TAB> K <TAB> N
  *        <TAB> capacity ("u" unbounded, or a number) <TAB> ints|floats
  *   then A (M*K) and B (K*N), row-major, as little-endian IEEE doubles.
- * From the harness (its standard output), one record a line, fields split by
- * tabs, the last one free text:
+ *
+ * From the harness (its standard output), one record a line, fields split
+ * by tabs, the last one free text; a run's records ride in a frame:
  *   boot (from HARNESS_BOOT, before it reads the modules)
- *   nonumpy <TAB> why          | hello <TAB> 1 <TAB> python version
+ *   nonumpy <TAB> why          | hello <TAB> 2 <TAB> python version
  *   load <TAB> ok <TAB> dp 0|1 <TAB> fsdp 0|1 | load <TAB> error <TAB> line
- *   begin <TAB> id             | ev <TAB> id <TAB> one JSON Lines trace line
- *   note <TAB> id <TAB> text   | done
- *   wait <TAB> id <TAB> rank <TAB> send|recv <TAB> peer (-1) <TAB> shard (-1)
- *   case <TAB> id <TAB> verdict <TAB> first wrong event (-1) <TAB> schedule
- *        <TAB> runs <TAB> headline
+ *   begin <TAB> id             | end <TAB> id     | done
+ *   run <TAB> id <TAB> seed <TAB> status <TAB> bytes, then that many bytes:
+ *       one run's records, as its process wrote them; status says how the
+ *       process ended: exit:N, signal:N, late (killed after its time limit
+ *       and a grace), big (it wrote more than 256 MiB and was stopped).
+ * The harness frames a run's records and nothing else: a run never holds the
+ * harness's descriptor, so nothing a run writes can pass for a frame, a
+ * case's end or a verdict (there is no verdict record at all).
+ *
+ * A run's records (jd_run.py writes them; rec.c reads them): each is a header
+ * line "TAG INT... LEN...\n" (fields split by one space, at most 1024 bytes)
+ * followed by as many bytes as each LEN says, a string each, raw (binary
+ * safe: lengths, never delimiters).  The first is "hi 1"; the last "end".
+ *   hi V                          the format's version (1)
+ *   thr TID PARENT HINT CALLER | NAME
+ *                                 a thread of the candidate's, TID 0, 1, ...
+ *                                 in the order they started (0: the one that
+ *                                 calls the function); HINT the rank its
+ *                                 arguments name, -1
+ *   snd MID TID T CSRC CDST FIRST QID QIDX CAP CRC NARR
+ *                                 a put: message MID (0, 1, ...) by thread
+ *                                 TID at clock T; send(src, dst)'s arguments
+ *                                 (-1 none); the int a tuple item starts with
+ *                                 (-1); the queue, its inbox index (-1) and
+ *                                 capacity (-1 unbounded); the payload's
+ *                                 checksum; then NARR arr records
+ *   sent MID T OK                 the put ended at T (OK 0: withdrawn)
+ *   rcv MID TID T0 T1 CDST QID QIDX CRC NARR
+ *                                 a get took MID; recv(dst)'s argument (-1);
+ *                                 the checksum then; the arrays again (NARR)
+ *                                 when it changed since the put
+ *   fin MID CRC NARR              after the run: MID changed since then
+ *   arr TAG NDIM D0 D1 D2 D3 | DTYPE DATA
+ *                                 an array of the record before: the int
+ *                                 before it in its tuple (-1), its shape,
+ *                                 numpy's dtype.str, and a 2-D array of
+ *                                 numbers' values as little-endian doubles,
+ *                                 D0*D1*8 bytes (or none: not numbers, or
+ *                                 beyond the run's budget of raw bytes)
+ *   exc TID LINE LOAD | TYPE MESSAGE FILE FUNC SOURCE
+ *                                 a thread raised (LOAD 1: while loading);
+ *                                 where: its innermost frame in the solution
+ *                                 file (LINE 0: none was)
+ *   wait TID STATE MID TARGET QID CAP LINE | FILE FUNC SOURCE
+ *                                 a live thread at a deadlock or the time
+ *                                 limit: its state (rec.h's enum rec_state),
+ *                                 the message it sends, the thread it joins,
+ *                                 the queue it reads, where it is
+ *   live TID STATE                a thread not ended when the function returned
+ *   ret KIND ITEMS ALLARR NARR | TYPE
+ *                                 what it returned: 0 None, 1 an array, 2 a
+ *                                 list or tuple (ITEMS of them, ALLARR all
+ *                                 arrays), 3 anything else; NARR (0 or 1) arr
+ *                                 records: the array, or what it converts to
+ *   inp WHICH                     A (0) or B (1) as the function left them:
+ *                                 one arr record
+ *   hold TID                      an array of B's shape a rank's function had
+ *                                 as a local when it returned: one arr record
+ *   out CUT | TEXT                what it printed (CUT 1: more than was kept)
+ *   end OUTCOME CLOCK             0 returned, 1 raised, 2 deadlock, 3 time
+ *                                 limit, 4 loading failed
  * Lines are the harness's; a record this reader does not know is refused,
  * so that the two cannot drift apart silently. */
 #include "judge/proto.h"
@@ -27,37 +86,14 @@
 #include <string.h>
 
 #include "judge/battery.h"
+#include "judge/decide.h"
 #include "judge/harness.h"
+#include "judge/rec.h"
 #include <distmm/mat.h>
 #include <distmm/run.h>
-#include <distmm/schedule.h>
 
-#define PROTO_VERSION 1
-#define PROTO_MAX_FIELDS 8
-
-static const char *const proto_verdicts[JUDGE_VERDICTS] = {
-	[JUDGE_PASS] = "pass",
-	[JUDGE_WRONG_RESULT] = "wrong-result",
-	[JUDGE_WRONG_NEIGHBOUR] = "wrong-neighbour",
-	[JUDGE_WRONG_SHAPE] = "wrong-shape",
-	[JUDGE_NOT_A_RING] = "not-a-ring",
-	[JUDGE_MUTATED_INPUT] = "mutated-input",
-	[JUDGE_MUTATED_PAYLOAD] = "mutated-payload",
-	[JUDGE_LEFT_MESSAGES] = "left-messages",
-	[JUDGE_DEADLOCK] = "deadlock",
-	[JUDGE_EXCEPTION] = "exception",
-	[JUDGE_TIMEOUT] = "timeout",
-	[JUDGE_ERROR] = "error",
-	[JUDGE_NOT_RUN] = "not-run",
-};
-
-int judge_verdict_parse(const char *token, size_t len)
-{
-	for (int v = 0; v < JUDGE_VERDICTS; v++)
-		if (strlen(proto_verdicts[v]) == len && memcmp(proto_verdicts[v], token, len) == 0)
-			return v;
-	return -1;
-}
+#define PROTO_VERSION 2
+#define PROTO_MAX_FIELDS 6
 
 static int proto_put(struct proto_buf *b, const void *p, size_t n)
 {
@@ -124,7 +160,7 @@ int proto_job(struct proto_buf *out, struct judge *j, struct dm_err *err)
 	if (!bad)
 		bad = proto_put(out, "job\t", 4) || proto_put(out, j->inside, strlen(j->inside)) ||
 		      proto_put(out, "\t", 1) || proto_put(out, j->path, strlen(j->path)) ||
-		      proto_printf(out, "\t%u\t%zu\n", j->timeout_ms, j->n_cases);
+		      proto_printf(out, "\t%u\t%d\t%zu\n", j->timeout_ms, j->schedule, j->n_cases);
 	for (size_t i = 0; i < j->n_cases && !bad; i++) {
 		struct judge_case *c = &j->cases[i];
 		struct mat a, b;
@@ -175,170 +211,173 @@ static size_t proto_fields(char *line, char **f, size_t *flen, size_t max)
 	return n;
 }
 
-static struct judge_case *proto_case(struct judge *j, const char *id, size_t *index)
-{
-	char *end;
-	long v = strtol(id, &end, 10);
-	if (*end != '\0')
-		return NULL;
-	for (size_t i = 0; i < j->n_cases; i++)
-		if (j->cases[i].id == v) {
-			*index = i;
-			return &j->cases[i];
-		}
-	return NULL;
-}
-
-static char *proto_dup(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-	if (d) {
-		memcpy(d, s, n);
-		d[n] = '\0';
-	}
-	return d;
-}
-
 static int proto_bad(struct dm_err *err, const char *what)
 {
 	dm_err_set(err, DM_EFORMAT, "the judge's harness said something unexpected (%s)", what);
 	return PROTO_BAD;
 }
 
-/* A number that is all of field f, within [lo, hi]; else -2. */
-static long proto_int(const char *f, long lo, long hi)
+/* A number that is all of field f, within [lo, hi]; else lo - 1. */
+static long long proto_int(const char *f, long long lo, long long hi)
 {
 	char *end;
-	long v = strtol(f, &end, 10);
-	return *f && *end == '\0' && v >= lo && v <= hi ? v : -2;
+	long long v = strtoll(f, &end, 10);
+	return *f && *end == '\0' && v >= lo && v <= hi ? v : lo - 1;
 }
 
-/* wait <TAB> id <TAB> rank <TAB> send|recv <TAB> peer <TAB> shard */
-static int proto_wait(struct judge_case *c, char **f, struct dm_err *err)
+static int proto_case(struct judge *j, const char *id, size_t *index)
 {
-	struct judge_wait w;
-	long rank = proto_int(f[2], 0, c->n - 1), peer = proto_int(f[4], -1, c->n - 1);
-	long shard = proto_int(f[5], -1, c->n - 1);
-	w.send = strcmp(f[3], "send") == 0;
-	if (rank < 0 || peer < -1 || shard < -1 || (!w.send && strcmp(f[3], "recv") != 0))
-		return proto_bad(err, "a wait");
-	w.rank = (int)rank;
-	w.peer = (int)peer;
-	w.shard = (int)shard;
-	struct judge_wait *d = realloc(c->waits, (c->n_waits + 1) * sizeof *d);
-	if (!d)
-		return proto_bad(err, "out of memory");
-	c->waits = d;
-	c->waits[c->n_waits++] = w;
-	return PROTO_OTHER;
+	long long v = proto_int(id, 0, INT32_MAX);
+	for (size_t i = 0; v >= 0 && i < j->n_cases; i++)
+		if (j->cases[i].id == v) {
+			*index = i;
+			return 0;
+		}
+	return -1;
 }
 
-int proto_record(struct judge *j, char *line, size_t len, size_t *index, struct dm_err *err)
+int proto_record(struct judge *j, char *line, size_t len, size_t *index,
+		 struct proto_frame *frame, struct dm_err *err)
 {
 	char *f[PROTO_MAX_FIELDS];
 	size_t fl[PROTO_MAX_FIELDS];
 	(void)len;
-	const char *rec = line;
-	size_t nf;
-	if (strncmp(line, "case\t", 5) == 0)
-		nf = proto_fields(line, f, fl, 7);
-	else if (strncmp(line, "ev\t", 3) == 0 || strncmp(line, "note\t", 5) == 0)
-		nf = proto_fields(line, f, fl, 3);
-	else if (strncmp(line, "wait\t", 5) == 0)
-		nf = proto_fields(line, f, fl, 6);
-	else
-		nf = proto_fields(line, f, fl, 5);
-	rec = f[0];
+	size_t nf = proto_fields(line, f, fl, strncmp(line, "load\t", 5) == 0 ? 4 : PROTO_MAX_FIELDS);
+	const char *rec = f[0];
+	if (strcmp(rec, "boot") == 0 && nf == 1)
+		return PROTO_BOOT;
+	if (strcmp(rec, "nonumpy") == 0)
+		return PROTO_NONUMPY;
+	if (strcmp(rec, "done") == 0 && nf == 1)
+		return PROTO_DONE;
 	if (strcmp(rec, "hello") == 0) {
-		if (nf < 3 || atoi(f[1]) != PROTO_VERSION)
+		if (nf != 3 || proto_int(f[1], 0, 99) != PROTO_VERSION)
 			return proto_bad(err, "hello");
 		snprintf(j->version, sizeof j->version, "%s", f[2]);
 		return PROTO_HELLO;
 	}
-	if (strcmp(rec, "boot") == 0)
-		return PROTO_BOOT;
-	if (strcmp(rec, "nonumpy") == 0)
-		return PROTO_NONUMPY;
-	if (strcmp(rec, "done") == 0)
-		return PROTO_DONE;
 	if (strcmp(rec, "load") == 0) {
 		if (nf >= 3 && strcmp(f[1], "error") == 0) {
 			snprintf(j->load_error, sizeof j->load_error, "%s", f[2]);
+			if (nf == 4)  /* the line had a tab of its own */
+				snprintf(j->load_error + strlen(j->load_error),
+					 sizeof j->load_error - strlen(j->load_error), "\t%s", f[3]);
 			return PROTO_LOADED;
 		}
-		if (nf < 4 || strcmp(f[1], "ok") != 0)
+		if (nf != 4 || strcmp(f[1], "ok") != 0 || proto_int(f[2], 0, 1) < 0 ||
+		    proto_int(f[3], 0, 1) < 0)
 			return proto_bad(err, "load");
-		j->has_dp = atoi(f[2]) != 0;
-		j->has_fsdp = atoi(f[3]) != 0;
+		j->has_dp = f[2][0] == '1';
+		j->has_fsdp = f[3][0] == '1';
 		return PROTO_LOADED;
 	}
-	if (nf < 2)
-		return proto_bad(err, "a record without a case");
-	struct judge_case *c = proto_case(j, f[1], index);
-	if (!c)
-		return proto_bad(err, "an unknown case");
-	if (strcmp(rec, "begin") == 0)
+	if (nf < 2 || proto_case(j, f[1], index))
+		return proto_bad(err, "a record without a case of the job");
+	if (strcmp(rec, "begin") == 0 && nf == 2)
 		return PROTO_BEGIN;
-	if (strcmp(rec, "ev") == 0 && nf == 3) {
-		if (c->events_len + fl[2] + 2 > c->events_cap) {
-			size_t cap = c->events_cap ? c->events_cap * 2 : 4096;
-			while (cap < c->events_len + fl[2] + 2)
-				cap *= 2;
-			char *d = realloc(c->events, cap);
-			if (!d)
-				return proto_bad(err, "out of memory");
-			c->events = d;
-			c->events_cap = cap;
-		}
-		memcpy(c->events + c->events_len, f[2], fl[2]);
-		c->events_len += fl[2];
-		c->events[c->events_len++] = '\n';
-		c->events[c->events_len] = '\0';
-		return PROTO_OTHER;
-	}
-	if (strcmp(rec, "note") == 0 && nf == 3) {
-		char **notes = realloc(c->notes, (c->n_notes + 1) * sizeof *notes);
-		if (!notes)
-			return proto_bad(err, "out of memory");
-		c->notes = notes;
-		if (!(notes[c->n_notes] = proto_dup(f[2], fl[2])))
-			return proto_bad(err, "out of memory");
-		c->n_notes++;
-		return PROTO_OTHER;
-	}
-	if (strcmp(rec, "wait") == 0 && nf == 6)
-		return proto_wait(c, f, err);
-	if (strcmp(rec, "case") == 0 && nf == 7) {
-		int v = judge_verdict_parse(f[2], fl[2]);
-		if (v < 0)
-			return proto_bad(err, "an unknown verdict");
-		c->verdict = v;
-		c->first_wrong = strtol(f[3], NULL, 10);
-		snprintf(c->schedule, sizeof c->schedule, "%s", f[4]);
-		c->runs = atoi(f[5]);
-		free(c->headline);
-		if (!(c->headline = proto_dup(f[6], fl[6])))
-			return proto_bad(err, "out of memory");
+	if (strcmp(rec, "end") == 0 && nf == 2)
 		return PROTO_CASE;
+	if (strcmp(rec, "run") == 0 && nf == 5) {
+		long long seed = proto_int(f[2], 0, INT32_MAX);
+		long long bytes = proto_int(f[4], 0, PROTO_FRAME_MAX);
+		if (seed < 0 || bytes < 0 || fl[3] == 0 || fl[3] >= sizeof frame->status)
+			return proto_bad(err, "a run's frame");
+		frame->index = *index;
+		frame->seed = (int)seed;
+		frame->len = (size_t)bytes;
+		memcpy(frame->status, f[3], fl[3] + 1);
+		return PROTO_RUN;
 	}
 	return proto_bad(err, rec);
 }
 
-void proto_parse_traces(struct judge *j)
+/* The case's matrices and product, once for all its runs. */
+static int proto_inputs(struct judge *j, struct proto_session *ps, size_t index,
+			struct dm_err *err)
 {
-	for (size_t i = 0; i < j->n_cases; i++) {
-		struct judge_case *c = &j->cases[i];
-		struct dm_err err;
-		if (!c->events_len || c->has_trace)
-			continue;
-		if (trace_parse(&c->trace, c->events, c->events_len, "(the judged run)", &err)) {
-			snprintf(c->trace_error, sizeof c->trace_error, "%s", err.msg);
-			continue;
-		}
-		c->has_trace = 1;
-		if (c->first_wrong >= (long)c->trace.n_ev)
-			c->first_wrong = -1;
+	if (ps->ready && ps->index == index)
+		return 0;
+	proto_session_end(ps);
+	struct judge_case c = j->cases[index];
+	int rc = battery_inputs(&c, &ps->a, &ps->b, err);
+	if (!rc && (rc = content_init(&ps->ct, &ps->a, &ps->b, c.n, err))) {
+		mat_free(&ps->a);
+		mat_free(&ps->b);
 	}
+	ps->ready = rc == 0;
+	ps->index = index;
+	ps->runs = 0;
+	return rc;
+}
+
+void proto_session_end(struct proto_session *ps)
+{
+	if (!ps->ready)
+		return;
+	content_free(&ps->ct);
+	mat_free(&ps->a);
+	mat_free(&ps->b);
+	ps->ready = 0;
+}
+
+/* The verdict's contents move from o into c (c's own go). */
+static void proto_keep(struct judge_case *c, struct decide_out *o, const struct rec_run *r,
+		       int seed)
+{
+	proto_case_free(c);
+	c->verdict = o->verdict;
+	c->headline = strdup(o->head);
+	c->notes = o->notes;
+	c->n_notes = o->n_notes;
+	c->waits = o->waits;
+	c->n_waits = o->n_waits;
+	c->first_wrong = o->first_wrong;
+	c->trace = o->trace;
+	c->has_trace = o->has_trace;
+	c->held_all_b = o->held_all_b;
+	c->sched_seed = seed;
+	if (seed == 0)
+		snprintf(c->schedule, sizeof c->schedule, "reversed");
+	else
+		snprintf(c->schedule, sizeof c->schedule, "seed %d", seed);
+	if (r->out && (c->output = malloc(r->out_len + 1))) {
+		memcpy(c->output, r->out, r->out_len + 1);
+		c->output_len = r->out_len;
+		c->output_cut = r->out_cut;
+	}
+	memset(o, 0, sizeof *o);
+}
+
+int proto_run(struct judge *j, struct proto_session *ps, const struct proto_frame *frame,
+	      const char *body, struct dm_err *err)
+{
+	struct judge_case *c = &j->cases[frame->index];
+	struct rec_run r;
+	struct dm_err perr = { 0, "" };
+	struct decide_out o;
+	int rc = proto_inputs(j, ps, frame->index, err);
+	if (rc)
+		return rc;
+	int prc = rec_parse(&r, body, frame->len, c->n, &perr);
+	if (prc == DM_ENOMEM) {
+		rec_free(&r);
+		return dm_err_set(err, DM_ENOMEM, "%s", perr.msg);
+	}
+	struct decide_in in = { j->path, c, &ps->ct, &r, prc ? perr.msg : "", frame->status,
+				j->timeout_ms };
+	rc = decide_run(&o, &in, err);
+	ps->runs++;
+	if (!rc && (c->verdict == JUDGE_NOT_RUN ||
+		    (c->verdict == JUDGE_PASS && o.verdict != JUDGE_PASS))) {
+		/* found under a seed whose default run passed: timing-dependent */
+		int timing = c->verdict == JUDGE_PASS && frame->seed != 0;
+		proto_keep(c, &o, &r, frame->seed);
+		c->timing = timing;
+		c->runs = ps->runs;
+	}
+	decide_out_free(&o);
+	rec_free(&r);
+	return rc;
 }
 
 void proto_case_free(struct judge_case *c)
@@ -347,15 +386,16 @@ void proto_case_free(struct judge_case *c)
 	for (size_t i = 0; i < c->n_notes; i++)
 		free(c->notes[i]);
 	free(c->notes);
-	free(c->events);
 	free(c->waits);
-	c->waits = NULL;
-	c->n_waits = 0;
+	free(c->output);
 	if (c->has_trace)
 		trace_free(&c->trace);
+	c->waits = NULL;
+	c->n_waits = 0;
 	c->headline = NULL;
 	c->notes = NULL;
 	c->n_notes = 0;
-	c->events = NULL;
+	c->output = NULL;
+	c->output_len = 0;
 	c->has_trace = 0;
 }

@@ -43,8 +43,9 @@
  * architecture's BPF program kept here; bwrap's --seccomp can take one later.
  *
  * What it does not give: the candidate's code can still read the world-
- * readable system files, use CPU and memory up to the limits, and forge
- * what the harness reports (issue 24, section 1). */
+ * readable system files, use CPU and memory up to the limits, and write
+ * records of its own into its run's pipe: the evidence of what it did,
+ * never a verdict (distmm-tui decides those, proto.c and decide.c). */
 #include "judge/sandbox.h"
 
 #include <errno.h>

@@ -12,6 +12,7 @@ static const char *const judge_words[JUDGE_VERDICTS] = {
 	[JUDGE_MUTATED_INPUT] = "mutated input",
 	[JUDGE_MUTATED_PAYLOAD] = "mutated payload",
 	[JUDGE_LEFT_MESSAGES] = "messages left",
+	[JUDGE_UNJOINED] = "not joined",
 	[JUDGE_DEADLOCK] = "deadlock",
 	[JUDGE_EXCEPTION] = "exception",
 	[JUDGE_TIMEOUT] = "timeout",

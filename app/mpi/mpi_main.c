@@ -77,6 +77,43 @@ static int mm_parse(int argc, char **argv, struct cli_opts *o, int *step, char *
 	return cli_parse(n, args, o, err, size);
 }
 
+/* Whether every rank was given the same command line (mpirun's MPMD form,
+ * "-np 1 distmm-mpi -q : -np 3 distmm-mpi -M 0", can give each its own):
+ * each rank hashes its arguments (the program's name aside) and rank 0,
+ * which gathers the hashes, names the first rank that differs and tells
+ * every rank to stop.  Before any other exchange, so that ranks that parsed
+ * differently never wait in different collectives (they would spin at 100%
+ * CPU until killed).  Returns STATUS_OK, or STATUS_USAGE on every rank. */
+static int mm_agree(int argc, char **argv)
+{
+	uint64_t h = 1469598103934665603ull, *all = NULL; /* FNV-1a */
+	for (int i = 1; i < argc; i++)
+		for (const unsigned char *c = (const unsigned char *)argv[i];; c++) {
+			h = (h ^ *c) * 1099511628211ull;
+			if (!*c)
+				break;
+		}
+	int status = STATUS_OK;
+	if (mm_rank == 0 && !(all = malloc((size_t)mm_size * sizeof *all)))
+		status = STATUS_USAGE;
+	MPI_Gather(&h, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+	if (mm_rank == 0 && status != STATUS_OK) {
+		status_error("out of memory");
+	} else if (mm_rank == 0) {
+		for (int r = 1; r < mm_size; r++)
+			if (all[r] != all[0]) {
+				status_error("rank %d was given other options than rank 0: distmm-mpi "
+					     "takes one command line for every rank (check the parts of the "
+					     "mpirun line between ':')", r);
+				status = STATUS_USAGE;
+				break;
+			}
+	}
+	free(all);
+	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return status;
+}
+
 static void mm_usage(void)
 {
 	status_put_stdout("distmm-mpi: the batch run of distmm-tui over MPI, one device per rank:\n"
@@ -298,6 +335,8 @@ static int mm_main(int argc, char **argv)
 				     RUN_MAX_DEVICES, mm_size);
 		return STATUS_USAGE;
 	}
+	if ((status = mm_agree(argc, argv)))
+		return status;
 	switch (mm_parse(argc, argv, &o, &step, msg, sizeof msg)) {
 	case CLI_HELP:
 		if (mm_rank == 0)

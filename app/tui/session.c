@@ -35,6 +35,31 @@ static void session_apply_set(struct cli_opts *o, const struct lesson_set *st)
 	if (st->has & LESSON_SET_TRAIN) o->train = st->train;
 }
 
+/* Every part's captions tied to a step name a step its run has: checked
+ * before the first part starts, each part with the settings it will run
+ * with (the command line's, then every set: line up to it), so that a
+ * teacher's typo is one line before class rather than a caption that never
+ * shows.  0, or -1 with msg. */
+static int session_lesson_steps(const struct session *t, char *msg, size_t size)
+{
+	struct cli_opts o = t->opts; /* the first part's settings applied already */
+	struct dm_err err;
+	for (int p = 0; p < t->lesson->nparts; p++) {
+		struct dm_plan *plan;
+		if (p > 0)
+			session_apply_set(&o, &t->lesson->part[p].set);
+		if (plan_make(&plan, o.mode, o.devices, o.train ? DM_TRAIN : DM_FORWARD, &err)) {
+			snprintf(msg, size, "%s", err.msg);
+			return -1;
+		}
+		int rc = lesson_check_steps(t->lesson, p, plan, msg, size);
+		plan_free(plan);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
 int session_open(struct session *t, const struct cli_opts *o)
 {
 	struct dm_err err;
@@ -63,6 +88,11 @@ int session_open(struct session *t, const struct cli_opts *o)
 			return STATUS_USAGE;
 		}
 		session_apply_set(&t->opts, &t->lesson->part[0].set);
+		if (session_lesson_steps(t, msg, sizeof msg)) {
+			status_error("%s", msg);
+			session_close(t);
+			return STATUS_USAGE;
+		}
 	}
 	if (o->replay_file) {
 		uint64_t avail = inputs_available_bytes();

@@ -94,6 +94,13 @@ static void tui_release_crashes(void)
 		signal(tui_crash_sigs[i], SIG_DFL);
 }
 
+/* Whether the terminal curses found can address its cursor (cup). */
+static int tui_addressable(void)
+{
+	char *cup = tigetstr((char *)"cup");
+	return cup && cup != (char *)-1;
+}
+
 static uint64_t tui_now(void)
 {
 	struct timespec ts;
@@ -102,15 +109,22 @@ static uint64_t tui_now(void)
 }
 
 /* Handlers without SA_RESTART, so a signal also ends a blocking getch(). */
+/* Every signal whose default ends the program and that can come from
+ * outside (Ctrl-C, Ctrl-\\, kill, a closed terminal or pipe, a timer, a
+ * limit): the loop restores the terminal, joins the devices and then lets
+ * the signal end the program as it would have.  (SIGTSTP and SIGCONT are
+ * curses' own; the crash signals are tui_catch_crashes'.) */
+static const int tui_end_sigs[] = { SIGINT,  SIGTERM, SIGHUP,	 SIGQUIT, SIGPIPE, SIGALRM,
+				    SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF };
+
 static void tui_catch_signals(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = tui_on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (size_t i = 0; i < sizeof tui_end_sigs / sizeof tui_end_sigs[0]; i++)
+		sigaction(tui_end_sigs[i], &sa, NULL);
 }
 
 /* Applies one action (ch: the key, for typing); returns 1 to quit, -1 when
@@ -344,9 +358,18 @@ int tui_main(const struct cli_opts *o, int argc, char *const argv[])
 	tui_catch_signals(); /* before curses, which then leaves them alone */
 	tui_have_tty = tcgetattr(STDIN_FILENO, &tui_saved_tty) == 0;
 	SCREEN *scr = newterm(NULL, stdout, stdin);
-	if (!scr) {
+	if (!scr || !tui_addressable()) {
+		/* TERM=dumb, or any terminal that cannot move its cursor: a blank
+		 * screen would be all it showed */
 		const char *term = getenv("TERM");
-		status_error("cannot use the terminal '%s' (check TERM)", term ? term : "");
+		if (scr) {
+			endwin();
+			delscreen(scr);
+		}
+		status_error("%s '%s' (check TERM, or use -b for batch mode)",
+			     scr ? "the interface needs a terminal that can move its cursor, not"
+				 : "cannot use the terminal",
+			     term ? term : "");
 		session_stop(&t);
 		session_close(&t);
 		return STATUS_USAGE;

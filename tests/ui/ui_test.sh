@@ -163,6 +163,25 @@ wait_for 'ready'
 pid=$(pid_of)
 kill -HUP "$pid"
 wait_for '^EXIT:129 TTY:RESTORED$' && pass
+# every other signal whose default ends the program (issue 28): the
+# terminal restored, the exit status the signal's (128 + its number)
+for sig in QUIT PIPE ALRM USR1 USR2 XCPU; do
+	start 100x30 -d 4
+	wait_for 'ready'
+	pid=$(pid_of)
+	kill -"$sig" "$pid"
+	wait_for "^EXIT:$((128 + $(kill -l "$sig"))) TTY:RESTORED\$" && pass
+done
+start 100x30 -d 4
+wait_for 'ready'
+keys -H 1c # Ctrl-\\, as the terminal sends it
+wait_for '^EXIT:131 TTY:RESTORED$' && pass
+
+test_name="a terminal that cannot move its cursor"
+# (tmux sets the pane's TERM itself: env sets the program's)
+real_bin=$BIN; BIN=/usr/bin/env start 100x30 TERM=dumb "$real_bin" -d 2; BIN=$real_bin
+wait_for "^distmm-tui: the interface needs a terminal that can move its cursor, not 'dumb'" && pass
+wait_for '^EXIT:2 TTY:RESTORED$' && pass
 
 test_name="quiz: right and wrong answers, the score"
 start 120x40 -d 4 --quiz

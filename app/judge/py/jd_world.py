@@ -1,454 +1,385 @@
-# jd_world: the instrumented world a candidate's run lives in: one lock and
-# condition for every queue, thread start, join and wait, so that the state of
-# every candidate thread (running, blocked in a send, a receive or a join) is
-# known at once and a deadlock is a fact, not a timeout guess.
+# jd_world: the world a candidate's run lives in.  One candidate thread runs
+# at a time; the next one is chosen only at the points the world sees (a
+# queue's put and get and size, a thread's start, end and join, a lock's
+# acquire and release, a condition's wait, a sleep), by the schedule seed:
+#   0  the caller goes first, then the highest rank that can go, at every
+#      point ("reversed": rank 0 hears from rank n - 1 first, the highest
+#      rank ends first, and a caller that does not join returns before its
+#      threads ran); a thread that passes SPIN points without blocking (a
+#      loop that polls a queue's size) lets the next one go once;
+#   s  at every point a choice among the threads that can go, from a PRNG
+#      seeded with s.
+# So every run of one seed is the same run, and a deadlock is a fact (no
+# thread can go and none waits with a time limit), never a timeout's guess.
+# Waits with a time limit (a sleep, a get or a join with a timeout) run on a
+# virtual clock that jumps to the first deadline when nothing else can go.
+# A loop that waits without a call the world sees (spinning on a variable)
+# keeps the turn: only the run's time limit ends it.
 #
-# Design: a run is one forked process (jd_main), so the world is a module
-# global.  Each thread carries a vector clock (start, join and every message
-# carry it along) so that a perturbed schedule only reorders messages that
-# were sent concurrently: a reordering is always one a real run could make.
+# The world records nothing itself: jd_run's recorder (WORLD.rec) is told of
+# each thread and message, and WORLD.on_deadlock ends the run.
+import _thread
+import inspect
+import numbers
 import queue
 import random
+import sys
 import threading
 import time
 
 OrigThread = threading.Thread
-OrigQueue = queue.Queue
-OrigSimpleQueue = getattr(queue, "SimpleQueue", None)
-OrigCondition = threading.Condition
 OrigLock = threading.Lock
-OrigRLock = threading.RLock
+OrigCondition = threading.Condition
+OrigEvent = threading.Event
 orig_sleep = time.sleep
 
-# how long a settling receiver waits for the others to block, at most: only
-# locks, barriers and sleeps the world cannot see make it run out
-SETTLE_CAP = 0.25
-
-BLOCKED = ("recv", "send", "join")
+# a thread's state, as the run's records name it (proto.c lists the same)
+NEW, READY, RUNNING, RECV, SEND, JOIN, LOCK, COND, SLEEP, DONE = range(10)
+SPIN = 64
 
 
-class JudgeAbort(BaseException):
-    """Raised inside a blocked call to end a run that deadlocked or failed.
-    A BaseException, so that a candidate's `except Exception` lets it by."""
+class Abort(BaseException):
+    """Ends a parked thread's wait once the run is over (never caught by a
+    candidate's `except Exception`)."""
 
 
-class TInfo:
-    """What the world knows about one thread of the candidate."""
-
-    def __init__(self, seq, name, caller=False):
-        self.seq = seq            # the order threads were started in
-        self.name = name
-        self.caller = caller      # the thread that called dp_mat_mul/fsdp_mat_mul
-        self.ident = None
-        self.state = "run"        # run, poll, settle, recv, send, join, xwait, done
-        self.woken = False        # something it waits for happened: runnable
-        self.wait = None          # the queue, message or thread it waits on
-        self.wait_what = ""       # words for the wait
-        self.rank = None          # the rank its calls act for (last one seen)
-        self.rank_hint = None     # from the thread's arguments
-        self.clock = {seq: 0}
-        self.prio = None          # settle priority
-        self.steps = 0            # transfers it has made, for the words
+def is_int(x):
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
 
 
-class Msg:
-    __slots__ = ("item", "src", "dst", "sender", "clock", "seq", "csum", "label",
-                 "owner", "send_ev", "taken", "queued", "q", "nbytes", "shape")
+class T:
+    """One candidate thread: its turn is its own lock, released by the
+    thread that hands the turn over."""
+
+    def __init__(self, tid, name, hint, parent, caller=False):
+        self.tid, self.name, self.hint, self.parent, self.caller = tid, name, hint, parent, caller
+        self.rank = hint          # for seed 0's choice: the rank it acts for, as last seen
+        self.turn = _thread.allocate_lock()
+        self.turn.acquire()
+        self.state, self.streak = NEW, 0   # streak: points passed in a row with the turn
+        self.ready = self.until = None     # a blocked thread: what lets it go on; a timed
+        self.timed_out = self.notified = False   # wait's deadline on the virtual clock
+        self.wait = self.ident = None      # the message, queue, lock or thread it waits on
+        self.ctx = None           # the Communicator call it is in: ("send", src, dst), ("recv", dst)
 
 
 class World:
     def __init__(self):
-        self.cond = threading.Condition(threading.Lock())
-        self.active = False
-        self.threads = {}         # ident -> TInfo
-        self.infos = []           # every TInfo, in start order
-        self.by_thread = {}       # Thread object -> TInfo
-        self.harness = set()      # idents of the harness's own threads
-        self.events = []          # send/recv records (dicts), in order
-        self.queues = []
-        self.msgs = []            # every message sent during the run
-        self.msg_seq = 0
-        self.aborted = False
-        self.deadlock = None      # the waits, when it deadlocked
-        self.exceptions = []      # (TInfo, exception, traceback)
-        self.capacity = None      # None unbounded, 0 rendezvous, N
-        self.settle = False
-        self.policy = "fifo"      # fifo, reverse, random
-        self.rng = random.Random(0)
-        self.delay = 0.0          # the longest delay injected before a send or recv
-        self.unsettled = 0
-        self.n = 0
-        self.t0 = time.monotonic_ns()
-        self.identify = None      # payload -> (label, owner); set by jd_run
-        self.checksum = None
-        self.local = threading.local()
-        self.on_end = None        # called (under the lock) when the run may be over
-
-    # ---- threads -----------------------------------------------------------
-
-    def now(self):
-        return time.monotonic_ns() - self.t0
+        self.threads, self.by_ident, self.queues = [], {}, []
+        self.clock, self.vtime = 0, 0.0   # scheduling points so far: the run's time
+        self.seed, self.rng, self.n = 0, random.Random(0), 0
+        self.capacity = None      # the judge's: None unbounded, 0 rendezvous, N
+        self.rec = self.on_deadlock = None
+        self.profile = None       # set in every thread the world starts (jd_run's)
+        self.over = False
 
     def me(self):
-        ident = threading.get_ident()
-        t = self.threads.get(ident)
-        if t is None:
-            # a thread the world did not start (made before the patch): known
-            # from now on, but see unknown_threads()
-            t = TInfo(len(self.infos), threading.current_thread().name)
-            t.ident = ident
-            self.threads[ident] = t
-            self.infos.append(t)
+        return self.by_ident.get(_thread.get_ident())
+
+    def new_thread(self, name, hint, parent, caller=False):
+        t = T(len(self.threads), name, hint, parent, caller)
+        self.threads.append(t)
+        if self.rec:
+            self.rec.thread(t)
         return t
 
-    def register_caller(self):
-        with self.cond:
-            t = TInfo(len(self.infos), "the caller", caller=True)
-            t.ident = threading.get_ident()
-            self.threads[t.ident] = t
-            self.infos.append(t)
-            return t
+    def adopt(self, t):
+        """The calling OS thread is t from now on."""
+        t.ident = _thread.get_ident()
+        self.by_ident[t.ident] = t
 
-    def thread_started(self, th, rank_hint):
-        with self.cond:
-            parent = self.me()
-            t = TInfo(len(self.infos), th.name)
-            t.rank_hint = rank_hint
-            parent.clock[parent.seq] += 1
-            t.clock.update({k: v for k, v in parent.clock.items()})
-            t.clock[t.seq] = 0
-            self.infos.append(t)
-            self.by_thread[th] = t
-            self.changed()
-            return t
-
-    def thread_body(self, t, run):
-        with self.cond:
-            t.ident = threading.get_ident()
-            self.threads[t.ident] = t
-        try:
-            if self.settle:
-                # a perturbed schedule also orders the threads' starts: each
-                # waits until the others are blocked and goes in the
-                # schedule's order (reversed: the highest rank first), so
-                # that results gathered through shared memory in the order
-                # threads finish are reordered too
-                with self.cond:
-                    if t.rank is None:
-                        t.rank = t.rank_hint
-                    self.settle_wait(t, None, "starts")
-            run()
-        except JudgeAbort:
-            pass
-        except BaseException as e:  # the candidate's exception: the case's result
-            with self.cond:
-                self.exceptions.append((t, e, e.__traceback__))
-                self.changed()
-        finally:
-            with self.cond:
-                t.state = "done"
-                for o in self.infos:
-                    if o.state == "join" and o.wait is t:
-                        o.woken = True
-                self.changed()
-                self.check()
-
-    def unknown_threads(self):
-        """Live threads the world neither started nor owns: while there is one,
-        no deadlock can be claimed (it could still send)."""
-        for th in threading.enumerate():
-            if th.ident in self.harness or not th.is_alive():
-                continue
-            t = self.threads.get(th.ident)
-            if t is None and th not in self.by_thread:
-                return True
-        return False
-
-    def live(self):
-        return [t for t in self.infos if t.state != "done"]
-
-    # ---- state changes -------------------------------------------------------
-
-    def changed(self):
-        self.cond.notify_all()
-
-    def runnable(self, t):
-        """Whether t can go on without another thread's help."""
-        if t.woken or t.state not in BLOCKED:
+    def can_go(self, t):
+        if t.state in (NEW, READY, RUNNING):
             return True
-        if t.state == "recv":
-            return t.wait.j_deliverable() is not None
-        if t.state == "send":
-            m = t.wait
-            return m.taken or m.queued
-        if t.state == "join":
-            return t.wait.state == "done"
-        return True
+        return t.state != DONE and (t.timed_out or t.ready())
 
-    def check(self):
-        """Called under the lock whenever a thread blocks or ends: every live
-        thread blocked in a visible wait and none runnable is a deadlock."""
-        if not self.active or self.aborted:
-            return
-        live = self.live()
-        if not live:
-            if self.on_end:
-                self.on_end()
-            return
-        for t in live:
-            if self.runnable(t):
-                return
-        if self.unknown_threads():
-            return
-        self.deadlock = [{"t": t, "state": t.state, "wait": t.wait, "rank": t.rank}
-                         for t in live]
-        self.abort()
-
-    def abort(self):
-        self.aborted = True
-        self.changed()
-        if self.on_end:
-            self.on_end()
-
-    def raise_if_aborted(self):
-        if self.active and self.aborted:
-            raise JudgeAbort()
-
-    # ---- settling: a perturbed receive waits until the others are blocked --
-
-    def quiet(self, me):
-        for t in self.live():
-            # a wait the world cannot see (a lock, a barrier, a sleep) is quiet
-            # enough to settle on, though never proof of a deadlock
-            if t is me or t.state in ("settle", "xwait"):
-                continue
-            if self.runnable(t):
-                return False
-        return True
-
-    def settle_wait(self, me, q, what="receives"):
-        me.state = "settle"
-        me.wait = q
-        me.wait_what = what
-        if self.policy == "reverse":
-            me.prio = (-(me.rank if me.rank is not None else -1), me.seq)
-        elif self.policy == "random":
-            me.prio = (self.rng.random(), me.seq)
-        else:
-            me.prio = (me.rank if me.rank is not None else -1, me.seq)
-        self.changed()
-        deadline = time.monotonic() + SETTLE_CAP
-        while not self.aborted:
-            if self.quiet(me):
-                settlers = [t for t in self.live() if t.state == "settle"]
-                if min(settlers, key=lambda t: t.prio) is me:
-                    break
-            left = deadline - time.monotonic()
-            if left <= 0:
-                self.unsettled += 1
+    def pick(self, me):
+        while True:
+            live = [t for t in self.threads if t.state != DONE]
+            go = [t for t in live if self.can_go(t)]
+            if go:
                 break
-            self.cond.wait(left)
-        me.state = "run"
-        me.woken = False
-        self.changed()
-        self.raise_if_aborted()
+            timed = [t for t in live if t.until is not None]
+            if not timed:
+                self.on_deadlock(me)          # records the waits and ends the run
+            t = min(timed, key=lambda t: (t.until, t.tid))
+            self.vtime = max(self.vtime, t.until)
+            t.until, t.timed_out = None, True
+        if self.seed:
+            return go[self.rng.randrange(len(go))]
+        order = sorted(go, key=lambda t: (t.caller, -1 if t.rank is None else t.rank, -t.tid))
+        best = order[-1]
+        if best is me and me.streak >= SPIN and len(order) > 1:
+            best = order[-2]
+        return best
 
-    def perturb(self):
-        """A small seeded delay before a send or a receive (outside the lock)."""
-        if self.active and self.delay > 0:
-            with self.cond:
-                d = self.rng.uniform(0, self.delay)
-            orig_sleep(d)
+    def switch(self, me):
+        """A point: the schedule picks who goes on; returns when me has the
+        turn again (at once when it is me)."""
+        self.clock += 1
+        nxt = self.pick(me)
+        me.streak += 1
+        if nxt is not me:
+            nxt.streak = 0
+            nxt.turn.release()
+            if me.state == DONE:
+                return
+            me.turn.acquire()
+        if self.over:
+            raise Abort()
 
-    # ---- the record --------------------------------------------------------
+    def point(self):
+        me = self.me()
+        if me is not None:
+            if me.state == RUNNING:
+                me.state = READY
+            self.switch(me)
+            me.state = RUNNING
 
-    def record(self, op, t, rank, peer, msg, t_begin):
-        ev = {"op": op, "tid": t.seq, "thread": t.name, "rank": rank, "peer": peer,
-              "msg": msg.seq, "t0": t_begin, "t1": None, "label": msg.label,
-              "owner": msg.owner, "nbytes": msg.nbytes, "shape": msg.shape,
-              "q": msg.q.j_id, "qindex": msg.q.j_index, "mutated": None}
-        self.events.append(ev)
-        return ev
+    def block(self, state, ready, timeout=None, wait=None):
+        """Waits until ready() while the others go; False when the timeout
+        (virtual) came first."""
+        me = self.me()
+        me.state, me.ready, me.wait, me.timed_out = state, ready, wait, False
+        me.until = None if timeout is None else self.vtime + max(0.0, timeout)
+        try:
+            while not ready() and not me.timed_out:
+                self.switch(me)
+        finally:
+            me.state, me.ready, me.until, me.wait = RUNNING, None, None, None
+        return ready() or not me.timed_out
 
-    def ctx(self):
-        return getattr(self.local, "ctx", None)
+    def end_thread(self, t):
+        t.state = DONE
+        self.switch(t)
 
 
 WORLD = World()
 
 
-def _before_clock(a, b):
-    """Vector clock a happened before b."""
-    le = True
-    for k, v in a.items():
-        if v > b.get(k, 0):
-            le = False
-            break
-    return le and a != b
-
-
-def is_int(x):
-    return isinstance(x, int) and not isinstance(x, bool) or type(x).__name__ in (
-        "int64", "int32", "intc", "int_", "int16", "int8", "uint64", "uint32")
-
-
-def _rank_hint(args, kwargs, n):
-    for v in list(args) + list(kwargs.values()):
-        if is_int(v) and 0 <= int(v) < n:
-            return int(v)
-    for k in ("rank", "r", "device", "dev", "idx", "i"):
-        if k in kwargs and is_int(kwargs[k]):
-            return int(kwargs[k])
-    return None
+def _orig_event():
+    """An Event of the original primitives: Thread.start waits on it while
+    the new OS thread, not yet in the world, sets it."""
+    e = OrigEvent.__new__(OrigEvent)
+    e._cond, e._flag = OrigCondition(OrigLock()), False
+    return e
 
 
 class JThread(OrigThread):
-    """threading.Thread, seen by the world: its start, end, exception and join."""
+    def __init__(self, *a, **k):
+        OrigThread.__init__(self, *a, **k)
+        self._started = _orig_event()
 
     def start(self):
         w = WORLD
-        if not w.active:
+        me = w.me()
+        if me is None:
             return OrigThread.start(self)
-        args = getattr(self, "_args", ()) or ()
-        kwargs = getattr(self, "_kwargs", {}) or {}
-        t = w.thread_started(self, _rank_hint(args, kwargs, w.n))
+        hint = [int(v) for v in list(self._args) + list(self._kwargs.values())
+                if is_int(v) and 0 <= int(v) < w.n] + [None]
+        t = self._j = w.new_thread(self.name, hint[0], me.tid)
         run = self.run
-        self.run = lambda: w.thread_body(t, run)
-        # start() waits for the thread to begin: that wait is the world's own,
-        # and the starter runs on right after, so it must not look quiet
-        w.local.no_xwait = True
-        try:
-            OrigThread.start(self)
-        except BaseException:
-            with w.cond:
-                t.state = "done"
-                w.changed()
-            raise
-        finally:
-            w.local.no_xwait = False
+
+        def body():
+            w.adopt(t)
+            t.turn.acquire()
+            try:
+                if w.over:
+                    return
+                t.state = RUNNING
+                if w.profile:
+                    sys.setprofile(w.profile)
+                run()
+            except Abort:
+                return
+            except BaseException as e:  # the candidate's: recorded, the thread ends
+                w.rec.exception(t, e)
+            w.end_thread(t)
+        self.run = body
+        OrigThread.start(self)
+        w.point()
 
     def join(self, timeout=None):
         w = WORLD
-        t = w.by_thread.get(self)
-        if not w.active or t is None:
+        t = getattr(self, "_j", None)
+        if t is None or w.me() is None:
             return OrigThread.join(self, timeout)
-        with w.cond:
-            me = w.me()
-            if timeout is None:
-                me.state, me.wait = "join", t
-                me.wait_what = "waits in join for %s" % _thread_words(t)
-                me.woken = False
-                w.changed()
-                w.check()
-                try:
-                    while t.state != "done":
-                        if w.aborted:
-                            raise JudgeAbort()
-                        w.cond.wait()
-                finally:
-                    me.state, me.wait, me.woken = "run", None, False
-                    w.changed()
-                for k, v in t.clock.items():
-                    if me.clock.get(k, 0) < v:
-                        me.clock[k] = v
-            else:
-                me.state = "poll"
-                end = time.monotonic() + max(0.0, timeout)
-                while t.state != "done" and time.monotonic() < end and not w.aborted:
-                    w.cond.wait(end - time.monotonic())
-                me.state = "run"
-                w.changed()
-                if t.state != "done":
-                    return None
-        return OrigThread.join(self)
-
-
-def _thread_words(t):
-    if t.rank is not None:
-        return "rank %d's thread" % t.rank
-    if t.rank_hint is not None:
-        return "rank %d's thread" % t.rank_hint
-    return "thread %s" % t.name
-
-
-def thread_words(t):
-    return "the caller" if t.caller else _thread_words(t)
-
-
-def xwaiting(fn, *a, **k):
-    """Runs a wait the world cannot see through (a lock, a condition, and so
-    an event, a barrier or a semaphore, a sleep), marked as such."""
-    w = WORLD
-    t = None
-    if w.active and not getattr(w.local, "no_xwait", False):
-        with w.cond:
-            t = w.threads.get(threading.get_ident())   # never a thread not known yet
-            if t is not None and t.state == "run":
-                t.state = "xwait"
-                w.changed()
-            else:
-                t = None
-    try:
-        return fn(*a, **k)
-    finally:
-        if t is not None:
-            with w.cond:
-                if t.state == "xwait":
-                    t.state = "run"
-                w.changed()
-
-
-class JCondition(OrigCondition):
-    def wait(self, timeout=None):
-        return xwaiting(OrigCondition.wait, self, timeout)
-
-    def wait_for(self, predicate, timeout=None):
-        return xwaiting(OrigCondition.wait_for, self, predicate, timeout)
+        if t is w.me():
+            raise RuntimeError("cannot join current thread")
+        w.point()
+        w.block(JOIN, lambda: t.state == DONE, timeout, t)
+        if t.state == DONE:
+            OrigThread.join(self)    # its OS thread is ending: no turn needed
 
 
 class JLock:
-    """threading.Lock(), its blocking acquire marked (see xwaiting)."""
+    """threading.Lock: acquire and release are points; a held lock blocks."""
 
-    def __init__(self, inner=None):
-        self._j = inner if inner is not None else OrigLock()
+    def __init__(self):
+        self._owner, self._count = None, 0
 
     def acquire(self, blocking=True, timeout=-1):
-        if self._j.acquire(False):
-            return True
-        if not blocking:
-            return False
-        return xwaiting(self._j.acquire, True, timeout)
+        w = WORLD
+        me = w.me()
+        if me is not None:
+            w.point()
+        if self._owner is not None and not (self.reentrant and self._owner is me and me):
+            if not blocking or me is None:
+                return False
+            if not w.block(LOCK, lambda: self._owner is None,
+                           None if timeout is None or timeout < 0 else timeout, self):
+                return False
+        self._owner = me if me is not None else self
+        self._count += 1
+        return True
+
+    reentrant = False
+    _at_fork_reinit = __init__  # what concurrent.futures registers for a fork
 
     def release(self):
-        self._j.release()
+        if self._owner is None:
+            raise RuntimeError("release unlocked lock")
+        self._count -= 1
+        if self._count == 0:
+            self._owner = None
+        WORLD.point()
 
     def locked(self):
-        return self._j.locked()
+        return self._owner is not None
 
-    def __enter__(self):
-        return self.acquire()
+    def _save(self):
+        c, self._owner, self._count = self._count, None, 0
+        return c
+
+    def _restore(self, count):
+        self.acquire()
+        self._count = count
+
+    __enter__ = acquire
 
     def __exit__(self, *exc):
-        self._j.release()
+        self.release()
 
 
 class JRLock(JLock):
-    def __init__(self):
-        JLock.__init__(self, OrigRLock())
+    reentrant = True
 
-    def locked(self):
-        return self._j._is_owned()
 
-    # what Condition uses with a reentrant lock
-    def _is_owned(self):
-        return self._j._is_owned()
+class JCondition:
+    def __init__(self, lock=None):
+        self._lock = lock if lock is not None else JRLock()
+        self.acquire, self.release = self._lock.acquire, self._lock.release
+        self._waiters = []
 
-    def _release_save(self):
-        return self._j._release_save()
+    def __enter__(self):
+        return self._lock.acquire()
 
-    def _acquire_restore(self, state):
-        xwaiting(self._j._acquire_restore, state)
+    def __exit__(self, *exc):
+        self._lock.release()
+
+    def wait(self, timeout=None):
+        me = WORLD.me()
+        saved = self._lock._save()
+        me.notified = False
+        self._waiters.append(me)
+        try:
+            return WORLD.block(COND, lambda: me.notified, timeout, self)
+        finally:
+            if me in self._waiters:
+                self._waiters.remove(me)
+            self._lock._restore(saved)
+
+    def wait_for(self, predicate, timeout=None):
+        end = None if timeout is None else WORLD.vtime + timeout
+        result = predicate()
+        while not result:
+            left = None if end is None else end - WORLD.vtime
+            if left is not None and left <= 0:
+                break
+            self.wait(left)
+            result = predicate()
+        return result
+
+    def notify(self, n=1):
+        for t in self._waiters[:n]:
+            t.notified = True
+            self._waiters.remove(t)
+
+    def notify_all(self):
+        self.notify(len(self._waiters))
+
+    notifyAll = notify_all
 
 
 def _sleep(secs):
-    xwaiting(orig_sleep, secs)
+    w = WORLD
+    if w.me() is None:
+        return orig_sleep(secs)
+    if secs <= 0:
+        return w.point()
+    w.block(SLEEP, lambda: False, secs)
+
+
+def patch():
+    """Every Queue, Thread, lock and condition made from now on is the
+    world's (Event, Barrier and Semaphore are made of the last two), and so
+    is time.sleep."""
+    import jd_queue
+    queue.Queue = queue.SimpleQueue = jd_queue.JQueue
+    threading.Thread, threading.Lock, threading.RLock = JThread, JLock, JRLock
+    threading.Condition, time.sleep = JCondition, _sleep
+
+
+def wrap_communicator(mod):
+    """The module's Communicator, the same API: its queues become inboxes
+    (the index is the rank whose inbox it is), and send and recv say whom a
+    message is from and for."""
+    C = getattr(mod, "Communicator", None)
+    if not isinstance(C, type):
+        return
+
+    def tag(obj):
+        for v in list(getattr(obj, "__dict__", {}).values()):
+            items = v.items() if isinstance(v, dict) else enumerate(v) \
+                if isinstance(v, (list, tuple)) else ()
+            for key, q in items:
+                if hasattr(q, "j_index") and is_int(key):
+                    q.j_index = int(key)
+
+    def wrapped(fn, op):
+        try:
+            sig = inspect.signature(fn)
+        except (TypeError, ValueError):
+            sig = None
+
+        def method(self, *a, **k):
+            vals = list(a)
+            try:
+                vals = list(sig.bind(self, *a, **k).arguments.values())[1:]
+            except (TypeError, AttributeError):
+                pass
+            me = WORLD.me() or T(-1, "", None, -1)
+            prev, me.ctx = me.ctx, (op,) + tuple(int(v) if is_int(v) else None
+                                                 for v in (vals + [None, None])[:2])
+            try:
+                return fn(self, *a, **k)
+            finally:
+                me.ctx = prev
+        return method
+
+    def init(self, *a, **k):
+        C.__init__(self, *a, **k)
+        tag(self)
+    ns = {"__init__": init}
+    for name in ("send", "recv"):
+        if callable(getattr(C, name, None)):
+            ns[name] = wrapped(getattr(C, name), name)
+    try:
+        J = type(C.__name__, (C,), ns)
+    except TypeError:
+        return
+    J.__qualname__, J.__module__ = getattr(C, "__qualname__", C.__name__), C.__module__
+    mod.Communicator = J
+    for v in list(vars(mod).values()):
+        if isinstance(v, C):
+            tag(v)

@@ -339,6 +339,12 @@ expect_msg 2 "^distmm-tui: --naive has no effect with -m dp" -- --naive --capaci
 expect_msg 2 "^distmm-tui: --bug has no effect with -m dp" -- -b -m dp --bug c-mod
 expect_msg 2 "^distmm-tui: --seed has no effect with both -A and -B" -- -b -A "$T/a.npy" -B "$T/b.npy" --seed 2
 expect_msg 2 "^distmm-tui: --values has no effect with both -A and -B" -- -b --values floats -A "$T/a.npy" -B "$T/b.npy"
+# a caption for a step a part's run does not have: its line, before anything starts
+printf 'title: t\npart: one\nset: fsdp devices=2\ncompute 1: ok\npart: two\nset: dp\n\ntransfer 0: never\n' \
+	>"$T/steps.lesson"
+expect_msg 2 "^distmm-tui: .*steps.lesson:8: transfer 0: part 'two' runs DP on 2 devices, which has no transfer$" -- \
+	--lesson "$T/steps.lesson" --export "$T/steps.svg"
+[ -e "$T/steps.svg" ] && bad "a refused lesson exported" || ok
 # a lesson's first part sets these itself (checked before any terminal is needed)
 expect_msg 2 "^distmm-tui: -d has no effect with --lesson .*deadlock.lesson: the lesson's first part sets it (devices=)" -- --lesson "$L/deadlock.lesson" -d 3
 expect_msg 2 "^distmm-tui: --naive has no effect with --lesson" -- --lesson "$L/deadlock.lesson" --naive

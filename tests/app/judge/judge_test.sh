@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # judge_test: -b --judge on the solutions in tests/app/judge/solutions/ (and the shipped
 # ones in assets/solutions/): the verdict, the step it names and the exit
-# status of each; the load errors as one line; the missing-python line; the
-# --trace round trip through --replay; no Python process left behind,
-# after a deadlock, an infinite loop, SIGINT and SIGTERM; and the sandbox
-# (app/judge/sandbox.c): hostile_*.py cannot write outside it, read
-# /etc/shadow, kill distmm-tui, leave a daemon, reach the network, fork or
-# allocate without limit; its refusal when bwrap is missing or fails, and
-# --judge-unconfined's warning.
+# status of each; the mistakes candidates make (issue 24, section 3: the
+# same verdict on every run, a race found by a schedule seed and
+# reproduced by it, --show-output); forge_*.py, which cannot make a wrong C
+# pass or add a row to the table (the verdicts are decided in C); the load
+# errors as one line; the missing-python line; the --trace round trip
+# through --replay; no Python process left behind, after a deadlock, an
+# infinite loop, SIGINT and SIGTERM; and the sandbox (app/judge/sandbox.c):
+# hostile_*.py cannot write outside it, read /etc/shadow, kill distmm-tui,
+# leave a daemon, reach the network, fork or allocate without limit; its
+# refusal when bwrap is missing or fails, and --judge-unconfined's warning.
 #
 # The solutions are judged from a private directory, whose path the judge's
 # processes carry on their command line (distmm-judge PATH), so pgrep finds
@@ -179,7 +182,95 @@ has "exception: rank 1's thread raised ZeroDivisionError: integer division or mo
 has "then the other threads deadlocked, waiting for it"
 judge 1 infinite_loop.py -d 3 --judge-timeout 0.5
 has "timeout: no result after 0.5 s"
-has "rank 0's thread runs at $T/infinite_loop.py:12 in dev(): \`while not done[0]:\`"
+has "rank 2's thread runs at $T/infinite_loop.py:12 in dev(): \`while not done[0]:\`"
+
+# --- the mistakes candidates make (issue 24, section 3) ---------------------
+# threads started and not joined: never a pass
+judge 1 unjoined.py -m dp -d 2
+has "not joined: returned while rank threads were still running: join them before reading the result"
+has "when it returned, 2 threads had not ended"
+# the exercise's driver at the module's top level: it runs once at import
+judge 0 driver_toplevel.py
+has "summary: 14 of 14 cases within the exercise's contract pass"
+# the same verdict on every run: the send-first ring at capacity 0 deadlocks
+for i in 1 2 3 4 5; do
+	judge 3 send_first.py --capacity 0 -d 2
+	verdict 2 deadlock
+	lacks "zero-dimensional"
+done
+# a gather that waits for one message too many, or for a partner that is not there
+judge 3 dp_recv_all.py -d 3
+has "rank 0 received 2 messages and waits for a 3rd that no rank will send: ranks 1 and 2 sent and returned"
+lacks "nobody sends first"
+judge 3 dp_tree.py -d 3
+has "rank 0 received 1 message and waits for a 2nd that no rank will send; rank 2 received none and waits for a 1st that no rank will send: rank 1 sent and returned"
+lacks "nobody sends first"
+judge 0 dp_tree.py -d 2
+# rank 0 forgets its own rows: the rows missing are named
+judge 1 dp_forgets_own.py -d 2
+has "returned only rank 1's rows (4x4 = C[4:8]); C = A @ B is 8x4: rank 0's own rows (C[0:4]) are missing"
+judge 1 dp_forgets_own.py -d 4
+has "returned 6x4, the rows of ranks 1, 2, 3; C = A @ B is 8x4: rank 0's own rows (C[0:2]) are missing"
+# DP's cases carry DP's words
+judge 1 dp_forgets_own.py
+lacks "(r + s)"
+# n = 1 and a loop of n - 1 steps: nothing computed, no gather to blame
+judge 1 fsdp_off_by_one.py -d 1
+has "step 0, rank 0 holds shard 0 = (0 - 0) mod 1 but never computed: C[0:8, 0:4] is zero"
+lacks "gather"
+judge 1 fsdp_off_by_one.py -d 2
+has "step 1, rank 0 holds shard 1 = (0 - 1) mod 2 but never wrote its product: C[0:4, 2:4] is zero"
+# a race on shared state: found by a seeded schedule, said so, and reproduced
+# by the seed the report prints (every run of a seed is the same run)
+for i in 1 2 3; do
+	judge 1 race_staging.py -d 4
+	has "schedule seed 1 (run 2 of 3), timing-dependent: the default schedule passes"
+	has "--judge-schedule 1"
+done
+head=$(grep -A1 '^case 2:' "$T/out" | tail -n 1)
+judge 0 race_staging.py -d 4 --judge-schedule 0
+judge 1 race_staging.py -d 4 --judge-schedule 1
+has "$head"
+has "schedule seed 1 (run 1 of 1):"
+# a range of columns over two shards is said as two
+judge 1 fsdp_half_width.py -d 4
+has "step 0, rank 0 wrote C[0:2, 0:2] (shards 0 and 1) but holds shard 0 = (0 - 0) mod 4"
+# every state in words (no internal name), and a lock a thread holds itself
+judge 3 lock_twice.py -d 2
+has "rank 1's thread waits for a lock it holds itself at $T/lock_twice.py:13 in store(): \`with lock:\` (threading.Lock is not reentrant"
+lacks "xwait"
+# the candidate's escape sequences reach no terminal raw
+judge 1 raise_escape.py -m dp -d 2
+has 'the function raised ValueError: \033[31mred alert\033[0m \033[2J cleared'
+if grep -q "$(printf '\033')" "$T/out" "$T/err"; then bad "an escape sequence reached the report raw"; else ok; fi
+# an all-gather, then one product: right, with the memory note
+judge 0 fsdp_allgather.py
+has "every rank held all of B at once (it gathered every shard, then multiplied once)"
+judge 0 assets/correct.py -m fsdp
+lacks "held all of B"
+# --show-output: what it printed, bounded and escaped; without it, nothing
+judge 0 chatty.py -d 2 --show-output
+has "it printed (5 lines):"
+has "    | rank 0 got rows from 1"
+judge 0 chatty.py -d 2
+lacks "rank 0 got rows from"
+
+# --- forgeries: the verdict is decided outside the candidate's code ----------
+# np.allclose patched: the result is checked here, by this program's rule
+judge 1 forge_allclose.py
+has "summary: 0 of 14 cases within the exercise's contract pass (and 0 of 6 beyond it, not counted); 14 wrong result"
+# a forged pass through the harness's descriptors, a forged row on fd 3,
+# records with wrong lengths: a judge error for each case, and no row of
+# the table but the judge's own
+for f in forge_stack.py forge_fd.py forge_lengths.py; do
+	judge 1 "$f"
+	has "summary: 0 of 14 cases within the exercise's contract pass (and 0 of 6 beyond it, not counted); 14 judge error"
+	has "judge error: the run's records could not be read"
+	[ "$(grep -cE '^ +[0-9]+  (dp|fsdp)_mat_mul' "$T/out")" = 20 ] && ok || bad "$f: a forged row in the table"
+done
+# well-formed records that claim a wrong result: the bytes are checked
+judge 1 forge_records.py
+has "summary: 0 of 14 cases within the exercise's contract pass (and 0 of 6 beyond it, not counted); 14 wrong result"
 
 # --- the file cannot be loaded: exit 2, one line with Python's line number --
 judge 2 syntax_error.py
@@ -350,6 +441,16 @@ fi
 judge 0 assets/correct.py -m dp -d 2 --judge-unconfined
 [ "$(cat "$T/err")" = "distmm-tui: warning: --judge-unconfined: $T/assets/correct.py runs with all of your rights (your files, the network, your processes) and no limits" ] &&
 	ok || bad "--judge-unconfined's warning: $(cat "$T/err")"
+for opt in "--judge-schedule 1" --show-output; do
+	# shellcheck disable=SC2086
+	"$BIN" -b $opt >"$T/out" 2>"$T/err"
+	[ $? = 2 ] && one_line "${opt%% *} has no effect without --judge" || bad "$opt alone"
+done
+"$BIN" --judge "$T/assets/correct.py" --show-output >"$T/out" 2>"$T/err"
+[ $? = 2 ] && one_line "--show-output has no effect without -b" || bad "--show-output in the interface"
+"$BIN" -b --judge "$T/assets/correct.py" --judge-schedule x >"$T/out" 2>"$T/err"
+[ $? = 2 ] && one_line "--judge-schedule must be a seed from 0 to 1000000, not 'x'" ||
+	bad "--judge-schedule x"
 "$BIN" -b --judge-unconfined >"$T/out" 2>"$T/err"
 [ $? = 2 ] && one_line "--judge-unconfined has no effect without --judge" || bad "--judge-unconfined alone"
 

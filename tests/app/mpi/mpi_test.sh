@@ -249,6 +249,20 @@ expect2 "the job has 4 ranks" 4 -d 3
 expect2 "the job has 1 rank" 1 -d 2
 expect2 "cannot write" 4 -o "$TMPD/nodir/c.npy"
 expect2 "is -A's file too: writing it would replace the input" 3 -A "$TMPD/a53.npy" -o "$TMPD/a53.npy"
+# ranks given different command lines (mpirun's ':' parts): every rank ends
+# at once with exit 2 and one line, never a hang (issue 28)
+mpmd() {
+	timeout -k 5 "$LIMIT" mpirun -q --oversubscribe --allow-run-as-root "$@" >"$TMPD/out" 2>"$TMPD/err" </dev/null
+}
+for line in "-np 1 $MPI_BIN -q : -np 3 $MPI_BIN -q -M 0" "-np 3 $MPI_BIN -q -M 0 : -np 1 $MPI_BIN -q" \
+	"-np 1 $MPI_BIN -q --step : -np 1 $MPI_BIN -q" "-np 2 $MPI_BIN -q : -np 1 $MPI_BIN -q -m dp"; do
+	# shellcheck disable=SC2086
+	mpmd $line; st=$?
+	if [ "$st" = 2 ] && [ "$(grep -c '^distmm-mpi: ' "$TMPD/err")" = 1 ] &&
+		grep -q '^distmm-mpi: rank [0-9]* was given other options than rank 0' "$TMPD/err" &&
+		! [ -s "$TMPD/out" ]; then ok
+	else bad "mpirun $line: exit $st (want 2, one line): $(head -3 "$TMPD/err")"; fi
+done
 expect2 "cannot write" 4 --trace "$TMPD/nodir/t.jsonl"
 expect2 "unknown file type" 2 -o "$TMPD/c.txt"
 expect2 "unknown option '--bogus'" 3 --bogus
