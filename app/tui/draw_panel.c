@@ -163,8 +163,8 @@ static void draw_c_rows(const struct view *v, int r, int y, int x, const struct 
 }
 
 /* "6 of 16 rows, cols 4:12 of 64" for a block cut to its window. */
-void draw_cut_line(int y, int x, int w, const char *name, size_t shown, size_t rows,
-			  size_t c0, size_t c1, size_t cols)
+void draw_cut_line(int y, int x, int w, const char *name, size_t shown, size_t rows, size_t c0,
+		   size_t c1, size_t cols)
 {
 	char buf[128];
 	int len = snprintf(buf, sizeof buf, "%s: ", name);
@@ -463,6 +463,15 @@ static void draw_train(const struct view *v, int r, int y, int x, int w)
 	draw_text(y, x, w, theme_attr(db ? ROLE_NORMAL : ROLE_DIM), text);
 }
 
+/* Whether a MEDIUM or COMPACT panel gives its line to the modes' words
+ * (view_panel_line) instead of C's marks: from the backward on, when C is
+ * whole and a mode has a line to say. */
+static int draw_train_line_on(const struct view *v)
+{
+	return view_panel_lines(v) &&
+	       (view_train_backward(v) || v->kind == SCHED_GATHER || v->kind == VIEW_VERIFY);
+}
+
 /* Place `slot` of the panel: the mode's block there (view_block), or the
  * forward's C, A's rows, the B shard. */
 static int draw_slot(const struct view *v, int r, int slot, int y, int x, int w,
@@ -487,8 +496,7 @@ static void draw_medium(const struct view *v, int r, int x, int y, int w, int h)
 		draw_text(y + line, x, w, theme_attr(ROLE_ACCENT), buf);
 	}
 	line++;
-	if (line < h && view_panel_lines(v) &&
-	    (view_train_backward(v) || v->kind == SCHED_GATHER || v->kind == VIEW_VERIFY)) {
+	if (line < h && draw_train_line_on(v)) {
 		draw_train(v, r, y + line, x, w); /* C is whole by now: dA and dB instead */
 	} else if (line < h) {
 		int mx = x + draw_textf(y + line, x, w, theme_attr(ROLE_DIM), "C ");
@@ -526,8 +534,7 @@ void draw_panel(const struct view *v, int r, const struct rect *p, const struct 
 	draw_panel_title(v, r, p, pl->level);
 	if (h <= 0 || w <= 0)
 		return;
-	if (pl->level == LAYOUT_COMPACT && view_panel_lines(v) &&
-	    (view_train_backward(v) || v->kind == SCHED_GATHER || v->kind == VIEW_VERIFY)) {
+	if (pl->level == LAYOUT_COMPACT && draw_train_line_on(v)) {
 		draw_train(v, r, y, x, w); /* the chunk it holds, in a few characters */
 		return;
 	}

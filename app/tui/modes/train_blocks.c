@@ -315,6 +315,22 @@ static void tb_checked(struct view_block *b, const double *ref, size_t ref_ld, c
 		 b->rows * b->cols);
 }
 
+/* Rank r's rows of dA or C (m, cols wide) at the end, sent to rank 0 (or
+ * placed there), held to ref at the verification (NULL: not yet). */
+static void tb_end_rows(struct view_block *b, int r, const struct run_dev_view *d,
+			const char *name, const double *m, size_t cols, const struct view_format *fmt,
+			const double *ref, const char *what)
+{
+	char rows[48];
+	tb_put(b, name, m ? m + d->row_begin * cols : NULL, cols, d->row_end - d->row_begin, cols, fmt,
+	       -1);
+	tb_rows(name, d->row_begin, d->row_end, rows, sizeof rows);
+	snprintf(b->label, sizeof b->label, "%s%s", rows, r == 0 ? "" : " -> rank 0");
+	snprintf(b->brief, sizeof b->brief, "%s rows", name);
+	if (ref)
+		tb_checked(b, ref + d->row_begin * cols, cols, what);
+}
+
 /* The gather and the verification: dB, dA's rows, C's rows. */
 static void tb_end(const struct view *v, const struct train_state *t, int r, int slot,
 		   struct view_block *b)
@@ -322,9 +338,9 @@ static void tb_end(const struct view *v, const struct train_state *t, int r, int
 	const struct run_snapshot *s = &v->snap;
 	const struct run_dev_view *d = &s->dev[r];
 	int n = s->n, verify = v->kind == VIEW_VERIFY, whole = s->mode == DM_DP || r == 0 || n == 1;
-	size_t K = s->K, N = s->N, r0 = d->row_begin, r1 = d->row_end;
+	size_t K = s->K, N = s->N;
 	size_t c0 = whole ? 0 : split_offset(N, n, r), w = whole ? N : split_size(N, n, r);
-	char what[48], sum[TB_SUM];
+	char sum[TB_SUM];
 	if (slot == 0) {
 		/* DP: every rank's all-reduced dB; FSDP: rank 0's gathered, or the
 		 * chunk a rank sent there (its values as rank 0 placed them) */
@@ -342,19 +358,9 @@ static void tb_end(const struct view *v, const struct train_state *t, int r, int
 		if (verify && t->ref_db.data)
 			tb_checked(b, t->ref_db.data + c0, N, "A^T @ dC");
 	} else if (slot == 1) {
-		tb_put(b, "dA", s->da ? s->da + r0 * K : NULL, K, r1 - r0, K, &t->fda, -1);
-		tb_rows("dA", r0, r1, what, sizeof what);
-		snprintf(b->label, sizeof b->label, "%s%s", what, r == 0 ? "" : " -> rank 0");
-		snprintf(b->brief, sizeof b->brief, "dA rows");
-		if (verify && t->ref_da.data)
-			tb_checked(b, t->ref_da.data + r0 * K, K, "dC @ B^T");
+		tb_end_rows(b, r, d, "dA", s->da, K, &t->fda, verify ? t->ref_da.data : NULL, "dC @ B^T");
 	} else {
-		tb_put(b, "C", s->c ? s->c + r0 * N : NULL, N, r1 - r0, N, &v->fc, -1);
-		tb_rows("C", r0, r1, what, sizeof what);
-		snprintf(b->label, sizeof b->label, "%s%s", what, r == 0 ? "" : " -> rank 0");
-		snprintf(b->brief, sizeof b->brief, "C rows");
-		if (verify && v->ref.data)
-			tb_checked(b, v->ref.data + r0 * N, N, "A @ B");
+		tb_end_rows(b, r, d, "C", s->c, N, &v->fc, verify ? v->ref.data : NULL, "A @ B");
 	}
 }
 
