@@ -247,6 +247,21 @@ static void tb_ring(const struct view *v, const struct train_state *t, int r, in
 		return;
 	}
 	tb_cols(N, n, c < 0 ? 0 : c, where, sizeof where);
+	if (view_hides(v, r)) {
+		/* a question is open: which chunk moves is its answer (and the
+		 * chunk that came is the next one sent), so no index, no sum:
+		 * the values alone, as the forward shows C's */
+		tb_put(b, "dB", g && (slot == 2 || !kept) ? g + (slot < 2 ? c0 : 0) : NULL, N, K,
+		       slot < 2 ? w : N, &t->fdb, -1);
+		if (slot == 2)
+			snprintf(b->label, sizeof b->label, "dB_%d in place", r);
+		else
+			snprintf(b->label, sizeof b->label, slot ? "sent dB[:, ?] -> rank %d"
+								 : "dB[:, ?] from rank %d",
+				 slot ? d->sent_to : d->recv_from);
+		snprintf(b->brief, sizeof b->brief, slot == 2 ? "dB in place" : "dB[?]");
+		return;
+	}
 	if (slot < 2 && w == 0) { /* N < n: a chunk with no columns still makes its hop */
 		tb_put(b, "dB", NULL, N, K, 0, &t->fdb, c);
 		snprintf(b->label, sizeof b->label, slot ? "sent %s -> rank %d: an empty chunk"

@@ -28,6 +28,7 @@
 #include "tui/modes/train.h"
 #include "tui/modes/train_int.h"
 #include "tui/modes/train_parts.h"
+#include "practice/quiz.h"
 #include "tui/view.h"
 
 struct mats {
@@ -417,6 +418,32 @@ START_TEST(the_words_say_what_the_numbers_are)
 }
 END_TEST
 
+/* With the quiz's question open on the next reduce-scatter step, the
+ * blocks say no chunk and no sum: the chunk that came is the one sent next. */
+START_TEST(a_question_hides_the_chunks)
+{
+	struct mats m;
+	struct view v;
+	mats_make(&m, 8, 6, 4);
+	view_open(&v, &m, DM_FSDP, 4, BUG_NONE);
+	view_goto(&v, sched_first_phase(v.plan, SCHED_REDUCE_SCATTER), 0);
+	view_toggle_quiz(&v);
+	view_next(&v, 0); /* asks about the next step instead of going there */
+	ck_assert(quiz_open(&v.quiz));
+	ck_assert_int_eq(v.kind, SCHED_REDUCE_SCATTER);
+	for (int r = 0; r < 4; r++)
+		for (int slot = 0; slot < 3; slot++) {
+			struct view_block b;
+			ck_assert(view_block(&v, r, slot, &b));
+			ck_assert_msg(!strchr(b.label, 'p') || slot == 2, "'%s'", b.label);
+			ck_assert_msg(slot == 2 || strstr(b.label, "dB[:, ?]"), "'%s'", b.label);
+			ck_assert_msg(!strstr(b.label, "chunks") && b.hot0 == b.hot1, "'%s'", b.label);
+		}
+	view_free(&v);
+	mats_free(&m);
+}
+END_TEST
+
 static Suite *train_view_suite(void)
 {
 	Suite *s = suite_create("train_view");
@@ -432,6 +459,7 @@ static Suite *train_view_suite(void)
 	tcase_add_loop_test(tc, the_bugs_are_shown_where_they_are, 0, 4);
 	tcase_add_loop_test(tc, the_memory_table_agrees_with_the_panels, 0, 4);
 	tcase_add_test(tc, the_words_say_what_the_numbers_are);
+	tcase_add_test(tc, a_question_hides_the_chunks);
 	suite_add_tcase(s, tc);
 	return s;
 }
