@@ -15,9 +15,10 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <distmm/outfile.h>
+
 #include "tui/draw.h"
 #include "tui/layout.h"
-#include "outfile.h"
 #include "record.h"
 #include "batch/report.h"
 #include "tui/session.h"

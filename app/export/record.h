@@ -60,9 +60,6 @@ int record_close(struct record *r, struct dm_err *err);
 /* Frees what is left; a recording not closed is removed, temporary file and all. */
 void record_free(struct record *r);
 
-/* The temporary file (for a crash handler to remove), or NULL. */
-const char *record_temp_path(const struct record *r);
-
 /* The last frame captured (the final screen, after record_close too), or NULL. */
 const struct grid *record_last_grid(const struct record *r);
 
