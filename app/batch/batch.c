@@ -84,6 +84,25 @@ out:
 	return status;
 }
 
+/* Runs r to its end.  Keeping every event, in one go; keeping the latest
+ * alone, a chunk of phases at a time, printing each chunk's events before
+ * the next one drops them (also a failed chunk's, as a whole run's events
+ * would have shown them).  Returns run_finish's code. */
+static int batch_run(struct run *r, const struct cli_opts *o, const struct dm_plan *plan,
+		     struct dm_err *err)
+{
+	if (inputs_keep(o) != RUN_KEEP_LATEST)
+		return run_finish(r, err);
+	for (;;) {
+		int rc = run_advance(r, err);
+		size_t n_ev;
+		const struct ev *ev = run_events(r, &n_ev);
+		report_events(ev, n_ev, plan);
+		if (rc)
+			return rc == 1 ? 0 : rc;
+	}
+}
+
 int batch_main(const struct cli_opts *o)
 {
 	struct mat a, b;
@@ -124,12 +143,12 @@ int batch_main(const struct cli_opts *o)
 	}
 
 	report_header("distmm-tui batch", o, plan, a.rows, a.cols, b.cols);
-	int run_rc = run_finish(r, &err);
+	int run_rc = batch_run(r, o, plan, &err);
 	size_t n_ev;
 	const struct ev *ev = run_events(r, &n_ev);
 	run_snapshot_take(r, &snap);
 	run_summaries(r, sum);
-	if (!o->quiet)
+	if (!o->quiet && cfg.keep == RUN_KEEP_ALL)
 		report_events(ev, n_ev, plan);
 	if (run_rc) {
 		status_flush_stdout();

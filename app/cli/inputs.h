@@ -37,5 +37,6 @@ int inputs_plan(const struct cli_opts *o, struct dm_plan **out, struct dm_err *e
  * (and a training step's dC and results) are held. */
 void inputs_run_config(const struct cli_opts *o, const struct mat *a, const struct mat *b,
 		       struct run_config *cfg);
+enum run_keep inputs_keep(const struct cli_opts *o);
 
 #endif

@@ -234,6 +234,8 @@ int device_log(struct device *d, const struct ev *e)
 	struct ev stamped = *e;
 	stamped.held = d->held;
 	stamped.peak = d->peak;
+	if (d->log_off)
+		return 0;
 	if (evlog_push(&d->log, &stamped))
 		return dm_err_set(&d->err, DM_ENOMEM, "rank %d: out of memory for the event log",
 				  d->rank);

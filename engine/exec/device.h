@@ -104,6 +104,7 @@ struct device {
 	int sent_shard, sent_to, recv_shard, recv_from;
 
 	struct evlog log;
+	int log_off;         /* the run keeps no events: device_log only stamps */
 	struct dm_err err;
 };
 

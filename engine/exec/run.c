@@ -65,6 +65,7 @@ struct run {
 void run_config_default(struct run_config *cfg)
 {
 	cfg->wait_timeout_ms = 120000;
+	cfg->keep = RUN_KEEP_ALL;
 	cfg->mem_limit = 0;
 	cfg->dc = NULL;
 }
@@ -80,7 +81,8 @@ static uint64_t run_sat_add(uint64_t a, uint64_t b)
 	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
-uint64_t run_estimate_bytes(const struct dm_plan *p, size_t M, size_t K, size_t N)
+uint64_t run_estimate_bytes(const struct dm_plan *p, size_t M, size_t K, size_t N,
+			    enum run_keep keep)
 {
 	uint64_t n = (uint64_t)(p->n > 0 ? p->n : 1), d = sizeof(double);
 	uint64_t a = run_sat_mul(run_sat_mul(M, K), d);
@@ -91,8 +93,14 @@ uint64_t run_estimate_bytes(const struct dm_plan *p, size_t M, size_t K, size_t 
 	uint64_t b_held = p->mode == DM_DP ? run_sat_mul(b, n)
 					     : run_sat_mul(run_sat_mul(K, N + 2 * n), d);
 	/* events: FSDP has n computes, 2(n-1) sends and receives and one gather
-	 * event per rank, each kept twice (device log and merged log) */
+	 * event per rank, each kept twice (device log and merged log); a phase
+	 * has at most 2n (a send and a receive a rank, or the gather's sends
+	 * and placements) */
 	uint64_t events = p->mode == DM_DP ? 3 * n : run_sat_add(run_sat_mul(3 * n, n), n);
+	if (keep == RUN_KEEP_NONE)
+		events = 0;
+	else if (keep == RUN_KEEP_LATEST && events > RUN_LATEST_EVENTS + 2 * n)
+		events = RUN_LATEST_EVENTS + 2 * n; /* run_advance's chunk, and a phase more */
 	uint64_t ev_bytes = run_sat_mul(run_sat_mul(events, sizeof(struct ev)), 2);
 	uint64_t per_dev = 512 + (uint64_t)N * sizeof(int) + RUN_STACK_BYTES / 16;
 	uint64_t total = run_sat_add(a, b_held);
@@ -108,7 +116,12 @@ uint64_t run_estimate_bytes(const struct dm_plan *p, size_t M, size_t K, size_t 
 		uint64_t da = run_sat_mul(run_sat_mul(M, K), d);
 		uint64_t grads = run_sat_add(run_sat_add(c, run_sat_mul(da, 2)), run_sat_mul(b, n));
 		grads = run_sat_add(grads, run_sat_mul(run_sat_mul(K, N + 2 * n), d * 4));
-		uint64_t more = run_sat_mul(run_sat_mul(4 * n + 8, n), 2 * sizeof(struct ev));
+		uint64_t bwd_events = run_sat_mul(4 * n + 8, n);
+		if (keep == RUN_KEEP_NONE)
+			bwd_events = 0;
+		else if (keep == RUN_KEEP_LATEST && bwd_events > RUN_LATEST_EVENTS + 4 * n + 8)
+			bwd_events = RUN_LATEST_EVENTS + 4 * n + 8;
+		uint64_t more = run_sat_mul(bwd_events, 2 * sizeof(struct ev));
 		total = run_sat_add(run_sat_add(total, grads), more);
 		total = run_sat_add(total, run_sat_mul(run_sat_mul(N, n), sizeof(int)));
 	}
@@ -203,6 +216,7 @@ static int run_setup_device(struct run *r, int i, const struct mat *a, const str
 	d->enter = run_enter;
 	d->ctx = r;
 	d->order = r->plan.mode == DM_FSDP ? r->plan.order : ORDER_PARITY; /* DP: no ring */
+	d->log_off = r->cfg.keep == RUN_KEEP_NONE;
 	return 0;
 }
 
@@ -247,7 +261,7 @@ static int run_check(const struct dm_plan *p, const struct run_config *cfg, cons
 	int rc;
 	if ((rc = run_check_shapes(p, a, b, cfg->dc, err)) || (rc = plan_check(p, err)))
 		return rc;
-	uint64_t need = run_estimate_bytes(p, a->rows, a->cols, b->cols);
+	uint64_t need = run_estimate_bytes(p, a->rows, a->cols, b->cols, cfg->keep);
 	if (cfg->mem_limit && need > cfg->mem_limit)
 		return dm_err_set(err, DM_ENOMEM,
 				  "this run needs about %.1f MiB, more than the %.1f MiB available",
@@ -341,6 +355,8 @@ fail:
  * depends on thread timing. */
 static int run_merge_events(struct run *r, int upto_phase)
 {
+	if (r->cfg.keep == RUN_KEEP_LATEST)
+		r->log.len = 0;
 	for (int p = r->phase + 1; p <= upto_phase; p++)
 		for (int i = 0; i < r->n; i++) {
 			struct evlog *dl = &r->dev[i].log;
@@ -350,6 +366,10 @@ static int run_merge_events(struct run *r, int upto_phase)
 							  "out of memory for the event log");
 				r->cursor[i]++;
 			}
+			/* the devices are parked or gone: their logs are the
+			 * controller's until the next phase starts */
+			if (r->cfg.keep == RUN_KEEP_LATEST && r->cursor[i] == dl->len)
+				dl->len = r->cursor[i] = 0;
 		}
 	return 0;
 }
@@ -409,13 +429,14 @@ static int run_fail(struct run *r, struct dm_err *err)
 	return r->err.code;
 }
 
-int run_step(struct run *r, struct dm_err *err)
+/* Runs phases up to `p` (the devices park only after it) and waits. */
+static int run_to(struct run *r, int p, struct dm_err *err)
 {
 	if (r->failed)
 		return run_fail(r, err);
 	if (r->finished)
 		return 1;
-	int p = r->phase + 1, rc;
+	int rc;
 	rc = barrier_run_phase(r->bar, p);
 	if (run_collect_error(r)) {
 		/* keep what the failed phase did: its trace is whole up to there */
@@ -443,6 +464,25 @@ int run_step(struct run *r, struct dm_err *err)
 		return 1;
 	}
 	return 0;
+}
+
+int run_step(struct run *r, struct dm_err *err)
+{
+	return run_to(r, r->phase + 1, err);
+}
+
+/* A phase logs at most 2n events (see run_estimate_bytes). */
+static int run_chunk_phases(const struct run *r)
+{
+	uint64_t per_phase = 2 * (uint64_t)r->n;
+	uint64_t k = RUN_LATEST_EVENTS / per_phase;
+	return k < 1 ? 1 : k > (uint64_t)r->phase_count ? r->phase_count : (int)k;
+}
+
+int run_advance(struct run *r, struct dm_err *err)
+{
+	int p = r->phase + run_chunk_phases(r);
+	return run_to(r, p < r->phase_count ? p : r->phase_count - 1, err);
 }
 
 int run_finish(struct run *r, struct dm_err *err)

@@ -134,11 +134,13 @@ static void model_measure(struct model_compare *c, int mode, const struct mat *a
 	struct dm_plan p = plan_of(mode, base->n, DM_FORWARD);
 	struct run *r = NULL;
 	struct dm_err err;
+	struct run_config totals = *cfg; /* the totals are all it reads */
+	totals.keep = RUN_KEEP_NONE;
 	/* measurements, not a lesson in deadlocks */
 	p.capacity = base->capacity == 0 ? 1 : base->capacity;
-	if (run_estimate_bytes(&p, a->rows, a->cols, b->cols) > max_run_bytes)
+	if (run_estimate_bytes(&p, a->rows, a->cols, b->cols, totals.keep) > max_run_bytes)
 		return;
-	if (run_new(&r, &p, cfg, a, b, &err) == 0 && run_finish(r, &err) == 0) {
+	if (run_new(&r, &p, &totals, a, b, &err) == 0 && run_finish(r, &err) == 0) {
 		struct ev_summary *sum = calloc((size_t)c->n, sizeof *sum);
 		if (sum) {
 			run_summaries(r, sum);

@@ -288,6 +288,13 @@ def main():
         p("   %-32s status %d  %7.2f s  peak RSS %7.1f MiB" % (
             r["what"], r["status"], r["wall_s"], mib(r["max_rss"])))
         target("scale: %s completes" % r["what"], r["status"], 0, r["status"] == 0)
+    for r in by.get("many", []):
+        what = "-b%s -d %d, 8x6x4" % (" -q" if r["quiet"] else "", r["d"])
+        p("   %-32s status %d  %7.2f s  peak RSS %7.1f MiB" % (
+            what, r["status"], r["wall_s"], mib(r["max_rss"])))
+        if not quick:
+            target("%s under 1 GiB peak RSS" % what, round(mib(r["max_rss"]), 1), 1024,
+                   r["status"] == 0 and r["max_rss"] < 2**30, "MiB")
     small = {}
     for r in by.get("batch_small", []):
         small.setdefault(r["d"], []).append(r["wall_s"])
