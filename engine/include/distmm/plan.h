@@ -44,7 +44,8 @@ enum dm_pass {
 
 #define PLAN_MAX_DEVICES 4096
 #define PLAN_UNBOUNDED ((size_t)-1) /* capacity: sends never block, like Python's Queue() */
-#define PLAN_MAX_CCL_COUNT (((size_t)1) << 37) /* a collective's doubles a rank: 1 TiB */
+/* a collective's doubles a rank, 16 GiB: its events keep 32-bit ranges */
+#define PLAN_MAX_CCL_COUNT (((size_t)1) << 31)
 
 struct dm_plan;
 
