@@ -265,8 +265,8 @@ START_TEST(the_training_line_compares_the_training_model)
 						      strstr(text, oth),
 					      "'%s' (%s %s)", text, held, oth);
 				if (v.kind == SCHED_REDUCE_SCATTER) {
-					char by[32];
-					snprintf(by, sizeof by, " by rs s=%d", v.step);
+					char by[48];
+					snprintf(by, sizeof by, " by its reduce-scatter s=%d", v.step);
 					ck_assert_msg(strstr(text, by), "'%s' lacks '%s'", text, by);
 					seen_rs = 1;
 				}
