@@ -161,4 +161,14 @@ uint64_t ccl_range_bytes(size_t count, int n, int c0, int c1);
  * Assumes ccl_applies. */
 uint64_t ccl_sent_bytes(enum ccl_kind kind, enum ccl_algo algo, int n, size_t count, int rank);
 
+/* The check of rank's result: out (its count doubles) against kind's
+ * result worked out sequentially from in (n x count, row q rank q's
+ * buffer): the sum of the rows in rank order, row c's chunk c, row 0, on
+ * the chunks ccl_output_chunks names, by numpy's allclose rule (atol 1e-8,
+ * rtol 1e-5, a NaN equal to a NaN).  Returns how many elements differ;
+ * *checked gets how many were compared, *max_err the largest |out - want|
+ * (0 when none differs at all: with small integers every sum is exact). */
+size_t ccl_verify(enum ccl_kind kind, int n, size_t count, const double *in, int rank,
+		  const double *out, size_t *checked, double *max_err);
+
 #endif

@@ -72,6 +72,14 @@ static void check_result(struct run *r, int kind, int algo, const struct mat *in
 				      "%s %s n=%d count %zu: rank %d element %zu is %.17g, want %.17g",
 				      what, how, n, count, q, j, got, want);
 		}
+		/* the engine's own check (ccl_verify) agrees with the test's */
+		size_t checked;
+		double worst;
+		size_t bad = ccl_verify(kind, n, count, in->data, q, out->data, &checked, &worst);
+		ck_assert_uint_eq(bad, 0);
+		ck_assert_uint_eq(checked, c1 > c0 ? split_offset(count, n, c1) -
+							     split_offset(count, n, c0) : 0);
+		ck_assert(!exact || worst == 0);
 		ck_assert_msg(sum[q].sent_bytes == ccl_sent_bytes(kind, algo, n, count, q),
 			      "%s %s n=%d count %zu: rank %d sent %llu, closed form %llu", what, how,
 			      n, count, q, (unsigned long long)sum[q].sent_bytes,
@@ -222,6 +230,37 @@ START_TEST(stepping_shows_the_chunks_fill)
 }
 END_TEST
 
+/* ccl_verify finds a wrong element, a NaN where a number belongs, and
+ * lets a NaN the inputs hold through where the sum has it too. */
+START_TEST(the_check_finds_what_is_wrong)
+{
+	double in[3 * 4] = { 1, 2, 3, 4, 10, 20, 30, 40, 100, 200, 300, 400 };
+	double out[4] = { 111, 222, 333, 444 };
+	size_t checked;
+	double worst;
+	ck_assert_uint_eq(ccl_verify(CCL_ALLREDUCE, 3, 4, in, 1, out, &checked, &worst), 0);
+	ck_assert_uint_eq(checked, 4);
+	out[2] = 334;
+	ck_assert_uint_eq(ccl_verify(CCL_ALLREDUCE, 3, 4, in, 1, out, &checked, &worst), 1);
+	ck_assert(worst == 1);
+	/* reduce-scatter checks chunk r alone; reduce rank 0 alone */
+	ck_assert_uint_eq(ccl_verify(CCL_REDUCESCATTER, 3, 4, in, 2, out, &checked, &worst), 0);
+	ck_assert_uint_eq(checked, 1);
+	ck_assert_uint_eq(ccl_verify(CCL_REDUCE, 3, 4, in, 1, out, &checked, &worst), 0);
+	ck_assert_uint_eq(checked, 0);
+	/* all-gather: chunk c is rank c's; broadcast: rank 0's */
+	double ag[4] = { 1, 2, 30, 400 }, bc[4] = { 1, 2, 3, 4 };
+	ck_assert_uint_eq(ccl_verify(CCL_ALLGATHER, 3, 4, in, 0, ag, &checked, &worst), 0);
+	ck_assert_uint_eq(ccl_verify(CCL_BROADCAST, 3, 4, in, 2, bc, &checked, &worst), 0);
+	in[0] = NAN;
+	out[0] = NAN;
+	out[2] = 333;
+	ck_assert_uint_eq(ccl_verify(CCL_ALLREDUCE, 3, 4, in, 0, out, &checked, &worst), 0);
+	out[1] = NAN;
+	ck_assert_uint_eq(ccl_verify(CCL_ALLREDUCE, 3, 4, in, 0, out, &checked, &worst), 1);
+}
+END_TEST
+
 START_TEST(what_no_collective_can_be_is_refused)
 {
 	struct dm_plan *p;
@@ -263,6 +302,7 @@ static Suite *ccl_run_suite(void)
 	tcase_add_test(tc, floats_sum_to_allclose);
 	tcase_add_test(tc, synchronous_channels_complete);
 	tcase_add_test(tc, stepping_shows_the_chunks_fill);
+	tcase_add_test(tc, the_check_finds_what_is_wrong);
 	tcase_add_test(tc, what_no_collective_can_be_is_refused);
 	suite_add_tcase(s, tc);
 	return s;
