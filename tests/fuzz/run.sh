@@ -111,13 +111,19 @@ build() {
 		rm -f "$lib"
 		ar rcs "$lib" "${objs[@]}" || return 1
 	fi
-	if stale "$OUT/obj/app/cli/cli.o" app/cli/cli.c "${headers[@]}" tests/fuzz/run.sh; then
-		echo "cc app/cli/cli.c"
-		"$CC" "${LIB_FLAGS[@]}" -c app/cli/cli.c -o "$OUT/obj/app/cli/cli.o" || return 1
-	fi
+	# The parser: cli.c and the files it shares cli_int.h with (its values).
+	local parser=()
+	for src in app/cli/cli*.c; do
+		obj="$OUT/obj/${src%.c}.o"
+		parser+=("$obj")
+		if stale "$obj" "$src" "${headers[@]}" tests/fuzz/run.sh; then
+			echo "cc $src"
+			"$CC" "${LIB_FLAGS[@]}" -c "$src" -o "$obj" || return 1
+		fi
+	done
 	for t in "${targets[@]}"; do
 		local extra=()
-		[ "$t" = cli ] && extra=("$OUT/obj/app/cli/cli.o")
+		[ "$t" = cli ] && extra=("${parser[@]}")
 		if stale "$OUT/fuzz_$t" "tests/fuzz/fuzz_$t.c" "$lib" "${extra[@]}" "${headers[@]}" tests/fuzz/run.sh; then
 			echo "cc tests/fuzz/fuzz_$t.c -> $OUT/fuzz_$t"
 			"$CC" "${TGT_FLAGS[@]}" -o "$OUT/fuzz_$t" "tests/fuzz/fuzz_$t.c" \
