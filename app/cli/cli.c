@@ -4,7 +4,8 @@
  * whole line chose: it is read once every option is known, so the order of
  * the options never matters.  --naive, --order and --fix are one setting
  * said three ways: two that disagree are refused as they are read.  The
- * values that are more than a number are read by cli_values.c. */
+ * values that are more than a number are read by cli_values.c, the
+ * clock's by cli_clock.c. */
 #include "cli.h"
 #include "cli_int.h"
 
@@ -58,6 +59,15 @@ enum {
 	OPT_DA_OUT,
 	OPT_DB_OUT,
 	OPT_QUIZ_DERIVE, /* never returned by getopt: the name of --quiz=derive's bit */
+	OPT_HW,
+	OPT_ALPHA,
+	OPT_BW,
+	OPT_FLOPS,
+	OPT_COLLECTIVE,
+	OPT_ALGO,
+	OPT_BYTES,
+	OPT_SWEEP,
+	OPT_JSON,
 };
 
 static const struct option cli_longopts[] = {
@@ -103,6 +113,15 @@ static const struct option cli_longopts[] = {
 	{ "dC", required_argument, NULL, OPT_DC },
 	{ "dA-out", required_argument, NULL, OPT_DA_OUT },
 	{ "dB-out", required_argument, NULL, OPT_DB_OUT },
+	{ "hw", required_argument, NULL, OPT_HW },
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "bw", required_argument, NULL, OPT_BW },
+	{ "flops", required_argument, NULL, OPT_FLOPS },
+	{ "collective", required_argument, NULL, OPT_COLLECTIVE },
+	{ "algo", required_argument, NULL, OPT_ALGO },
+	{ "bytes", required_argument, NULL, OPT_BYTES },
+	{ "sweep", required_argument, NULL, OPT_SWEEP },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -160,6 +179,15 @@ static const struct cli_name {
 	{ OPT_DB_OUT, CLI_GIVEN_DB_OUT, "--dB-out" },
 	/* no option of its own: OPT_QUIZ sets it beside --quiz's bit */
 	{ OPT_QUIZ_DERIVE, CLI_GIVEN_DERIVE, "--quiz=derive" },
+	{ OPT_HW, CLI_GIVEN_HW, "--hw" },
+	{ OPT_ALPHA, CLI_GIVEN_ALPHA, "--alpha" },
+	{ OPT_BW, CLI_GIVEN_BW, "--bw" },
+	{ OPT_FLOPS, CLI_GIVEN_FLOPS, "--flops" },
+	{ OPT_COLLECTIVE, CLI_GIVEN_COLLECTIVE, "--collective" },
+	{ OPT_ALGO, CLI_GIVEN_ALGO, "--algo" },
+	{ OPT_BYTES, CLI_GIVEN_BYTES, "--bytes" },
+	{ OPT_SWEEP, CLI_GIVEN_SWEEP, "--sweep" },
+	{ OPT_JSON, CLI_GIVEN_JSON, "--json" },
 };
 
 /* Where an option can be useless: the mode as the whole command line
@@ -182,7 +210,19 @@ enum {
 	CLI_FWD_BUG = 1u << 14,     /* a bug of the forward's (bug_is_backward: not) */
 	CLI_BWD_BUG = 1u << 15,     /* a bug of the backward's */
 	CLI_NO_TRAIN = 1u << 16,    /* no --train */
+	CLI_IN_CCL = 1u << 17,      /* --collective: one collective, no matrices */
+	CLI_NO_CCL = 1u << 18,      /* no --collective */
+	CLI_IN_SWEEP = 1u << 19,    /* --sweep: the model alone, nothing runs */
+	CLI_NO_SWEEP = 1u << 20,    /* no --sweep */
 };
+
+/* What a collective or the sweep has no use for: the matrices' run's
+ * options (their own: --seed, --values and --capacity for a collective's
+ * run; nothing for the sweep). */
+#define CLI_GIVEN_MATRICES                                                                    \
+	(CLI_GIVEN_MODE | CLI_GIVEN_M | CLI_GIVEN_K | CLI_GIVEN_N | CLI_GIVEN_A | CLI_GIVEN_B |    \
+	 CLI_GIVEN_OUT | CLI_GIVEN_ORDERS | CLI_GIVEN_BUG | CLI_GIVEN_TRAIN | CLI_GIVEN_GRAD_FILES | \
+	 CLI_GIVEN_COMPARE | CLI_GIVEN_VERIFY)
 
 /* The options that do nothing in a mode, refused with the first given one
  * named and why: a silently ignored option makes a person believe it
@@ -206,6 +246,43 @@ static const struct cli_rule {
 	/* the interface shows the candidate's recorded run: nothing to predict */
 	{ CLI_GIVEN_QUIZ, CLI_IN_JUDGE,
 	  "has no effect with --judge (the quiz asks about the engine's own run; j shows it)" },
+	/* the clock: its runs are batch mode's, the interface's is a later part */
+	{ CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_MODEL, CLI_IN_JUDGE,
+	  "has no effect with --judge (the judged file's runs are not modelled)" },
+	{ CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_ALGO | CLI_GIVEN_BYTES | CLI_GIVEN_JSON,
+	  CLI_IN_INTERFACE,
+	  "has no effect without -b (batch mode runs a collective or the sweep and prints it; "
+	  "the interface does not yet)" },
+	{ CLI_GIVEN_MODEL, CLI_IN_INTERFACE,
+	  "has no effect without -b (batch mode adds the modelled time to its report; the "
+	  "interface does not show it yet)" },
+	{ CLI_GIVEN_SWEEP, CLI_IN_CCL,
+	  "has no effect with --collective (give one: --collective runs one size, --sweep "
+	  "models every size)" },
+	{ CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP, CLI_IN_REPLAY,
+	  "has no effect with --replay (the replay shows a recorded matrix multiply)" },
+	{ CLI_GIVEN_ALGO, CLI_IN_SWEEP,
+	  "has no effect with --sweep (the sweep shows every algorithm that applies)" },
+	{ CLI_GIVEN_ALGO, CLI_NO_CCL,
+	  "has no effect without --collective (it is the collective's algorithm)" },
+	{ CLI_GIVEN_BYTES, CLI_IN_SWEEP,
+	  "has no effect with --sweep (the sweep models every size from 8 B to 1 GiB)" },
+	{ CLI_GIVEN_BYTES, CLI_NO_CCL,
+	  "has no effect without --collective (it is the collective's size)" },
+	{ CLI_GIVEN_JSON, CLI_NO_SWEEP,
+	  "has no effect without --sweep (it prints the sweep as JSON Lines)" },
+	{ CLI_GIVEN_FLOPS, CLI_IN_CCL,
+	  "has no effect with --collective (a collective computes no product: the model times "
+	  "its messages alone)" },
+	{ CLI_GIVEN_FLOPS, CLI_IN_SWEEP,
+	  "has no effect with --sweep (a collective computes no product: the model times its "
+	  "messages alone)" },
+	{ CLI_GIVEN_MATRICES | CLI_GIVEN_TRACE, CLI_IN_CCL,
+	  "has no effect with --collective (it runs one collective on a buffer a rank: no "
+	  "matrices, and no trace yet)" },
+	{ CLI_GIVEN_MATRICES | CLI_GIVEN_TRACE | CLI_GIVEN_SEED | CLI_GIVEN_VALUES |
+		  CLI_GIVEN_CAPACITY | CLI_GIVEN_QUIET,
+	  CLI_IN_SWEEP, "has no effect with --sweep (the sweep is the model alone: nothing runs)" },
 	{ CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD, CLI_IN_BATCH,
 	  "has no effect with -b (it records the interface's screens; batch mode draws none)" },
 	{ CLI_GIVEN_PLAY | CLI_GIVEN_SPEED, CLI_IN_BATCH,
@@ -388,6 +465,8 @@ static void cli_defaults(struct cli_opts *o)
 	o->rows = CLI_DEFAULT_ROWS;
 	o->order = ORDER_PARITY;
 	o->judge_ms = CLI_JUDGE_MS;
+	o->collective = o->sweep = -1;
+	o->bytes = CLI_DEFAULT_BYTES;
 }
 
 static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
@@ -507,6 +586,16 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 					"not '%s'", arg);
 		break;
 	case OPT_COMPARE: o->compare = 1; break;
+	case OPT_HW:
+	case OPT_ALPHA:
+	case OPT_BW:
+	case OPT_FLOPS:
+	case OPT_COLLECTIVE:
+	case OPT_ALGO:
+	case OPT_BYTES:
+	case OPT_SWEEP:
+	case OPT_JSON:
+		return cli_clock_option(cli_option_name(cli_bit_of(c)), arg, o, err, size);
 	case OPT_VERIFY:
 		if (strcmp(arg, "auto") == 0)
 			o->verify = CLI_VERIFY_AUTO;
@@ -584,8 +673,8 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 			int r = cli_option(c, optarg, o, err, err_size);
 			if (r == CLI_ERROR)
 				return CLI_ERROR;
-			if (r == CLI_BUG_LIST && action == CLI_RUN)
-				action = CLI_BUG_LIST;
+			if ((r == CLI_BUG_LIST || r == CLI_HW_LIST) && action == CLI_RUN)
+				action = r;
 		}
 		}
 	}
@@ -604,7 +693,9 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 			 (o->lesson_file ? CLI_IN_LESSON : 0u) |
 			 (o->train ? CLI_IN_TRAIN : CLI_NO_TRAIN) |
 			 (o->train || o->replay_file ? 0u : CLI_NO_GRADS) |
-			 (o->bug == BUG_NONE ? 0u : bug_is_backward(o->bug) ? CLI_BWD_BUG : CLI_FWD_BUG);
+			 (o->bug == BUG_NONE ? 0u : bug_is_backward(o->bug) ? CLI_BWD_BUG : CLI_FWD_BUG) |
+			 (o->collective >= 0 ? CLI_IN_CCL : CLI_NO_CCL) |
+			 (o->sweep >= 0 ? CLI_IN_SWEEP : CLI_NO_SWEEP);
 	for (size_t i = 0; i < sizeof cli_rules / sizeof cli_rules[0]; i++) {
 		const struct cli_rule *r = &cli_rules[i];
 		cli_given_t hit = o->given & r->opts;

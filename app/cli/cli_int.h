@@ -1,7 +1,7 @@
-/* cli_int: what the parser's files share (cli.c, cli_values.c), for
- * app/cli/ alone: the error line, the strict number and the values each
- * file reads into cli_opts.  Each returns 0 or CLI_ERROR with err holding
- * one line. */
+/* cli_int: what the parser's files share (cli.c, cli_values.c,
+ * cli_clock.c), for app/cli/ alone: the error line, the strict number and
+ * the values each file reads into cli_opts.  Each returns 0 or CLI_ERROR
+ * with err holding one line; the clock's may return CLI_HW_LIST. */
 #ifndef APP_CLI_INT_H
 #define APP_CLI_INT_H
 
@@ -23,5 +23,11 @@ int cli_start_at(const char *arg, struct cli_opts *o, char *err, size_t size);
 int cli_screen_size(const char *arg, struct cli_opts *o, char *err, size_t size);
 int cli_speed(const char *arg, struct cli_opts *o, char *err, size_t size);
 int cli_seconds(const char *s, unsigned *ms);
+
+/* cli_clock.c: the clock's option named opt ("--hw", "--alpha", "--bw",
+ * "--flops", "--collective", "--algo", "--bytes", "--sweep", "--json")
+ * with its value into o. */
+int cli_clock_option(const char *opt, const char *arg, struct cli_opts *o, char *err,
+		     size_t size);
 
 #endif

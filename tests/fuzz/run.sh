@@ -132,7 +132,7 @@ build() {
 	done
 	# A dictionary for the command line: getopt_long compares option names
 	# inside libc, where libFuzzer cannot see the comparisons.
-	if stale "$OUT/cli.dict" app/cli/cli.c engine/exec/bug.c tests/fuzz/run.sh; then
+	if stale "$OUT/cli.dict" app/cli/cli.c engine/exec/bug.c engine/core/ccl.c tests/fuzz/run.sh; then
 		{
 			sed -n 's/^[[:space:]]*{ "\([a-z-]*\)",.*/"--\1"/p' app/cli/cli.c
 			# --bug's names ([BUG_X] = "name" in engine/exec/bug.c's first table)
@@ -142,7 +142,8 @@ build() {
 			fi
 			printf '"%s"\n' -b -q -d -m -M -K -N -A -B -o -h -V -- = \
 				fsdp dp FSDP DP ints floats unbounded list 4096 1000000000 \
-				a.npy b.csv c.npy
+				a.npy b.csv c.npy allreduce allgather reducescatter broadcast reduce \
+				ring tree rhd h100-nvlink 1K 1M 1G 0.5 1e3
 		} >"$OUT/cli.dict.tmp" && mv "$OUT/cli.dict.tmp" "$OUT/cli.dict"
 	fi
 	return 0
