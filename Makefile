@@ -299,6 +299,12 @@ $(BUILD)/bench/bench_train: tests/bench/bench_train.c $(LIB)
 	@echo "  CC     $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ENGINE)
 
+# The sweep of issue 26's clock: the model alone, from the public API.
+$(BUILD)/bench/bench_clock: tests/bench/bench_clock.c $(LIB)
+	@mkdir -p $(dir $@)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ENGINE)
+
 # The interface's frame time, from app/'s own objects drawing to /dev/null.
 $(BUILD)/bench/bench_tui: tests/bench/bench_tui.c $(APP_LIB) $(LIB)
 	@mkdir -p $(dir $@)
