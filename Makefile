@@ -183,7 +183,7 @@ test: check
 
 # The plain build's tests: Check suites, batch mode, the judge (batch and
 # interface), the interface, the practice lab (--quiz=derive, the deadlock lab
-# on screen), the storm, the export and --record.
+# on screen), the storm, the export and --record, the clock on screen.
 check: WERROR = -Werror
 check: $(BIN) mpi check-boundary check-suites
 	tests/app/batch/batch_test.sh ./$(BIN)
@@ -192,6 +192,7 @@ check: $(BIN) mpi check-boundary check-suites
 	tests/ui/judge_ui_test.sh ./$(BIN)
 	tests/ui/ui_test.sh ./$(BIN)
 	tests/ui/train_ui_test.sh ./$(BIN)
+	tests/ui/clock_ui_test.sh ./$(BIN)
 	tests/ui/practice_test.sh ./$(BIN)
 	tests/ui/storm_test.sh ./$(BIN)
 	tests/ui/export_test.sh ./$(BIN)

@@ -177,7 +177,7 @@ static int batch_clock_collective(const struct cli_opts *o, const struct dm_hw *
 		goto out;
 	}
 	clockw_size((double)o->bytes, s, sizeof s);
-	clockw_model(hw, report_clock_given(o), 0, model, sizeof model);
+	clockw_model(hw, inputs_hw_given(o), 0, model, sizeof model);
 	char chunks[64];
 	if (count % (size_t)n == 0)
 		snprintf(chunks, sizeof chunks, "%d chunk%s of %zu", n, n == 1 ? "" : "s",
@@ -312,7 +312,7 @@ static int batch_clock_sweep(const struct cli_opts *o, const struct dm_hw *hw)
 		batch_clock_json(kind, n, algos, k, pts);
 		return STATUS_OK;
 	}
-	batch_clock_table(hw, report_clock_given(o), kind, n, algos, k, pts);
+	batch_clock_table(hw, inputs_hw_given(o), kind, n, algos, k, pts);
 	batch_clock_crossover(hw, kind, n, k == CCL_ALGO_COUNT);
 	return STATUS_OK;
 }

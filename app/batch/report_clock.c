@@ -16,23 +16,11 @@ int report_clock_asked(const struct cli_opts *o)
 	return (o->given & CLI_GIVEN_MODEL) != 0;
 }
 
-unsigned report_clock_given(const struct cli_opts *o)
-{
-	return ((o->given & CLI_GIVEN_ALPHA) ? CLOCKW_ALPHA : 0u) |
-	       ((o->given & CLI_GIVEN_BW) ? CLOCKW_BW : 0u) |
-	       ((o->given & CLI_GIVEN_FLOPS) ? CLOCKW_FLOPS : 0u);
-}
-
 int report_clock_model(const struct cli_opts *o, int computes, struct dm_hw *hw)
 {
 	struct dm_err err;
-	if (inputs_hw(o, hw, &err)) {
+	if (computes ? inputs_hw_products(o, hw, &err) : inputs_hw(o, hw, &err)) {
 		status_error("%s", err.msg);
-		return STATUS_USAGE;
-	}
-	if (computes && hw->tflops <= 0) {
-		status_error("--hw %s gives no peak F (no tflops in the file): a multiply's products "
-			     "need one (--flops TFLOPS)", o->hw ? o->hw : hw->name);
 		return STATUS_USAGE;
 	}
 	return STATUS_OK;
@@ -67,7 +55,7 @@ void report_clock_run(const struct cli_opts *o, const struct dm_plan *p, size_t 
 	 * it is printed, rather than carried through every batch path */
 	if (!report_clock_asked(o) || report_clock_model(o, 1, &hw) != STATUS_OK)
 		return;
-	clockw_model(&hw, report_clock_given(o), 1, model, sizeof model);
+	clockw_model(&hw, inputs_hw_given(o), 1, model, sizeof model);
 	if (cost_of_events(&c, p, &hw, K, ev, n_ev, &err)) {
 		status_error("%s", err.msg);
 		return;

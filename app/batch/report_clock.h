@@ -16,9 +16,6 @@
 /* Whether the options ask for the model (CLI_GIVEN_MODEL). */
 int report_clock_asked(const struct cli_opts *o);
 
-/* The CLOCKW_* bits of the values the command line set over the preset. */
-unsigned report_clock_given(const struct cli_opts *o);
-
 /* The model the options ask for (inputs_hw); computes: the run has
  * products to time, so F must be known.  Returns STATUS_OK, or
  * STATUS_USAGE having printed the one line that says why.  Batch mode

@@ -253,9 +253,6 @@ static const struct cli_rule {
 	  CLI_IN_INTERFACE,
 	  "has no effect without -b (batch mode runs a collective or the sweep and prints it; "
 	  "the interface does not yet)" },
-	{ CLI_GIVEN_MODEL, CLI_IN_INTERFACE,
-	  "has no effect without -b (batch mode adds the modelled time to its report; the "
-	  "interface does not show it yet)" },
 	{ CLI_GIVEN_SWEEP, CLI_IN_CCL,
 	  "has no effect with --collective (give one: --collective runs one size, --sweep "
 	  "models every size)" },

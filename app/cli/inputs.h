@@ -45,6 +45,13 @@ void inputs_run_config(const struct cli_opts *o, const struct mat *a, const stru
  * that is neither: one line) / DM_EIO / DM_EFORMAT / DM_ENOMEM with err
  * filled. */
 int inputs_hw(const struct cli_opts *o, struct dm_hw *hw, struct dm_err *err);
+/* The CLOCKW_* bits (words/clock_words.h) of the values the command line
+ * set over the preset's, for the words that mark them. */
+unsigned inputs_hw_given(const struct cli_opts *o);
+/* inputs_hw for a run with products to time (a multiply, the training
+ * step), whose F must be known.  Returns as inputs_hw, or DM_EINVAL when
+ * the model gives no F. */
+int inputs_hw_products(const struct cli_opts *o, struct dm_hw *hw, struct dm_err *err);
 
 /* --collective's plan (kind, --algo, -d, --bytes / 8 doubles a rank,
  * --capacity), its run's settings and its buffers: a -d x count matrix,

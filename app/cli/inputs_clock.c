@@ -11,6 +11,8 @@
 
 #include <distmm/ccl.h>
 
+#include "words/clock_words.h"
+
 int inputs_hw(const struct cli_opts *o, struct dm_hw *hw, struct dm_err *err)
 {
 	struct stat st;
@@ -32,6 +34,22 @@ int inputs_hw(const struct cli_opts *o, struct dm_hw *hw, struct dm_err *err)
 	if (o->given & CLI_GIVEN_FLOPS)
 		hw->tflops = o->tflops;
 	return 0;
+}
+
+unsigned inputs_hw_given(const struct cli_opts *o)
+{
+	return ((o->given & CLI_GIVEN_ALPHA) ? CLOCKW_ALPHA : 0u) |
+	       ((o->given & CLI_GIVEN_BW) ? CLOCKW_BW : 0u) |
+	       ((o->given & CLI_GIVEN_FLOPS) ? CLOCKW_FLOPS : 0u);
+}
+
+int inputs_hw_products(const struct cli_opts *o, struct dm_hw *hw, struct dm_err *err)
+{
+	int rc = inputs_hw(o, hw, err);
+	if (!rc && hw->tflops <= 0)
+		rc = dm_err_set(err, DM_EINVAL, "--hw %.60s gives no peak F (no tflops in the file): "
+				"a multiply's products need one (--flops TFLOPS)", o->hw ? o->hw : hw->name);
+	return rc;
 }
 
 int inputs_collective(const struct cli_opts *o, struct dm_plan **plan, struct mat *in,

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <distmm/cost.h>
+
 void clockw_model(const struct dm_hw *hw, unsigned given, int with_f, char *buf, size_t size)
 {
 	char f[96] = "";
@@ -21,6 +23,45 @@ void clockw_model(const struct dm_hw *hw, unsigned given, int with_f, char *buf,
 		 hw->name, hw->alpha_us, (given & CLOCKW_ALPHA) ? " (--alpha)" : "", hw->bw_gbps,
 		 (given & CLOCKW_BW) ? " (--bw)" : "", f, hw->source[0] ? " (" : "", hw->source,
 		 hw->source[0] ? ")" : "");
+}
+
+void clockw_model_brief(const struct dm_hw *hw, unsigned given, char *buf, size_t size)
+{
+	char f[64] = "";
+	if (hw->tflops > 0)
+		snprintf(f, sizeof f, ", F %g TFLOPS %s%s", hw->tflops, hw_precision_name(hw->precision),
+			 (given & CLOCKW_FLOPS) ? " --flops" : "");
+	snprintf(buf, size, "%s (alpha %g us%s, beta %g GB/s%s%s)", hw->name, hw->alpha_us,
+		 (given & CLOCKW_ALPHA) ? " --alpha" : "", hw->bw_gbps,
+		 (given & CLOCKW_BW) ? " --bw" : "", f);
+}
+
+void clockw_screen_times(const struct cost_run *c, int upto, char *buf, size_t size)
+{
+	char t[32], sum[32], comm[32];
+	if (upto == -2) {
+		snprintf(buf, size, "no time: the run deadlocked, and a deadlock has no time");
+		return;
+	}
+	if (upto < 0 || (!c && upto > 0)) {
+		snprintf(buf, size, "no time: the run did not finish");
+		return;
+	}
+	if (!c) {
+		snprintf(buf, size, "each phase is timed as it runs");
+		return;
+	}
+	if (upto >= c->phases) {
+		clockw_time(c->total_s, t, sizeof t);
+		clockw_time(c->comm_s, comm, sizeof comm);
+		snprintf(buf, size, "total %s, %.0f%% of it communicating (%s)", t,
+			 c->total_s > 0 ? 100.0 * c->comm_s / c->total_s : 0.0, comm);
+		return;
+	}
+	double so_far = c->phase[upto].start_s + c->phase[upto].time_s;
+	clockw_time(c->phase[upto].time_s, t, sizeof t);
+	clockw_time(so_far, sum, sizeof sum);
+	snprintf(buf, size, "this phase %s, %s so far", t, sum);
 }
 
 const char *clockw_rule(void)

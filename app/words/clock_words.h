@@ -23,6 +23,19 @@
  * nothing), then the preset's source in parentheses. */
 void clockw_model(const struct dm_hw *hw, unsigned given, int with_f, char *buf, size_t size);
 
+/* The same for the interface's line, short: "h100-nvlink (alpha 3.4 us,
+ * beta 450 GB/s, F 67 TFLOPS fp64)", a value the command line set marked
+ * with its option's name ("alpha 0 us --alpha"), no source. */
+void clockw_model_brief(const struct dm_hw *hw, unsigned given, char *buf, size_t size);
+
+/* The interface's times for the stop on screen, from the run's timing c
+ * (<distmm/cost.h>): upto -2 a deadlock, -1 another run that failed (no
+ * time), 0 with c NULL
+ * at ready, a phase's index for that phase and the time up to its end,
+ * c->phases for the end: the total and its split. */
+struct cost_run;
+void clockw_screen_times(const struct cost_run *c, int upto, char *buf, size_t size);
+
 /* The rule, one line: "a product m x k by k x n takes 2mkn/F, ...". */
 const char *clockw_rule(void);
 

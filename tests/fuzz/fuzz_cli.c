@@ -400,10 +400,10 @@ static const struct mode_rule {
 	{ "a forward's bug with --train", IN_TRAIN | FWD_BUG, CLI_GIVEN_BUG },
 	{ "--compare with --train", IN_TRAIN, CLI_GIVEN_COMPARE },
 	{ "a backward's bug without --train", NO_TRAIN | BWD_BUG, CLI_GIVEN_BUG },
-	/* the clock (docs/clock.md): batch mode's alone for now */
+	/* the clock (docs/clock.md): its own runs are batch mode's; the model is everyone's */
 	{ "the clock without -b", IN_INTERFACE,
 	  CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_ALGO | CLI_GIVEN_BYTES |
-		  CLI_GIVEN_JSON | CLOCK_MODEL },
+		  CLI_GIVEN_JSON },
 	{ "the clock with --judge", IN_JUDGE, CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLOCK_MODEL },
 	{ "the clock's runs with --replay", IN_REPLAY, CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP },
 	{ "--sweep with --collective", IN_CCL, CLI_GIVEN_SWEEP },

@@ -134,7 +134,6 @@ expect_msg 2 "bad.hw:2: bw_gbps must be a decimal number, not 'fast'" -- -b --sw
 # --- refusals ----------------------------------------------------------------
 expect_msg 2 "^distmm-tui: --hw h200: no such preset (--hw list names them) and no such file$" -- -b --hw h200
 expect_msg 2 "^distmm-tui: --collective has no effect without -b" -- --collective allreduce
-expect_msg 2 "^distmm-tui: --hw has no effect without -b" -- --hw a100-nvlink
 expect_msg 2 "^distmm-tui: --algo has no effect without --collective" -- -b --algo tree
 expect_msg 2 "^distmm-tui: --algo has no effect with --sweep" -- -b --sweep allreduce --algo tree
 expect_msg 2 "^distmm-tui: --bytes has no effect with --sweep" -- -b --sweep allreduce --bytes 8

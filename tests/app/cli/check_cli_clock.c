@@ -112,9 +112,6 @@ START_TEST(test_rules)
 		{ { "--collective", "allreduce" },
 		  "--collective has no effect without -b (batch mode runs a collective or the sweep "
 		  "and prints it; the interface does not yet)" },
-		{ { "--hw", "a100-nvlink" },
-		  "--hw has no effect without -b (batch mode adds the modelled time to its report; "
-		  "the interface does not show it yet)" },
 		{ { "-b", "--algo", "tree" },
 		  "--algo has no effect without --collective (it is the collective's algorithm)" },
 		{ { "-b", "--bytes", "8" },
@@ -149,6 +146,9 @@ START_TEST(test_rules)
 	ck_assert_int_eq(parse("-b", "--train", "--hw", "b200-nvlink-bf16", "--flops", "9", NULL),
 			 CLI_RUN);
 	ck_assert_int_eq(parse("-b", "--replay", "t.jsonl", "--bw", "9", NULL), CLI_RUN);
+	/* and in the interface, which says the model on every stop */
+	ck_assert_int_eq(parse("--hw", "a100-nvlink", "-d", "3", NULL), CLI_RUN);
+	ck_assert_int_eq(parse("--train", "--alpha", "0", "--export", "x.svg", NULL), CLI_RUN);
 }
 END_TEST
 
