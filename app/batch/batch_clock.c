@@ -16,6 +16,7 @@
 #include "cli/inputs.h"
 #include "cli/status.h"
 #include "report_clock.h"
+#include "report_timeline.h"
 #include <distmm/ccl.h>
 #include <distmm/cost.h>
 #include <distmm/run.h>
@@ -74,6 +75,8 @@ static double batch_clock_phases(const struct cli_opts *o, const struct dm_plan 
 		}
 	}
 	double total = c.total_s;
+	if (o->timeline)
+		report_timeline(&c, REPORT_TIMELINE_WIDTH);
 	cost_run_free(&c);
 	return total;
 }

@@ -7,13 +7,14 @@
 
 #include "cli/inputs.h"
 #include "cli/status.h"
+#include "report_timeline.h"
 #include <distmm/cost.h>
 #include <distmm/schedule.h>
 #include "words/clock_words.h"
 
 int report_clock_asked(const struct cli_opts *o)
 {
-	return (o->given & CLI_GIVEN_MODEL) != 0;
+	return (o->given & (CLI_GIVEN_MODEL | CLI_GIVEN_TIMELINE)) != 0;
 }
 
 int report_clock_model(const struct cli_opts *o, int computes, struct dm_hw *hw)
@@ -84,6 +85,8 @@ void report_clock_run(const struct cli_opts *o, const struct dm_plan *p, size_t 
 	printf("  total %s: computing %s (%.1f%%), communicating %s (%.1f%%), along the slowest "
 	       "rank of each phase\n", t, a, report_clock_pct(c.compute_s, c.total_s), b,
 	       report_clock_pct(c.comm_s, c.total_s));
+	if (o->timeline)
+		report_timeline(&c, REPORT_TIMELINE_WIDTH);
 	cost_run_free(&c);
 }
 

@@ -13,7 +13,8 @@
 #include <distmm/hw.h>
 #include <distmm/plan.h>
 
-/* Whether the options ask for the model (CLI_GIVEN_MODEL). */
+/* Whether the options ask for the model (CLI_GIVEN_MODEL, or --timeline:
+ * on the default preset when no model is named). */
 int report_clock_asked(const struct cli_opts *o);
 
 /* The model the options ask for (inputs_hw); computes: the run has
@@ -24,7 +25,8 @@ int report_clock_model(const struct cli_opts *o, int computes, struct dm_hw *hw)
 
 /* When the options ask for it: the block after the accounting, the
  * model's line, its rule, a line a phase (not with -q), the total and its
- * split.  K: A's columns (every product's inner size). */
+ * split, then with --timeline the timeline (report_timeline.h).  K: A's
+ * columns (every product's inner size). */
 void report_clock_run(const struct cli_opts *o, const struct dm_plan *p, size_t K,
 		      const struct ev *ev, size_t n_ev);
 

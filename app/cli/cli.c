@@ -68,6 +68,7 @@ enum {
 	OPT_BYTES,
 	OPT_SWEEP,
 	OPT_JSON,
+	OPT_TIMELINE,
 };
 
 static const struct option cli_longopts[] = {
@@ -122,6 +123,7 @@ static const struct option cli_longopts[] = {
 	{ "bytes", required_argument, NULL, OPT_BYTES },
 	{ "sweep", required_argument, NULL, OPT_SWEEP },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "timeline", no_argument, NULL, OPT_TIMELINE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -188,6 +190,7 @@ static const struct cli_name {
 	{ OPT_BYTES, CLI_GIVEN_BYTES, "--bytes" },
 	{ OPT_SWEEP, CLI_GIVEN_SWEEP, "--sweep" },
 	{ OPT_JSON, CLI_GIVEN_JSON, "--json" },
+	{ OPT_TIMELINE, CLI_GIVEN_TIMELINE, "--timeline" },
 };
 
 /* Where an option can be useless: the mode as the whole command line
@@ -247,12 +250,17 @@ static const struct cli_rule {
 	{ CLI_GIVEN_QUIZ, CLI_IN_JUDGE,
 	  "has no effect with --judge (the quiz asks about the engine's own run; j shows it)" },
 	/* the clock: its runs are batch mode's, the interface's is a later part */
-	{ CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_MODEL, CLI_IN_JUDGE,
+	{ CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_MODEL | CLI_GIVEN_TIMELINE, CLI_IN_JUDGE,
 	  "has no effect with --judge (the judged file's runs are not modelled)" },
 	{ CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_ALGO | CLI_GIVEN_BYTES | CLI_GIVEN_JSON,
 	  CLI_IN_INTERFACE,
 	  "has no effect without -b (batch mode runs a collective or the sweep and prints it; "
 	  "the interface does not yet)" },
+	{ CLI_GIVEN_TIMELINE, CLI_IN_INTERFACE,
+	  "has no effect without -b (batch mode prints the timeline as text; the interface does "
+	  "not draw one yet)" },
+	{ CLI_GIVEN_TIMELINE, CLI_IN_SWEEP,
+	  "has no effect with --sweep (the sweep runs nothing: a timeline is a run's)" },
 	{ CLI_GIVEN_SWEEP, CLI_IN_CCL,
 	  "has no effect with --collective (give one: --collective runs one size, --sweep "
 	  "models every size)" },
@@ -592,6 +600,7 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_BYTES:
 	case OPT_SWEEP:
 	case OPT_JSON:
+	case OPT_TIMELINE:
 		return cli_clock_option(cli_option_name(cli_bit_of(c)), arg, o, err, size);
 	case OPT_VERIFY:
 		if (strcmp(arg, "auto") == 0)

@@ -84,6 +84,7 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 	CLI_GIVEN_BYTES_BIT,
 	CLI_GIVEN_SWEEP_BIT,
 	CLI_GIVEN_JSON_BIT,
+	CLI_GIVEN_TIMELINE_BIT,
 	CLI_GIVEN_COUNT
 };
 #define CLI_GIVEN_BATCH (UINT64_C(1) << CLI_GIVEN_BATCH_BIT)
@@ -138,6 +139,7 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 #define CLI_GIVEN_BYTES (UINT64_C(1) << CLI_GIVEN_BYTES_BIT)
 #define CLI_GIVEN_SWEEP (UINT64_C(1) << CLI_GIVEN_SWEEP_BIT)
 #define CLI_GIVEN_JSON (UINT64_C(1) << CLI_GIVEN_JSON_BIT)
+#define CLI_GIVEN_TIMELINE (UINT64_C(1) << CLI_GIVEN_TIMELINE_BIT)
 #define CLI_GIVEN_ALL ((UINT64_C(1) << CLI_GIVEN_COUNT) - 1u)
 /* The files only a training step reads or writes. */
 #define CLI_GIVEN_GRAD_FILES (CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT)
@@ -211,6 +213,7 @@ struct cli_opts {
 	uint64_t bytes;       /* --bytes: the collective's S, CLI_DEFAULT_BYTES by default */
 	int sweep;            /* --sweep: enum ccl_kind, -1 none */
 	int json;             /* --json: the sweep as JSON Lines */
+	int timeline;         /* --timeline: -b's run on the modelled clock, as text */
 };
 
 #define CLI_DEFAULT_BYTES (UINT64_C(1) << 20) /* --bytes: 1 MiB */

@@ -101,6 +101,8 @@ int cli_clock_option(const char *opt, const char *arg, struct cli_opts *o, char 
 					"and G count 1024s), not '%s'", arg);
 	} else if (strcmp(opt, "--json") == 0) {
 		o->json = 1;
+	} else if (strcmp(opt, "--timeline") == 0) {
+		o->timeline = 1;
 	}
 	return 0;
 }

@@ -25,7 +25,8 @@ int cli_speed(const char *arg, struct cli_opts *o, char *err, size_t size);
 int cli_seconds(const char *s, unsigned *ms);
 
 /* cli_clock.c: the clock's option named opt ("--hw", "--alpha", "--bw",
- * "--flops", "--collective", "--algo", "--bytes", "--sweep", "--json")
+ * "--flops", "--collective", "--algo", "--bytes", "--sweep", "--json",
+ * "--timeline")
  * with its value into o. */
 int cli_clock_option(const char *opt, const char *arg, struct cli_opts *o, char *err,
 		     size_t size);

@@ -271,6 +271,7 @@ static const struct int_field {
 	{ "sweep", offsetof(struct cli_opts, sweep), -1, CCL_KIND_COUNT - 1 },
 	{ "algo", offsetof(struct cli_opts, algo), CCL_RING, CCL_ALGO_COUNT - 1 },
 	{ "json", offsetof(struct cli_opts, json), 0, 1 },
+	{ "timeline", offsetof(struct cli_opts, timeline), 0, 1 },
 };
 
 /* The sizes: 0 (not given) or 1 to RUN_MAX_DIM. */
@@ -404,7 +405,9 @@ static const struct mode_rule {
 	{ "the clock without -b", IN_INTERFACE,
 	  CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_ALGO | CLI_GIVEN_BYTES |
 		  CLI_GIVEN_JSON },
-	{ "the clock with --judge", IN_JUDGE, CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLOCK_MODEL },
+	{ "the clock with --judge", IN_JUDGE,
+	  CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLOCK_MODEL | CLI_GIVEN_TIMELINE },
+	{ "--timeline without -b", IN_INTERFACE, CLI_GIVEN_TIMELINE },
 	{ "the clock's runs with --replay", IN_REPLAY, CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP },
 	{ "--sweep with --collective", IN_CCL, CLI_GIVEN_SWEEP },
 	{ "--algo, --bytes without --collective", NO_CCL, CLI_GIVEN_ALGO | CLI_GIVEN_BYTES },
@@ -412,7 +415,7 @@ static const struct mode_rule {
 	{ "a multiply's options with --collective", IN_CCL, MATRICES_ONLY | CLI_GIVEN_FLOPS },
 	{ "what runs with --sweep", IN_SWEEP,
 	  MATRICES_ONLY | CLI_GIVEN_FLOPS | CLI_GIVEN_SEED | CLI_GIVEN_VALUES | CLI_GIVEN_CAPACITY |
-		  CLI_GIVEN_QUIET },
+		  CLI_GIVEN_QUIET | CLI_GIVEN_TIMELINE },
 };
 
 #define COUNT(t) (sizeof(t) / sizeof((t)[0]))
@@ -513,6 +516,7 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		{ "--bytes", CLI_GIVEN_BYTES, o->bytes != CLI_DEFAULT_BYTES },
 		{ "--sweep", CLI_GIVEN_SWEEP, o->sweep != -1 },
 		{ "--json", CLI_GIVEN_JSON, o->json != 0 },
+		{ "--timeline", CLI_GIVEN_TIMELINE, o->timeline != 0 },
 	};
 	for (size_t i = 0; i < COUNT(given); i++)
 		CHECK_ROW(!given[i].differs || (o->given & given[i].bit), given[i].name);

@@ -150,3 +150,52 @@ expect_msg 2 "^distmm-tui: --bytes must be a multiple of 8 from 8 to 16G" -- -b 
 expect_msg 2 "^distmm-tui: --alpha must be microseconds from 0 to" -- -b --alpha -1
 expect_msg 2 "^distmm-tui: --bw must be GB/s above 0" -- -b --bw 0
 expect_msg 2 "^distmm-tui: --flops must be TFLOPS above 0" -- -b --flops nan
+
+# --- -b --timeline: the run on the modelled clock, as text -------------------
+# FSDP 64^3 on 4 devices, alpha 2.4 us, beta 300 GB/s, F 1 GFLOP/s: each
+# compute 2 x 16 x 64 x 16 / 1e9 s, each transfer (and each rank's gather)
+# one message of 16 x 64 x 8 B; rank 0 sends nothing in the gather.  The
+# lanes are worked out here again, column by column.
+expect 0 "--timeline" -- -b -d 4 --hw a100-nvlink --flops 0.001 -M 64 -K 64 -N 64 --timeline
+if $PY - "$T/out" <<'PY'
+import re, sys
+out = open(sys.argv[1]).read().splitlines()
+W, n = 64, 4
+comp = 2 * 16 * 64 * 16 / 1e9
+msg = 2.4e-6 + 16 * 64 * 8 / 300e9
+# phases: compute, transfer x3 alternating, compute, gather
+ph = []
+for s in range(4):
+    ph.append(("C", [comp] * n, [0.0] * n))
+    ph.append(("T", [0.0] * n, [msg] * n if s < 3 else [0.0] + [msg] * (n - 1)))
+times = [max(c[r] + m[r] for r in range(n)) for _, c, m in ph]
+total = sum(times)
+col = lambda t: min(W, max(0, int(t / total * W + 0.5)))
+want = []
+for r in range(n):
+    line, start = [], 0.0
+    for (k, c, m), t in zip(ph, times):
+        c0, c1 = col(start), col(start + t)
+        e0, e1 = col(start + c[r]), col(start + c[r] + m[r])
+        line += ["C" if j < e0 else "=" if j < e1 else "." for j in range(c0, c1)]
+        start += t
+    want.append("".join(line))
+got = [re.match(r"  rank (\d+) +\|(.*)\|$", l) for l in out]
+got = [m.group(2) for m in got if m]
+assert got == want, (got, want)
+crit = [l for l in out if l.startswith("  critical  |")]
+g = col(total - times[-1])  # the gather's first column: rank 1 is its slowest (the lowest sender)
+assert len(crit) == 1 and crit[0].split("|")[1] == "0" * g + "1" * (W - g), crit
+exp = [l for l in out if l.startswith("exposed communication: ")]
+comm = 3 * msg + msg
+assert len(exp) == 1 and ("%.4g us" % (comm * 1e6)) in exp[0], (exp, comm)
+PY
+then ok; else bad "the timeline's lanes differ from the ones worked out again"; fi
+expect 0 "--timeline alone: the default model" -- -b -q -d 3 --timeline
+grep -q '^modelled time, model h100-nvlink' "$T/out" && [ "$(grep -c '^  rank [0-9]* *|' "$T/out")" = 3 ] || bad "--timeline without a model"
+expect 0 "--timeline with a collective" -- -b -q --collective reducescatter --algo tree -d 5 --timeline
+[ "$(grep -c '^  rank [0-9]* *|[C=.]*|$' "$T/out")" = 5 ] || bad "a collective's timeline"
+expect 0 "--timeline with the training step" -- -b -q -d 3 --train --timeline
+grep -q '^exposed communication: ' "$T/out" || bad "the training step's timeline"
+expect_msg 2 "^distmm-tui: --timeline has no effect without -b" -- --timeline
+expect_msg 2 "^distmm-tui: --timeline has no effect with --sweep" -- -b --sweep allreduce --timeline
