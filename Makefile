@@ -188,6 +188,7 @@ check: WERROR = -Werror
 check: $(BIN) mpi check-boundary check-suites
 	tests/app/batch/batch_test.sh ./$(BIN)
 	tests/app/cli/man_test.sh ./$(BIN) ./$(MPI_BIN)
+	tests/app/cli/docs_test.sh
 	tests/app/judge/judge_test.sh ./$(BIN)
 	tests/ui/judge_ui_test.sh ./$(BIN)
 	tests/ui/ui_test.sh ./$(BIN)
