@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "batch_clock.h"
 #include "batch_train.h"
 #include "cli/inputs.h"
 #include <distmm/replay.h>
 #include "report.h"
+#include "report_clock.h"
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 #include "cli/status.h"
@@ -67,10 +69,12 @@ static int batch_replay(const struct cli_opts *o)
 		status_flush_stdout();
 		status_error("%s: the recorded run stops in phase %d of %d: it did not finish",
 			     o->replay_file, last + 1, sched_phase_count(plan));
+		report_clock_none(o, 0);
 		status = STATUS_MISMATCH;
 		goto out;
 	}
 	report_summary(t.sum, plan, a.rows, a.cols, b.cols);
+	report_clock_run(o, plan, a.cols, t.ev, t.n_ev);
 	struct mat c = { a.rows, b.cols, snap.c };
 	status = report_write_outputs(o, NULL, 0, NULL, plan, &c);
 	if (status == STATUS_OK)
@@ -112,8 +116,14 @@ int batch_main(const struct cli_opts *o)
 	struct ev_summary *sum = NULL;
 	struct run *r = NULL;
 	struct dm_err err;
+	struct dm_hw hw;
 	int status, rc;
 
+	if (o->collective >= 0 || o->sweep >= 0) /* no matrices: the clock's own runs */
+		return batch_clock_main(o);
+	/* a --hw that cannot be read costs no run */
+	if (report_clock_asked(o) && (status = report_clock_model(o, 1, &hw)) != STATUS_OK)
+		return status;
 	report_catch_signals(); /* -b --train and -b --replay too: they start here */
 	if ((o->out_file && (rc = report_check_output(o->out_file, 1, &err))) ||
 	    (o->trace_file && (rc = report_check_output(o->trace_file, 0, &err)))) {
@@ -155,6 +165,7 @@ int batch_main(const struct cli_opts *o)
 		status_error("%s", err.msg);
 		if (run_rc == DM_EDEADLOCK)
 			report_deadlock(&snap);
+		report_clock_none(o, run_rc == DM_EDEADLOCK);
 		status = run_rc == DM_EDEADLOCK ? STATUS_DEADLOCK : STATUS_MISMATCH;
 		/* the trace of what happened, which is whole; never a result */
 		report_write_outputs(o, ev, n_ev, sum, plan, NULL);
@@ -163,6 +174,7 @@ int batch_main(const struct cli_opts *o)
 	report_summary(sum, plan, a.rows, a.cols, b.cols);
 	report_threads(&snap);
 	report_compare(&a, &b, plan, &cfg, sum, o->compare);
+	report_clock_run(o, plan, a.cols, ev, n_ev);
 	status = report_write_outputs(o, ev, n_ev, sum, plan, run_result(r));
 	if (status == STATUS_OK)
 		status = report_verify(o, &a, &b, run_result(r));

@@ -56,12 +56,14 @@ static uint64_t inputs_train_bytes(const struct cli_opts *o, size_t M, size_t K,
 }
 
 /* What a run of o keeps of its event log: the interface steps back through
- * it, --trace writes it and the training step's report counts its ring
- * from it; batch mode otherwise prints each phase's events as it steps
- * (or, with -q, none), so that memory grows with n and not n^2. */
+ * it, --trace writes it, the training step's report counts its ring from it
+ * and the clock (--hw and the like, --timeline) times its phases from it;
+ * batch mode otherwise prints each phase's events as it steps (or, with -q,
+ * none), so that memory grows with n and not n^2. */
 enum run_keep inputs_keep(const struct cli_opts *o)
 {
-	if (!o->batch || o->trace_file || o->train)
+	if (!o->batch || o->trace_file || o->train ||
+	    (o->given & (CLI_GIVEN_MODEL | CLI_GIVEN_TIMELINE)))
 		return RUN_KEEP_ALL;
 	return o->quiet ? RUN_KEEP_NONE : RUN_KEEP_LATEST;
 }

@@ -17,6 +17,7 @@
 
 #include <distmm/bug.h>
 #include "exec/bug_int.h"
+#include "exec/ccl_device.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "core/xalloc.h"
@@ -195,13 +196,17 @@ void device_release(struct device *d)
 	mat_free(&d->gathered_db);
 	free(d->col_fill);
 	free(d->db_fill);
+	free(d->parts);
 	d->col_fill = NULL;
 	d->db_fill = NULL;
+	d->parts = NULL;
 	evlog_free(&d->log);
 }
 
 int device_run(struct device *d)
 {
+	if (d->mode == DM_COLL)
+		return ccldev_run(d);
 	if (d->train)
 		return train_device_run(d);
 	return d->mode == DM_DP ? dp_device_run(d) : fsdp_device_run(d);

@@ -103,7 +103,7 @@ void model_fwd_rank(const struct dm_plan *p, int r, size_t M, size_t K, size_t N
 uint64_t model_scale(const struct dm_plan *p, size_t M, size_t K, size_t N)
 {
 	uint64_t top = 1;
-	for (int mode = 0; mode < DM_MODE_COUNT; mode++)
+	for (int mode = DM_FSDP; mode <= DM_DP; mode++) /* the matrices' modes */
 		for (int r = 0; r < p->n; r++) {
 			struct model_fwd m;
 			model_rank_at(mode, p->n, r, M, K, N, &m);

@@ -77,7 +77,9 @@ int run_check_shapes(const struct dm_plan *p, const struct mat *a, const struct 
 struct run;
 
 /* A run of plan p (copied: the caller's may be freed at once) with cfg's
- * other settings (NULL: the defaults).  Checks the shapes
+ * other settings (NULL: the defaults).  A collective's plan takes its
+ * inputs as a, n x count (row r rank r's buffer; allgather reads chunk r
+ * of it, broadcast row 0), and b NULL.  Checks the shapes
  * (run_check_shapes) and the plan (plan_check), checks the estimate against
  * cfg->mem_limit, gives every device what it holds, and starts the device
  * threads parked before phase 0.  a and b are only read, but not only here:
@@ -114,6 +116,10 @@ const struct dm_plan *run_plan(const struct run *r); /* the run's copy, until ru
 
 /* The gathered C once the last phase is done, else NULL. */
 const struct mat *run_result(const struct run *r);
+/* A collective's result on rank: its buffer (1 x the plan's count) once
+ * the last phase is done, else NULL (and for a matrices' run, whose
+ * run_result is C). */
+const struct mat *run_ccl_output(const struct run *r, int rank);
 /* A training step's gathered dA (M x K) and dB (K x N) once the last phase
  * is done, else NULL (and for a forward run). */
 const struct mat *run_result_da(const struct run *r);
@@ -193,12 +199,22 @@ struct run_snapshot {
 			    kept), zeros where it holds none; NULL when not asked for */
 	double *db_result; /* K * N: the gathered dB once the gather is done, zeros
 			      before; NULL when not asked for */
+	/* a collective's, in a snapshot made for a collective's plan (mode
+	 * DM_COLL: no matrices, col_fill and c NULL; NULL and 0 otherwise): its
+	 * chunks, which the interface draws as rows on each rank */
+	size_t ccl_count;  /* doubles in a rank's buffer */
+	int *ccl_parts;    /* n * n: ccl_parts[r*n + c], how many ranks' parts rank r's
+			      chunk c holds (0: none; a copy of rank c's own chunk, or of
+			      rank 0's, is 1) */
+	double *ccl_buf;   /* n * ccl_count: every rank's buffer now; NULL when not
+			      asked for */
 };
 
 /* Allocates a snapshot for a run of p (its devices) on A M x K and B K x N;
  * with want_values it holds a copy of C too.  A training plan's has the
- * training step's fields (db_fill; with want_values dA and dB).  Returns 0
- * or DM_ENOMEM. */
+ * training step's fields (db_fill; with want_values dA and dB); a
+ * collective's its own (ccl_parts; with want_values ccl_buf), M, K and N
+ * not read.  Returns 0 or DM_ENOMEM. */
 int run_snapshot_init(struct run_snapshot *s, const struct dm_plan *p, size_t M, size_t K,
 		      size_t N, int want_values, struct dm_err *err);
 /* Copies the run's state between phases into s (made for this run's shape). */
