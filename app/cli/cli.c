@@ -583,11 +583,14 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 		return cli_start_at(arg, o, err, size);
 	case OPT_THEME:
 		if (strcmp(arg, "projector") == 0)
-			o->projector = 1;
+			o->theme = CLI_THEME_PROJECTOR;
+		else if (strcmp(arg, "light") == 0)
+			o->theme = CLI_THEME_LIGHT;
 		else if (strcmp(arg, "default") == 0)
-			o->projector = 0;
+			o->theme = CLI_THEME_DEFAULT;
 		else
-			return cli_fail(err, size, "unknown theme '%s' (use projector or default)", arg);
+			return cli_fail(err, size, "unknown theme '%s' (use default, projector or light)",
+					arg);
 		break;
 	case OPT_EXPORT: o->export_file = arg; break;
 	case OPT_RECORD: o->record_file = arg; break;

@@ -161,7 +161,7 @@ struct cli_opts {
 	int trace_format;     /* enum cli_trace_format */
 	int start_kind;       /* --start-at: enum cli_start */
 	int start_step;       /* ... and its step (compute, transfer) */
-	int projector;        /* --theme projector */
+	int theme;            /* --theme: enum cli_theme */
 	const char *export_file, *record_file; /* --export (headless), --record (live) */
 	int cols, rows;       /* --size of the export (default CLI_DEFAULT_COLS x _ROWS) */
 	int speed_step;       /* --speed: 2^speed_step times 1x, from -2 (1/4x) to 4 (16x) */
@@ -180,6 +180,9 @@ struct cli_opts {
 	int train;
 	const char *dc_file, *da_out_file, *db_out_file;
 };
+
+/* --theme's names, in the order of the interface's themes (tui/theme.h) */
+enum cli_theme { CLI_THEME_DEFAULT, CLI_THEME_PROJECTOR, CLI_THEME_LIGHT };
 
 /* --quiz=derive: no answer on screen until the candidate writes the ring's
  * rule as an expression (app/practice/derive.h) */

@@ -72,6 +72,7 @@ struct headless_svgs {
 	int n, cap;
 	int failed;
 	struct dm_err err;
+	struct palette pal; /* the theme's own colours */
 };
 
 static int headless_svg_file(struct headless_svgs *s, const char *path, const struct grid *g,
@@ -90,7 +91,7 @@ static int headless_svg_file(struct headless_svgs *s, const char *path, const st
 	struct outfile *f = &s->f[s->n];
 	if (outfile_open(f, path, &s->err))
 		return -1;
-	svg_write(f->fp, g, title);
+	svg_write(f->fp, g, title, &s->pal);
 	if (outfile_finish(f, &s->err))
 		return -1;
 	s->n++;
@@ -278,8 +279,9 @@ static int headless_run(struct session *t, const struct cli_opts *o, int kind, c
 		status_error("cannot set up a curses screen of %dx%d for the export", o->cols, o->rows);
 		return STATUS_USAGE;
 	}
-	theme_init(session_mono(o), o->ascii, o->projector);
+	theme_init(session_mono(o), o->ascii, o->theme);
 	t->v.utf8 = theme_utf8();
+	svgs.pal = theme_palette(o->theme);
 	record_title(&t->v, t->lesson ? t->lesson->title : NULL, title, sizeof title);
 	if (kind == HEADLESS_SVG) {
 		size_t len = strlen(o->export_file) - 4; /* without ".svg" */
@@ -293,7 +295,7 @@ static int headless_run(struct session *t, const struct cli_opts *o, int kind, c
 		rc = dm_err_set(&err, DM_ENOMEM, "out of memory");
 	else
 		rc = record_open(&rec, kind == HEADLESS_CAST ? o->export_file : NULL, title, command,
-				 kind == HEADLESS_SVG ? headless_still : NULL, &svgs, &err);
+				 &svgs.pal, kind == HEADLESS_SVG ? headless_still : NULL, &svgs, &err);
 	if (rc) {
 		headless_screen_close(&scr);
 		headless_svgs_free(&svgs);

@@ -51,14 +51,14 @@ void record_title(const struct view *v, const char *lesson_title, char *buf, siz
 }
 
 int record_open(struct record *r, const char *path, const char *title, const char *command,
-		record_still_fn still, void *ctx, struct dm_err *err)
+		const struct palette *pal, record_still_fn still, void *ctx, struct dm_err *err)
 {
 	int rc;
 	memset(r, 0, sizeof *r);
 	r->still = still;
 	r->still_ctx = ctx;
 	if (path) {
-		if ((rc = cast_open(&r->cast, path, title, command, err)))
+		if ((rc = cast_open(&r->cast, path, title, command, pal, err)))
 			return rc;
 		r->has_cast = 1;
 	}

@@ -44,10 +44,10 @@ void record_command(int argc, char *const argv[], char *buf, size_t size);
 void record_title(const struct view *v, const char *lesson_title, char *buf, size_t size);
 
 /* Starts a recording: to path when path is not NULL (an asciicast, written
- * safely, see cast.h), and stills through still when it is not NULL.
- * Returns 0 or an error with err filled. */
+ * safely, see cast.h, its theme pal), and stills through still when it is
+ * not NULL.  Returns 0 or an error with err filled. */
 int record_open(struct record *r, const char *path, const char *title, const char *command,
-		record_still_fn still, void *ctx, struct dm_err *err);
+		const struct palette *pal, record_still_fn still, void *ctx, struct dm_err *err);
 
 /* After each frame: reads stdscr back and records it at time now (ns). */
 void record_frame(struct record *r, const struct view *v, uint64_t now);

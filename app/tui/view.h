@@ -370,8 +370,9 @@ const char *view_refusal(const struct view *v, int action, const struct view_mod
  * absent mode takes says why it does nothing. */
 int view_mode_key(struct view *v, int action, int ch, uint64_t now);
 /* s: the command line of this view (the options it started from, the run's
- * settings as they are now, and --start-at for the stop on screen). */
-void view_share_line(const struct view *v, const struct cli_opts *o, int projector, char *buf,
+ * settings as they are now, the theme on screen, named as --theme names it,
+ * NULL for the default, and --start-at for the stop on screen). */
+void view_share_line(const struct view *v, const struct cli_opts *o, const char *theme, char *buf,
 		     size_t size);
 
 #endif

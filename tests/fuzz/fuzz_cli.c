@@ -263,7 +263,7 @@ static const struct int_field {
 	{ "trace_format", offsetof(struct cli_opts, trace_format), CLI_TRACE_JSONL, CLI_TRACE_CHROME },
 	{ "start_kind", offsetof(struct cli_opts, start_kind), CLI_START_READY, CLI_START_LAST },
 	{ "start_step", offsetof(struct cli_opts, start_step), 0, RUN_MAX_DEVICES - 1 },
-	{ "projector", offsetof(struct cli_opts, projector), 0, 1 },
+	{ "theme", offsetof(struct cli_opts, theme), CLI_THEME_DEFAULT, CLI_THEME_LIGHT },
 	{ "train", offsetof(struct cli_opts, train), 0, 1 },
 	{ "judge_unconfined", offsetof(struct cli_opts, judge_unconfined), 0, 1 },
 };
@@ -465,7 +465,7 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		{ "--verify", CLI_GIVEN_VERIFY, o->verify != CLI_VERIFY_AUTO },
 		{ "--compare", CLI_GIVEN_COMPARE, o->compare != 0 },
 		{ "--start-at", CLI_GIVEN_START_AT, o->start_kind != CLI_START_READY },
-		{ "--theme", CLI_GIVEN_THEME, o->projector != 0 },
+		{ "--theme", CLI_GIVEN_THEME, o->theme != CLI_THEME_DEFAULT },
 		{ "--train", CLI_GIVEN_TRAIN, o->train != 0 },
 		{ "--dC", CLI_GIVEN_DC, o->dc_file != NULL },
 		{ "--dA-out", CLI_GIVEN_DA_OUT, o->da_out_file != NULL },

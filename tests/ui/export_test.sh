@@ -199,7 +199,7 @@ test_name="svg stills"
 mkdir "$W/svg"
 export_ok -d 3 --export "$W/svg/run.svg" &&
 	"$PY" "$HERE/export_svg.py" "$W/svg/run" 8 "+rank 0" "=verify: allclose ok" "=<path" \
-		"=#ff0000" > "$W/out" && pass || bad "$(cat "$W/out")"
+		"=#ff5f5f" > "$W/out" && pass || bad "$(cat "$W/out")"
 [ "$(ls -A "$W/svg" | wc -l)" = 9 ] && pass || bad "the svg folder holds $(ls -A "$W/svg" | tr '\n' ' ')"
 grep -q '<title>Ready: rank r holds' "$W/svg/run-000.svg" && grep -q '<title>step s=0: ' "$W/svg/run-001.svg" &&
 	pass || bad "a still's title is not its phase's caption"
@@ -213,6 +213,23 @@ export_ok --judge "$SOL/r_plus_s.py" -d 3 -M 9 -K 5 -N 6 --export "$W/svg/judged
 export_ok --lesson "$HERE/../../assets/lessons/the-exercise.lesson" --export "$W/svg/lesson.svg" &&
 	n=$(ls "$W/svg" | grep -c '^lesson-[0-9]*\.svg$') && [ "$n" -gt 8 ] &&
 	"$PY" "$HERE/export_svg.py" "$W/svg/lesson" "$n" "+rank 0" > "$W/out" && pass || bad "lesson: $(cat "$W/out")"
+
+# each theme's own background, whole, in the stills and the cast's header
+# (the contrast of every pair is check_theme's, from the tables)
+test_name="themes: the export paints the theme's background"
+for spec in "default|#1c1c1c|#d0d0d0" "projector|#000000|#ffffff" "light|#ffffff|#000000"; do
+	IFS='|' read -r th tbg tfg <<< "$spec"
+	export_ok -d 3 --theme "$th" --export "$W/svg/th-$th.svg" &&
+		grep -q "^<rect width=\"1220\" height=\"820\" fill=\"$tbg\"/>" "$W/svg/th-$th-002.svg" &&
+		grep -q "^<g fill=\"$tfg\">" "$W/svg/th-$th-002.svg" && pass ||
+		bad "--theme $th: the still is not $tfg on $tbg"
+	export_ok -d 3 --theme "$th" --export "$W/th.cast" &&
+		head -1 "$W/th.cast" | grep -q "\"theme\": {\"fg\": \"$tfg\", \"bg\": \"$tbg\"" && pass ||
+		bad "--theme $th: the cast's header: $(head -1 "$W/th.cast" | grep -o '"theme.*')"
+done
+# a cell the light theme draws never shows the terminal's own background:
+# no <rect> of the dark default anywhere
+grep -q '#1c1c1c' "$W"/svg/th-light-*.svg && bad "the light theme shows the dark background" || pass
 
 test_name="--record"
 start 120x40 --record "$W/rec.cast"

@@ -100,10 +100,12 @@ START_TEST(test_fields)
 	ck_assert_int_eq(parse("--play", "--no-color", "--ascii", "--theme", "projector", "--speed",
 			       "1/4x", "--quiz=2", "--record", "r.cast", NULL),
 			 CLI_RUN);
-	ck_assert(opts.play && opts.no_color && opts.ascii && opts.projector);
+	ck_assert(opts.play && opts.no_color && opts.ascii && opts.theme == CLI_THEME_PROJECTOR);
 	ck_assert_int_eq(opts.speed_step, -2);
 	ck_assert_int_eq(opts.quiz, 2);
 	ck_assert_str_eq(opts.record_file, "r.cast");
+	ck_assert_int_eq(parse("--theme", "light", NULL), CLI_RUN);
+	ck_assert_int_eq(opts.theme, CLI_THEME_LIGHT);
 
 	ck_assert_int_eq(parse("--judge", "s.py", "--judge-timeout", "0.25", NULL), CLI_RUN);
 	ck_assert_str_eq(opts.judge_file, "s.py");
