@@ -219,11 +219,18 @@ static void headless_screen_close(struct headless_screen *s)
 	fclose(s->in);
 }
 
+/* Rows the screen has beyond --size's: the two bars a bare export leaves out. */
+static int headless_extra_rows(const struct view *v)
+{
+	return v->bare ? 2 : 0;
+}
+
 /* Says why the size does not fit the run: the layout knows what it needs. */
 static void headless_too_small(const struct cli_opts *o, const struct view *v, uint64_t now)
 {
-	int nc, nr, n = v->snap.n;
-	draw_need(v, o->cols, o->rows, now, &nc, &nr);
+	int nc, nr, n = v->snap.n, extra = headless_extra_rows(v);
+	draw_need(v, o->cols, o->rows + extra, now, &nc, &nr);
+	nr -= extra;
 	status_error("--size %dx%d is too small for %d device%s: the interface needs %dx%d", o->cols,
 		     o->rows, n, n == 1 ? "" : "s", nc, nr);
 }
@@ -272,10 +279,14 @@ static int headless_run(struct session *t, const struct cli_opts *o, int kind, c
 	struct record rec;
 	struct dm_err err;
 	char title[256];
-	int rc;
+	int rc, extra = headless_extra_rows(&t->v);
+	WINDOW *bare = NULL;
 
 	memset(&svgs, 0, sizeof svgs);
-	if (headless_screen_open(&scr, o->cols, o->rows)) {
+	if (headless_screen_open(&scr, o->cols, o->rows + extra) ||
+	    (extra && !(bare = derwin(stdscr, o->rows, o->cols, 1, 0)))) {
+		if (scr.scr)
+			headless_screen_close(&scr);
 		status_error("cannot set up a curses screen of %dx%d for the export", o->cols, o->rows);
 		return STATUS_USAGE;
 	}
@@ -297,12 +308,15 @@ static int headless_run(struct session *t, const struct cli_opts *o, int kind, c
 		rc = record_open(&rec, kind == HEADLESS_CAST ? o->export_file : NULL, title, command,
 				 &svgs.pal, kind == HEADLESS_SVG ? headless_still : NULL, &svgs, &err);
 	if (rc) {
+		if (bare)
+			delwin(bare);
 		headless_screen_close(&scr);
 		headless_svgs_free(&svgs);
 		status_error("%s", err.msg);
 		return STATUS_USAGE;
 	}
 
+	rec.win = bare; /* the screen between the two bars */
 	int status = headless_play(t, &rec, HEADLESS_T0);
 	if (status == STATUS_OK && (rc = record_close(&rec, &err))) {
 		status_error("%s", svgs.failed ? svgs.err.msg : err.msg);
@@ -320,6 +334,8 @@ static int headless_run(struct session *t, const struct cli_opts *o, int kind, c
 		headless_svgs_abort(&svgs);
 	record_free(&rec); /* removes the cast unless it was closed */
 	headless_svgs_free(&svgs);
+	if (bare)
+		delwin(bare);
 	headless_screen_close(&scr);
 	return status;
 }
@@ -335,6 +351,10 @@ int headless_main(const struct cli_opts *o, int argc, char *const argv[])
 	    (status = session_open(&t, o)))
 		return status;
 	t.no_quiz = 1; /* a lesson's quiz= parts play without questions */
+	t.for_file = 1;
+	t.still = kind == HEADLESS_SVG;
+	t.bare = o->export_chrome == CLI_CHROME_NONE ||
+		 (o->export_chrome == CLI_CHROME_AUTO && kind == HEADLESS_SVG);
 	if ((rc = session_start(&t, HEADLESS_T0, &err))) {
 		status_error("%s", err.msg);
 		session_close(&t);

@@ -17,7 +17,9 @@ void record_command(int argc, char *const argv[], char *buf, size_t size)
 	size_t len = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < argc && len + 1 < size; i++) {
-		const char *a = argv[i];
+		const char *a = argv[i], *slash = i == 0 ? strrchr(a, '/') : NULL;
+		if (slash && slash[1])
+			a = slash + 1; /* the program's name, not where this machine keeps it */
 		int plain = *a && strspn(a, safe) == strlen(a);
 		if (i)
 			buf[len++] = ' ';
@@ -91,7 +93,7 @@ void record_frame(struct record *r, const struct view *v, uint64_t now)
 			v->cfg.devices };
 	if (r->failed)
 		return;
-	if (grid_capture(&r->now, stdscr)) {
+	if (grid_capture(&r->now, r->win ? r->win : stdscr)) {
 		dm_err_set(&err, DM_ENOMEM, "out of memory recording the screen");
 		record_fail(r, &err);
 		return;

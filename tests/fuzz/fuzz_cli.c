@@ -264,6 +264,7 @@ static const struct int_field {
 	{ "start_kind", offsetof(struct cli_opts, start_kind), CLI_START_READY, CLI_START_LAST },
 	{ "start_step", offsetof(struct cli_opts, start_step), 0, RUN_MAX_DEVICES - 1 },
 	{ "theme", offsetof(struct cli_opts, theme), CLI_THEME_DEFAULT, CLI_THEME_LIGHT },
+	{ "export_chrome", offsetof(struct cli_opts, export_chrome), CLI_CHROME_AUTO, CLI_CHROME_FULL },
 	{ "train", offsetof(struct cli_opts, train), 0, 1 },
 	{ "judge_unconfined", offsetof(struct cli_opts, judge_unconfined), 0, 1 },
 };
@@ -458,6 +459,7 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		{ "--lesson", CLI_GIVEN_LESSON, o->lesson_file != NULL },
 		{ "--replay", CLI_GIVEN_REPLAY, o->replay_file != NULL },
 		{ "--export", CLI_GIVEN_EXPORT, o->export_file != NULL },
+		{ "--export-chrome", CLI_GIVEN_EXPORT_CHROME, o->export_chrome != CLI_CHROME_AUTO },
 		{ "--record", CLI_GIVEN_RECORD, o->record_file != NULL },
 		{ "--judge", CLI_GIVEN_JUDGE, o->judge_file != NULL },
 		{ "--judge-timeout", CLI_GIVEN_JUDGE_TIMEOUT, o->judge_ms != CLI_JUDGE_MS },

@@ -106,6 +106,10 @@ START_TEST(test_fields)
 	ck_assert_str_eq(opts.record_file, "r.cast");
 	ck_assert_int_eq(parse("--theme", "light", NULL), CLI_RUN);
 	ck_assert_int_eq(opts.theme, CLI_THEME_LIGHT);
+	ck_assert_int_eq(parse("--export", "x.svg", "--export-chrome", "full", NULL), CLI_RUN);
+	ck_assert_int_eq(opts.export_chrome, CLI_CHROME_FULL);
+	ck_assert_int_eq(parse("--export", "x.svg", "--export-chrome", "none", NULL), CLI_RUN);
+	ck_assert_int_eq(opts.export_chrome, CLI_CHROME_NONE);
 
 	ck_assert_int_eq(parse("--judge", "s.py", "--judge-timeout", "0.25", NULL), CLI_RUN);
 	ck_assert_str_eq(opts.judge_file, "s.py");
@@ -304,6 +308,8 @@ START_TEST(test_actions_and_words)
 	REFUSED("--values", "halves");
 	REFUSED("--bug", "off-by-two");
 	REFUSED("--theme", "dark");
+	REFUSED("--export", "x.svg", "--export-chrome", "some");
+	REFUSED("--export-chrome", "none");
 	REFUSED("-b", "--verify", "maybe");
 	REFUSED("-b", "--trace", "t", "--trace-format", "csv");
 	/* getopt_long's unambiguous prefixes */
