@@ -260,6 +260,34 @@ for l in the-exercise deadlock memory training; do
 		bad "$l: a caption says to press a key: $(fact marker | grep -Ei 'press|\(n\)' | head -2)"
 done
 
+# exporting x.svg again with fewer stops: the stills the last export wrote
+# and this one did not are removed, the ones anyone else made or changed
+# since are not (the manifest in x.svg lists each still by its bytes)
+test_name="again with fewer stops: no stale stills, nothing else removed"
+mkdir "$W/again"
+stills() { ls "$W/again" | tr '\n' ' '; }
+export_ok -d 4 --export "$W/again/x.svg" && [ "$(ls "$W/again" | grep -c '^x-0..\.svg$')" = 10 ] && pass ||
+	bad "4 devices: $(stills)"
+echo "a slide of my own" > "$W/again/x-011.svg"  # never written by an export
+echo "<!-- my note -->" >> "$W/again/x-008.svg"  # written, then changed
+cp "$W/again/x-009.svg" "$W/again/keep.svg"
+export_ok -d 2 --export "$W/again/x.svg" &&
+	[ "$(stills)" = "keep.svg x-000.svg x-001.svg x-002.svg x-003.svg x-004.svg x-005.svg x-008.svg x-011.svg x.svg " ] &&
+	pass || bad "2 devices after 4: $(stills)"
+grep -q 'my note' "$W/again/x-008.svg" && grep -q 'of my own' "$W/again/x-011.svg" && pass ||
+	bad "a file the export did not write was changed"
+export_ok -d 1 --export "$W/again/x.svg" &&
+	[ "$(stills)" = "keep.svg x-000.svg x-001.svg x-002.svg x-003.svg x-008.svg x-011.svg x.svg " ] &&
+	pass || bad "1 device after 2: $(stills)"
+# another name's manifest removes nothing: y.svg a copy of x.svg
+cp "$W/again/x.svg" "$W/again/y.svg"; cp "$W/again/x-002.svg" "$W/again/y-002.svg"
+export_ok -d 1 --export-chrome full --export "$W/again/y.svg" && [ -e "$W/again/x-002.svg" ] && pass ||
+	bad "exporting y.svg touched x's stills: $(stills)"
+# a failed export leaves the last one's series as it was
+before=$(cd "$W/again" && md5sum x*.svg)
+"$BIN" -d 4 --export "$W/again/x.svg" --size 20x5 < /dev/null > /dev/null 2>&1
+[ "$before" = "$(cd "$W/again" && md5sum x*.svg)" ] && pass || bad "a refused export changed the series"
+
 test_name="--record"
 start 120x40 --record "$W/rec.cast"
 wait_for 'ready  paused'
