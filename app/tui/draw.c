@@ -183,6 +183,8 @@ void draw_prepare(struct draw_ctx *d, const struct view *v, int cols, int rows, 
 		req->info[i] = d->para[i];
 	req->extra_lines = draw_formula_lines(v, cols, fw);
 	draw_hints(d);
+	if (v->bare)
+		req->n_footer = 0; /* one row, left out of the export with the status bar's */
 	layout_compute(&d->l, cols, rows, req);
 	d->req_now.line_w = req->line_w;
 	d->req_now.train_lines = req->train_lines;
@@ -226,8 +228,11 @@ static void draw_status(const struct draw_ctx *d)
 	el = strlen(extra);
 	if (v->quiz.on || v->quiz.asked)
 		snprintf(extra + el, sizeof extra - el, "  quiz %d/%d", v->quiz.right, v->quiz.asked);
-	snprintf(right, sizeof right, "%s  %s  %s%s ", pos, v->playing ? "playing" : "paused",
-		 view_speed_name(v), extra);
+	if (v->still) /* a still neither plays nor pauses */
+		snprintf(right, sizeof right, "%s%s ", pos, extra);
+	else
+		snprintf(right, sizeof right, "%s  %s  %s%s ", pos, v->playing ? "playing" : "paused",
+			 view_speed_name(v), extra);
 	int rw = (int)strlen(right);
 	if (v->cfg.order != ORDER_PARITY && (wide || mid)) {
 		/* the deadlock lab's setting, where it fits whole (the caption says it too) */
@@ -278,7 +283,8 @@ static void draw_all(struct draw_ctx *d)
 	const struct view *v = d->v;
 	const struct layout *l = &d->l;
 	erase();
-	draw_status(d);
+	if (!v->bare)
+		draw_status(d);
 	if (v->run || v->snap.dev) {
 		double progress = view_progress(v, d->now);
 		for (int r = 0; r < v->snap.n && r < LAYOUT_MAX_DEVICES; r++) {
@@ -300,7 +306,8 @@ static void draw_all(struct draw_ctx *d)
 		draw_result(d);
 	}
 	draw_info(d);
-	draw_footer(d);
+	if (!v->bare)
+		draw_footer(d);
 	if (v->overlay == VIEW_OV_MEMORY)
 		draw_memory(d);
 	else if (v->overlay == VIEW_OV_TABLE)

@@ -154,6 +154,12 @@ struct view {
 	int fixed;               /* f ran the fixed order */
 	char msg[512];           /* a line for this moment (the command line, a word on f) */
 	int utf8;                /* the screen draws UTF-8: "·" in the worked cell */
+	/* an export (--export) draws for a file, not for a person at the keys:
+	 * a caption names no key; still (SVG): the status bar says neither
+	 * "playing" nor the speed; bare: no status bar and no key bar at all
+	 * (the screen is drawn two rows taller, and the export leaves those two
+	 * out) */
+	int for_file, still, bare;
 
 	struct view_format fa, fb, fc; /* how A, B and C's values are written */
 	uint64_t mem_scale;      /* one scale for every memory bar, fixed for the run */
@@ -262,7 +268,14 @@ void view_goto_submit(struct view *v, uint64_t now);
 const char *view_phase_name(const struct view *v); /* "ready", "compute", ... */
 /* "step s=1 (2 of 4)  compute", short: "s=1 2/4 compute". */
 void view_position(const struct view *v, int shortform, char *buf, size_t size);
+/* The caption of the stop: the modes' words, without the keys to press
+ * when v->for_file (view_words_unkeyed). */
 void view_caption(const struct view *v, char *buf, size_t size);
+/* s without what it tells a person at the keys to press, for a file that
+ * takes no key: a sentence that starts "Press" goes, a clause ", then press
+ * c ..." goes up to its sentence's end, "Next (n): " says "Next: ".  In
+ * place; the rest is kept as it was. */
+void view_words_unkeyed(char *s);
 /* The verification's line once it is on screen, else "". */
 void view_verify_line(const struct view *v, char *buf, size_t size);
 /* A warning when devices get empty rows or shards, else "". */
@@ -370,8 +383,9 @@ const char *view_refusal(const struct view *v, int action, const struct view_mod
  * absent mode takes says why it does nothing. */
 int view_mode_key(struct view *v, int action, int ch, uint64_t now);
 /* s: the command line of this view (the options it started from, the run's
- * settings as they are now, and --start-at for the stop on screen). */
-void view_share_line(const struct view *v, const struct cli_opts *o, int projector, char *buf,
+ * settings as they are now, the theme on screen, named as --theme names it,
+ * NULL for the default, and --start-at for the stop on screen). */
+void view_share_line(const struct view *v, const struct cli_opts *o, const char *theme, char *buf,
 		     size_t size);
 
 #endif

@@ -155,9 +155,16 @@ int view_typing(const struct view *v)
 			buf[0] = '\0';                                           \
 	} while (0)
 
-void view_caption(const struct view *v, char *buf, size_t size)
+static void view_caption_said(const struct view *v, char *buf, size_t size)
 {
 	FIRST_SAYS(v, caption, buf, size, buf, size);
+}
+
+void view_caption(const struct view *v, char *buf, size_t size)
+{
+	view_caption_said(v, buf, size);
+	if (v->for_file && size)
+		view_words_unkeyed(buf);
 }
 
 void view_transfer_note(const struct view *v, char *buf, size_t size)

@@ -280,3 +280,50 @@ int view_train_chunk_fill(const struct view *v, int r, int c)
 		return -1;
 	return s->db_fill[(size_t)r * s->N + split_offset(s->N, s->n, c)];
 }
+
+/* Whether s[i] starts the word "press" (either case) in s. */
+static int view_is_press(const char *s, size_t i)
+{
+	return (s[i] == 'P' || s[i] == 'p') && strncmp(s + i + 1, "ress ", 5) == 0 &&
+	       (i == 0 || s[i - 1] == ' ');
+}
+
+/* Where the sentence that s[i] is in ends: its full stop, or the end. */
+static size_t view_sentence_end(const char *s, size_t i)
+{
+	for (; s[i]; i++)
+		if (s[i] == '.' && (s[i + 1] == ' ' || s[i + 1] == '\0'))
+			return i;
+	return i;
+}
+
+void view_words_unkeyed(char *s)
+{
+	char *next = strstr(s, "Next (n): ");
+	if (next)
+		memmove(next + 4, next + 8, strlen(next + 8) + 1);
+	for (size_t i = 0; s[i];) {
+		if (!view_is_press(s, i)) {
+			i++;
+			continue;
+		}
+		size_t end = view_sentence_end(s, i), from = i;
+		int starts = i == 0 || (i >= 2 && s[i - 2] == '.');
+		if (starts) {
+			/* the whole sentence, and the space after it (or before it, at the end) */
+			end = s[end] ? end + 1 : end;
+			while (s[end] == ' ')
+				end++;
+			if (!s[end] && from > 0)
+				from--;
+		} else {
+			/* the clause, from its comma, up to the full stop */
+			size_t c = i;
+			while (c > 0 && s[c] != ',' && !(s[c] == '.' && s[c + 1] == ' '))
+				c--;
+			from = s[c] == ',' ? c : i - 1;
+		}
+		memmove(s + from, s + end, strlen(s + end) + 1);
+		i = from;
+	}
+}
