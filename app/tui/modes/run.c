@@ -17,6 +17,7 @@
 #include <distmm/model.h>
 #include "words/bug_words.h"
 #include "words/deadlock.h"
+#include "words/model_words.h"
 #include "tui/keys.h"
 #include "tui/layout.h"
 #include "train.h"
@@ -67,10 +68,14 @@ static void run_fsdp_caption(const struct view *v, char *buf, size_t size)
 		snprintf(buf, size, "transfer after s=%d: each rank passes its shard to (r + 1) mod %d and "
 				    "gets one from (r - 1) mod %d. %s",
 			 s, n, n, note);
-	else if (v->kind == SCHED_TRANSFER)
+	else if (v->kind == SCHED_TRANSFER) {
+		/* each rank's share by the model: the shards differ when N does not split */
+		char share[256];
+		modelw_ring_share(v->plan, v->snap.M, v->snap.K, v->snap.N, share, sizeof share);
 		snprintf(buf, size, "transfer after s=%d: each rank passes its shard to (r + 1) mod %d and "
-				    "gets one from (r - 1) mod %d. Each rank sends %d/%d of B in all.",
-			 s, n, n, n - 1, n);
+				    "gets one from (r - 1) mod %d. In all, each rank sends %s.",
+			 s, n, n, share);
+	}
 	else if (v->kind == SCHED_GATHER)
 		run_gather_caption(n, buf, size);
 	else
