@@ -45,6 +45,18 @@ void modelw_ring_formula(const struct dm_plan *p, size_t K, size_t N, int rank, 
 			 rank, right, B, wr, B, wn, sent);
 }
 
+void modelw_bytes(uint64_t bytes, char *buf, size_t size)
+{
+	if (bytes < 1024)
+		snprintf(buf, size, "%" PRIu64 " B", bytes);
+	else if (bytes < 1024ull * 1024)
+		snprintf(buf, size, "%.1f KiB", (double)bytes / 1024.0);
+	else if (bytes < 1024ull * 1024 * 1024)
+		snprintf(buf, size, "%.1f MiB", (double)bytes / 1048576.0);
+	else
+		snprintf(buf, size, "%.1f GiB", (double)bytes / 1073741824.0);
+}
+
 static uint64_t modelw_gcd(uint64_t a, uint64_t b)
 {
 	while (b) {

@@ -23,6 +23,9 @@ void modelw_saving_line(const struct model_compare *c, char *buf, size_t size);
 void modelw_ring_formula(const struct dm_plan *p, size_t K, size_t N, int rank, char *buf,
 			 size_t size);
 
+/* "12 B", "1.5 KiB", "2.0 MiB", "1.2 GiB". */
+void modelw_bytes(uint64_t bytes, char *buf, size_t size);
+
 /* x as a share of whole: "3/4", with `parts` as its denominator when that
  * is exact (the n of an even split: "2/8", "9/4"), else reduced ("1/2");
  * "all" and "none" for the whole and nothing. */
