@@ -191,7 +191,7 @@ void draw_memory(const struct draw_ctx *d)
 			break;
 		cols--; /* the sends, last first */
 	}
-	char note[5][320], g[24], b[24], tb[24];
+	char note[6][320], g[24], b[24], tb[24];
 	int n_note = 0;
 	view_bytes(c->gathered, g, sizeof g);
 	view_bytes(c->b_bytes * (uint64_t)(c->n > 1 ? c->n - 1 : 0), b, sizeof b);
@@ -211,6 +211,9 @@ void draw_memory(const struct draw_ctx *d)
 		 "DP's sent counts the gather only: giving the other %d devices their copy of B "
 		 "would move %s more%s",
 		 c->n > 1 ? c->n - 1 : 0, b, cols < 7 ? " (sends not shown: widen the screen)" : "");
+	snprintf(note[n_note++], sizeof note[0],
+		 "On the panels, \"peak\" is each rank's peak so far, beside the other mode's at the "
+		 "same point of the product: before it, once C is computed, once it is gathered");
 	view_memory_note(v, note[n_note], sizeof note[0]); /* the training step's model */
 	if (note[n_note][0])
 		n_note++;

@@ -296,13 +296,14 @@ static int draw_ab_sect(const struct view *v, int r, int y, int x, int w, const 
 	return sc->height;
 }
 
-/* The memory bar: the peak held, on the run's one scale, with the cell
- * where the other mode's bytes would end in bold; then the bytes. */
+/* The memory bar: the peak held so far, on the run's one scale, with the
+ * cell where the other mode's bytes would end in bold; then the bytes.  The
+ * line says "peak": both sides are peaks so far (view_other_by). */
 static void draw_membar(const struct view *v, int r, int y, int x, int w, int with_bar)
 {
 	const struct run_dev_view *d = &v->snap.dev[r];
 	char text[80];
-	int tx = x + draw_textf(y, x, w, theme_attr(ROLE_DIM), "mem ");
+	int tx = x + draw_textf(y, x, w, theme_attr(ROLE_DIM), "peak ");
 	int room = x + w - tx;
 	/* the words first (what is compared, and whether C is in it), then a
 	 * bar in what they leave */
@@ -500,9 +501,9 @@ static void draw_medium(const struct view *v, int r, int x, int y, int w, int h)
 	if (line < h) {
 		view_bytes(d->peak_bytes, held, sizeof held);
 		/* the longest that fits whole: never a unit cut in half */
-		snprintf(buf, sizeof buf, "A %zu:%zu  mem %s", d->row_begin, d->row_end, held);
+		snprintf(buf, sizeof buf, "A %zu:%zu  peak %s", d->row_begin, d->row_end, held);
 		if ((int)strlen(buf) > w)
-			snprintf(buf, sizeof buf, "mem %s", held);
+			snprintf(buf, sizeof buf, "peak %s", held);
 		if ((int)strlen(buf) > w)
 			snprintf(buf, sizeof buf, "%s", held);
 		draw_text(y + line++, x, w, theme_attr(ROLE_NORMAL), buf);

@@ -42,5 +42,25 @@ wait_text 'In all, each rank sends 3/4 of B\.' && pass
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$'
 
+test_name="the memory line compares like with like, and says so"
+# peaks so far on both sides, the other mode's at the same point of the
+# product: at ready each mode's start, once C is computed FSDP's ring whole
+start 120x40 -d 4
+wait_for 'ready  paused'
+wait_for 'peak [^ ]* 208 B vs DP 352 B' && pass
+keys g 3 Enter
+wait_for 'step s=3 \(4 of 4\)  compute'
+wait_for 'peak [^ ]* 256 B vs DP 352 B' && pass
+keys m
+wait_for 'distmm-tui  DP '
+wait_for 'peak [^ ]* 352 B vs FSDP 208 B' && pass
+keys n
+wait_for 'compute  paused'
+wait_for 'peak [^ ]* 352 B vs FSDP 256 B' && pass
+keys c
+wait_for '"peak" is each rank.s peak so far, beside the other' && pass
+keys q q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
 echo "still_ui_test: $passes passed, $fails failed"
 [ "$fails" = 0 ]

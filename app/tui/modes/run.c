@@ -261,19 +261,23 @@ static int run_fresh(const struct view *v, const void *data, int r, size_t j, in
 	return 1;
 }
 
-/* The other layout by the forward's model: like with like, the gathered C
- * in both once the gather is done and in neither before. */
+/* The other layout by the forward's model, its peak so far as the panel's
+ * own is: at the same point of the product.  Before it (ready), nothing
+ * computed; during it, the whole product (FSDP's ring through its last
+ * compute is DP's one compute: DP holds all of B from the start, so its
+ * figure is the same at any point of FSDP's ring); after the gather, the
+ * gathered C in both. */
 static int run_other(const struct view *v, const void *data, int r, struct view_other *o)
 {
 	int other = v->cfg.mode == DM_FSDP ? DM_DP : DM_FSDP, n = v->cfg.devices;
-	int gathered = v->stop >= v->phase_count - 1;
+	int gathered = v->stop >= v->phase_count - 1, ready = v->stop < 0;
 	struct dm_plan *p; /* the other mode's forward on these devices */
 	(void)data;
 	o->bytes = 0;
 	if (!plan_make(&p, other, n, DM_FORWARD, NULL)) {
 		int last = sched_phase_count(p) - 1;
 		o->bytes = model_fwd_peak_by(p, r, v->a->rows, v->a->cols, v->b->cols,
-					     gathered ? last : last - 1);
+					     ready ? -1 : gathered ? last : last - 1);
 		plan_free(p);
 	}
 	snprintf(o->with, sizeof o->with, "C");
