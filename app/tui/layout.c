@@ -79,21 +79,24 @@ static int lane_h(int n)
 	return n > 1 ? LANE_H : 0;
 }
 
-/* Lines the paragraphs take at this screen width (one column of margin a side). */
+/* Lines kept for the paragraphs at this screen width (one column of margin
+ * a side): theirs, or the request's minimum (which the caller measured at
+ * this width: it does not grow as the screen narrows, so "fits" stays
+ * monotone through the paragraphs). */
 static int info_lines(const struct layout_req *req, int cols)
 {
 	int lines = 0, s, len;
 	for (int i = 0; i < req->n_info && i < LAYOUT_MAX_INFO; i++)
 		if (req->info[i] && req->info[i][0])
 			lines += layout_wrap(req->info[i], cols - 2, &s, &len, 0);
-	return lines;
+	return max_int(lines, req->info_min);
 }
 
 static int footer_lines(const struct layout_req *req, int cols)
 {
 	int n = min_int(req->n_footer, LAYOUT_MAX_ITEMS);
 	int lines = layout_wrap_items(req->footer_w, n, cols - 2, LAYOUT_FOOTER_GAP, NULL, NULL);
-	return lines > 0 ? lines : 1;
+	return max_int(max_int(lines, 1), req->footer_min);
 }
 
 /* Values shown of a section: rows when it has values, else nothing. */

@@ -26,6 +26,8 @@
 
 #define VIEW_SPEEDS 7
 
+struct view_still;
+
 /* The kinds of stop: the schedule's (SCHED_COMPUTE ... SCHED_ALL_GATHER,
  * the training step's backward included) and these. */
 #define VIEW_READY (-1)
@@ -120,6 +122,7 @@ struct view {
 
 	struct view_format fa, fb, fc; /* how A, B and C's values are written */
 	uint64_t mem_scale;      /* one scale for every memory bar, fixed for the run */
+	struct view_still *still; /* what every stop of the run shows (view_still.c), or NULL */
 };
 
 /* Starts the first run.  Returns 0, or an engine error with err filled. */
@@ -258,6 +261,43 @@ void view_value(const struct view_format *f, double x, int width, char *buf, siz
 /* The shard rank r holds at step s of the schedule (what the table shows),
  * -1 for none. */
 int view_table_shard(const struct view *v, int r, int s);
+
+/* What the screen keeps the same at every stop of a run (view_still.c).
+ * The info area's paragraphs that belong to the stop shown, not to a key
+ * just pressed (those are draw_info's): the headline, the caption (or a
+ * mode's question), the notes, the verification's line. */
+#define VIEW_PARAS_MAX 8
+enum view_para_kind {
+	VIEW_PARA_HEAD = 0, /* above the caption (--judge's verdict) */
+	VIEW_PARA_QUESTION, /* a mode's lines in the caption's place */
+	VIEW_PARA_CAPTION,  /* the caption (and a deadlock's advice): a quiz question's place */
+	VIEW_PARA_REST,     /* under it */
+};
+struct view_paras {
+	int n;
+	struct {
+		int kind; /* enum view_para_kind */
+		int how;  /* enum view_tone */
+		int pre;  /* drawn as it is, unwrapped */
+		char text[VIEW_LINE_MAX];
+	} p[VIEW_PARAS_MAX];
+};
+void view_stop_paragraphs(const struct view *v, struct view_paras *out);
+/* Measures the run's every stop (at its start: a second run of the plan,
+ * or the log rebuilt): the widest formula and every stop's paragraphs.
+ * Nothing is measured (still NULL) for a run too large to run twice. */
+void view_still_measure(struct view *v);
+void view_still_free(struct view *v);
+/* The key bar's conditions (view_key_needs) at the run's stops, each once,
+ * into needs (at most max); returns how many (0 when not measured). */
+#define VIEW_STILL_NEEDS 8
+int view_still_needs(const struct view *v, unsigned *needs, int max);
+/* The widest formula (short or long) any rank writes at any stop, 0 when
+ * not measured. */
+int view_still_formula_w(const struct view *v, int shortform);
+/* The most lines any stop's paragraphs take wrapped at width, 0 when not
+ * measured. */
+int view_still_lines(const struct view *v, int width);
 
 /* The training step's snapshot (view_words.c): whether the stop shown is
  * one of the backward's phases; how many ranks' partials chunk c of rank

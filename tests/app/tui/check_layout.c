@@ -199,15 +199,17 @@ static void check_layout(const struct layout *l, const struct layout_req *q, int
 	/* the four bands tile the screen top to bottom */
 	int foot = layout_wrap_items(q->footer_w, q->n_footer, cols - 2, LAYOUT_FOOTER_GAP, NULL, NULL);
 	CHECK(l->status.x == 0 && l->status.y == 0 && l->status.w == cols && l->status.h == 1);
-	CHECK_EQ(l->footer.h, foot > 0 ? foot : 1);
+	foot = foot > 0 ? foot : 1;
+	CHECK_EQ(l->footer.h, foot > q->footer_min ? foot : q->footer_min);
 	CHECK(l->footer.x == 0 && l->footer.y + l->footer.h == rows && l->footer.w == cols);
 	CHECK(l->info.x == 0 && l->info.w == cols && l->info.y + l->info.h == l->footer.y);
 	CHECK(l->panels.x == 0 && l->panels.y == 1 && l->panels.w == cols);
 	CHECK_EQ(l->panels.y + l->panels.h, l->info.y);
-	/* every line of every paragraph has its row */
+	/* every line of every paragraph has its row, and the lines kept */
 	int para = 0;
 	for (int i = 0; i < q->n_info; i++)
 		para += wrap_lines(q->info[i], cols - 2);
+	para = para > q->info_min ? para : q->info_min;
 	CHECK_EQ(l->info_lines, para);
 	CHECK(l->info.h >= para && l->info.h <= para + q->extra_lines);
 	const struct rect *reg[] = { &l->status, &l->panels, &l->info, &l->footer };
@@ -457,6 +459,56 @@ START_TEST(a_caption_at_80x24_ends_with_its_last_word)
 }
 END_TEST
 
+/* The screen holds still: a run keeps lines for the most its stops'
+ * paragraphs take (info_min) and its key bar's most (footer_min), so every
+ * stop's paragraphs and hints within them leave the panels, their plans and
+ * the table exactly where they were; one past them is not cut (it takes the
+ * optional lines, then the panels' rows). */
+START_TEST(the_panels_hold_still_whatever_a_stop_says)
+{
+	int s = _i / NCOUNTS, c = _i % NCOUNTS, n = counts[c];
+	int cols = sizes[s][0], rows = sizes[s][1], most = 0;
+	struct layout_req q;
+	static struct layout first, l;
+	for (int cap = 0; cap < NCAPTIONS; cap++) {
+		int lines = wrap_lines(captions[cap], cols - 2);
+		most = lines > most ? lines : most;
+	}
+	for (int cap = 0; cap <= NCAPTIONS; cap++) {
+		/* a stop with its caption, or with none; a key bar of one hint */
+		make_req(&q, n, 8, 6, 4, 3, 3, LAYOUT_SHOW_ALL, -1, 1,
+			 cap < NCAPTIONS ? captions[cap] : "");
+		q.info_min = most;
+		q.footer_min = 2;
+		q.n_footer = cap % 2 ? 1 : q.n_footer;
+		snprintf(ctx, sizeof ctx, "%dx%d n=%d caption %d kept %d", cols, rows, n, cap, most);
+		layout_compute(&l, cols, rows, &q);
+		if (n == 64 && cols == 80)
+			continue; /* too small: refused whatever the stop */
+		check_layout(&l, &q, cols, rows);
+		if (cap == 0) {
+			first = l;
+			continue;
+		}
+		CHECK(memcmp(l.panel, first.panel, sizeof l.panel) == 0);
+		CHECK(memcmp(l.plan, first.plan, sizeof l.plan) == 0);
+		CHECK(memcmp(&l.table, &first.table, sizeof l.table) == 0);
+		CHECK(memcmp(&l.info, &first.info, sizeof l.info) == 0);
+	}
+	/* a paragraph past what was kept has every line */
+	static char longer[4096];
+	snprintf(longer, sizeof longer, "%s %s %s %s", captions[0], captions[1], captions[0],
+		 captions[1]);
+	make_req(&q, n, 8, 6, 4, 3, 3, LAYOUT_SHOW_ALL, -1, 1, longer);
+	q.info_min = most;
+	q.footer_min = 2;
+	layout_compute(&l, cols, rows, &q);
+	if (l.ok)
+		CHECK_EQ(l.info_lines, wrap_lines(longer, cols - 2));
+	CHECK(wrap_lines(longer, cols - 2) > most);
+}
+END_TEST
+
 START_TEST(wrap_breaks_at_words)
 {
 	const char *t = "a caption cut mid-sentence while rows sit empty. Press n.";
@@ -631,6 +683,7 @@ static Suite *layout_suite(void)
 	tcase_add_loop_test(tc, focus_shows_the_rank_large_between_its_neighbours, 0,
 			    NSIZES * NCOUNTS);
 	tcase_add_test(tc, values_where_the_issue_asks);
+	tcase_add_loop_test(tc, the_panels_hold_still_whatever_a_stop_says, 0, NSIZES * NCOUNTS);
 	tcase_add_test(tc, a_caption_at_80x24_ends_with_its_last_word);
 	tc = tcase(s, "text");
 	tcase_add_test(tc, wrap_breaks_at_words);
