@@ -7,7 +7,7 @@
 #include "batch/batch.h"
 #include "cli/cli.h"
 #include "cli/files.h"
-#include "export/export.h"
+#include "tui/headless.h"
 #include "judge/judge_report.h"
 #include "cli/status.h"
 #include "tui/tui.h"
@@ -41,7 +41,7 @@ static int main_run(int argc, char **argv)
 		return judge_report_main(&o); /* without -b the interface judges first (session_judge.c) */
 	if (o.batch)
 		return batch_main(&o);
-	return o.export_file ? export_main(&o, argc, argv) : tui_main(&o, argc, argv);
+	return o.export_file ? headless_main(&o, argc, argv) : tui_main(&o, argc, argv);
 }
 
 int main(int argc, char **argv)

@@ -95,6 +95,7 @@ int batch_main(const struct cli_opts *o)
 	struct dm_err err;
 	int status, rc;
 
+	report_catch_signals(); /* -b --train and -b --replay too: they start here */
 	if ((o->out_file && (rc = report_check_output(o->out_file, 1, &err))) ||
 	    (o->trace_file && (rc = report_check_output(o->trace_file, 0, &err)))) {
 		status_error("%s", err.msg);

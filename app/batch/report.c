@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <distmm/matio.h>
 #include <distmm/model.h>
 #include <distmm/order.h>
+#include <distmm/outfile.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "cli/status.h"
@@ -348,7 +350,7 @@ int report_check_output(const char *path, int need_kind, struct dm_err *err)
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return dm_err_set(err, DM_EIO, "cannot write %s: it is a directory", path);
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return 0; /* a device, FIFO or link, written in place (afile.h): nothing made beside it */
+		return 0; /* a device, FIFO or link, written in place (outfile.h): nothing beside it */
 	const char *slash = strrchr(path, '/');
 	size_t len = slash ? (size_t)(slash - path) : 1;
 	if (len >= sizeof dir)
@@ -380,4 +382,34 @@ int report_write_outputs(const struct cli_opts *o, const struct ev *ev, size_t n
 		return STATUS_USAGE;
 	}
 	return STATUS_OK;
+}
+
+/* Batch mode has no loop that could act on a flag: the output being written
+ * is one long call into the engine.  So the handler itself removes the
+ * temporary files (outfile_unlink_pending is async-signal-safe), then lets
+ * the signal end the process as it would have. */
+static void report_on_signal(int sig)
+{
+	outfile_unlink_pending();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void report_catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = report_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaddset(&sa.sa_mask, sigs[i]); /* one clean-up at a time */
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction old;
+		/* one ignored from the start stays so: nohup's SIGHUP, the SIGINT
+		 * of a script's background job */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
 }

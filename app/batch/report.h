@@ -67,6 +67,13 @@ int report_verify_product(const struct cli_opts *o, const struct report_product 
  * need_kind: it must be .npy or .csv.  Returns 0 or an engine error. */
 int report_check_output(const char *path, int need_kind, struct dm_err *err);
 
+/* SIGINT, SIGTERM and SIGHUP remove the temporary files of the outputs
+ * being written (<distmm/outfile.h>), then end the process as they would
+ * have: an interrupted -o or --trace leaves nothing behind.  A signal
+ * ignored when the program started (nohup) stays ignored.  For the
+ * programs' batch modes, which have no main loop to watch a flag. */
+void report_catch_signals(void);
+
 /* Writes --trace (in o->trace_format) and -o (when c is not NULL).  Prints
  * the error and returns STATUS_USAGE on failure, else STATUS_OK. */
 int report_write_outputs(const struct cli_opts *o, const struct ev *ev, size_t n_ev,

@@ -265,8 +265,3 @@ void cast_abort(struct cast *c)
 	outfile_abort(&c->out);
 	cast_free(c);
 }
-
-const char *cast_temp_path(const struct cast *c)
-{
-	return c->out.tmp;
-}

@@ -3,7 +3,7 @@
  * the first after a resize) is written whole, each later one as the cells
  * that changed, so that the output played into a terminal of the grid's
  * size ends on exactly the last grid.  Events are written as they come to a
- * temporary file renamed into place by cast_close (outfile.h). */
+ * temporary file renamed into place by cast_close (<distmm/outfile.h>). */
 #ifndef EXPORT_CAST_H
 #define EXPORT_CAST_H
 
@@ -11,9 +11,9 @@
 #include <time.h>
 
 #include <distmm/dm_err.h>
+#include <distmm/outfile.h>
 
 #include "grid.h"
-#include "outfile.h"
 
 struct cast {
 	struct outfile out;
@@ -48,9 +48,5 @@ int cast_close(struct cast *c, struct dm_err *err);
 
 /* Removes what was written. */
 void cast_abort(struct cast *c);
-
-/* The temporary file's name (NULL when written in place): a crash handler
- * removes it so that no half recording is left. */
-const char *cast_temp_path(const struct cast *c);
 
 #endif

@@ -261,6 +261,7 @@ int judge_report_main(const struct cli_opts *o)
 	struct judge j;
 	struct dm_err err;
 	int rc;
+	report_catch_signals(); /* for --trace; judge_run has its own while it runs */
 	if (o->trace_file && (rc = report_check_output(o->trace_file, 0, &err))) {
 		status_error("%s", err.msg);
 		return status_of(rc);

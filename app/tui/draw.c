@@ -34,6 +34,74 @@ static void draw_blocks(const struct view *v, struct layout_req *req)
 					v->fb.min_w + 1, v->fb.ideal_w + 1 };
 }
 
+/* b's size and format in a layout block: the larger of the two.  held:
+ * a block whose values are not held takes only its label and its size's
+ * line (its rows count as one). */
+static void draw_block_grow(struct layout_block *lb, const struct view_block *b, int held)
+{
+	int rows = held && !b->data && b->rows ? 1 : (int)b->rows, cols = (int)b->cols;
+	lb->rows = rows > lb->rows ? rows : lb->rows;
+	lb->cols = cols > lb->cols ? cols : lb->cols;
+	if (b->fmt && b->fmt->min_w + 1 > lb->min_cell)
+		lb->min_cell = b->fmt->min_w + 1;
+	if (b->fmt && b->fmt->ideal_w + 1 > lb->ideal_cell)
+		lb->ideal_cell = b->fmt->ideal_w + 1;
+}
+
+/* The blocks a mode puts in the panels' places (view_block): the request
+ * grows to the largest they hold over the run, so the panels keep their
+ * size from stop to stop, and d->req_now gets the stop's own for what the
+ * panels show inside (d->replan when it differs).  Returns the widest
+ * label of the stop's blocks, for the panels' width. */
+static int draw_mode_blocks(struct draw_ctx *d)
+{
+	const struct view *v = d->v;
+	struct layout_req *req = &d->req;
+	struct layout_block *slot[3] = { &req->c, &req->a, &req->b };
+	struct layout_block now[3];
+	struct view_block b;
+	int widest = 0, n = v->snap.dev ? v->snap.n : 0;
+	d->replan = 0;
+	for (int i = 0; i < 3; i++) {
+		int any = 0;
+		now[i] = *slot[i];
+		if (view_block(v, -1, i, &b))
+			draw_block_grow(slot[i], &b, 0);
+		for (int r = 0; r < n; r++) {
+			if (!view_block(v, r, i, &b))
+				continue;
+			if (!any)
+				now[i] = (struct layout_block){ 0, 0, 0, 0 };
+			any = 1;
+			draw_block_grow(&now[i], &b, 1);
+			int lw = view_block_width(&b);
+			widest = lw > widest ? lw : widest;
+		}
+		if (memcmp(&now[i], slot[i], sizeof now[i]))
+			d->replan = 1;
+	}
+	d->req_now = *req;
+	d->req_now.c = now[0];
+	d->req_now.a = now[1];
+	d->req_now.b = now[2];
+	return widest;
+}
+
+/* The widest line the modes add to a panel (view_panel_line), in its
+ * longest form. */
+static int draw_panel_line_w(const struct view *v)
+{
+	char buf[256];
+	int w = 0;
+	if (!view_panel_lines(v))
+		return 0;
+	for (int r = 0; v->snap.dev && r < v->snap.n; r++) {
+		view_panel_line(v, r, (int)sizeof buf - 1, buf, sizeof buf);
+		w = (int)strlen(buf) > w ? (int)strlen(buf) : w;
+	}
+	return w;
+}
+
 /* The widest formula of any rank, long or short. */
 static int draw_formula_w(const struct view *v, int shortform)
 {
@@ -132,12 +200,17 @@ void draw_prepare(struct draw_ctx *d, const struct view *v, int cols, int rows, 
 	req->show = v->show;
 	draw_blocks(v, req);
 	/* what every stop of the run shows (view_still), so that n moves no
-	 * panel: its widest formula, its most paragraph lines */
-	int fw = draw_formula_w(v, 0), sw = draw_formula_w(v, 1);
+	 * panel: its widest formula and panel text, its most paragraph lines */
+	int fw = draw_formula_w(v, 0), sw = draw_formula_w(v, 1), mw = draw_mode_blocks(d);
+	int pw = draw_panel_line_w(v), tw = view_still_text_w(v);
 	fw = fw > view_still_formula_w(v, 0) ? fw : view_still_formula_w(v, 0);
 	sw = sw > view_still_formula_w(v, 1) ? sw : view_still_formula_w(v, 1);
-	/* "peak " a bar and "464 B vs DP 608 B"; the traffic line is shorter */
+	/* "peak " a bar and "464 B vs DP 608 B"; the traffic line is shorter;
+	 * the modes' labels and lines whole */
 	req->line_w = fw > 39 ? fw : 39;
+	req->line_w = mw > req->line_w ? mw : req->line_w;
+	req->line_w = pw > req->line_w ? pw : req->line_w;
+	req->line_w = tw > req->line_w ? tw : req->line_w;
 	req->medium_w = sw > 18 ? sw : 18;
 	req->train_lines = view_panel_lines(v);
 	req->table = v->table && req->n > 1; /* one rank: nothing walks round */
@@ -151,6 +224,8 @@ void draw_prepare(struct draw_ctx *d, const struct view *v, int cols, int rows, 
 	req->extra_lines = draw_formula_lines(v, cols, fw);
 	draw_hints(d, cols);
 	layout_compute(&d->l, cols, rows, req);
+	d->req_now.line_w = req->line_w;
+	d->req_now.train_lines = req->train_lines;
 	if (d->l.ok)
 		draw_info_fit(d);
 }
@@ -248,9 +323,16 @@ static void draw_all(struct draw_ctx *d)
 	draw_status(d);
 	if (v->run || v->snap.dev) {
 		double progress = view_progress(v, d->now);
-		for (int r = 0; r < v->snap.n && r < LAYOUT_MAX_DEVICES; r++)
-			if (l->panel[r].w > 0)
-				draw_panel(v, r, &l->panel[r], &l->plan[r], progress);
+		for (int r = 0; r < v->snap.n && r < LAYOUT_MAX_DEVICES; r++) {
+			struct layout_plan pl = l->plan[r];
+			if (l->panel[r].w <= 0)
+				continue;
+			/* the panel keeps the run's size; inside, this stop's blocks */
+			if (d->replan)
+				layout_plan_panel(&d->req_now, pl.level, l->panel[r].w - 2, l->panel[r].h - 2,
+						  &pl);
+			draw_panel(v, r, &l->panel[r], &pl, progress);
+		}
 		draw_links(d);
 		draw_junctions(d);
 		if (l->table.w > 0)

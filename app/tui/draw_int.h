@@ -39,6 +39,10 @@ struct draw_ctx {
 	int n_para;
 	int cell_para;                             /* the worked cell's paragraph, or -1 */
 	int extra;                                 /* optional lines: the formulas */
+	struct layout_req req_now;                 /* req with the blocks of the stop shown,
+						      when a mode's differ from the run's
+						      largest (replan): the panels' insides */
+	int replan;
 	const struct keys_binding *hint[LAYOUT_MAX_ITEMS]; /* the key bar's hints */
 	int n_hint;
 	struct point head[DRAW_MAX_HEADS];         /* the arrowheads drawn: kept clear */
@@ -67,6 +71,21 @@ int draw_wrapped(int y, int x, int w, int h, attr_t a, const char *text);
  * progress 0..1 through the stop's motion. */
 void draw_panel(const struct view *v, int r, const struct rect *box, const struct layout_plan *p,
 		double progress);
+
+/* draw_panel.c's parts the other blocks use: the first column of a window
+ * of cols of N that shows [want0, want1) when it can; a value
+ * right-aligned in its cell; the line that says what a window cuts. */
+size_t draw_window(size_t N, int cols, size_t want0, size_t want1);
+void draw_value(const struct view_format *f, double x, int y, int cx, int cell, attr_t a);
+void draw_cut_line(int y, int x, int w, const char *name, size_t shown, size_t rows, size_t c0,
+		   size_t c1, size_t cols);
+
+/* draw_block.c: a mode's block (view_block) in a panel's place, as its
+ * section of the plan says; returns the lines it took.  And the
+ * verification's overlay of the matrices a mode gives (view_result). */
+int draw_block(const struct view *v, const struct view_block *b, int y, int x, int w,
+	       const struct layout_sect *sc);
+void draw_results(const struct draw_ctx *d);
 
 /* draw_links.c: the ring's links along the layout's gaps and lanes (FSDP
  * only), their junctions on the panels' borders, and what moves during the

@@ -30,8 +30,13 @@ void draw_result(const struct draw_ctx *d)
 {
 	const struct view *v = d->v;
 	const struct run_snapshot *s = &v->snap;
+	struct view_block first;
 	if (!v->finished || v->result_closed || v->animating || !s->c || v->cell_on)
 		return;
+	if (view_result(v, 0, &first)) {
+		draw_results(d); /* the matrices the modes check (the training step's dB, dA, C) */
+		return;
+	}
 	int cell = v->fc.ideal_w + 2; /* a space, the mark, the value */
 	char title[96];
 	if (v->verdict == VIEW_OK)
@@ -159,6 +164,82 @@ static void draw_mem_row(const struct model_compare *c, int i, struct mem_row *r
 	}
 }
 
+/* A mode's memory table (view_memtab): columns as wide as their widest
+ * cell, two spaces apart or one when narrow, the last ones left out (and
+ * named) when the screen is narrower still; ranks that do not fit named. */
+static void draw_memtab(const struct draw_ctx *d, const struct view_memtab *t)
+{
+	int width[VIEW_MEMTAB_COLS], cols = t->n_cols, gap = 2, tw = 0, note_lines = 0;
+	for (int k = 0; k < t->n_cols; k++) {
+		width[k] = (int)strlen(t->head[k]);
+		for (int i = 0; i < t->n_rows; i++)
+			if ((int)strlen(t->cell[i][k]) > width[k])
+				width[k] = (int)strlen(t->cell[i][k]);
+	}
+	for (;;) {
+		tw = 0;
+		for (int k = 0; k < cols; k++)
+			tw += width[k] + (k ? gap : 0);
+		if (tw + 4 <= d->l.cols - 2 || cols <= 2)
+			break;
+		if (gap == 2)
+			gap = 1;
+		else
+			cols--;
+	}
+	char cut[96] = "";
+	if (cols < t->n_cols)
+		snprintf(cut, sizeof cut, "(%d columns not shown: widen the screen)", t->n_cols - cols);
+	int box_w = tw + 4 > 60 ? tw + 4 : 60;
+	if (box_w > d->l.cols - 2)
+		box_w = d->l.cols - 2;
+	for (int i = 0; i < t->n_note; i++) {
+		int s0, l0;
+		note_lines += layout_wrap(t->note[i], box_w - 4, &s0, &l0, 0);
+	}
+	struct rect box;
+	layout_overlay(&d->l, box_w, t->n_rows + 4 + note_lines + (cut[0] != 0), &box);
+	draw_titled_box(&box, theme_attr(ROLE_TITLE), theme_attr(ROLE_TITLE), t->title);
+	int x = box.x + 2, y = box.y + 1, iw = box.w - 4, end = box.y + box.h - 1;
+	/* the group headings, each over its columns, a space short of the next */
+	for (int k = 0, cx = x; k < cols; cx += width[k] + gap, k++) {
+		int span = width[k], next = k + 1;
+		for (; next < cols && !t->group[next][0]; next++)
+			span += gap + width[next];
+		if (t->group[k][0])
+			draw_text(y, cx, next < cols ? span : x + iw - cx, theme_attr(ROLE_DIM),
+				  t->group[k]);
+	}
+	y++;
+	int avail = end - y - 1 - note_lines - (cut[0] != 0), rows = t->n_rows - t->total;
+	int shown = rows <= avail - t->total ? rows : avail - t->total - 1;
+	for (int i = -1; i < t->n_rows && y < end; i++) {
+		char line[512];
+		int len = 0, total = t->total && i == t->n_rows - 1;
+		if (i >= 0 && i >= shown && !total) {
+			if (i == shown)
+				draw_textf(y++, x, iw, theme_attr(ROLE_DIM), "... %s..%s not shown (in the "
+									     "total)",
+					   t->cell[i][0], t->cell[rows - 1][0]);
+			continue;
+		}
+		for (int k = 0; k < cols && len < (int)sizeof line; k++) {
+			const char *c = i < 0 ? t->head[k] : t->cell[i][k];
+			len += snprintf(line + len, sizeof line - (size_t)len, k ? "%*s%*s" : "%-*s", k ? gap : width[k],
+					k ? "" : c, width[k], k ? c : "");
+		}
+		draw_text(y++, x, iw, theme_attr(i < 0 || total ? ROLE_TITLE : ROLE_NORMAL), line);
+	}
+	for (int i = 0; i < t->n_note && y < end; i++)
+		y += draw_wrapped(y, x, iw, end - y, theme_attr(ROLE_DIM), t->note[i]);
+	if (cut[0] && y < end)
+		draw_text(y, x, iw, theme_attr(ROLE_DIM), cut);
+	const char *hint = " any key closes this ";
+	int hw = (int)strlen(hint);
+	if (hw + 4 <= box.w)
+		draw_text(end, box.x + box.w - hw - 2, hw, theme_attr(ROLE_DIM), hint);
+}
+
 /* c: DP against FSDP for these matrices: the model (the engine's own
  * accounting, real shard sizes) beside the peaks measured, then the notes
  * that say what the numbers include.  Columns are as wide as their widest
@@ -170,7 +251,12 @@ void draw_memory(const struct draw_ctx *d)
 	const struct model_compare *c = &v->cmp;
 	static const char *const head[7] = { "",	  "DP model", "DP run", "FSDP model",
 					     "FSDP run", "DP sent",  "FSDP sent" };
+	static struct view_memtab tab; /* only the UI thread draws */
 	int width[7];
+	if (view_memory_table(v, &tab)) {
+		draw_memtab(d, &tab); /* the modes' figures (the training step's) */
+		return;
+	}
 	if (!v->cmp_valid)
 		return;
 	for (int k = 0; k < 7; k++)
@@ -214,9 +300,6 @@ void draw_memory(const struct draw_ctx *d)
 	snprintf(note[n_note++], sizeof note[0],
 		 "On the panels, \"peak\" is each rank's peak so far, beside the other mode's at the "
 		 "same point of the product: before it, once C is computed, once it is gathered");
-	view_memory_note(v, note[n_note], sizeof note[0]); /* the training step's model */
-	if (note[n_note][0])
-		n_note++;
 	int box_w = tw + 4 > 60 ? tw + 4 : 60, note_lines = 0;
 	if (box_w > d->l.cols - 2)
 		box_w = d->l.cols - 2;

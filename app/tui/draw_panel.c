@@ -81,7 +81,7 @@ static void draw_marks(const struct view *v, int r, int y, int x, int w)
 
 /* The first column of a window of `cols` of N that shows columns [want0,
  * want1) when it can. */
-static size_t draw_window(size_t N, int cols, size_t want0, size_t want1)
+size_t draw_window(size_t N, int cols, size_t want0, size_t want1)
 {
 	if ((size_t)cols >= N)
 		return 0;
@@ -92,7 +92,7 @@ static size_t draw_window(size_t N, int cols, size_t want0, size_t want1)
 }
 
 /* A value right-aligned in its cell (cell - 1 characters, one of space). */
-static void draw_value(const struct view_format *f, double x, int y, int cx, int cell, attr_t a)
+void draw_value(const struct view_format *f, double x, int y, int cx, int cell, attr_t a)
 {
 	char buf[48];
 	view_value(f, x, cell - 1, buf, sizeof buf);
@@ -163,8 +163,8 @@ static void draw_c_rows(const struct view *v, int r, int y, int x, const struct 
 }
 
 /* "6 of 16 rows, cols 4:12 of 64" for a block cut to its window. */
-static void draw_cut_line(int y, int x, int w, const char *name, size_t shown, size_t rows,
-			  size_t c0, size_t c1, size_t cols)
+void draw_cut_line(int y, int x, int w, const char *name, size_t shown, size_t rows, size_t c0,
+		   size_t c1, size_t cols)
 {
 	char buf[128];
 	int len = snprintf(buf, sizeof buf, "%s: ", name);
@@ -450,34 +450,40 @@ static void draw_panel_title(const struct view *v, int r, const struct rect *p, 
 			  right);
 }
 
-/* The training step's line: "dB" and one digit a chunk of dB, how many
- * ranks' partials it holds ('.' none, '-' an empty chunk), in the chunk's
- * colour and reversed for the chunk that came in; then the words
- * (view_panel_line).  Before the partial, dA's or dC's words alone. */
+/* The training step's line: what it holds of dC, dA or dB, in the words
+ * the mode fits to the width (view_panel_line): whose parts each sum of
+ * dB holds, not a colour or a digit alone. */
 static void draw_train(const struct view *v, int r, int y, int x, int w)
 {
-	char text[96];
-	int n = v->snap.n, tx = x;
+	char text[160];
 	int db = v->kind == SCHED_DB_PARTIAL || v->kind == SCHED_REDUCE_SCATTER ||
 		 v->kind == SCHED_ALL_GATHER;
-	if (db && w >= 4 + n) {
-		const struct run_dev_view *d = &v->snap.dev[r];
-		tx += draw_textf(y, x, w, theme_attr(ROLE_DIM), "dB ");
-		for (int c = 0; c < n; c++) {
-			int f = view_train_chunk_fill(v, r, c);
-			char g = f < 0 ? '-' : f == 0 ? '.' : f < 10 ? (char)('0' + f) : '+';
-			int hide = view_hides(v, r);
-			attr_t a = (f > 0 ? theme_shard_attr(c) : theme_attr(ROLE_DIM)) |
-				   (!hide && c == d->db_recv ? A_REVERSE | A_BOLD : 0) |
-				   (f == n ? A_BOLD : 0);
-			draw_textf(y, tx++, 1, a, "%c", hide && f > 0 ? '?' : g);
-		}
-		tx++;
-	}
 	if (db && view_hides(v, r))
 		return; /* the chunk's index is the question */
-	view_panel_line(v, r, x + w - tx, text, sizeof text);
-	draw_text(y, tx, x + w - tx, theme_attr(db ? ROLE_NORMAL : ROLE_DIM), text);
+	view_panel_line(v, r, w, text, sizeof text);
+	draw_text(y, x, w, theme_attr(db ? ROLE_NORMAL : ROLE_DIM), text);
+}
+
+/* Whether a MEDIUM or COMPACT panel gives its line to the modes' words
+ * (view_panel_line) instead of C's marks: from the backward on, when C is
+ * whole and a mode has a line to say. */
+static int draw_train_line_on(const struct view *v)
+{
+	return view_panel_lines(v) &&
+	       (view_train_backward(v) || v->kind == SCHED_GATHER || v->kind == VIEW_VERIFY);
+}
+
+/* Place `slot` of the panel: the mode's block there (view_block), or the
+ * forward's C, A's rows, the B shard. */
+static int draw_slot(const struct view *v, int r, int slot, int y, int x, int w,
+		     const struct layout_sect *sc)
+{
+	struct view_block b;
+	if (view_block(v, r, slot, &b))
+		return draw_block(v, &b, y, x, w, sc);
+	if (slot == 0)
+		return draw_c_sect(v, r, y, x, w, sc);
+	return draw_ab_sect(v, r, y, x, w, sc, slot == 1);
 }
 
 /* MEDIUM: the formula, C's marks, rows and memory in short, traffic. */
@@ -491,7 +497,7 @@ static void draw_medium(const struct view *v, int r, int x, int y, int w, int h)
 		draw_text(y + line, x, w, theme_attr(ROLE_ACCENT), buf);
 	}
 	line++;
-	if (line < h && view_train_backward(v)) {
+	if (line < h && draw_train_line_on(v)) {
 		draw_train(v, r, y + line, x, w); /* C is whole by now: dA and dB instead */
 	} else if (line < h) {
 		int mx = x + draw_textf(y + line, x, w, theme_attr(ROLE_DIM), "C ");
@@ -529,6 +535,10 @@ void draw_panel(const struct view *v, int r, const struct rect *p, const struct 
 	draw_panel_title(v, r, p, pl->level);
 	if (h <= 0 || w <= 0)
 		return;
+	if (pl->level == LAYOUT_COMPACT && draw_train_line_on(v)) {
+		draw_train(v, r, y, x, w); /* the chunk it holds, in a few characters */
+		return;
+	}
 	if (pl->level == LAYOUT_COMPACT) {
 		draw_marks(v, r, y, x, w);
 		return;
@@ -549,11 +559,11 @@ void draw_panel(const struct view *v, int r, const struct rect *p, const struct 
 	}
 	int cy = y + 1;
 	if (pl->c.on)
-		cy += draw_c_sect(v, r, cy, x, w, &pl->c);
+		cy += draw_slot(v, r, 0, cy, x, w, &pl->c);
 	if (pl->a.on)
-		cy += draw_ab_sect(v, r, cy, x, w, &pl->a, 1);
+		cy += draw_slot(v, r, 1, cy, x, w, &pl->a);
 	if (pl->b.on)
-		draw_ab_sect(v, r, cy, x, w, &pl->b, 0);
+		draw_slot(v, r, 2, cy, x, w, &pl->b);
 	if (view_panel_lines(v) && h >= 4) /* the training step's dA and dB */
 		draw_train(v, r, y + h - 3, x, w);
 	draw_membar(v, r, y + h - 2, x, w, 1);

@@ -5,8 +5,12 @@
  * part into), DP's all-gather steps (sends > stores) and the gather.  One
  * column a phase that holds or moves something of its own; a transfer's
  * shard is the next step's column, as in the forward's table.  The indices
- * are the schedule's (sched_*), as the forward's table shows sched_shard:
- * with a bug the panels show what moved, the table what should have.
+ * are the schedule's (sched_*), as the forward's table shows sched_shard,
+ * but for the reduce-scatter's, which the backward's bugs change: those
+ * are the chunks the run's code moves (bug_rs_*, the engine's rules), so
+ * that with --bug rs-off-by-one or no-sum the table shows what the run did
+ * (the title and the legend say which bug, and a no-sum cell ">=" where it
+ * stores instead of adding).
  * Too many columns for the box: a window round the phase on screen, its
  * title naming the first and last columns shown. */
 #include "draw_int.h"
@@ -14,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <distmm/bug.h>
+#include <distmm/plan.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "practice/quiz.h"
@@ -22,6 +28,14 @@
 #define TT_WINDOW 8   /* the smallest table: 8 ranks by 8 columns */
 #define TT_MAX_COLS 1024
 #define TT_LEGEND "rs: sends>adds into, ag: sends>stores"
+#define TT_LEGEND_STORES "rs: sends>=stores over (no-sum), ag: sends>stores"
+
+/* The backward's bug the run has, where it changes the run, else none. */
+static enum dm_bug tt_bug(const struct view *v)
+{
+	enum dm_bug bug = plan_bug(v->plan);
+	return bug_applies(bug, v->plan) ? bug : BUG_NONE;
+}
 
 struct tt_col {
 	int phase, kind, step, w;
@@ -84,8 +98,8 @@ static void tt_cell(const struct view *v, const struct tt_col *c, int r, char *b
 		snprintf(buf, size, "dB%d", r);
 		break;
 	case SCHED_REDUCE_SCATTER:
-		snprintf(buf, size, "%d>%d", sched_rs_send_chunk(n, r, c->step),
-			 sched_rs_recv_chunk(n, r, c->step));
+		snprintf(buf, size, "%d%s%d", bug_rs_send_chunk(tt_bug(v), n, r, c->step),
+			 bug_rs_adds(tt_bug(v)) ? ">" : ">=", bug_rs_recv_chunk(tt_bug(v), n, r, c->step));
 		break;
 	case SCHED_ALL_GATHER:
 		snprintf(buf, size, "%d>%d", sched_ag_send_chunk(n, r, c->step),
@@ -152,7 +166,7 @@ void draw_table_train_size(const struct view *v, int *w, int *h, int *min_w, int
 	*min_w = body + (m < TT_WINDOW ? m : TT_WINDOW) * widest;
 	if (*min_w > *w)
 		*min_w = *w;
-	int room = (int)strlen(TT_LEGEND) + 4;
+	int room = (int)strlen(bug_rs_adds(tt_bug(v)) ? TT_LEGEND : TT_LEGEND_STORES) + 4;
 	*w = *w < room ? room : *w;
 	*min_w = *min_w < 34 ? 34 : *min_w;
 	*h = 4 + n; /* borders, the header, the legend */
@@ -206,6 +220,9 @@ void draw_table_train(const struct view *v, const struct rect *box)
 	if (lo > 0 || hi < m - 1 || rows < n)
 		snprintf(title, sizeof title, "training step: %s..%s, r %d..%d", first, last, r0,
 			 r0 + (rows < n ? rows : n) - 1);
+	else if (tt_bug(v) != BUG_NONE)
+		snprintf(title, sizeof title, "training step, as the run did it (bug %s)",
+			 bug_name(tt_bug(v)));
 	else
 		snprintf(title, sizeof title, "training step: %s", v->cfg.mode == DM_DP ? "DP"
 					       : derive			       ? "B[?]"
@@ -241,5 +258,6 @@ void draw_table_train(const struct view *v, const struct rect *box)
 			draw_text(y + 1 + i, cx + col->w - tw, tw, a | (c == cur ? A_REVERSE : 0), cell);
 		}
 	}
-	draw_text(box->y + box->h - 2, x, box->w - 3, theme_attr(ROLE_DIM), TT_LEGEND);
+	draw_text(box->y + box->h - 2, x, box->w - 3, theme_attr(ROLE_DIM),
+		  bug_rs_adds(tt_bug(v)) ? TT_LEGEND : TT_LEGEND_STORES);
 }

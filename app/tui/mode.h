@@ -31,6 +31,8 @@ struct dm_err;
 struct dm_plan;
 struct run_config;
 struct view;
+struct view_block;
+struct view_memtab;
 
 #define VIEW_LAYER_BASE 100 /* the base run: every view has it, below all others */
 
@@ -70,7 +72,7 @@ struct view_mark {
  * the run's own stop) and what both hold once gathered. */
 struct view_other {
 	uint64_t bytes;
-	char by[16];   /* "rs s=1", or "" */
+	char by[40];   /* "its reduce-scatter s=1": the point of its step, or "" */
 	char with[24]; /* "C", or "C, dA, dB" */
 };
 
@@ -125,8 +127,11 @@ struct view_mode {
 	 * the mode restarts the view itself (a log's run: back to ready).
 	 * rebuild: phase's snapshot from the log (its rules), 0 or an error.
 	 * verify: the run is over and C checked; what more the mode checks.
-	 * shown: a stop was put on screen.  typing: an answer line of the
-	 * mode's takes the keys, and the run waits for it. */
+	 * derive: a stop is on screen (or measured, view_still.c): what the
+	 * mode's words of it derive from the stop alone, into its state or the
+	 * view's, and nothing more (no question opened).  shown: a stop was
+	 * put on screen, after derive.  typing: an answer line of the mode's
+	 * takes the keys, and the run waits for it. */
 	void (*configure)(const struct view *v, const void *data, struct dm_plan *plan,
 			  struct run_config *run);
 	int (*prepare)(struct view *v, void *data, struct dm_err *err);
@@ -134,6 +139,7 @@ struct view_mode {
 	int (*restart)(struct view *v, void *data, uint64_t now);
 	int (*rebuild)(struct view *v, const void *data, int phase, struct dm_err *err);
 	void (*verify)(struct view *v, void *data);
+	void (*derive)(struct view *v, void *data);
 	void (*shown)(struct view *v, void *data);
 	int (*typing)(const struct view *v, const void *data);
 
@@ -170,7 +176,14 @@ struct view_mode {
 	 * panel_lines: lines a full panel adds; panel_line: rank r's.  table:
 	 * the schedule table's kind (enum view_table).  links: 1 when the
 	 * ring's links are drawn (besides FSDP's: DP's training all-reduce).
-	 * memory_note: a paragraph the memory table adds. */
+	 * block: what place `slot` (0..2, where the forward shows C, A's rows
+	 * and the B shard; v cycles them) of rank r's panel holds at the stop
+	 * shown, or with r = -1 the largest it holds on any rank at any stop of
+	 * the run (its size and format only, so that the panels keep their
+	 * size from stop to stop); 1 when the mode says.  result: the i-th
+	 * matrix the verification's overlay shows (0 first), 1 when there is
+	 * one.  memory: the memory and traffic table c shows, 1 when the mode
+	 * gives it (else the forward's DP against FSDP). */
 	int (*hides)(const struct view *v, const void *data);
 	int (*fresh)(const struct view *v, const void *data, int r, size_t j, int *fresh);
 	int (*marks)(const struct view *v, const void *data, int r);
@@ -181,7 +194,9 @@ struct view_mode {
 			  size_t size);
 	int (*table)(const struct view *v, const void *data);
 	int (*links)(const struct view *v, const void *data);
-	int (*memory_note)(const struct view *v, const void *data, char *buf, size_t size);
+	int (*block)(const struct view *v, const void *data, int r, int slot, struct view_block *b);
+	int (*result)(const struct view *v, const void *data, int i, struct view_block *b);
+	int (*memory)(const struct view *v, const void *data, struct view_memtab *t);
 
 	/* Keys (enum keys_action).  refuse: the one-line reason this mode does
 	 * not take the action (the help marks it; pressing says it), without

@@ -18,10 +18,11 @@
 #include <unistd.h>
 
 #include "draw.h"
-#include "export/export.h"
-#include "export/record.h"
+#include "headless.h"
+#include "record.h"
 #include "keys.h"
 #include "layout.h"
+#include <distmm/outfile.h>
 #include <distmm/run.h>
 #include "session.h"
 #include "cli/status.h"
@@ -44,12 +45,10 @@ static char tui_crash_seq[128];
 static size_t tui_crash_len;
 static struct termios tui_saved_tty;
 static int tui_have_tty;
-static char tui_crash_unlink[4096]; /* --record's temporary file: no half recording */
 
 static void tui_on_crash(int sig)
 {
-	if (tui_crash_unlink[0])
-		unlink(tui_crash_unlink);
+	outfile_unlink_pending(); /* --record's temporary file: no half recording */
 	if (tui_crash_len)
 		(void)!write(STDOUT_FILENO, tui_crash_seq, tui_crash_len);
 	if (tui_have_tty)
@@ -313,11 +312,7 @@ static int tui_record_open(struct record *rec, const struct session *t, int argc
 	char title[256], command[2048];
 	record_title(&t->v, t->lesson ? t->lesson->title : NULL, title, sizeof title);
 	record_command(argc, argv, command, sizeof command);
-	int rc = record_open(rec, t->opts.record_file, title, command, NULL, NULL, err);
-	const char *tmp = rc ? NULL : record_temp_path(rec);
-	if (tmp && strlen(tmp) < sizeof tui_crash_unlink)
-		strcpy(tui_crash_unlink, tmp);
-	return rc;
+	return record_open(rec, t->opts.record_file, title, command, NULL, NULL, err);
 }
 
 int tui_main(const struct cli_opts *o, int argc, char *const argv[])
@@ -327,7 +322,7 @@ int tui_main(const struct cli_opts *o, int argc, char *const argv[])
 	struct dm_err err, rec_err;
 	int rc, rec_rc = 0;
 
-	if (o->record_file && (rc = export_check_path(o->record_file, 1)))
+	if (o->record_file && (rc = headless_check_path(o->record_file, 1)))
 		return rc;
 	if ((rc = session_open(&t, o)))
 		return rc;
@@ -401,7 +396,6 @@ int tui_main(const struct cli_opts *o, int argc, char *const argv[])
 	if (o->record_file) {
 		rec_rc = record_close(&rec, &rec_err);
 		record_free(&rec);
-		tui_crash_unlink[0] = '\0';
 	}
 	if (rc == 0)
 		session_stop(&t);

@@ -27,9 +27,7 @@ static uint64_t view_scaled(const struct view *v, uint64_t ns)
 	return (uint64_t)((double)ns / view_speed_table[v->speed]);
 }
 
-/* How a matrix's values are written: whole numbers at their widest, or
- * floats with 1 to 3 decimals (scientific beyond 1e5). */
-static void view_measure_one(const struct mat *m, struct view_format *f)
+void view_format_measure(const struct mat *m, struct view_format *f)
 {
 	double top = 0;
 	int neg = 0, ints = 1;
@@ -137,6 +135,7 @@ static void view_show(struct view *v, int s)
 	view_set_stop(v, s);
 	v->finished = s >= v->phase_count;
 	v->failed = v->run_failed && s == v->live_phase;
+	view_mode_derive(v);
 	view_mode_shown(v);
 }
 
@@ -247,8 +246,8 @@ static void view_common_init(struct view *v, const struct mat *a, const struct m
 	v->kind = VIEW_READY;
 	v->stop = -1;
 	quiz_init(&v->quiz, 0, 1, 1);
-	view_measure_one(a, &v->fa);
-	view_measure_one(b, &v->fb);
+	view_format_measure(a, &v->fa);
+	view_format_measure(b, &v->fb);
 }
 
 int view_init(struct view *v, const struct mat *a, const struct mat *b,
@@ -262,7 +261,7 @@ int view_init(struct view *v, const struct mat *a, const struct mat *b,
 		view_mode_clear(v);
 		return rc;
 	}
-	view_measure_one(&v->ref, &v->fc);
+	view_format_measure(&v->ref, &v->fc);
 	if ((rc = view_restart(v, now, err))) {
 		view_free(v);
 		return rc;
@@ -443,7 +442,7 @@ int view_init_log(struct view *v, const struct mat *a, const struct mat *b,
 		view_free(v);
 		return rc;
 	}
-	view_measure_one(&v->ref, &v->fc);
+	view_format_measure(&v->ref, &v->fc);
 	/* the snapshot's shape is the plan's: a training step's holds dA and dB */
 	if ((rc = view_run_constants(v, err)) || (rc = view_mode_prepare(v, err)) ||
 	    (rc = run_snapshot_init(&v->snap, v->plan, a->rows, a->cols, b->cols, 1, err)) ||

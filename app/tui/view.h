@@ -69,6 +69,43 @@ struct view_format {
 	int sci;            /* values too large or small for fixed decimals */
 };
 
+/* A block of values a mode puts in a panel's place or in the
+ * verification's overlay (mode.h: block, result): what it is, where its
+ * values are, which columns to keep in view and which were written at the
+ * stop shown, and what it should hold (its '!' marks).  The pointers are
+ * the view's or the mode's, valid while the stop is on screen. */
+struct view_block {
+	char name[8];         /* "dB": the line that says what a window cuts */
+	char label[256];      /* its first line: "dB[:, 2:3] = p0+p3 from rank 0 + ..." */
+	char brief[80];       /* the same in a narrow panel: "dB[2] = p0+p1+p3" */
+	const double *data;   /* rows x cols, row stride ld; NULL: its values are not held */
+	size_t ld, rows, cols;
+	size_t want0, want1;  /* columns to keep in view when they do not all fit */
+	size_t hot0, hot1;    /* columns written at the stop shown (bold), none when equal */
+	int shard;            /* the colour of its values: a shard's (or chunk's), -1 none */
+	int hot_shard;        /* the colour of the columns written, -1: the block's */
+	const struct view_format *fmt;
+	const double *ref;    /* what it should hold (same shape, stride ref_ld), or NULL */
+	size_t ref_ld;
+};
+
+/* The memory and traffic table of a mode (mode.h: memory): a row a rank
+ * and a total, columns under group headings; draw_overlay draws it,
+ * leaving out the last columns when the screen is narrow. */
+#define VIEW_MEMTAB_COLS 10
+#define VIEW_MEMTAB_ROWS 66 /* 64 ranks and the total */
+#define VIEW_MEMTAB_NOTES 4
+struct view_memtab {
+	char title[96];
+	int n_cols, n_rows;  /* the first column names the row; the last row may be a total */
+	int total;           /* the last row is the total */
+	char group[VIEW_MEMTAB_COLS][40]; /* a heading from this column on, "" none */
+	char head[VIEW_MEMTAB_COLS][16];
+	char cell[VIEW_MEMTAB_ROWS][VIEW_MEMTAB_COLS][16];
+	char note[VIEW_MEMTAB_NOTES][400];
+	int n_note;
+};
+
 struct view {
 	struct view_config cfg;
 	struct view_mode_entry modes[VIEW_MODES_MAX]; /* the active modes, by layer (mode.h) */
@@ -256,6 +293,9 @@ int view_cell_wrong(const struct view *v, size_t row, size_t col);
 int view_fresh(const struct view *v, int r, size_t j);
 /* "12 B", "1.5 KiB", ... */
 void view_bytes(uint64_t bytes, char *buf, size_t size);
+/* How m's values are written: whole numbers at their widest, or floats
+ * with 1 to 3 decimals (scientific beyond 1e5). */
+void view_format_measure(const struct mat *m, struct view_format *f);
 /* A value of f's matrix in at most width characters, as precise as fits. */
 void view_value(const struct view_format *f, double x, int width, char *buf, size_t size);
 /* The shard rank r holds at step s of the schedule (what the table shows),
@@ -293,8 +333,10 @@ void view_still_free(struct view *v);
 #define VIEW_STILL_NEEDS 8
 int view_still_needs(const struct view *v, unsigned *needs, int max);
 /* The widest formula (short or long) any rank writes at any stop, 0 when
- * not measured. */
+ * not measured; the widest of a panel's other lines a mode writes (its
+ * blocks' labels, its panel line). */
 int view_still_formula_w(const struct view *v, int shortform);
+int view_still_text_w(const struct view *v);
 /* The most lines any stop's paragraphs take wrapped at width, 0 when not
  * measured. */
 int view_still_lines(const struct view *v, int width);
@@ -322,6 +364,7 @@ void view_mode_new_run(struct view *v);
 int view_mode_restart(struct view *v, uint64_t now);
 int view_mode_rebuild(struct view *v, int phase, struct dm_err *err);
 void view_mode_verify(struct view *v);
+void view_mode_derive(struct view *v);
 void view_mode_shown(struct view *v);
 void view_mode_other(const struct view *v, int r, struct view_other *o);
 void view_mode_share(const struct view *v, struct view_share *s);
@@ -352,8 +395,18 @@ int view_panel_lines(const struct view *v);
 void view_panel_line(const struct view *v, int r, int width, char *buf, size_t size);
 int view_table_kind(const struct view *v);
 int view_links(const struct view *v);
-/* A paragraph the memory table adds, "" for none. */
-void view_memory_note(const struct view *v, char *buf, size_t size);
+/* What place `slot` of rank r's panel holds (mode.h: block; r = -1 the
+ * largest over the run), 0 when no mode says (the forward's C, A, B). */
+int view_block(const struct view *v, int r, int slot, struct view_block *b);
+/* The columns a panel gives b's label: the label, or its brief form when
+ * the label is VIEW_BLOCK_LABEL_MAX or wider. */
+#define VIEW_BLOCK_LABEL_MAX 60
+int view_block_width(const struct view_block *b);
+/* The i-th matrix of the verification's overlay, 0 when no mode gives one
+ * (the forward's C). */
+int view_result(const struct view *v, int i, struct view_block *b);
+/* The mode's memory table for c, 0 when none (the forward's DP vs FSDP). */
+int view_memory_table(const struct view *v, struct view_memtab *t);
 /* The key bar's conditions (enum keys_need) the view meets. */
 unsigned view_key_needs(const struct view *v);
 /* Why the modes do not take action now (the one-line reason, without the

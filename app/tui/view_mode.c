@@ -128,6 +128,13 @@ void view_mode_verify(struct view *v)
 			e->mode->verify(v, e->data);
 }
 
+void view_mode_derive(struct view *v)
+{
+	EACH_RW(v, e)
+		if (e->mode->derive)
+			e->mode->derive(v, e->data);
+}
+
 void view_mode_shown(struct view *v)
 {
 	EACH_RW(v, e)
@@ -189,10 +196,6 @@ void view_panel_line(const struct view *v, int r, int width, char *buf, size_t s
 	FIRST_SAYS(v, panel_line, buf, size, r, width, buf, size);
 }
 
-void view_memory_note(const struct view *v, char *buf, size_t size)
-{
-	FIRST_SAYS(v, memory_note, buf, size, buf, size);
-}
 
 int view_calls(const struct view *v, int r, double progress, char *buf, size_t size)
 {
@@ -333,6 +336,37 @@ int view_panel_lines(const struct view *v)
 		if (e->mode->panel_lines)
 			lines += e->mode->panel_lines(v, e->data);
 	return lines;
+}
+
+int view_block(const struct view *v, int r, int slot, struct view_block *b)
+{
+	EACH(v, e)
+		if (e->mode->block && e->mode->block(v, e->data, r, slot, b))
+			return 1;
+	return 0;
+}
+
+int view_block_width(const struct view_block *b)
+{
+	/* a label wider than this is said in brief: not worth a wider panel */
+	int w = (int)strlen(b->label);
+	return w < VIEW_BLOCK_LABEL_MAX ? w : (int)strlen(b->brief);
+}
+
+int view_result(const struct view *v, int i, struct view_block *b)
+{
+	EACH(v, e)
+		if (e->mode->result && e->mode->result(v, e->data, i, b))
+			return 1;
+	return 0;
+}
+
+int view_memory_table(const struct view *v, struct view_memtab *t)
+{
+	EACH(v, e)
+		if (e->mode->memory && e->mode->memory(v, e->data, t))
+			return 1;
+	return 0;
 }
 
 int view_table_kind(const struct view *v)

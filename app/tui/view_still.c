@@ -8,8 +8,10 @@
  * same plan on the same matrices (the engine's own snapshot after each
  * phase, the failure's too), or a log's every phase rebuilt by the modes'
  * rules, is put on a copy of the view stop by stop and asked the very hooks
- * the screen asks.  The copy shares the view's modes and their data and
- * changes nothing: every hook it calls takes a const view. */
+ * the screen asks.  The copy shares the view's modes and their data: the
+ * hooks it calls take a const view, but derive, which sets a mode's state
+ * for the stop from the stop alone; the stop the view then shows derives
+ * it again. */
 #include "view.h"
 
 #include <stdio.h>
@@ -26,6 +28,7 @@
 
 struct view_still {
 	int formula_w[2]; /* the widest formula at any stop, long and short */
+	int text_w;       /* the widest block label (view_block_width) or panel line */
 	int stops;        /* -1 .. phase_count: phase_count + 2 */
 	char **para;      /* each stop's paragraphs joined by '\n', as it works and as it
 			     fails: 2 a stop */
@@ -107,18 +110,28 @@ static void still_stop(struct view_still *st, struct view *c, int stop, int fail
 	}
 	c->finished = stop >= c->phase_count;
 	c->failed = failed;
+	view_mode_derive(c); /* the modes' state for the stop (the view's own is shown next) */
 	unsigned have = view_key_needs(c);
 	int seen = 0;
 	for (int i = 0; i < st->n_needs; i++)
 		seen |= st->needs[i] == have;
 	if (!seen && st->n_needs < VIEW_STILL_NEEDS)
 		st->needs[st->n_needs++] = have;
-	for (int r = 0; r < c->snap.n; r++)
+	for (int r = 0; r < c->snap.n; r++) {
 		for (int sf = 0; sf < 2; sf++) {
 			view_formula(c, r, sf, buf, sizeof buf);
 			if ((int)strlen(buf) > st->formula_w[sf])
 				st->formula_w[sf] = (int)strlen(buf);
 		}
+		static struct view_block b; /* 400 bytes: only the UI thread measures */
+		for (int slot = 0; slot < 3; slot++)
+			if (view_block(c, r, slot, &b) && view_block_width(&b) > st->text_w)
+				st->text_w = view_block_width(&b);
+		if (view_panel_lines(c)) {
+			view_panel_line(c, r, (int)sizeof buf - 1, buf, sizeof buf);
+			st->text_w = (int)strlen(buf) > st->text_w ? (int)strlen(buf) : st->text_w;
+		}
+	}
 	view_stop_paragraphs(c, &paras);
 	size_t len = 1, at = 0;
 	for (int i = 0; i < paras.n; i++)
@@ -239,6 +252,11 @@ int view_still_needs(const struct view *v, unsigned *needs, int max)
 	for (int i = 0; v->still && i < v->still->n_needs && n < max; i++)
 		needs[n++] = v->still->needs[i];
 	return n;
+}
+
+int view_still_text_w(const struct view *v)
+{
+	return v->still ? v->still->text_w : 0;
 }
 
 int view_still_formula_w(const struct view *v, int shortform)

@@ -1,4 +1,4 @@
-/* exec/: running a multiply: the controller (run.c), the step barrier (stepb.c), a device's memory
+/* exec/: running a multiply: the controller (run.c), the step barrier (barrier.c), a device's memory
  * and gather (device.c), the per-rank algorithms (dp.c, fsdp.c), deliberate bugs (bug.c), one MPI rank (mpi_rank.c).
  *
  * run: the in-process controller.  One thread per device runs the same
@@ -23,7 +23,7 @@
 #include "core/gemm.h"
 #include "core/plan_int.h"
 #include <distmm/split.h>
-#include "exec/stepb.h"
+#include "exec/barrier.h"
 #include "core/xalloc.h"
 #include "core/schedule_int.h"
 #include "exec/bug_int.h"
@@ -53,7 +53,7 @@ struct run {
 	size_t M, K, N;
 	int n, phase, phase_count, finished, failed;
 	struct comm *comm;
-	struct stepb *bar;
+	struct barrier *bar;
 	struct device *dev;
 	pthread_t *thread;
 	int started;          /* threads created */
@@ -154,16 +154,16 @@ void run_summaries(const struct run *r, struct ev_summary *out)
 static int run_enter(struct device *d, int phase)
 {
 	struct run *r = d->ctx;
-	return stepb_enter(r->bar, d->rank, phase);
+	return barrier_enter(r->bar, d->rank, phase);
 }
 
-/* stepb_park_fn: a parked device is idle, not blocked, for deadlock detection.
- * A release (STEPB_ALL) is one call: the transport marks every idle rank
+/* barrier_park_fn: a parked device is idle, not blocked, for deadlock detection.
+ * A release (BARRIER_ALL) is one call: the transport marks every idle rank
  * running under one lock acquisition (comm_set_idle with COMM_ANY). */
 static void run_park(void *ctx, int rank, int parked)
 {
 	struct run *r = ctx;
-	comm_set_idle(r->comm, rank == STEPB_ALL ? COMM_ANY : rank, parked);
+	comm_set_idle(r->comm, rank == BARRIER_ALL ? COMM_ANY : rank, parked);
 }
 
 static void *run_device_main(void *arg)
@@ -181,7 +181,7 @@ static void *run_device_main(void *arg)
 	/* exited before leaving: once the controller sees every device gone,
 	 * the transport already says so too */
 	comm_set_exited(r->comm, d->rank);
-	stepb_leave(r->bar, d->rank);
+	barrier_leave(r->bar, d->rank);
 	return NULL;
 }
 
@@ -317,7 +317,7 @@ int run_new(struct run **out, const struct dm_plan *p, const struct run_config *
 	}
 	if ((rc = comm_inproc_new(&r->comm, r->n, p->capacity, cfg->wait_timeout_ms, err)))
 		goto fail;
-	if ((rc = stepb_new(&r->bar, r->n, run_park, r, err)))
+	if ((rc = barrier_new(&r->bar, r->n, run_park, r, err)))
 		goto fail;
 	uint64_t t0 = device_now_ns();
 	for (int i = 0; i < r->n; i++) {
@@ -399,7 +399,7 @@ static int run_check_leftovers(struct run *r)
 static void run_stop_devices(struct run *r)
 {
 	comm_close(r->comm);
-	stepb_stop_and_wait(r->bar);
+	barrier_stop_and_wait(r->bar);
 }
 
 static int run_fail(struct run *r, struct dm_err *err)
@@ -416,7 +416,7 @@ int run_step(struct run *r, struct dm_err *err)
 	if (r->finished)
 		return 1;
 	int p = r->phase + 1, rc;
-	rc = stepb_run_phase(r->bar, p);
+	rc = barrier_run_phase(r->bar, p);
 	if (run_collect_error(r)) {
 		/* keep what the failed phase did: its trace is whole up to there */
 		run_merge_events(r, p);
@@ -454,7 +454,7 @@ int run_finish(struct run *r, struct dm_err *err)
 	/* this wait is for every device to leave, failed or not (a failure
 	 * closes the transport, which ends every other wait): nothing writes
 	 * a device's state once it returns, so no stop is needed here */
-	int rc = stepb_run_free(r->bar);
+	int rc = barrier_run_free(r->bar);
 	if (run_collect_error(r)) {
 		/* keep every event the devices logged before they stopped */
 		run_merge_events(r, r->phase_count - 1);
@@ -482,7 +482,7 @@ void run_free(struct run *r)
 	if (!r)
 		return;
 	if (r->started > 0) {
-		stepb_stop(r->bar);
+		barrier_stop(r->bar);
 		comm_close(r->comm);
 		for (int i = 0; i < r->started; i++)
 			pthread_join(r->thread[i], NULL);
@@ -490,7 +490,7 @@ void run_free(struct run *r)
 	if (r->dev)
 		for (int i = 0; i < r->n; i++)
 			device_release(&r->dev[i]);
-	stepb_free(r->bar);
+	barrier_free(r->bar);
 	comm_destroy(r->comm);
 	evlog_free(&r->log);
 	free(r->dev);

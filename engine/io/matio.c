@@ -1,9 +1,9 @@
 /* io/: matrix files (.npy in npy.c, .csv in csv.c, dispatched by matio.c), reading a whole file
- * (slurp.c) and all-or-nothing writes (afile.c); nothing here knows about devices.
+ * (slurp.c) and all-or-nothing writes (outfile.c, <distmm/outfile.h>); nothing here knows about devices.
  *
  * matio: reading and writing matrix files by extension (see matio.h).
  * Reading hands the bytes to npy.c or csv.c, which own the formats' parsing
- * (a .npy file's data is read straight into the matrix, a CSV file whole); writing is here, through afile so a failed write
+ * (a .npy file's data is read straight into the matrix, a CSV file whole); writing is here, through outfile so a failed write
  * never leaves a partial file.  The .npy writer reproduces np.save's bytes
  * exactly (numpy 1.24), so files written here and by numpy compare equal. */
 #include <distmm/matio.h>
@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "io/afile.h"
+#include <distmm/outfile.h>
 #include "io/npy.h"
 #include "io/slurp.h"
 #include "core/xalloc.h"
@@ -183,7 +183,7 @@ static int matio_write_csv(FILE *fp, const struct mat *m)
 int matio_write(const char *path, const struct mat *m, struct dm_err *err)
 {
 	enum matio_kind kind = matio_kind_of(path);
-	struct afile af;
+	struct outfile of;
 	int rc;
 
 	if (kind == MATIO_UNKNOWN)
@@ -196,18 +196,18 @@ int matio_write(const char *path, const struct mat *m, struct dm_err *err)
 	if (!m->data)
 		return dm_err_set(err, DM_EINVAL, "%s: the %zux%zu matrix has no data", path,
 				  m->rows, m->cols);
-	rc = afile_open(&af, path, err);
+	rc = outfile_open(&of, path, err);
 	if (rc)
 		return rc;
 	errno = 0;
-	rc = kind == MATIO_NPY ? matio_write_npy(af.fp, m) : matio_write_csv(af.fp, m);
+	rc = kind == MATIO_NPY ? matio_write_npy(of.fp, m) : matio_write_csv(of.fp, m);
 	if (rc) {
 		int e = errno;
-		afile_abort(&af);
+		outfile_abort(&of);
 		if (rc == DM_ENOMEM)
 			return dm_err_set(err, DM_ENOMEM, "cannot write %s: out of memory", path);
 		return dm_err_set(err, DM_EIO, "cannot write %s: %s", path,
 				  e ? strerror(e) : "write error");
 	}
-	return afile_commit(&af, err);
+	return outfile_commit(&of, err);
 }

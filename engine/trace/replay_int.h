@@ -1,5 +1,5 @@
 /* replay_int: what the replays share: replay.c (held to the ring's rules),
- * its training step's half (replay_train.c) and replay_rec.c (as recorded):
+ * its training step's half (replay_train.c) and replay_recorded.c (as recorded):
  * the argument checks, the scratch blocks shaped as a device's buffers, the
  * product redone through them, the devices before their first event, and
  * the gradients' state the second pass keeps beside the snapshot.  One

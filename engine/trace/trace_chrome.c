@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <distmm/outfile.h>
 #include <distmm/schedule.h>
-#include "io/afile.h"
 
 /* ns as microseconds with three decimals. */
 static int trace_put_us(FILE *fp, uint64_t ns)
@@ -139,19 +139,19 @@ static int trace_chrome_body(FILE *fp, const struct ev *ev, size_t n_ev, int n,
 int trace_write_chrome(const char *path, const struct dm_plan *p, const struct ev *ev,
 		       size_t n_ev, struct dm_err *err)
 {
-	struct afile af;
+	struct outfile of;
 	if (!path || !p || (!ev && n_ev > 0))
 		return dm_err_set(err, DM_EINVAL, "trace_write_chrome: missing argument");
-	int rc = afile_open(&af, path, err);
+	int rc = outfile_open(&of, path, err);
 	if (rc)
 		return rc;
 	errno = 0;
-	if (trace_chrome_body(af.fp, ev, n_ev, plan_devices(p), plan_mode(p),
+	if (trace_chrome_body(of.fp, ev, n_ev, plan_devices(p), plan_mode(p),
 			      plan_pass(p) == DM_TRAIN)) {
 		int e = errno;
-		afile_abort(&af);
+		outfile_abort(&of);
 		return dm_err_set(err, DM_EIO, "cannot write %s: %s", path,
 				  e ? strerror(e) : "write error");
 	}
-	return afile_commit(&af, err);
+	return outfile_commit(&of, err);
 }

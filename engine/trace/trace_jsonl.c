@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <distmm/outfile.h>
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 #include "core/xalloc.h"
-#include "io/afile.h"
 #include "io/slurp.h"
 #include "trace/trace_lex.h"
 
@@ -627,23 +627,23 @@ int trace_format_header(enum dm_pass pass, char *buf, size_t size)
 int trace_write_jsonl(const char *path, const struct dm_plan *p, const struct ev *ev, size_t n_ev,
 		      const struct ev_summary *sum, struct dm_err *err)
 {
-	struct afile af;
+	struct outfile of;
 	char line[512];
 	size_t n_sum = sum ? (size_t)plan_devices(p) : 0;
-	int rc = afile_open(&af, path, err);
+	int rc = outfile_open(&of, path, err);
 	if (rc)
 		return rc;
 	if (plan_pass(p) == DM_TRAIN) {
 		trace_format_header(DM_TRAIN, line, sizeof line);
-		fprintf(af.fp, "%s\n", line);
+		fprintf(of.fp, "%s\n", line);
 	}
 	for (size_t i = 0; i < n_ev; i++) {
 		trace_format_event(&ev[i], line, sizeof line);
-		fprintf(af.fp, "%s\n", line);
+		fprintf(of.fp, "%s\n", line);
 	}
 	for (size_t i = 0; i < n_sum; i++) {
 		trace_format_summary(&sum[i], line, sizeof line);
-		fprintf(af.fp, "%s\n", line);
+		fprintf(of.fp, "%s\n", line);
 	}
-	return afile_commit(&af, err);
+	return outfile_commit(&of, err);
 }

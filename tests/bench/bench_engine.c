@@ -8,7 +8,7 @@
  *   bench_engine memory fsdp|dp SIZE D       peak RSS against the engine's accounting
  *   bench_engine exec [--quiet] CMD ARGS...  wall time and peak RSS of a child
  *
- * Uses the engine's public API (run.h, stepb.h, comm.h) only. */
+ * Uses the engine's public API (run.h, barrier.h, comm.h) only. */
 #define _GNU_SOURCE /* sched_setaffinity, and cblas.h's cpu_set_t */
 #include <cblas.h>
 #include <errno.h>
@@ -29,7 +29,7 @@
 #include <distmm/mat.h>
 #include <distmm/run.h>
 #include <distmm/schedule.h>
-#include "exec/stepb.h"
+#include "exec/barrier.h"
 
 static double bench_now(void)
 {
@@ -293,7 +293,7 @@ static int bench_two_cores(void)
 }
 
 struct bench_bar_dev {
-	struct stepb *b;
+	struct barrier *b;
 	int rank, phases;
 };
 
@@ -301,9 +301,9 @@ static void *bench_bar_main(void *arg)
 {
 	struct bench_bar_dev *d = arg;
 	for (int p = 0; p < d->phases; p++)
-		if (stepb_enter(d->b, d->rank, p))
+		if (barrier_enter(d->b, d->rank, p))
 			break;
-	stepb_leave(d->b, d->rank);
+	barrier_leave(d->b, d->rank);
 	return NULL;
 }
 
@@ -312,11 +312,11 @@ static void *bench_bar_main(void *arg)
 /* The barrier alone: devices that do nothing but enter the next phase. */
 static void bench_barrier_bare(int d, int phases, double *med, double *p90)
 {
-	struct stepb *b;
+	struct barrier *b;
 	struct dm_err err;
 	int total = phases + BENCH_WARM_PHASES;
-	if (stepb_new(&b, d, NULL, NULL, &err))
-		bench_die("stepb_new", &err);
+	if (barrier_new(&b, d, NULL, NULL, &err))
+		bench_die("barrier_new", &err);
 	struct bench_bar_dev *dev = calloc((size_t)d, sizeof *dev);
 	pthread_t *t = calloc((size_t)d, sizeof *t);
 	double *v = calloc((size_t)phases, sizeof *v);
@@ -327,15 +327,15 @@ static void bench_barrier_bare(int d, int phases, double *med, double *p90)
 	}
 	for (int p = 0; p < total; p++) {
 		double t0 = bench_now();
-		if (stepb_run_phase(b, p))
-			bench_die("stepb_run_phase", NULL);
+		if (barrier_run_phase(b, p))
+			bench_die("barrier_run_phase", NULL);
 		if (p >= BENCH_WARM_PHASES)
 			v[p - BENCH_WARM_PHASES] = bench_now() - t0;
 	}
-	stepb_run_free(b);
+	barrier_run_free(b);
 	for (int i = 0; i < d; i++)
 		pthread_join(t[i], NULL);
-	stepb_free(b);
+	barrier_free(b);
 	*med = bench_quantile(v, (size_t)phases, 0.5);
 	*p90 = bench_quantile(v, (size_t)phases, 0.9);
 	free(v);

@@ -193,7 +193,7 @@ def main():
             target("barrier d=%d" % r["d"], r["fsdp_step_median_us"], l,
                    r["fsdp_step_median_us"] <= l, "us")
     p("   run_step() of an FSDP run on tiny matrices (M = N = d, K = 2), every phase but the")
-    p("   first timed; 'barrier alone': stepb with devices that only enter the next phase.")
+    p("   first timed; 'barrier alone': the step barrier (engine/exec/barrier.c) with devices that only enter the next phase.")
     p()
 
     # 3. messages

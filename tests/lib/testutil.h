@@ -348,7 +348,7 @@ static inline int tu_phase_sampled(int p, int last)
 
 /* The memory model's shapes, {devices, M, K, N}: uneven rows and columns,
  * empty shards, one device (check_model holds the model to the engine on
- * them, check_memory to what batch mode and the screen print). */
+ * them, check_model_words to what batch mode and the screen print). */
 #define TU_MODEL_SHAPES 10
 static inline const int *tu_model_shape(int i)
 {

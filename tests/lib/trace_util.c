@@ -59,6 +59,64 @@ void tt_logged_free(struct tt_logged *l)
 	plan_free(l->plan);
 }
 
+void tt_train_log_make(struct tt_train_log *l, int mode, int n, int bug, size_t M, size_t K,
+		       size_t N, int floats, uint64_t seed, size_t capacity, int snapshots)
+{
+	struct run_config cfg;
+	struct run *r;
+	struct dm_err err;
+	memset(l, 0, sizeof *l);
+	l->mode = mode;
+	l->n = n;
+	l->bug = bug;
+	tu_matrix(&l->a, M, K, floats, seed, 0);
+	tu_matrix(&l->b, K, N, floats, seed, 1);
+	tu_matrix(&l->dc, M, N, floats, seed, 2);
+	l->plan = tu_plan_run(mode, n, DM_TRAIN, ORDER_PARITY, bug, capacity);
+	run_config_default(&cfg);
+	cfg.dc = &l->dc;
+	ck_assert_msg(run_new(&r, l->plan, &cfg, &l->a, &l->b, &err) == 0, "%s", err.msg);
+	l->phases = run_phase_count(r);
+	if (snapshots) {
+		l->live = calloc((size_t)l->phases + 1, sizeof *l->live);
+		ck_assert_ptr_nonnull(l->live);
+		for (int p = 0; p <= l->phases; p++)
+			ck_assert_int_eq(run_snapshot_init(&l->live[p], l->plan, M, K, N, 1, &err), 0);
+		run_snapshot_take(r, &l->live[0]);
+	}
+	int rc, p = 0;
+	while ((rc = run_step(r, &err)) >= 0) {
+		if (snapshots)
+			run_snapshot_take(r, &l->live[++p]);
+		if (rc == 1)
+			break;
+	}
+	ck_assert_msg(rc == 1, "%s", err.msg);
+	const struct ev *ev = run_events(r, &l->n_ev);
+	l->ev = malloc(l->n_ev * sizeof *l->ev);
+	l->copy = malloc(l->n_ev * sizeof *l->copy);
+	l->sum = calloc((size_t)n, sizeof *l->sum);
+	ck_assert(l->ev && l->copy && l->sum);
+	memcpy(l->ev, ev, l->n_ev * sizeof *ev);
+	memcpy(l->copy, ev, l->n_ev * sizeof *ev);
+	run_summaries(r, l->sum);
+	run_free(r);
+}
+
+void tt_train_log_free(struct tt_train_log *l)
+{
+	for (int p = 0; l->live && p <= l->phases; p++)
+		run_snapshot_free(&l->live[p]);
+	free(l->live);
+	free(l->ev);
+	free(l->copy);
+	free(l->sum);
+	mat_free(&l->a);
+	mat_free(&l->b);
+	mat_free(&l->dc);
+	plan_free(l->plan);
+}
+
 char tt_tmpdir[64];
 
 void tt_setup_dir(void)

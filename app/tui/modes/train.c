@@ -11,6 +11,7 @@
  * the lesson. */
 #include "train.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,17 +24,10 @@
 
 #include "cli/cli.h"
 #include <distmm/model.h>
+#include "train_int.h"
 #include "tui/keys.h"
 #include "tui/view.h"
-
-/* train_state.bad: the outputs that fail allclose */
-enum { TRAIN_BAD_C = 1, TRAIN_BAD_DA = 2, TRAIN_BAD_DB = 4 };
-
-struct train_state {
-	struct mat ref_da, ref_db; /* dC @ B^T and A^T @ dC, made once */
-	int bad;                   /* which of C, dA and dB the run got wrong: TRAIN_BAD_* */
-	double max_err_da, max_err_db;
-};
+#include "words/bug_words.h"
 
 static void train_free(void *data)
 {
@@ -53,7 +47,40 @@ static void train_configure(const struct view *v, const void *data, struct dm_pl
 	run->dc = v->cfg.dc;
 }
 
-/* dA's and dB's references, once a training run starts. */
+/* |m|, element by element, into a new matrix. */
+static int train_abs(struct mat *out, const struct mat *m, int *neg, struct dm_err *err)
+{
+	int rc = mat_alloc_uninit(out, m->rows, m->cols, err);
+	for (size_t i = 0; !rc && i < m->rows * m->cols; i++) {
+		out->data[i] = fabs(m->data[i]);
+		*neg |= m->data[i] < 0;
+	}
+	return rc;
+}
+
+/* How the running sums of x @ y (tn: x^T @ y, else x @ y^T) are written:
+ * as wide as the largest |x| @ |y|, which bounds every sum of its terms
+ * (a partial, a chunk's sum so far, a bug's), with a sign when a term can
+ * be negative. */
+static int train_format_sums(struct view_format *f, const struct mat *x, const struct mat *y,
+			     int tn, struct dm_err *err)
+{
+	struct mat ax = { 0, 0, NULL }, ay = { 0, 0, NULL }, bound = { 0, 0, NULL };
+	int neg = 0, rc;
+	if (!(rc = train_abs(&ax, x, &neg, err)) && !(rc = train_abs(&ay, y, &neg, err)) &&
+	    !(rc = tn ? mat_matmul_tn(&bound, &ax, &ay, err) : mat_matmul_nt(&bound, &ax, &ay, err))) {
+		for (size_t i = 0; neg && i < bound.rows * bound.cols; i++)
+			bound.data[i] = -bound.data[i];
+		view_format_measure(&bound, f);
+	}
+	mat_free(&ax);
+	mat_free(&ay);
+	mat_free(&bound);
+	return rc;
+}
+
+/* dA's and dB's references and how the backward's values are written,
+ * once a training run starts. */
 static int train_prepare(struct view *v, void *data, struct dm_err *err)
 {
 	struct train_state *t = data;
@@ -62,6 +89,11 @@ static int train_prepare(struct view *v, void *data, struct dm_err *err)
 		return 0;
 	if (!v->cfg.dc)
 		return dm_err_set(err, DM_EINVAL, "the training step needs dC");
+	view_format_measure(v->cfg.dc, &t->fdc);
+	if ((rc = train_format_sums(&t->fda, v->cfg.dc, v->b, 0, err)) ||
+	    (rc = train_format_sums(&t->fdb, v->a, v->cfg.dc, 1, err)))
+		return rc;
+	tblock_formats(v, t);
 	if ((rc = mat_matmul_nt(&t->ref_da, v->cfg.dc, v->b, err)))
 		return rc;
 	if ((rc = mat_matmul_tn(&t->ref_db, v->a, v->cfg.dc, err)))
@@ -74,6 +106,7 @@ static void train_new_run(struct view *v, void *data)
 	struct train_state *t = data;
 	(void)v;
 	t->max_err_da = t->max_err_db = 0;
+	t->n_bad_da = t->n_bad_db = 0;
 	t->bad = 0;
 }
 
@@ -92,14 +125,21 @@ static void train_verify(struct view *v, void *data)
 	struct mat db = { v->a->cols, v->b->cols, v->snap.db_result };
 	const struct mat *pa = v->run ? run_result_da(v->run) : &da;
 	const struct mat *pb = v->run ? run_result_db(v->run) : &db;
-	size_t bad, nan;
+	size_t nan;
 	t->bad = v->verdict == VIEW_MISMATCH ? TRAIN_BAD_C : 0;
-	if (!pa || !mat_allclose(pa, &t->ref_da, &t->max_err_da, &bad, &nan))
+	t->n_bad_da = t->n_bad_db = 0;
+	if (!pa || !mat_allclose(pa, &t->ref_da, &t->max_err_da, &t->n_bad_da, &nan))
 		t->bad |= TRAIN_BAD_DA;
-	if (!pb || !mat_allclose(pb, &t->ref_db, &t->max_err_db, &bad, &nan))
+	if (!pb || !mat_allclose(pb, &t->ref_db, &t->max_err_db, &t->n_bad_db, &nan))
 		t->bad |= TRAIN_BAD_DB;
 	if (t->bad)
 		v->verdict = VIEW_MISMATCH;
+}
+
+/* The stop shown: whose parts each chunk of dB holds now. */
+static void train_shown(struct view *v, void *data)
+{
+	tblock_shown(v, data);
 }
 
 /* "(1-0-1) mod 4 = 0". */
@@ -139,6 +179,56 @@ static void vt_ring_caption(const struct view *v, char *buf, size_t size)
 	}
 }
 
+/* A bug's words at ready and at the end (the stops between say what they
+ * do: the panels show what the run did). */
+static int train_bug_caption(const struct view *v, char *buf, size_t size)
+{
+	int bug = v->cfg.bug;
+	const char *note = bugw_note(bug, v->snap.n);
+	if (bug == BUG_NONE || !(v->kind == VIEW_READY || v->finished))
+		return 0;
+	if (note && v->finished)
+		snprintf(buf, size, "The run has the bug %s, but %s.", bug_name(bug), note);
+	else if (v->finished)
+		snprintf(buf, size, "Found it? The run has a bug in the backward: the cells of dB "
+				    "marked ! differ from A^T @ dC. Step back through the reduce-scatter "
+				    "and follow each chunk's running sum (p0+p1: ranks 0's and 1's parts) "
+				    "to see where it goes wrong (--bug list tells).");
+	else
+		snprintf(buf, size, "Spot the bug: the run has a bug in the backward. Watch the running "
+				    "sum each chunk of dB holds at every reduce-scatter step (p0+p1: ranks "
+				    "0's and 1's parts), before the verification fails.");
+	return 1;
+}
+
+/* The backward's first step in FSDP: what rank 1 let go as the forward
+ * ended and what arrives now, in bytes by the training model (the engine's
+ * accounting, which the tests hold to it). */
+static void train_first_backward(const struct view *v, char *buf, size_t size)
+{
+	int r = 1, p = v->stop, count = sched_phase_count(v->plan);
+	uint64_t *held = calloc((size_t)count, sizeof *held);
+	char before[24], after[24], now[24], da[24];
+	if (!held || p < 2 || p >= count ||
+	    model_train_phases(v->plan, v->snap.M, v->snap.K, v->snap.N, r, NULL, held) != count) {
+		free(held);
+		snprintf(buf, size, "backward step t=0: the forward let each gathered shard go: rank r "
+				    "holds only its own B[r] and adds dC_r[:, B[r]'s columns] @ B[r]^T "
+				    "into its rows of dA.");
+		return;
+	}
+	view_bytes(held[p - 2], before, sizeof before);
+	view_bytes(held[p - 1], after, sizeof after);
+	view_bytes(held[p], now, sizeof now);
+	view_bytes(held[p] - held[p - 1], da, sizeof da);
+	free(held);
+	snprintf(buf, size, "backward step t=0: rank r holds only its own B[r] again, as the forward "
+			    "let its last gathered shard go (rank %d's held bytes dropped from %s to %s), "
+			    "and its rows of dA arrive now (+%s: %s held; dC_r it has held from the "
+			    "start). It adds dC_r[:, B[r]'s columns] @ B[r]^T into them.",
+		 r, before, after, da, now);
+}
+
 static int train_caption(const struct view *v, const void *data, char *buf, size_t size)
 {
 	int n = v->snap.n, t = v->step, fsdp = v->snap.mode == DM_FSDP;
@@ -146,8 +236,8 @@ static int train_caption(const struct view *v, const void *data, char *buf, size
 	if (v->failed)
 		return 0;
 	/* the training step's bug is the run's (the backward's), not the snapshot's */
-	if (v->cfg.bug != BUG_NONE)
-		return view_bug_caption(v, v->cfg.bug, buf, size);
+	if (train_bug_caption(v, buf, size))
+		return 1;
 	switch (v->kind) {
 	case VIEW_READY:
 		snprintf(buf, size, "Ready, a training step: the forward C = A @ B, then the backward dA "
@@ -160,9 +250,7 @@ static int train_caption(const struct view *v, const void *data, char *buf, size
 			snprintf(buf, size, "backward: each rank computes its rows of dA = dC_r @ B^T from "
 					    "its own copy of B, at once: no message.");
 		else if (t == 0 && n > 1)
-			snprintf(buf, size, "backward step t=0: the forward let each gathered shard go (held "
-					    "bytes dropped): rank r holds only its own B[r] and adds "
-					    "dC_r[:, shard's columns] @ B[r]^T into its rows of dA.");
+			train_first_backward(v, buf, size);
 		else
 			snprintf(buf, size, "backward step t=%d (%d of %d): rank r holds shard (r - %d) mod "
 					    "%d (the second all-gather) and adds dC_r[:, its columns] @ "
@@ -176,9 +264,10 @@ static int train_caption(const struct view *v, const void *data, char *buf, size
 			 t, n);
 		return 1;
 	case SCHED_DB_PARTIAL:
-		snprintf(buf, size, "partial dB: each rank computes dB_r = A_r^T @ dC_r, a whole %zux%zu "
-				    "matrix (its largest buffer); dB is the sum of the %d partials%s.",
-			 v->snap.K, v->snap.N, n,
+		snprintf(buf, size, "partial dB: each rank r computes dB_r = A_r^T @ dC_r, a whole %zux%zu "
+				    "matrix (its largest buffer), p_r for short; dB is the sum of the %d "
+				    "partials, p0+...+p%d%s.",
+			 v->snap.K, v->snap.N, n, n - 1,
 			 n == 1 ? ": one device, dB at once" : fsdp ? ", reduce-scattered next"
 								    : ", all-reduced next");
 		return 1;
@@ -191,6 +280,11 @@ static int train_caption(const struct view *v, const void *data, char *buf, size
 				    "files. Next: the verification of C, dA and dB.",
 			 fsdp ? " and their summed chunk of dB" : "");
 		return 1;
+	case VIEW_VERIFY:
+		snprintf(buf, size, "verify: C, dA and dB on rank 0, each checked against its sequential "
+				    "product (A @ B, dC @ B^T, A^T @ dC) by numpy's allclose rule, element "
+				    "by element.");
+		return 1;
 	}
 	return 0;
 }
@@ -198,26 +292,40 @@ static int train_caption(const struct view *v, const void *data, char *buf, size
 static int train_verify_line(const struct view *v, const void *data, char *buf, size_t size)
 {
 	const struct train_state *t = data;
-	(void)v;
+	size_t len;
 	if (!t->bad) {
 		snprintf(buf, size, "verify: allclose ok for C = A @ B, dA = dC @ B^T (max |err| %.3g) "
 				    "and dB = A^T @ dC (max |err| %.3g), on rank 0",
 			 t->max_err_da, t->max_err_db);
 		return 1;
 	}
-	snprintf(buf, size, "verify: MISMATCH in%s%s%s (against the sequential products)",
-		 t->bad & TRAIN_BAD_C ? " C" : "", t->bad & TRAIN_BAD_DA ? " dA" : "",
-		 t->bad & TRAIN_BAD_DB ? " dB" : "");
+	len = (size_t)snprintf(buf, size, "verify: MISMATCH in%s%s%s:", t->bad & TRAIN_BAD_C ? " C" : "",
+			       t->bad & TRAIN_BAD_DA ? " dA" : "", t->bad & TRAIN_BAD_DB ? " dB" : "");
+	if ((t->bad & TRAIN_BAD_DB) && len < size)
+		len += (size_t)snprintf(buf + len, size - len, " %zu of %zu elements of dB differ from "
+							       "A^T @ dC;",
+					t->n_bad_db, v->snap.K * v->snap.N);
+	if ((t->bad & TRAIN_BAD_DA) && len < size)
+		len += (size_t)snprintf(buf + len, size - len, " %zu of %zu of dA from dC @ B^T;",
+					t->n_bad_da, v->snap.M * v->snap.K);
+	if ((t->bad & TRAIN_BAD_C) && len < size)
+		len += (size_t)snprintf(buf + len, size - len, " %zu of %zu of C from A @ B;", v->n_bad,
+					v->snap.M * v->snap.N);
+	if (len < size)
+		snprintf(buf + len - 1, size - len + 1, " (marked !)%s%s",
+			 t->bad & TRAIN_BAD_DA ? "" : "; dA allclose ok",
+			 t->bad & TRAIN_BAD_C ? "" : "; C allclose ok");
 	return 1;
 }
 
-/* A ring step of dB on rank r: the schedule's formula when the run has no
- * bug, else what the engine moved. */
+/* A ring step of dB on rank r: the chunks its code computes (with a bug,
+ * the mistaken index: bugw_rs_*, the engine's rules) and what it does with
+ * the one that comes, as the engine moved them. */
 static void vt_ring_formula(const struct view *v, int r, int shortform, char *buf, size_t size)
 {
 	const struct run_dev_view *d = &v->snap.dev[r];
 	int n = v->snap.n, s = v->step, rs = v->kind == SCHED_REDUCE_SCATTER;
-	const char *add = !rs ? "stores" : d->db_added == 1 ? "adds into" : "stores";
+	const char *add = !rs ? "store" : d->db_added == 1 ? "add into" : "store over";
 	char snd[48], rcv[48];
 	if (view_hides(v, r)) {
 		snprintf(buf, size, shortform ? "dB? -> %d" : "sends dB[?] -> rank %d, %s dB[?]",
@@ -229,18 +337,18 @@ static void vt_ring_formula(const struct view *v, int r, int shortform, char *bu
 		return;
 	}
 	if (shortform) {
-		snprintf(buf, size, "dB%d -> %d, %s%d", d->db_sent, d->sent_to, rs ? "+" : "=",
-			 d->db_recv);
+		snprintf(buf, size, "dB%d -> %d, %sdB%d", d->db_sent, d->sent_to,
+			 rs && d->db_added == 1 ? "+" : "=", d->db_recv);
 		return;
 	}
-	if (v->cfg.bug != BUG_NONE) {
-		snprintf(buf, size, "sends dB[%d] -> rank %d, %s dB[%d] <- rank %d", d->db_sent,
-			 d->sent_to, add, d->db_recv, d->recv_from);
-		return;
+	if (rs) {
+		bugw_rs_formula(v->cfg.bug, n, r, s, snd, sizeof snd);
+		bugw_rs_recv_formula(v->cfg.bug, n, r, s, rcv, sizeof rcv);
+	} else {
+		vt_index(r, s, 0, n, d->db_sent, snd, sizeof snd);
+		vt_index(r, s, 1, n, d->db_recv, rcv, sizeof rcv);
 	}
-	vt_index(r, s, rs ? 1 : 0, n, d->db_sent, snd, sizeof snd);
-	vt_index(r, s, rs ? 2 : 1, n, d->db_recv, rcv, sizeof rcv);
-	snprintf(buf, size, "send %s -> %d, %s %s", snd, d->sent_to, rs ? "add into" : "store", rcv);
+	snprintf(buf, size, "send %s, %s %s", snd, add, rcv);
 }
 
 static int train_formula(const struct view *v, const void *data, int r, int shortform, char *buf,
@@ -250,6 +358,24 @@ static int train_formula(const struct view *v, const void *data, int r, int shor
 	int n = v->snap.n, t = v->step;
 	size_t r0 = d->row_begin, r1 = d->row_end;
 	(void)data;
+	if (v->kind == SCHED_GATHER || v->kind == VIEW_VERIFY) {
+		/* rank 0 places every rank's C, dA (and in FSDP dB chunk) */
+		size_t c0 = split_offset(v->snap.N, n, r), c1 = split_offset(v->snap.N, n, r + 1);
+		int fsdp = v->snap.mode == DM_FSDP && n > 1;
+		if (r == 0)
+			snprintf(buf, size, shortform ? "holds C, dA, dB" : "placed all of C, dA%s",
+				 fsdp ? " and dB" : " (and holds dB)");
+		else if (fsdp && shortform)
+			snprintf(buf, size, "sent C, dA, dB%d", r);
+		else if (fsdp)
+			snprintf(buf, size, "sent C[%zu:%zu], dA[%zu:%zu], dB[:, %zu:%zu] -> 0", r0, r1, r0,
+				 r1, c0, c1);
+		else if (shortform)
+			snprintf(buf, size, "sent C, dA rows");
+		else
+			snprintf(buf, size, "sent C[%zu:%zu], dA[%zu:%zu] -> 0", r0, r1, r0, r1);
+		return 1;
+	}
 	if (!view_train_backward(v))
 		return 0;
 	switch (v->kind) {
@@ -263,9 +389,9 @@ static int train_formula(const struct view *v, const void *data, int r, int shor
 			if (shortform)
 				snprintf(buf, size, "(%d-%d) mod %d = %d", r, t, n, d->shard);
 			else
-				snprintf(buf, size, "(%d-%d) mod %d = %d -> dA[%zu:%zu] += dC[:, %zu:%zu] @ "
-						    "B%d^T",
-					 r, t, n, d->shard, r0, r1, c0, c1, d->shard);
+				snprintf(buf, size, "(%d-%d) mod %d = %d -> dA[%zu:%zu] += dC[%zu:%zu, "
+						    "%zu:%zu] @ B%d^T",
+					 r, t, n, d->shard, r0, r1, r0, r1, c0, c1, d->shard);
 		}
 		return 1;
 	case SCHED_BWD_TRANSFER:
@@ -285,48 +411,6 @@ static int train_formula(const struct view *v, const void *data, int r, int shor
 		return 1;
 	}
 	return 0;
-}
-
-/* Rank r's training line: dC waiting, dA's shards summed, the dB chunk
- * just received and its parts, the chunk kept. */
-static int train_panel_line(const struct view *v, const void *data, int r, int width, char *buf,
-			    size_t size)
-{
-	const struct run_dev_view *d = &v->snap.dev[r];
-	const struct run_snapshot *s = &v->snap;
-	int n = s->n, fsdp = s->mode == DM_FSDP;
-	(void)data;
-	buf[0] = '\0';
-	if (v->stop < 0)
-		return 1;
-	if (v->kind == SCHED_COMPUTE || v->kind == SCHED_TRANSFER) {
-		snprintf(buf, size, "dC[%zu:%zu] waits for the backward", d->row_begin, d->row_end);
-	} else if (v->kind == SCHED_BWD_COMPUTE || v->kind == SCHED_BWD_TRANSFER) {
-		snprintf(buf, size, "dA[%zu:%zu, :] %d/%d shards summed", d->row_begin, d->row_end,
-			 d->da_parts, n);
-		if ((int)strlen(buf) > width)
-			snprintf(buf, size, "dA %d/%d", d->da_parts, n);
-	} else if (d->db_chunk >= 0 || (fsdp && (v->kind == SCHED_GATHER || v->kind == VIEW_VERIFY))) {
-		int k = d->db_chunk >= 0 ? d->db_chunk : r;
-		snprintf(buf, size, "kept dB[:, %zu:%zu] %d/%d summed", split_offset(s->N, n, k),
-			 split_offset(s->N, n, k + 1), view_train_chunk_fill(v, r, k) < 0 ? 0
-			 : view_train_chunk_fill(v, r, k), n);
-		if (v->kind == SCHED_GATHER || v->kind == VIEW_VERIFY)
-			snprintf(buf, size, r == 0 ? "holds C, dA, dB gathered" : "sent its dB[%d] to 0", k);
-	} else if (d->db_chunk == -2) {
-		snprintf(buf, size, "holds all of dB, %d/%d summed", n, n);
-		if ((int)strlen(buf) > width)
-			snprintf(buf, size, "all of dB %d/%d", n, n);
-	} else if (d->db_recv >= 0) {
-		int k = d->db_recv;
-		snprintf(buf, size, "dB[:, %zu:%zu] %d/%d summed", split_offset(s->N, n, k),
-			 split_offset(s->N, n, k + 1), view_train_chunk_fill(v, r, k), n);
-		if ((int)strlen(buf) > width)
-			snprintf(buf, size, "dB%d %d/%d", k, view_train_chunk_fill(v, r, k), n);
-	} else if (v->kind == SCHED_DB_PARTIAL) {
-		snprintf(buf, size, "partial dB_%d: 1/%d in each chunk", r, n);
-	}
-	return 1;
 }
 
 static int train_panel_lines(const struct view *v, const void *data)
@@ -367,39 +451,16 @@ static int train_other(const struct view *v, const void *data, int r, struct vie
 		s = sched_phase_step(p, last);
 	}
 	plan_free(p);
+	/* the point of its own step it is counted to, in words */
 	if (k == SCHED_REDUCE_SCATTER || k == SCHED_ALL_GATHER)
-		snprintf(o->by, sizeof o->by, "%s s=%d", k == SCHED_REDUCE_SCATTER ? "rs" : "ag", s);
+		snprintf(o->by, sizeof o->by, "its %s s=%d",
+			 k == SCHED_REDUCE_SCATTER ? "reduce-scatter" : "all-gather", s);
 	else
-		snprintf(o->by, sizeof o->by, "%s", k == SCHED_COMPUTE || k == SCHED_TRANSFER ? "fwd"
-						    : k == SCHED_DB_PARTIAL		    ? "partial"
-						    : k == SCHED_GATHER		    ? "gather"
-											    : "dA");
+		snprintf(o->by, sizeof o->by, "%s", k == SCHED_COMPUTE || k == SCHED_TRANSFER ? "its forward"
+						    : k == SCHED_DB_PARTIAL ? "its partial dB"
+						    : k == SCHED_GATHER	    ? "its gather"
+									    : "its dA");
 	snprintf(o->with, sizeof o->with, "C, dA, dB");
-	return 1;
-}
-
-/* The memory table's paragraph: the training step's own peaks and ring
- * bytes, by the model batch mode's tables print, for rank 0 of each. */
-static int train_memory_note(const struct view *v, const void *data, char *buf, size_t size)
-{
-	struct model_train m[2];
-	char f[2][3][24];
-	struct dm_plan *p = NULL; /* the table's devices, in one mode then the other */
-	int made = !plan_make(&p, DM_FSDP, v->cmp.n, DM_TRAIN, NULL);
-	(void)data;
-	for (int mode = 0; mode < 2; mode++) {
-		memset(&m[mode], 0, sizeof m[mode]);
-		if (made && !plan_set_mode(p, mode, NULL))
-			model_train_rank(p, v->a->rows, v->a->cols, v->b->cols, 0, &m[mode]);
-		view_bytes(m[mode].fwd_peak, f[mode][0], sizeof f[mode][0]);
-		view_bytes(m[mode].bwd_peak, f[mode][1], sizeof f[mode][1]);
-		view_bytes(m[mode].ring_sent, f[mode][2], sizeof f[mode][2]);
-	}
-	plan_free(p);
-	snprintf(buf, size,
-		 "training step, rank 0 by the model: FSDP peak %s forward, %s backward, ring "
-		 "sent %s; DP %s forward, %s backward, ring sent %s (-b --train: every rank)",
-		 f[DM_FSDP][0], f[DM_FSDP][1], f[DM_FSDP][2], f[DM_DP][0], f[DM_DP][1], f[DM_DP][2]);
 	return 1;
 }
 
@@ -431,15 +492,18 @@ const struct view_mode mode_train = {
 	.new_run = train_new_run,
 	.rebuild = train_rebuild,
 	.verify = train_verify,
+	.derive = train_shown, /* the parts each chunk holds: the stop's alone */
 	.caption = train_caption,
 	.formula = train_formula,
 	.verify_line = train_verify_line,
 	.other = train_other,
 	.panel_lines = train_panel_lines,
-	.panel_line = train_panel_line,
+	.panel_line = tblock_panel_line,
 	.table = train_table,
 	.links = train_links,
-	.memory_note = train_memory_note,
+	.block = tblock_block,
+	.result = tblock_result,
+	.memory = tmem_table,
 	.key = train_key,
 	.share = train_share,
 };
@@ -457,19 +521,27 @@ void mode_train_switch(struct view *v, uint64_t now)
 {
 	struct dm_err err;
 	int train = !view_mode_on(v, &mode_train);
-	/* a bug or an order only one of the two runs has is said, not dropped in silence */
-	if (train && v->cfg.order != ORDER_PARITY) {
-		snprintf(v->msg, sizeof v->msg, "d: the training step's rings use the parity order, "
-						"not %s: r and the command line without it",
-			 order_name(v->cfg.order));
-		return;
-	}
-	if (v->cfg.bug != BUG_NONE && bug_is_backward(v->cfg.bug) != train) {
-		snprintf(v->msg, sizeof v->msg, "d: the bug %s is a mistake of the %s: the %s cannot "
-						"have it",
-			 bug_name(v->cfg.bug), train ? "forward" : "backward's reduce-scatter",
-			 train ? "training step" : "forward alone");
-		return;
+	/* a bug or an order only one of the two runs has is said, not dropped in
+	 * silence: the engine's rules (plan_check, bug_applies) asked of the
+	 * run d would make, not restated here */
+	struct dm_plan *next;
+	if (plan_dup(&next, v->plan, &err) == 0) {
+		int bad = plan_set_pass(next, train ? DM_TRAIN : DM_FORWARD, &err) ||
+			  plan_check(next, &err);
+		enum dm_bug bug = plan_bug(next);
+		int ignored = !bad && bug != BUG_NONE && !bug_applies(bug, next);
+		plan_free(next);
+		if (bad) {
+			snprintf(v->msg, sizeof v->msg, "d: %s (r and the command line without it)",
+				 err.msg);
+			return;
+		}
+		if (ignored) {
+			snprintf(v->msg, sizeof v->msg, "d: the bug %s is a mistake of the backward's "
+							"reduce-scatter: the forward alone cannot have it",
+				 bug_name(bug));
+			return;
+		}
 	}
 	if (train && mode_train_push(v, &err)) {
 		snprintf(v->msg, sizeof v->msg, "d: %s", err.msg);

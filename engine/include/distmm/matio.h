@@ -46,7 +46,7 @@ int matio_read(const char *path, struct mat *out, size_t max_bytes, struct dm_er
 
 /* Writes m as float64 .npy (format 1.0; header padded so data starts at a multiple of 64 bytes, as numpy does;
  * '<f8', fortran_order False, shape (r, c), ending with '\n') or as CSV with "%.17g" (round-trip exact) by extension;
- * all-or-nothing through afile. Unknown extension: DM_EINVAL "c.txt: unknown file type (use .npy or .csv)". Returns 0 or DM_EIO/DM_EINVAL.
+ * all-or-nothing through outfile.h. Unknown extension: DM_EINVAL "c.txt: unknown file type (use .npy or .csv)". Returns 0 or DM_EIO/DM_EINVAL.
  * The .npy bytes are the ones numpy 1.24's np.save writes for the same array.  An empty matrix (a zero size) is refused
  * with DM_EINVAL, since neither reader accepts one back.  DM_ENOMEM is possible when memory runs out. */
 int matio_write(const char *path, const struct mat *m, struct dm_err *err);

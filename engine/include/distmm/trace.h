@@ -136,7 +136,7 @@ int trace_check(const struct trace *t, size_t M, size_t K, size_t N, struct dm_e
  * with --bug no-sum), "free B[3]", "keep dB[1], free the partial", "gather
  * dA rows 2:4 <- 1"; args add "tensor" and "overwrite".  Every event,
  * metadata included, has ph, ts, pid and tid.  All or nothing through
- * afile.  Returns 0, DM_EINVAL (events or the plan NULL), DM_EIO or
+ * outfile.h.  Returns 0, DM_EINVAL (events or the plan NULL), DM_EIO or
  * DM_ENOMEM. */
 int trace_write_chrome(const char *path, const struct dm_plan *p, const struct ev *ev,
 		       size_t n_ev, struct dm_err *err);

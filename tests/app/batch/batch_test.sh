@@ -334,7 +334,8 @@ expect_msg 2 "cannot write" -- -b -o "$T/nodir/c.npy"
 expect_msg 2 "directory" -- -b -o "$T/dir.npy"
 expect_msg 2 "unknown file type" -- -b -o "$T/c.txt"
 expect_msg 2 "cannot write" -- -b --trace "$T/nodir/t.jsonl"
-[ -z "$(ls "$T" | grep -E 'tmp|^c\.' )" ] || bad "a failed write left files: $(ls "$T")"
+# temporary files are hidden: .NAME.XXXXXX beside the target
+[ -z "$(ls -A "$T" | grep -E '^\.|^c\.' )" ] || bad "a failed write left files: $(ls -A "$T")"
 expect 0 "csv A and generated B" -- -b -q -A "$T/ok.csv" -N 2
 
 "$BIN" -b -q -d 3 --trace "$T/r.jsonl" >/dev/null || bad "recording a trace to replay"
@@ -594,7 +595,51 @@ expect 0 "--trace through a symbolic link" -- -b -q -d 2 --trace "$T/link.jsonl"
 	|| bad "--trace through a link: $(ls -l "$T/link.jsonl")"
 rm -f "$T/fifo.jsonl" "$T/from_fifo" "$T/link.jsonl" "$T/linked.jsonl" "$T/full.npy" "$T/null.jsonl"
 expect_late "cannot write /proc/c.npy" -- -b -q -o /proc/c.npy
-[ -z "$(ls "$T" | grep -E 'tmp' )" ] || bad "a failed write left files: $(ls "$T")"
+[ -z "$(ls -A "$T" | grep -E '^\.' )" ] || bad "a failed write left files: $(ls -A "$T")"
+
+# --- a signal while -o is written: the process dies of it, nothing is left --
+# The write is caught in the act: once its temporary file shows up the
+# process is stopped, and if the file is still there the signal is sent and
+# the process let go on (the signal is handled as it wakes); if the write
+# won the race, the try is made again.  Every wait is on what can be seen,
+# bounded in tries, never on a time.
+# stopped PID: waits until /proc says the process is stopped (T).
+stopped() {
+	local _
+	for _ in $(seq 1 400); do
+		[ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = T ] && return 0
+		sleep 0.01
+	done
+	return 1
+}
+mkdir "$T/sig"
+for sig in INT TERM HUP; do
+	caught=0 st=
+	for try in 1 2 3 4 5 6; do
+		rm -rf "$T/sig" && mkdir "$T/sig"
+		# a script's background job ignores SIGINT: env gives it back its default
+		env --default-signal=INT,TERM,HUP "$BIN" -b -q -M 3000 -K 2 -N 3000 -o "$T/sig/big.csv" \
+			>/dev/null 2>&1 &
+		pid=$!
+		for _ in $(seq 1 1000); do
+			ls -A "$T/sig" | grep -q '^\.big\.csv\.' && break
+			kill -0 $pid 2>/dev/null || break
+			sleep 0.01
+		done
+		if ls -A "$T/sig" | grep -q '^\.big\.csv\.' && kill -STOP $pid 2>/dev/null && stopped $pid &&
+			ls -A "$T/sig" | grep -q '^\.big\.csv\.'; then
+			kill -$sig $pid; caught=1
+		fi
+		kill -CONT $pid 2>/dev/null
+		{ wait $pid; } 2>/dev/null; st=$?
+		[ $caught = 1 ] && break
+	done
+	case $sig in INT) want=130 ;; TERM) want=143 ;; HUP) want=129 ;; esac
+	if [ $caught = 0 ]; then bad "SIG$sig during -o: the temporary file was never caught in $try tries"
+	elif [ "$st" = $want ] && [ -z "$(ls -A "$T/sig")" ]; then ok
+	else bad "SIG$sig during -o: exit $st (want $want), left: $(ls -A "$T/sig" | tr '\n' ' ')"; fi
+done
+rm -rf "$T/sig"
 
 # --- the Chrome trace loads as JSON with one track per device -----------------
 for d in 1 3 4 9; do

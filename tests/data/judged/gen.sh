@@ -1,6 +1,6 @@
 #!/bin/sh
 # gen.sh BIN [DIR]: the judge's own logs of one case of each verdict kind,
-# for tests/check_recorded.c, which replays each as recorded and holds the
+# for tests/engine/trace/check_replay_recorded.c, which replays each as recorded and holds the
 # engine's first wrong event to the one the judge named.  Writes DIR
 # (default tests/data/judged) NAME.jsonl (the case's --trace) and cases.txt,
 # one line a case:

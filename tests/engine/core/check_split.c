@@ -1,7 +1,7 @@
-/* check_split: numpy.array_split's rule and the mod that C's % is not. */
+/* check_split: numpy.array_split's rule and the mod that C's % is not.
+ * The schedule built on them is check_schedule's. */
 #include <check.h>
 
-#include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "testutil.h"
 
@@ -61,45 +61,6 @@ START_TEST(mod_is_never_negative)
 }
 END_TEST
 
-START_TEST(schedule_of_phases)
-{
-	for (int n = 1; n <= 20; n++) {
-		int computes = 0, transfers = 0, gathers = 0;
-		struct dm_plan *fsdp = tu_plan(DM_FSDP, n, DM_FORWARD), *dp = tu_plan(DM_DP, n, DM_FORWARD);
-		ck_assert_int_eq(sched_phase_count(fsdp), 2 * n);
-		for (int p = 0; p < 2 * n; p++) {
-			int k = sched_phase_kind(fsdp, p), s = sched_phase_step(fsdp, p);
-			computes += k == SCHED_COMPUTE;
-			transfers += k == SCHED_TRANSFER;
-			gathers += k == SCHED_GATHER;
-			if (k == SCHED_COMPUTE)
-				ck_assert_int_eq(p, 2 * s);
-			if (k == SCHED_TRANSFER)
-				ck_assert_int_eq(p, 2 * s + 1);
-		}
-		ck_assert_int_eq(computes, n);
-		ck_assert_int_eq(transfers, n - 1);
-		ck_assert_int_eq(gathers, 1);
-		ck_assert_int_eq(sched_phase_kind(fsdp, 2 * n - 1), SCHED_GATHER);
-		ck_assert_int_eq(sched_phase_count(dp), 2);
-		ck_assert_int_eq(sched_phase_kind(dp, 0), SCHED_COMPUTE);
-		ck_assert_int_eq(sched_phase_kind(dp, 1), SCHED_GATHER);
-		plan_free(fsdp);
-		plan_free(dp);
-		for (int r = 0; r < n; r++) {
-			ck_assert_int_eq(sched_right(n, sched_left(n, r)), r);
-			/* every rank sees every shard once over the n steps */
-			unsigned long long seen = 0;
-			for (int s = 0; s < n; s++)
-				seen |= 1ULL << sched_shard(n, r, s);
-			ck_assert(seen == (n == 64 ? ~0ULL : (1ULL << n) - 1));
-		}
-	}
-	ck_assert_int_eq(sched_shard(4, 0, 1), 3);
-	ck_assert_int_eq(sched_shard(4, 1, 3), 2);
-}
-END_TEST
-
 static Suite *split_suite(void)
 {
 	Suite *s = suite_create("split");
@@ -111,7 +72,6 @@ static Suite *split_suite(void)
 	tc = tcase_create("ring arithmetic");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, mod_is_never_negative);
-	tcase_add_test(tc, schedule_of_phases);
 	suite_add_tcase(s, tc);
 	return s;
 }

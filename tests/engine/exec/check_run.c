@@ -1,7 +1,8 @@
-/* check_run: the step barrier and the snapshots a controller reads between
- * phases.  Stepping is checked against the schedule after every phase. */
+/* check_run: the controller (engine/exec/run.c): the snapshots it reads
+ * between phases, checked against the schedule after every phase, a free
+ * run after steps, stopping, refused configurations and failures.  The
+ * step barrier under it is check_barrier's. */
 #include <check.h>
-#include <pthread.h>
 #include <string.h>
 
 #include <distmm/bug.h>
@@ -10,78 +11,7 @@
 #include <distmm/split.h>
 #include "comm/comm.h"
 #include "core/fault.h"
-#include "exec/stepb.h"
 #include "testutil.h"
-
-#define BAR_N 6
-#define BAR_PHASES 9
-
-struct bar_dev {
-	struct stepb *b;
-	int rank;
-	int done[BAR_PHASES]; /* written by the device, read by the controller between phases */
-};
-
-static void *bar_main(void *arg)
-{
-	struct bar_dev *d = arg;
-	for (int p = 0; p < BAR_PHASES; p++) {
-		if (stepb_enter(d->b, d->rank, p))
-			break;
-		d->done[p] = 1;
-	}
-	stepb_leave(d->b, d->rank);
-	return NULL;
-}
-
-START_TEST(barrier_releases_one_phase_at_a_time)
-{
-	struct stepb *b;
-	struct dm_err err;
-	struct bar_dev d[BAR_N];
-	pthread_t t[BAR_N];
-	ck_assert_int_eq(stepb_new(&b, BAR_N, NULL, NULL, &err), 0);
-	for (int i = 0; i < BAR_N; i++) {
-		memset(&d[i], 0, sizeof d[i]);
-		d[i].b = b;
-		d[i].rank = i;
-		pthread_create(&t[i], NULL, bar_main, &d[i]);
-	}
-	for (int p = 0; p < BAR_PHASES; p++) {
-		ck_assert_int_eq(stepb_run_phase(b, p), 0);
-		for (int i = 0; i < BAR_N; i++)
-			for (int q = 0; q < BAR_PHASES; q++)
-				ck_assert_int_eq(d[i].done[q], q <= p);
-	}
-	for (int i = 0; i < BAR_N; i++)
-		pthread_join(t[i], NULL);
-	stepb_free(b);
-}
-END_TEST
-
-START_TEST(barrier_stop_wakes_parked_devices)
-{
-	struct stepb *b;
-	struct dm_err err;
-	struct bar_dev d[BAR_N];
-	pthread_t t[BAR_N];
-	ck_assert_int_eq(stepb_new(&b, BAR_N, NULL, NULL, &err), 0);
-	for (int i = 0; i < BAR_N; i++) {
-		memset(&d[i], 0, sizeof d[i]);
-		d[i].b = b;
-		d[i].rank = i;
-		pthread_create(&t[i], NULL, bar_main, &d[i]);
-	}
-	ck_assert_int_eq(stepb_run_phase(b, 0), 0);
-	stepb_stop(b);
-	for (int i = 0; i < BAR_N; i++) {
-		pthread_join(t[i], NULL);
-		ck_assert_int_eq(d[i].done[1], 0);
-	}
-	ck_assert_int_eq(stepb_run_phase(b, 1), DM_ESTOPPED);
-	stepb_free(b);
-}
-END_TEST
 
 /* After every phase of an FSDP run, the snapshot says what the schedule
  * says: the shard each rank holds, the columns filled so far (with the right
@@ -438,12 +368,7 @@ END_TEST
 static Suite *run_suite(void)
 {
 	Suite *s = suite_create("run");
-	TCase *tc = tcase_create("barrier");
-	tcase_set_timeout(tc, 30);
-	tcase_add_test(tc, barrier_releases_one_phase_at_a_time);
-	tcase_add_test(tc, barrier_stop_wakes_parked_devices);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("snapshots");
+	TCase *tc = tcase_create("snapshots");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, snapshots_follow_the_schedule);
 	tcase_add_test(tc, free_run_after_steps);

@@ -485,53 +485,6 @@ START_TEST(what_a_training_step_refuses)
 }
 END_TEST
 
-/* The schedule as arithmetic: counts, kinds in order, the chunks' formulas
- * with C's negative remainders taken care of. */
-START_TEST(schedule_of_the_training_step)
-{
-	for (int n = 1; n <= 8; n++) {
-		struct dm_plan *plan[2] = { tu_plan(DM_FSDP, n, DM_TRAIN), tu_plan(DM_DP, n, DM_TRAIN) };
-		ck_assert_int_eq(sched_phase_count(plan[DM_FSDP]), 5 * n - 1);
-		ck_assert_int_eq(sched_phase_count(plan[DM_DP]), 2 * n + 2);
-		/* the same plan's forward pass: the forward's schedule */
-		ck_assert_int_eq(plan_set_pass(plan[DM_FSDP], DM_FORWARD, NULL), 0);
-		ck_assert_int_eq(sched_phase_count(plan[DM_FSDP]), 2 * n);
-		ck_assert_int_eq(plan_set_pass(plan[DM_FSDP], DM_TRAIN, NULL), 0);
-		int counts[2][SCHED_KIND_COUNT] = { { 0 } };
-		for (int m = 0; m < 2; m++)
-			for (int p = 0; p < sched_phase_count(plan[m]); p++)
-				counts[m][sched_phase_kind(plan[m], p)]++;
-		ck_assert_int_eq(counts[DM_FSDP][SCHED_COMPUTE], n);
-		ck_assert_int_eq(counts[DM_FSDP][SCHED_BWD_COMPUTE], n);
-		ck_assert_int_eq(counts[DM_FSDP][SCHED_BWD_TRANSFER], n - 1);
-		ck_assert_int_eq(counts[DM_FSDP][SCHED_REDUCE_SCATTER], n - 1);
-		ck_assert_int_eq(counts[DM_FSDP][SCHED_ALL_GATHER], 0);
-		ck_assert_int_eq(counts[DM_DP][SCHED_REDUCE_SCATTER], n - 1);
-		ck_assert_int_eq(counts[DM_DP][SCHED_ALL_GATHER], n - 1);
-		ck_assert_int_eq(counts[DM_DP][SCHED_GATHER], 1);
-		ck_assert_int_eq(sched_first_phase(plan[DM_FSDP], SCHED_DB_PARTIAL), 4 * n - 2);
-		ck_assert_int_eq(sched_first_phase(plan[DM_DP], SCHED_GATHER), 2 * n + 1);
-		plan_free(plan[DM_FSDP]);
-		plan_free(plan[DM_DP]);
-		for (int rk = 0; rk < n; rk++)
-			for (int s = 0; s + 1 < n; s++) {
-				/* what r - 1 sends is what r receives */
-				ck_assert_int_eq(sched_rs_recv_chunk(n, rk, s),
-						 sched_rs_send_chunk(n, sched_left(n, rk), s));
-				ck_assert_int_eq(sched_ag_recv_chunk(n, rk, s),
-						 sched_ag_send_chunk(n, sched_left(n, rk), s));
-			}
-		/* after the last step rank r has received chunk r */
-		for (int rk = 0; n > 1 && rk < n; rk++)
-			ck_assert_int_eq(sched_rs_recv_chunk(n, rk, n - 2), rk);
-	}
-	ck_assert_int_eq(sched_rs_send_chunk(4, 0, 0), 3); /* (0 - 0 - 1) mod 4 */
-	ck_assert_int_eq(sched_rs_recv_chunk(4, 1, 2), 1); /* (1 - 2 - 2) mod 4 */
-	ck_assert_int_eq(bug_rs_send_chunk(BUG_RS_OFF_BY_ONE, 4, 0, 0), 0);
-	ck_assert_str_eq(sched_kind_name(SCHED_REDUCE_SCATTER), "reduce-scatter");
-}
-END_TEST
-
 /* The model's closed forms, written as the README states them. */
 START_TEST(model_closed_forms)
 {
@@ -539,7 +492,7 @@ START_TEST(model_closed_forms)
 	struct dm_plan *fsdp = tu_plan(DM_FSDP, 4, DM_TRAIN), *dp = tu_plan(DM_DP, 4, DM_TRAIN);
 	struct dm_plan *one = tu_plan(DM_FSDP, 1, DM_TRAIN);
 	/* the exercise: 8x6 @ 6x4 on 4 devices, B = 192 bytes, chunks of 48
-	 * (its formula written out: check_memory, with the app's words) */
+	 * (its formula written out: check_model_words, with the app's words) */
 	model_train_rank(fsdp, 8, 6, 4, 1, &m);
 	ck_assert_uint_eq(m.ring_sent, 3 * 192 * 3 / 4); /* 3 (n-1)/n of B */
 	model_train_rank(dp, 8, 6, 4, 1, &m);
@@ -567,7 +520,6 @@ int main(void)
 	tcase_add_test(tc, formulas_and_traffic_on_every_event);
 	tcase_add_test(tc, memory_follows_the_model);
 	tcase_add_test(tc, snapshots_for_the_interface);
-	tcase_add_test(tc, schedule_of_the_training_step);
 	tcase_add_test(tc, model_closed_forms);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bugs and refusals");

@@ -4,7 +4,7 @@
  * peak and sends at the end (the ring's apart), equal a real run's; a rank's work is its A, C
  * and most B; one scale covers every figure.  The training step's model is
  * held to the engine in check_train, what is printed of both in
- * check_memory. */
+ * check_model_words. */
 #include <check.h>
 #include <inttypes.h>
 

@@ -1,4 +1,4 @@
-/* check_memory: the memory model (engine/model/, which check_model holds to
+/* check_model_words: the memory model (engine/model/, which check_model holds to
  * the engine phase by phase) and what batch mode and the interface print of
  * it.  For even and uneven splits, empty shards and d = 1: batch mode's
  * tables (report_summary, report_compare, captured from stdout) print the
@@ -29,7 +29,7 @@
 static char *capture(void (*fn)(void *), void *arg)
 {
 	static char buf[1 << 16];
-	char path[] = "/tmp/check_memory.XXXXXX";
+	char path[] = "/tmp/check_model_words.XXXXXX";
 	int fd = mkstemp(path), saved = dup(1);
 	ck_assert(fd >= 0 && saved >= 0);
 	fflush(stdout);
@@ -269,8 +269,8 @@ START_TEST(the_training_line_compares_the_training_model)
 						      strstr(text, oth),
 					      "'%s' (%s %s)", text, held, oth);
 				if (v.kind == SCHED_REDUCE_SCATTER) {
-					char by[32];
-					snprintf(by, sizeof by, " by rs s=%d", v.step);
+					char by[48];
+					snprintf(by, sizeof by, " by its reduce-scatter s=%d", v.step);
 					ck_assert_msg(strstr(text, by), "'%s' lacks '%s'", text, by);
 					seen_rs = 1;
 				}
@@ -300,9 +300,9 @@ START_TEST(the_ring_formula_is_written_out)
 }
 END_TEST
 
-static Suite *memory_suite(void)
+static Suite *model_words_suite(void)
 {
-	Suite *s = suite_create("memory");
+	Suite *s = suite_create("model_words");
 	TCase *tc = tcase_create("model");
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, batch_prints_the_model, 0, TU_MODEL_SHAPES);
@@ -315,5 +315,5 @@ static Suite *memory_suite(void)
 
 int main(void)
 {
-	return tu_main(memory_suite());
+	return tu_main(model_words_suite());
 }

@@ -1,4 +1,4 @@
-/* check_recorded: the replay as recorded (replay_recorded) and the first
+/* check_replay_recorded: the replay as recorded (replay_recorded) and the first
  * event the correct run's rules reject (replay_first_wrong).
  *  - A correct log, from live runs of both modes, 1 to 64 devices, uneven
  *    and empty splits, every order and capacity, gives the snapshots the
@@ -616,7 +616,7 @@ END_TEST
 
 static Suite *recorded_suite(void)
 {
-	Suite *s = suite_create("recorded");
+	Suite *s = suite_create("replay_recorded");
 	TCase *tc = tcase_create("correct");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, correct_logs_replay_as_the_strict_replay, 0, 12);

@@ -147,11 +147,6 @@ void record_free(struct record *r)
 	r->have_last = 0;
 }
 
-const char *record_temp_path(const struct record *r)
-{
-	return r->has_cast ? cast_temp_path(&r->cast) : NULL;
-}
-
 const struct grid *record_last_grid(const struct record *r)
 {
 	return r->have_last ? &r->last : NULL;

@@ -1,10 +1,12 @@
-/* export: the headless driver (see export.h).  The session starts as the
+/* headless: --export, the interface without a terminal (see headless.h).  The session starts as the
  * interface starts it (session.h), draw_screen draws every frame into a
  * curses screen whose terminal is /dev/null, and record.h reads each frame
  * back.  Time is virtual: each frame is drawn at the time the view says it
  * wants the next one (view_wake_at), so the file's times follow the playing
- * speed while a whole run exports as fast as it can be drawn. */
-#include "export.h"
+ * speed while a whole run exports as fast as it can be drawn.  It lives with
+ * the interface it draws (draw.h, session.h); app/export/ holds only the
+ * file formats, so the layers go one way: tui/ uses export/, never back. */
+#include "headless.h"
 
 #include <curses.h>
 #include <locale.h>
@@ -15,38 +17,39 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "tui/draw.h"
-#include "tui/layout.h"
-#include "outfile.h"
+#include <distmm/outfile.h>
+
+#include "draw.h"
+#include "layout.h"
 #include "record.h"
 #include "batch/report.h"
-#include "tui/session.h"
+#include "session.h"
 #include "cli/status.h"
-#include "svg.h"
-#include "tui/theme.h"
+#include "export/svg.h"
+#include "theme.h"
 
-#define EXPORT_T0 1000000000ull         /* the clock's origin: any, but not 0 (view: "never") */
-#define EXPORT_HOLD_NS 1600000000ull    /* a lesson's part ends on screen this long at 1x */
-#define EXPORT_MAX_FRAMES 2000000       /* a view that never ends is a bug, not a hang */
+#define HEADLESS_T0 1000000000ull         /* the clock's origin: any, but not 0 (view: "never") */
+#define HEADLESS_HOLD_NS 1600000000ull    /* a lesson's part ends on screen this long at 1x */
+#define HEADLESS_MAX_FRAMES 2000000       /* a view that never ends is a bug, not a hang */
 
-enum { EXPORT_CAST = 1, EXPORT_SVG };
+enum { HEADLESS_CAST = 1, HEADLESS_SVG };
 
-static int export_kind(const char *path)
+static int headless_kind(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	const char *dot = strrchr(slash ? slash + 1 : path, '.');
 	if (dot && strcasecmp(dot, ".cast") == 0)
-		return EXPORT_CAST;
+		return HEADLESS_CAST;
 	if (dot && strcasecmp(dot, ".svg") == 0)
-		return EXPORT_SVG;
+		return HEADLESS_SVG;
 	return 0;
 }
 
-int export_check_path(const char *path, int record)
+int headless_check_path(const char *path, int record)
 {
 	struct dm_err err;
-	int kind = export_kind(path);
-	if (record && kind != EXPORT_CAST) {
+	int kind = headless_kind(path);
+	if (record && kind != HEADLESS_CAST) {
 		status_error("%s: --record writes an asciicast (use a .cast name)", path);
 		return STATUS_USAGE;
 	}
@@ -63,7 +66,7 @@ int export_check_path(const char *path, int record)
 
 /* The SVG stills: FILE-000.svg, FILE-001.svg, ... written to temporary
  * files as the phases come, renamed together at the end with FILE.svg. */
-struct export_svgs {
+struct headless_svgs {
 	char *base; /* the path without ".svg" */
 	struct outfile *f;
 	int n, cap;
@@ -71,7 +74,7 @@ struct export_svgs {
 	struct dm_err err;
 };
 
-static int export_svg_file(struct export_svgs *s, const char *path, const struct grid *g,
+static int headless_svg_file(struct headless_svgs *s, const char *path, const struct grid *g,
 			   const char *title)
 {
 	if (s->n == s->cap) {
@@ -94,14 +97,14 @@ static int export_svg_file(struct export_svgs *s, const char *path, const struct
 	return 0;
 }
 
-static int export_still(void *ctx, const struct grid *g, const char *label)
+static int headless_still(void *ctx, const struct grid *g, const char *label)
 {
-	struct export_svgs *s = ctx;
+	struct headless_svgs *s = ctx;
 	char path[4200];
 	if (s->failed)
 		return -1;
 	snprintf(path, sizeof path, "%s-%03d.svg", s->base, s->n);
-	if (export_svg_file(s, path, g, label)) {
+	if (headless_svg_file(s, path, g, label)) {
 		s->failed = 1;
 		return -1;
 	}
@@ -109,7 +112,7 @@ static int export_still(void *ctx, const struct grid *g, const char *label)
 }
 
 /* Removes every still not renamed yet (a renamed one is a cleared outfile). */
-static void export_svgs_abort(struct export_svgs *s)
+static void headless_svgs_abort(struct headless_svgs *s)
 {
 	for (int i = 0; i < s->n; i++)
 		outfile_abort(&s->f[i]);
@@ -118,7 +121,7 @@ static void export_svgs_abort(struct export_svgs *s)
 
 /* Renames every still into place; if one fails, removes them all, the ones
  * renamed before it too: no partial series is left. */
-static int export_svgs_commit(struct export_svgs *s, struct dm_err *err)
+static int headless_svgs_commit(struct headless_svgs *s, struct dm_err *err)
 {
 	int n = s->n, i, rc = 0;
 	char **done = calloc((size_t)n + 1, sizeof *done);
@@ -133,7 +136,7 @@ static int export_svgs_commit(struct export_svgs *s, struct dm_err *err)
 	if (rc) {
 		for (int j = 0; done && j < i - 1; j++)
 			unlink(done[j]); /* renamed before the one that failed */
-		export_svgs_abort(s);
+		headless_svgs_abort(s);
 	}
 	for (int j = 0; done && j < n; j++)
 		free(done[j]);
@@ -141,26 +144,26 @@ static int export_svgs_commit(struct export_svgs *s, struct dm_err *err)
 	return rc ? -1 : 0;
 }
 
-static void export_svgs_free(struct export_svgs *s)
+static void headless_svgs_free(struct headless_svgs *s)
 {
 	free(s->f);
 	free(s->base);
 	memset(s, 0, sizeof *s);
 }
 
-static volatile sig_atomic_t export_signal;
+static volatile sig_atomic_t headless_signal;
 
-static void export_on_signal(int sig)
+static void headless_on_signal(int sig)
 {
-	export_signal = sig;
+	headless_signal = sig;
 }
 
 /* An interrupted export removes what it wrote, then dies of the signal. */
-static void export_catch_signals(void)
+static void headless_catch_signals(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = export_on_signal;
+	sa.sa_handler = headless_on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -171,12 +174,12 @@ static void export_catch_signals(void)
  * type is fixed (Debian's ncurses-base ships xterm-256color) so that the
  * export is the same whatever TERM says, with 256 colours as the
  * interface has in tmux or a modern terminal. */
-struct export_screen {
+struct headless_screen {
 	SCREEN *scr;
 	FILE *out, *in;
 };
 
-static int export_screen_open(struct export_screen *s, int cols, int rows)
+static int headless_screen_open(struct headless_screen *s, int cols, int rows)
 {
 	static const char *const terms[] = { "xterm-256color", "xterm", "ansi" };
 	memset(s, 0, sizeof *s);
@@ -207,7 +210,7 @@ fail:
 	return -1;
 }
 
-static void export_screen_close(struct export_screen *s)
+static void headless_screen_close(struct headless_screen *s)
 {
 	endwin();
 	delscreen(s->scr);
@@ -216,7 +219,7 @@ static void export_screen_close(struct export_screen *s)
 }
 
 /* Says why the size does not fit the run: the layout knows what it needs. */
-static void export_too_small(const struct cli_opts *o, const struct view *v, uint64_t now)
+static void headless_too_small(const struct cli_opts *o, const struct view *v, uint64_t now)
 {
 	int nc, nr, n = v->snap.n;
 	draw_need(v, o->cols, o->rows, now, &nc, &nr);
@@ -225,21 +228,21 @@ static void export_too_small(const struct cli_opts *o, const struct view *v, uin
 }
 
 /* Plays every part to its end.  Returns 0, or STATUS_USAGE with the line said. */
-static int export_play(struct session *t, struct record *rec, uint64_t now)
+static int headless_play(struct session *t, struct record *rec, uint64_t now)
 {
 	struct dm_err err;
-	uint64_t hold = (uint64_t)((double)EXPORT_HOLD_NS / session_speed_factor(t));
+	uint64_t hold = (uint64_t)((double)HEADLESS_HOLD_NS / session_speed_factor(t));
 	t->v.playing = 1;
 	for (long frames = 0;; frames++) {
 		struct view *v = &t->v;
-		if (export_signal || frames > EXPORT_MAX_FRAMES) {
-			if (!export_signal)
+		if (headless_signal || frames > HEADLESS_MAX_FRAMES) {
+			if (!headless_signal)
 				status_error("the animation did not come to an end");
 			return STATUS_USAGE;
 		}
 		view_tick(v, now);
 		if (!draw_screen(v, now)) {
-			export_too_small(&t->opts, v, now);
+			headless_too_small(&t->opts, v, now);
 			return STATUS_USAGE;
 		}
 		record_frame(rec, v, now);
@@ -261,24 +264,24 @@ static int export_play(struct session *t, struct record *rec, uint64_t now)
 	}
 }
 
-static int export_run(struct session *t, const struct cli_opts *o, int kind, const char *command)
+static int headless_run(struct session *t, const struct cli_opts *o, int kind, const char *command)
 {
-	struct export_screen scr;
-	struct export_svgs svgs;
+	struct headless_screen scr;
+	struct headless_svgs svgs;
 	struct record rec;
 	struct dm_err err;
 	char title[256];
 	int rc;
 
 	memset(&svgs, 0, sizeof svgs);
-	if (export_screen_open(&scr, o->cols, o->rows)) {
+	if (headless_screen_open(&scr, o->cols, o->rows)) {
 		status_error("cannot set up a curses screen of %dx%d for the export", o->cols, o->rows);
 		return STATUS_USAGE;
 	}
 	theme_init(session_mono(o), o->ascii, o->projector);
 	t->v.utf8 = theme_utf8();
 	record_title(&t->v, t->lesson ? t->lesson->title : NULL, title, sizeof title);
-	if (kind == EXPORT_SVG) {
+	if (kind == HEADLESS_SVG) {
 		size_t len = strlen(o->export_file) - 4; /* without ".svg" */
 		svgs.base = malloc(len + 1);
 		if (svgs.base) {
@@ -286,58 +289,58 @@ static int export_run(struct session *t, const struct cli_opts *o, int kind, con
 			svgs.base[len] = '\0';
 		}
 	}
-	if (kind == EXPORT_SVG && !svgs.base)
+	if (kind == HEADLESS_SVG && !svgs.base)
 		rc = dm_err_set(&err, DM_ENOMEM, "out of memory");
 	else
-		rc = record_open(&rec, kind == EXPORT_CAST ? o->export_file : NULL, title, command,
-				 kind == EXPORT_SVG ? export_still : NULL, &svgs, &err);
+		rc = record_open(&rec, kind == HEADLESS_CAST ? o->export_file : NULL, title, command,
+				 kind == HEADLESS_SVG ? headless_still : NULL, &svgs, &err);
 	if (rc) {
-		export_screen_close(&scr);
-		export_svgs_free(&svgs);
+		headless_screen_close(&scr);
+		headless_svgs_free(&svgs);
 		status_error("%s", err.msg);
 		return STATUS_USAGE;
 	}
 
-	int status = export_play(t, &rec, EXPORT_T0);
+	int status = headless_play(t, &rec, HEADLESS_T0);
 	if (status == STATUS_OK && (rc = record_close(&rec, &err))) {
 		status_error("%s", svgs.failed ? svgs.err.msg : err.msg);
 		status = STATUS_USAGE;
 	}
-	if (status == STATUS_OK && kind == EXPORT_SVG) {
+	if (status == STATUS_OK && kind == HEADLESS_SVG) {
 		const struct grid *last = record_last_grid(&rec);
-		if (!last || export_svg_file(&svgs, o->export_file, last, title) ||
-		    export_svgs_commit(&svgs, &svgs.err)) {
+		if (!last || headless_svg_file(&svgs, o->export_file, last, title) ||
+		    headless_svgs_commit(&svgs, &svgs.err)) {
 			status_error("%s", last ? svgs.err.msg : "nothing was drawn to export");
 			status = STATUS_USAGE;
 		}
 	}
 	if (status != STATUS_OK)
-		export_svgs_abort(&svgs);
+		headless_svgs_abort(&svgs);
 	record_free(&rec); /* removes the cast unless it was closed */
-	export_svgs_free(&svgs);
-	export_screen_close(&scr);
+	headless_svgs_free(&svgs);
+	headless_screen_close(&scr);
 	return status;
 }
 
-int export_main(const struct cli_opts *o, int argc, char *const argv[])
+int headless_main(const struct cli_opts *o, int argc, char *const argv[])
 {
 	struct session t;
 	struct dm_err err;
 	char command[2048];
-	int kind = export_kind(o->export_file), status, rc;
+	int kind = headless_kind(o->export_file), status, rc;
 
-	if ((status = export_check_path(o->export_file, 0)) ||
+	if ((status = headless_check_path(o->export_file, 0)) ||
 	    (status = session_open(&t, o)))
 		return status;
 	t.no_quiz = 1; /* a lesson's quiz= parts play without questions */
-	if ((rc = session_start(&t, EXPORT_T0, &err))) {
+	if ((rc = session_start(&t, HEADLESS_T0, &err))) {
 		status_error("%s", err.msg);
 		session_close(&t);
 		return status_of(rc);
 	}
 	if (o->start_kind != CLI_START_READY) {
 		char msg[160];
-		if (session_start_at(&t, EXPORT_T0, msg, sizeof msg)) {
+		if (session_start_at(&t, HEADLESS_T0, msg, sizeof msg)) {
 			status_error("%s", msg);
 			session_stop(&t);
 			session_close(&t);
@@ -345,13 +348,13 @@ int export_main(const struct cli_opts *o, int argc, char *const argv[])
 		}
 	}
 	record_command(argc, argv, command, sizeof command);
-	export_catch_signals();
-	status = export_run(&t, o, kind, command);
+	headless_catch_signals();
+	status = headless_run(&t, o, kind, command);
 	session_stop(&t);
 	session_close(&t);
-	if (export_signal) {
-		signal(export_signal, SIG_DFL);
-		raise(export_signal);
+	if (headless_signal) {
+		signal(headless_signal, SIG_DFL);
+		raise(headless_signal);
 	}
 	return status;
 }

@@ -1,6 +1,6 @@
-/* export: the whole animation, headless (--export FILE.cast or FILE.svg). */
-#ifndef EXPORT_EXPORT_H
-#define EXPORT_EXPORT_H
+/* headless: the whole animation without a terminal (--export FILE.cast or FILE.svg). */
+#ifndef TUI_HEADLESS_H
+#define TUI_HEADLESS_H
 
 #include "cli/cli.h"
 
@@ -9,10 +9,10 @@
  * an asciicast, or a series of SVG stills.  argv is kept in the cast.
  * Returns the exit status: 0 written, 2 bad input or a failed write (one
  * line said, nothing left behind). */
-int export_main(const struct cli_opts *o, int argc, char *const argv[]);
+int headless_main(const struct cli_opts *o, int argc, char *const argv[]);
 
 /* Refuses a path --export or --record (record = 1: .cast only) cannot write,
  * before anything runs: STATUS_OK, or STATUS_USAGE with one line said. */
-int export_check_path(const char *path, int record);
+int headless_check_path(const char *path, int record);
 
 #endif

@@ -1,4 +1,4 @@
-/* replay_rec: a log replayed as it was recorded (see replay.h): a
+/* replay_recorded: a log replayed as it was recorded (see replay.h): a
  * candidate's own run, which the strict replay (replay.c) refuses at its
  * first mistake, rebuilt phase by phase from what each event says, and the
  * first event the correct run's rules reject, for the screen to mark.

@@ -5,17 +5,17 @@
  * labelled with its caption.  The live interface (--record) and the
  * headless export (--export) both record through it; only their clocks
  * differ (real time, or the virtual one the export plays by). */
-#ifndef EXPORT_RECORD_H
-#define EXPORT_RECORD_H
+#ifndef TUI_RECORD_H
+#define TUI_RECORD_H
 
 #include <stdint.h>
 
 #include <distmm/dm_err.h>
 
-#include "cast.h"
+#include "export/cast.h"
 #include "cli/cli.h"
-#include "grid.h"
-#include "tui/view.h"
+#include "export/grid.h"
+#include "view.h"
 
 /* Called at each marker with the screen at that moment and the label (the
  * export writes its SVG stills from it). */
@@ -59,9 +59,6 @@ int record_close(struct record *r, struct dm_err *err);
 
 /* Frees what is left; a recording not closed is removed, temporary file and all. */
 void record_free(struct record *r);
-
-/* The temporary file (for a crash handler to remove), or NULL. */
-const char *record_temp_path(const struct record *r);
 
 /* The last frame captured (the final screen, after record_close too), or NULL. */
 const struct grid *record_last_grid(const struct record *r);

@@ -1,4 +1,4 @@
-/* stepb: the step barrier, built so that a release costs one wake-up call
+/* barrier: the step barrier, built so that a release costs one wake-up call
  * however many devices wait, and nobody fights for a lock on the way out.
  *
  * Devices sleep on `gen`, a generation word the controller bumps on every
@@ -12,17 +12,17 @@
  * The mutex remains for what must be exact: a device's arrival and its park
  * (marking it idle for the transport's deadlock detection) are one step
  * against the controller's release, which marks every parked device running
- * in one call (park(ctx, STEPB_ALL, 0)) before any of them wakes.  done[r] is
- * the last phase device r finished (-1 at the start, STEPB_LEFT once it
+ * in one call (park(ctx, BARRIER_ALL, 0)) before any of them wakes.  done[r] is
+ * the last phase device r finished (-1 at the start, BARRIER_LEFT once it
  * left); `behind` counts the devices that have not reached `target`, kept as
  * they arrive so that only the last one wakes the controller, which sleeps on
  * its own word, `arrived`.
  *
- * Every sleep is timed (STEPB_RECHECK_S) and re-checks its condition, so a
- * lost wake-up could cost time but never a hang; stepb_stop() ends them all.
+ * Every sleep is timed (BARRIER_RECHECK_S) and re-checks its condition, so a
+ * lost wake-up could cost time but never a hang; barrier_stop() ends them all.
  * FUTEX_WAIT and FUTEX_WAKE are Linux's; elsewhere the same words are waited
  * on through one condition variable (correct, with the old herd). */
-#include "exec/stepb.h"
+#include "exec/barrier.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -39,15 +39,15 @@
 
 #include "core/xalloc.h"
 
-#define STEPB_LEFT INT_MAX
-#define STEPB_FREE INT_MAX
+#define BARRIER_LEFT INT_MAX
+#define BARRIER_FREE INT_MAX
 
-/* The waits end for real on a release, an arrival or stepb_stop(); this only
+/* The waits end for real on a release, an arrival or barrier_stop(); this only
  * bounds what a lost wake-up could cost.  The deadlines of the messages are
  * the transport's (a device never waits here for another device's message). */
-#define STEPB_RECHECK_S 5
+#define BARRIER_RECHECK_S 5
 
-struct stepb {
+struct barrier {
 	pthread_mutex_t mu;     /* arrivals, parks, releases */
 	atomic_int allowed;     /* the highest phase devices may start */
 	atomic_int stopped;
@@ -59,20 +59,23 @@ struct stepb {
 	int n;
 	int nparked;            /* devices parked since the last release (mu) */
 	atomic_int *done;
-	stepb_park_fn park;
+	barrier_park_fn park;
 	void *park_ctx;
+	int recheck_s;          /* BARRIER_RECHECK_S; 0 (a test's): wait until woken */
 #ifndef __linux__
 	pthread_cond_t cv;      /* stands in for the futex: every waiter, both words */
 #endif
 };
 
-int stepb_new(struct stepb **out, int n, stepb_park_fn park, void *park_ctx,
-	      struct dm_err *err)
+int barrier_new(struct barrier **out, int n, barrier_park_fn park, void *park_ctx,
+		struct dm_err *err)
 {
 	*out = NULL;
 	if (n < 1)
 		return dm_err_set(err, DM_EINVAL, "a barrier needs at least one device");
-	struct stepb *b = xcalloc(1, sizeof *b);
+	struct barrier *b = xcalloc(1, sizeof *b);
+	if (b)
+		b->recheck_s = BARRIER_RECHECK_S;
 	atomic_int *done = xcalloc((size_t)n, sizeof *done);
 	if (!b || !done) {
 		free(b);
@@ -103,7 +106,12 @@ int stepb_new(struct stepb **out, int n, stepb_park_fn park, void *park_ctx,
 	return 0;
 }
 
-void stepb_free(struct stepb *b)
+void barrier_set_recheck(struct barrier *b, int seconds)
+{
+	b->recheck_s = seconds > 0 ? seconds : 0;
+}
+
+void barrier_free(struct barrier *b)
 {
 	if (!b)
 		return;
@@ -118,33 +126,35 @@ void stepb_free(struct stepb *b)
 #ifdef __linux__
 _Static_assert(sizeof(atomic_int) == sizeof(int), "a futex word is an int");
 
-/* Sleeps while *word == seen, at most STEPB_RECHECK_S; returns at once if it
+/* Sleeps while *word == seen, at most BARRIER_RECHECK_S; returns at once if it
  * already differs.  Private futexes: the barrier never leaves the process. */
-static void stepb_sleep(struct stepb *b, atomic_int *word, int seen)
+static void barrier_sleep(struct barrier *b, atomic_int *word, int seen)
 {
-	struct timespec ts = { STEPB_RECHECK_S, 0 };
-	(void)b;
-	syscall(SYS_futex, (int *)word, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+	struct timespec ts = { b->recheck_s, 0 };
+	syscall(SYS_futex, (int *)word, FUTEX_WAIT_PRIVATE, seen, b->recheck_s ? &ts : NULL, NULL,
+		0);
 }
 
-static void stepb_wake(struct stepb *b, atomic_int *word, int all)
+static void barrier_wake(struct barrier *b, atomic_int *word, int all)
 {
 	(void)b;
 	syscall(SYS_futex, (int *)word, FUTEX_WAKE_PRIVATE, all ? INT_MAX : 1, NULL, NULL, 0);
 }
 #else
-static void stepb_sleep(struct stepb *b, atomic_int *word, int seen)
+static void barrier_sleep(struct barrier *b, atomic_int *word, int seen)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_sec += STEPB_RECHECK_S;
+	ts.tv_sec += b->recheck_s;
 	pthread_mutex_lock(&b->mu);
-	if (atomic_load(word) == seen)
+	if (atomic_load(word) == seen && b->recheck_s)
 		pthread_cond_timedwait(&b->cv, &b->mu, &ts);
+	else if (atomic_load(word) == seen)
+		pthread_cond_wait(&b->cv, &b->mu);
 	pthread_mutex_unlock(&b->mu);
 }
 
-static void stepb_wake(struct stepb *b, atomic_int *word, int all)
+static void barrier_wake(struct barrier *b, atomic_int *word, int all)
 {
 	(void)word;
 	(void)all;
@@ -157,7 +167,7 @@ static void stepb_wake(struct stepb *b, atomic_int *word, int all)
 /* With the lock held: device rank has reached phase `reached`.  Returns 1
  * when it was the last one the controller waited for (the caller wakes it
  * once the lock is released). */
-static int stepb_mark(struct stepb *b, int rank, int reached)
+static int barrier_mark(struct barrier *b, int rank, int reached)
 {
 	int before = atomic_load_explicit(&b->done[rank], memory_order_relaxed);
 	atomic_store_explicit(&b->done[rank], reached, memory_order_relaxed);
@@ -169,11 +179,11 @@ static int stepb_mark(struct stepb *b, int rank, int reached)
 	return 0;
 }
 
-int stepb_enter(struct stepb *b, int rank, int phase)
+int barrier_enter(struct barrier *b, int rank, int phase)
 {
 	/* running free: nothing to report and nobody to wait for (the
 	 * controller waits for the devices to leave, not for phases) */
-	if (atomic_load_explicit(&b->allowed, memory_order_acquire) == STEPB_FREE)
+	if (atomic_load_explicit(&b->allowed, memory_order_acquire) == BARRIER_FREE)
 		return atomic_load(&b->stopped) ? DM_ESTOPPED : 0;
 
 	pthread_mutex_lock(&b->mu);
@@ -184,10 +194,10 @@ int stepb_enter(struct stepb *b, int rank, int phase)
 		if (b->park)
 			b->park(b->park_ctx, rank, 1);
 	}
-	int last = stepb_mark(b, rank, phase - 1);
+	int last = barrier_mark(b, rank, phase - 1);
 	pthread_mutex_unlock(&b->mu);
 	if (last)
-		stepb_wake(b, &b->arrived, 0);
+		barrier_wake(b, &b->arrived, 0);
 
 	for (;;) {
 		int g = atomic_load_explicit(&b->gen, memory_order_acquire);
@@ -195,17 +205,17 @@ int stepb_enter(struct stepb *b, int rank, int phase)
 			return DM_ESTOPPED;
 		if (atomic_load_explicit(&b->allowed, memory_order_acquire) >= phase)
 			return 0;
-		stepb_sleep(b, &b->gen, g);
+		barrier_sleep(b, &b->gen, g);
 	}
 }
 
-void stepb_leave(struct stepb *b, int rank)
+void barrier_leave(struct barrier *b, int rank)
 {
 	pthread_mutex_lock(&b->mu);
-	int last = stepb_mark(b, rank, STEPB_LEFT);
+	int last = barrier_mark(b, rank, BARRIER_LEFT);
 	pthread_mutex_unlock(&b->mu);
 	if (last)
-		stepb_wake(b, &b->arrived, 0);
+		barrier_wake(b, &b->arrived, 0);
 }
 
 /* With the lock held: raises `allowed`.  The parked devices are marked
@@ -213,17 +223,17 @@ void stepb_leave(struct stepb *b, int rank)
  * each device when it wakes: in between, a device about to run would look
  * idle, and the transport could take a busy ring for a deadlock.  The caller
  * wakes them once the lock is released. */
-static void stepb_allow(struct stepb *b, int phase)
+static void barrier_allow(struct barrier *b, int phase)
 {
 	if (b->nparked > 0 && b->park)
-		b->park(b->park_ctx, STEPB_ALL, 0);
+		b->park(b->park_ctx, BARRIER_ALL, 0);
 	b->nparked = 0;
 	atomic_store_explicit(&b->allowed, phase, memory_order_release);
 	atomic_fetch_add_explicit(&b->gen, 1, memory_order_release);
 }
 
 /* With the lock held: from now on the devices count down to target. */
-static void stepb_set_target(struct stepb *b, int target)
+static void barrier_set_target(struct barrier *b, int target)
 {
 	int behind = 0;
 	b->target = target;
@@ -235,7 +245,7 @@ static void stepb_set_target(struct stepb *b, int target)
 
 /* Without the lock: sleeps until every device has reached the target or
  * (when `stop_ends` is set) the barrier stopped. */
-static int stepb_wait_target(struct stepb *b, int stop_ends)
+static int barrier_wait_target(struct barrier *b, int stop_ends)
 {
 	for (;;) {
 		int g = atomic_load_explicit(&b->arrived, memory_order_acquire);
@@ -243,7 +253,7 @@ static int stepb_wait_target(struct stepb *b, int stop_ends)
 			break;
 		if (atomic_load_explicit(&b->behind, memory_order_acquire) == 0)
 			break;
-		stepb_sleep(b, &b->arrived, g);
+		barrier_sleep(b, &b->arrived, g);
 	}
 	/* the devices' writes before they arrived (under the lock) are the
 	 * controller's to read once it has taken the lock after them */
@@ -254,49 +264,49 @@ static int stepb_wait_target(struct stepb *b, int stop_ends)
 }
 
 /* Releases `phase` (if it is not yet) and counts down to `target`. */
-static int stepb_release_and_wait(struct stepb *b, int phase, int target)
+static int barrier_release_and_wait(struct barrier *b, int phase, int target)
 {
 	pthread_mutex_lock(&b->mu);
 	int release = phase > atomic_load(&b->allowed);
 	if (release)
-		stepb_allow(b, phase);
-	stepb_set_target(b, target);
+		barrier_allow(b, phase);
+	barrier_set_target(b, target);
 	pthread_mutex_unlock(&b->mu);
 	if (release)
-		stepb_wake(b, &b->gen, 1);
-	return stepb_wait_target(b, 1);
+		barrier_wake(b, &b->gen, 1);
+	return barrier_wait_target(b, 1);
 }
 
-int stepb_run_phase(struct stepb *b, int phase)
+int barrier_run_phase(struct barrier *b, int phase)
 {
-	return stepb_release_and_wait(b, phase, phase);
+	return barrier_release_and_wait(b, phase, phase);
 }
 
-int stepb_run_free(struct stepb *b)
+int barrier_run_free(struct barrier *b)
 {
-	return stepb_release_and_wait(b, STEPB_FREE, STEPB_LEFT);
+	return barrier_release_and_wait(b, BARRIER_FREE, BARRIER_LEFT);
 }
 
-void stepb_stop(struct stepb *b)
+void barrier_stop(struct barrier *b)
 {
 	pthread_mutex_lock(&b->mu);
 	atomic_store(&b->stopped, 1);
 	atomic_fetch_add(&b->gen, 1);
 	atomic_fetch_add(&b->arrived, 1);
 	pthread_mutex_unlock(&b->mu);
-	stepb_wake(b, &b->gen, 1);
-	stepb_wake(b, &b->arrived, 1);
+	barrier_wake(b, &b->gen, 1);
+	barrier_wake(b, &b->arrived, 1);
 }
 
 /* The stop wakes every parked device with DM_ESTOPPED; each then writes its
  * last words (its error, its exit to the transport) and leaves.  The count
- * down to STEPB_LEFT ignores the stop, which ends every other wait: it is
+ * down to BARRIER_LEFT ignores the stop, which ends every other wait: it is
  * what makes those last words the controller's to read. */
-void stepb_stop_and_wait(struct stepb *b)
+void barrier_stop_and_wait(struct barrier *b)
 {
-	stepb_stop(b);
+	barrier_stop(b);
 	pthread_mutex_lock(&b->mu);
-	stepb_set_target(b, STEPB_LEFT);
+	barrier_set_target(b, BARRIER_LEFT);
 	pthread_mutex_unlock(&b->mu);
-	stepb_wait_target(b, 0);
+	barrier_wait_target(b, 0);
 }
