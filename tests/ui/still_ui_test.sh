@@ -62,5 +62,40 @@ wait_for '"peak" is each rank.s peak so far, beside the other' && pass
 keys q q
 wait_for '^EXIT:0 TTY:RESTORED$'
 
+test_name="the panels hold still from stop to stop"
+# the training step at 120x40: its forward, its backward and the backward's
+# transfer (49 columns against 40, once), its reduce-scatter, its end (the
+# verification's box closed): one place
+start 120x40 -d 4 --train
+wait_for 'ready  paused'
+here=$(corners)
+[ -n "$here" ] || bad "no panels at ready"
+for go in 'g 0 Enter' 'g 3 Enter n' n n 'End Escape'; do
+	keys $go
+	wait_still
+	[ "$(corners)" = "$here" ] && pass || { bad "after '$go' the panels moved: $here -> $(corners)"; screen | sed 's/^/    | /'; }
+done
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+# the forward at 80x24: ready, a compute, a transfer, and w over the
+# compute keeps every panel and C's values (not marks)
+start 80x24 -d 4
+wait_for 'ready  paused'
+here=$(corners)
+keys n
+wait_for 'compute  paused'
+[ "$(corners)" = "$here" ] && pass || bad "the compute moved the panels: $here -> $(corners)"
+keys n
+wait_for 'transfer  paused'
+wait_still
+[ "$(corners)" = "$here" ] && pass || bad "the transfer moved the panels: $here -> $(corners)"
+keys b w Right
+wait_for 'C\[0,1\] = A\[0,:\]'
+[ "$(corners)" = "$here" ] && pass || bad "w moved the panels: $here -> $(corners)"
+[ "$(screen | grep -o 'C B0  B1  B2  B3' | wc -l)" = 4 ] && pass || { bad "w took C's values off the panels"; screen | sed 's/^/    | /'; }
+wait_text 'Rank 0 computes it at step s=3, when shard B\[1\] arrives: \(0 - 3\) mod 4 = 1\.' && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
 echo "still_ui_test: $passes passed, $fails failed"
 [ "$fails" = 0 ]
