@@ -97,5 +97,29 @@ wait_text 'Rank 0 computes it at step s=3, when shard B\[1\] arrives: \(0 - 3\) 
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$'
 
+test_name="grids that read as a ring"
+# grid_rows: the ranks of each grid row, left to right, rows apart by "|"
+grid_rows() {
+	screen | grep '┌ rank' | while IFS= read -r line; do
+		printf '%s| ' "$(printf '%s\n' "$line" | grep -o '┌ rank [0-9]*' | sed 's/.* //' | tr '\n' ' ')"
+	done
+}
+for want in "4:0 1 | 3 2 | " "16:0 1 2 3 | 7 6 5 4 | 8 9 10 11 | 15 14 13 12 | " "8:0 1 2 3 | 7 6 5 4 | "; do
+	start 200x60 -d "${want%%:*}"
+	wait_for 'ready  paused'
+	[ "$(grid_rows)" = "${want#*:}" ] && pass || bad "-d ${want%%:*} at 200x60: $(grid_rows), want ${want#*:}"
+	keys q
+	wait_for '^EXIT:0 TTY:RESTORED$'
+done
+# 8 devices at 200x60: the B shard whole, never "1 of 6 rows"
+start 200x60 -d 8
+wait_for 'ready  paused'
+keys n
+wait_for 'compute  paused'
+[ "$(screen | grep -o 'B\[:, [0-9:]*\] = shard B\[[0-9]\]' | wc -l)" = 8 ] && pass || bad "not every panel labels its shard"
+screen | grep -q 'of 6 rows' && bad "a B shard cut at 200x60: $(screen | grep -o '[^│]*of 6 rows' | head -1)" || pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
 echo "still_ui_test: $passes passed, $fails failed"
 [ "$fails" = 0 ]

@@ -509,6 +509,47 @@ START_TEST(the_panels_hold_still_whatever_a_stop_says)
 }
 END_TEST
 
+/* Shapes that read as a ring: every grid row full, as many rows as
+ * columns where the panels show as much, so the wrap back to rank 0 stays
+ * short; and the room that leaves goes to what the panels show. */
+START_TEST(grids_read_as_a_ring)
+{
+	static const struct {
+		int cols, rows, n, gc, gr;
+	} want[] = {
+		{ 200, 60, 4, 2, 2 }, { 200, 60, 16, 4, 4 }, { 200, 60, 8, 4, 2 }, { 120, 40, 4, 2, 2 },
+		{ 120, 40, 16, 4, 4 }, { 80, 24, 4, 2, 2 }, { 300, 80, 16, 4, 4 }, { 300, 80, 4, 2, 2 },
+	};
+	struct layout_req q;
+	struct layout l;
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		make_req(&q, want[i].n, 8, 6, 4, 3, 3, LAYOUT_SHOW_ALL, -1, 1, captions[2]);
+		snprintf(ctx, sizeof ctx, "%dx%d n=%d", want[i].cols, want[i].rows, want[i].n);
+		layout_compute(&l, want[i].cols, want[i].rows, &q);
+		check_layout(&l, &q, want[i].cols, want[i].rows);
+		CHECK_EQ(l.grid_cols, want[i].gc);
+		CHECK_EQ(l.grid_rows, want[i].gr);
+	}
+	/* 8 devices at 200x60 hold the exercise's B shard whole, all 6 rows */
+	make_req(&q, 8, 8, 6, 4, 3, 3, LAYOUT_SHOW_ALL, -1, 1, captions[2]);
+	snprintf(ctx, sizeof ctx, "200x60 n=8: the B shard");
+	layout_compute(&l, 200, 60, &q);
+	check_layout(&l, &q, 200, 60);
+	for (int r = 0; r < 8; r++) {
+		CHECK(l.plan[r].b.on && l.plan[r].b.cell > 0);
+		CHECK_EQ(l.plan[r].b.rows, 6);
+		CHECK(!l.plan[r].b.cut);
+	}
+	/* where a full row would show less, the panels come first: 3 devices at
+	 * 80x24 in two rows, not three 20-column panels of marks */
+	make_req(&q, 3, 8, 6, 4, 3, 3, LAYOUT_SHOW_ALL, -1, 1, captions[2]);
+	snprintf(ctx, sizeof ctx, "80x24 n=3");
+	layout_compute(&l, 80, 24, &q);
+	check_layout(&l, &q, 80, 24);
+	CHECK(l.level == LAYOUT_FULL && l.grid_rows == 2);
+}
+END_TEST
+
 START_TEST(wrap_breaks_at_words)
 {
 	const char *t = "a caption cut mid-sentence while rows sit empty. Press n.";
@@ -684,6 +725,7 @@ static Suite *layout_suite(void)
 			    NSIZES * NCOUNTS);
 	tcase_add_test(tc, values_where_the_issue_asks);
 	tcase_add_loop_test(tc, the_panels_hold_still_whatever_a_stop_says, 0, NSIZES * NCOUNTS);
+	tcase_add_test(tc, grids_read_as_a_ring);
 	tcase_add_test(tc, a_caption_at_80x24_ends_with_its_last_word);
 	tc = tcase(s, "text");
 	tcase_add_test(tc, wrap_breaks_at_words);
