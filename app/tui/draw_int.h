@@ -122,6 +122,10 @@ void draw_info_fit(struct draw_ctx *d);
  * screen: the gathered C at the end, the help, the DP vs FSDP memory table,
  * the schedule table when its panel has no room. */
 void draw_result(const struct draw_ctx *d);
+/* Before a box over the panels (the verification's): every panel it
+ * meets cleared whole, with the gaps between (and the lanes when it meets
+ * them all), so that no scrap of a panel shows beside it. */
+void draw_clear_under(const struct draw_ctx *d, const struct rect *box);
 void draw_help(const struct draw_ctx *d);
 void draw_memory(const struct draw_ctx *d);
 void draw_table_overlay(const struct draw_ctx *d);

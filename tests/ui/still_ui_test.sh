@@ -121,5 +121,30 @@ screen | grep -q 'of 6 rows' && bad "a B shard cut at 200x60: $(screen | grep -o
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$'
 
+test_name="the verification's box leaves no scrap of a panel"
+# every letter of the panels' area is in the box, in a panel seen whole or
+# in the table (still_scraps.py): on screen, and in an exported still
+HERE=$(cd "$(dirname "$0")" && pwd)
+W=$(mktemp -d /tmp/distmm-still.XXXXXX)
+for run in "80x24 -d 4" "200x60 -d 4" "120x40 -d 8" "80x24 -d 3 --train --bug rs-off-by-one" \
+	"120x40 -d 4 --train"; do
+	set -- $run
+	start "$@"
+	wait_for 'ready  paused'
+	keys End
+	wait_for 'verify  paused'
+	wait_still
+	screen > "$W/screen"
+	python3 "$HERE/still_scraps.py" "$W/screen" > "$W/why" && pass ||
+		{ bad "$run: $(cat "$W/why")"; sed 's/^/    | /' "$W/screen"; }
+	keys q
+	wait_for '^EXIT:0 TTY:RESTORED$'
+done
+for size in 80x24 200x60; do
+	(cd "$W" && "$BIN" -d 4 --ascii --export "$W/x.svg" --size $size > /dev/null 2>&1)
+	python3 "$HERE/still_scraps.py" "$W/x.svg" > "$W/why" && pass || bad "the still at $size: $(cat "$W/why")"
+done
+rm -rf "$W"
+
 echo "still_ui_test: $passes passed, $fails failed"
 [ "$fails" = 0 ]
