@@ -84,6 +84,41 @@ static int draw_free_span(const struct draw_ctx *d, int x, int y, int w)
 	return 1;
 }
 
+/* A blocked shard's label on its link, at its sender's door: on the line
+ * where the run from the door is level (ending at the door when it leaves
+ * to the left), beside it where it goes up or down (a one-row gap between
+ * grid rows, a lane); the first such place from the door that is free.  A
+ * lane that turns at once (the wrap-around's) keeps its corner.  Returns 1
+ * when drawn. */
+static int draw_stuck_label(struct draw_ctx *d, const struct point *p, int len,
+			    struct point start, const char *label, attr_t a)
+{
+	int lw = (int)strlen(label), j0 = 0;
+	if (len > 2 && (p[0].x - start.x != p[1].x - p[0].x || p[0].y - start.y != p[1].y - p[0].y))
+		j0 = 1;
+	for (int j = j0; j < len; j++) {
+		struct point prev = j > 0 ? p[j - 1] : start;
+		int xs[2], nx = 0;
+		if (prev.y == p[j].y) {
+			xs[nx++] = p[j].x < prev.x ? p[j].x - lw + 1 : p[j].x;
+		} else {
+			xs[nx++] = p[j].x + 1;
+			xs[nx++] = p[j].x - lw;
+		}
+		for (int k = 0; k < nx; k++) {
+			/* level: the label's cells are the path's own, never its head */
+			int on_path = prev.y == p[j].y;
+			for (int c = 0; on_path && c < lw; c++) /* cells j.. along the run */
+				on_path = j + c < len - 1 && p[j + c].y == p[j].y;
+			if ((prev.y == p[j].y && !on_path) || !draw_free_span(d, xs[k], p[j].y, lw))
+				continue;
+			draw_text(p[j].y, xs[k], lw, a, label);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 void draw_links(struct draw_ctx *d)
 {
 	static struct point p[LAYOUT_MAX_PATH];
@@ -108,26 +143,23 @@ void draw_links(struct draw_ctx *d)
 		theme_put(stdscr, p[len - 1].y, p[len - 1].x, draw_dir(p[len - 1], end), a);
 		if (d->n_head < DRAW_MAX_HEADS)
 			d->head[d->n_head++] = p[len - 1];
-		if (stuck && dv->wait_shard >= 0) {
-			/* the shard waits at its sender's door: nobody takes it */
-			char label[16];
-			if (view_hides(v, k->from))
-				snprintf(label, sizeof label, "B?");
-			else
-				snprintf(label, sizeof label, "B%d", dv->wait_shard);
-			int lw = (int)strlen(label), j0 = 0;
-			/* a lane that turns at once (the wrap-around's) keeps its corner:
-			 * the label goes on the straight run after it */
-			if (len > 2 && (p[0].x - start.x != p[1].x - p[0].x ||
-					p[0].y - start.y != p[1].y - p[0].y))
-				j0 = 1;
-			int lx = p[j0].x;
-			if (len > j0 + 1 && p[j0 + 1].x < p[j0].x)
-				lx = p[j0].x - lw + 1; /* leaving to the left: end at the door */
-			if (len > j0 + lw && draw_free_span(d, lx, p[j0].y, lw))
-				draw_text(p[j0].y, lx, lw, theme_shard_attr(dv->wait_shard) | A_REVERSE,
-					  label);
-		}
+	}
+	/* the shards that wait at their senders' doors, nobody taking them:
+	 * once every arrowhead is known, so that no label covers one */
+	for (int i = 0; i < l->n_links && v->failed; i++) {
+		const struct layout_link *k = &l->link[i];
+		const struct run_dev_view *dv = &v->snap.dev[k->from];
+		int len = layout_link_path(l, i, p, LAYOUT_MAX_PATH);
+		if (len == 0 || dv->wait_state != RUN_WAIT_SEND || dv->wait_peer != k->to ||
+		    dv->wait_shard < 0)
+			continue;
+		char label[16];
+		if (view_hides(v, k->from))
+			snprintf(label, sizeof label, "B?");
+		else
+			snprintf(label, sizeof label, "B%d", dv->wait_shard);
+		draw_stuck_label(d, p, len, draw_toward(&l->panel[k->from], p[0]), label,
+				 theme_shard_attr(dv->wait_shard) | A_REVERSE);
 	}
 }
 

@@ -146,5 +146,23 @@ for size in 80x24 200x60; do
 done
 rm -rf "$W"
 
+test_name="every blocked shard on its link"
+# the exercise's last part: four ranks blocked in their sends, each shard
+# at its sender's door, rank 1's on the one-row gap down to rank 2 too
+for size in 80x24 120x40; do
+	start $size --lesson assets/lessons/the-exercise.lesson
+	wait_for 'part 1/4'
+	keys End n End n End n
+	wait_for 'part 4/4'
+	keys n n
+	wait_for 'deadlock  paused'
+	for k in 0 1 2 3; do
+		screen | grep -Eq "([─▶▼◀┤├┘└│]B$k|B$k[─▶◀┘┤])" && pass ||
+			{ bad "$size: B$k is not on its link"; screen | sed 's/^/    | /'; }
+	done
+	keys q
+	wait_for '^EXIT:0 TTY:RESTORED$'
+done
+
 echo "still_ui_test: $passes passed, $fails failed"
 [ "$fails" = 0 ]
