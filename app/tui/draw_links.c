@@ -6,9 +6,10 @@
  *
  * A moving label is drawn only on free cells: not a panel's or the table's,
  * not an arrowhead, not another label's, inside the panel area.  On a
- * horizontal run it sits on the line, on a vertical one beside it; where it
- * has no room it shrinks to one character, and where even that is taken it
- * waits a frame.  The path buffers are static (8 KiB each): only the UI
+ * horizontal run it sits on the line, on a vertical one beside it, else on
+ * it, else down it a character a row (so it keeps its B); where it has no
+ * room it shrinks to one character, and where even that is taken it waits
+ * a frame.  The path buffers are static (8 KiB each): only the UI
  * thread draws, so nothing else can be using them. */
 #include "draw_int.h"
 
@@ -182,30 +183,62 @@ void draw_junctions(struct draw_ctx *d)
 	}
 }
 
-/* Draws label at path cell `at` (next: the cell after it, for the run's
- * direction): on the line when the run is horizontal, beside it when
- * vertical; one character when the whole does not fit. */
-static void draw_token(struct draw_ctx *d, struct point at, struct point next, const char *label,
-		       char sym, attr_t a)
+static void draw_took(struct draw_ctx *d, int x, int y, int w)
+{
+	if (d->n_tok < DRAW_MAX_TOKENS)
+		d->tok[d->n_tok++] = (struct draw_span){ x, y, w };
+}
+
+/* Draws label at path cell `at` (prev, next: the cells before and after
+ * it, for the run's direction): on the line when the run is horizontal;
+ * beside it when vertical, else on it (over the line and the cell beside),
+ * else down the line a character a row, where a lane hugs the screen's edge
+ * or a panel (the return lane at 80 columns: "B3" keeps its B).  At the
+ * corner where a vertical run turns (the return lane into its arrowhead),
+ * down the rows it came by.  One character when none of these is free. */
+static void draw_token(struct draw_ctx *d, struct point prev, struct point at, struct point next,
+		       const char *label, char sym, attr_t a)
 {
 	int w = (int)strlen(label), vertical = next.x == at.x && next.y != at.y;
-	int xs[3], nx = 0;
-	if (!vertical)
+	int came_up_down = prev.x == at.x && prev.y != at.y;
+	int xs[5], nx = 0;
+	if (!vertical) /* over the cell, centred, else from it either way */
 		xs[nx++] = at.x - w / 2;
+	if (!vertical) {
+		xs[nx++] = at.x;
+		xs[nx++] = at.x - w + 1;
+	}
 	xs[nx++] = at.x + 1;
 	xs[nx++] = at.x - w;
+	if (vertical) {
+		xs[nx++] = at.x;
+		xs[nx++] = at.x - w + 1;
+	}
 	for (int i = 0; i < nx; i++)
 		if (draw_free_span(d, xs[i], at.y, w)) {
 			draw_text(at.y, xs[i], w, a, label);
-			if (d->n_tok < DRAW_MAX_TOKENS)
-				d->tok[d->n_tok++] = (struct draw_span){ xs[i], at.y, w };
+			draw_took(d, xs[i], at.y, w);
 			return;
 		}
+	/* down the line: the rows it has left behind, then (on a vertical run)
+	 * those ahead */
+	int up = vertical ? next.y < at.y : prev.y > at.y;
+	for (int dir = 0; (vertical || came_up_down) && dir < 1 + vertical; dir++) {
+		int y0 = up == (dir == 0) ? at.y : at.y - w + 1, free = 1;
+		for (int c = 0; c < w && free; c++)
+			free = draw_free(d, at.x, y0 + c);
+		if (!free)
+			continue;
+		for (int c = 0; c < w; c++) {
+			draw_text(y0 + c, at.x, 1, a, (char[2]){ label[c], '\0' });
+			draw_took(d, at.x, y0 + c, 1);
+		}
+		return;
+	}
 	if (draw_free(d, at.x, at.y)) {
 		char one[2] = { sym, '\0' };
 		draw_text(at.y, at.x, 1, a, one);
-		if (d->n_tok < DRAW_MAX_TOKENS)
-			d->tok[d->n_tok++] = (struct draw_span){ at.x, at.y, 1 };
+		draw_took(d, at.x, at.y, 1);
 	}
 }
 
@@ -252,7 +285,8 @@ void draw_tokens(struct draw_ctx *d)
 				snprintf(label, sizeof label, "%s?", what);
 			else
 				snprintf(label, sizeof label, "%s%d", what, k);
-			draw_token(d, p[at], next, label, hide ? '?' : theme_shard_symbol(k),
+			draw_token(d, at > 0 ? p[at - 1] : p[at], p[at], next, label,
+				   hide ? '?' : theme_shard_symbol(k),
 				   theme_shard_attr(k) | A_REVERSE);
 		}
 	} else if (v->kind == SCHED_GATHER) {
@@ -266,7 +300,8 @@ void draw_tokens(struct draw_ctx *d)
 			int at = draw_at(len, t, 0);
 			struct point next = at + 1 < len ? p[at + 1] : p[at];
 			snprintf(label, sizeof label, "C%zu:%zu", dv->row_begin, dv->row_end);
-			draw_token(d, p[at], next, label, 'C', theme_shard_attr(r) | A_REVERSE);
+			draw_token(d, at > 0 ? p[at - 1] : p[at], p[at], next, label, 'C',
+				   theme_shard_attr(r) | A_REVERSE);
 		}
 	}
 }

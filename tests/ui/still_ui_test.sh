@@ -9,6 +9,7 @@ set -u
 BIN=${1:-./distmm-tui}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 NAME=still
+HERE=$(cd "$(dirname "$0")" && pwd)
 . "$(dirname "$0")/../lib/tmux.sh"
 
 # wait_text PATTERN: until the screen matches as one text, its lines joined
@@ -124,7 +125,6 @@ wait_for '^EXIT:0 TTY:RESTORED$'
 test_name="the verification's box leaves no scrap of a panel"
 # every letter of the panels' area is in the box, in a panel seen whole or
 # in the table (still_scraps.py): on screen, and in an exported still
-HERE=$(cd "$(dirname "$0")" && pwd)
 W=$(mktemp -d /tmp/distmm-still.XXXXXX)
 for run in "80x24 -d 4" "200x60 -d 4" "120x40 -d 8" "80x24 -d 3 --train --bug rs-off-by-one" \
 	"120x40 -d 4 --train"; do
@@ -143,6 +143,31 @@ done
 for size in 80x24 200x60; do
 	(cd "$W" && "$BIN" -d 4 --ascii --export "$W/x.svg" --size $size > /dev/null 2>&1)
 	python3 "$HERE/still_scraps.py" "$W/x.svg" > "$W/why" && pass || bad "the still at $size: $(cat "$W/why")"
+done
+rm -rf "$W"
+
+test_name="a moving shard keeps its B on the return lane"
+# read off an exported cast, frame by frame (cast_tokens.py: the virtual
+# clock draws the same frames every time, no race with the motion): every
+# label moving along a link reads "B3", never a lone "3".  At 80 columns
+# the return lane hugs the screen's edge and turns into its arrowhead:
+# there the label goes down the lane, a character a row (-d 4: "down" > 0)
+W=$(mktemp -d /tmp/distmm-still.XXXXXX)
+for run in "80x24 -d 4" "80x24 -d 4 --ascii" "80x24 -d 8" "80x24 -d 8 --ascii" "120x40 -d 4" \
+	"200x60 -d 16" "200x60 -d 16 --ascii"; do
+	set -- $run
+	size=$1; shift
+	(cd "$W" && "$BIN" "$@" --size "$size" --export "$W/t.cast" > /dev/null 2>&1) ||
+		{ bad "$run: the export failed"; continue; }
+	if python3 "$HERE/cast_tokens.py" "$W/t.cast" > "$W/why"; then
+		case "$run" in
+		"80x24 -d 4"*) grep -q 'down [1-9]' "$W/why" && pass ||
+			bad "$run: no label down the return lane ($(cat "$W/why"))" ;;
+		*) pass ;;
+		esac
+	else
+		bad "$run: $(head -1 "$W/why")"; sed '1d; s/^/    | /' "$W/why"
+	fi
 done
 rm -rf "$W"
 
