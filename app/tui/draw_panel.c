@@ -196,6 +196,12 @@ static int draw_c_sect(const struct view *v, int r, int y, int x, int w, const s
 	}
 	size_t want0 = v->cell_on ? v->cell_j : d->shard_col_begin;
 	size_t want1 = v->cell_on ? v->cell_j + 1 : d->shard_col_end;
+	/* at a transfer the shard held is the next step's, its columns empty
+	 * yet: the window stays on those the step just wrote, the shard sent */
+	if (!v->cell_on && s->mode == DM_FSDP && v->kind == SCHED_TRANSFER && d->sent_shard >= 0) {
+		want0 = split_offset(s->N, s->n, d->sent_shard);
+		want1 = split_offset(s->N, s->n, d->sent_shard + 1);
+	}
 	if (s->mode == DM_DP)
 		want0 = want1 = 0;
 	size_t j0 = draw_window(s->N, sc->cols, want0, want1);
@@ -296,30 +302,36 @@ static int draw_ab_sect(const struct view *v, int r, int y, int x, int w, const 
 	return sc->height;
 }
 
-/* The memory bar: the peak held so far, on the run's one scale, with the
- * cell where the other mode's bytes would end in bold; then the bytes.  The
- * line says "peak": both sides are peaks so far (view_other_by). */
+/* The memory bar: the peak held so far, on the run's one scale, and past
+ * it, where the other mode's reaches further, that one's in its own glyph
+ * (FSDP's panels show DP's bar beyond theirs); where it ends inside, its
+ * last cell in bold; then the bytes.  The line says "peak": both sides are
+ * peaks so far (view_other_by).  The words give way (to their shorter
+ * forms) before the bar does, so both modes keep one where either can. */
+#define DRAW_BAR_MIN 3
 static void draw_membar(const struct view *v, int r, int y, int x, int w, int with_bar)
 {
 	const struct run_dev_view *d = &v->snap.dev[r];
 	char text[80];
 	int tx = x + draw_textf(y, x, w, theme_attr(ROLE_DIM), "peak ");
 	int room = x + w - tx;
-	/* the words first (what is compared, and whether C is in it), then a
-	 * bar in what they leave */
-	view_mem_text(v, r, room, text, sizeof text);
+	/* the longest words that leave a bar its least, else the longest */
+	view_mem_text(v, r, with_bar ? room - DRAW_BAR_MIN - 1 : room, text, sizeof text);
+	if (with_bar && (int)strlen(text) > room - DRAW_BAR_MIN - 1)
+		view_mem_text(v, r, room, text, sizeof text);
 	int bar = with_bar ? room - (int)strlen(text) - 1 : 0;
 	if (bar > 16)
 		bar = 16;
-	if (bar < 3)
+	if (bar < DRAW_BAR_MIN)
 		bar = 0;
 	if (bar) {
 		int full = (int)((double)bar * (double)d->peak_bytes / (double)v->mem_scale + 0.5);
 		int other = (int)((double)bar * (double)view_other_by(v, r) / (double)v->mem_scale + 0.5);
 		for (int i = 0; i < bar; i++)
-			theme_put(stdscr, y, tx + i, i < full ? GLYPH_FULL : GLYPH_EMPTY,
-				  i < full ? theme_attr(ROLE_MEM)
-					   : theme_attr(ROLE_DIM) | (i == other - 1 ? A_BOLD : 0));
+			theme_put(stdscr, y, tx + i,
+				  i < full ? GLYPH_FULL : i < other ? GLYPH_OTHER : GLYPH_EMPTY,
+				  i < full ? theme_attr(ROLE_MEM) | (i == other - 1 ? A_BOLD : 0)
+					   : theme_attr(ROLE_DIM));
 		tx += bar + 1;
 	}
 	draw_text(y, tx, x + w - tx, theme_attr(ROLE_NORMAL), text);

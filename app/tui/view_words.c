@@ -128,7 +128,7 @@ void view_mem_text(const struct view *v, int r, int width, char *buf, size_t siz
 		else if (form <= 1)
 			snprintf(buf, size, "%s vs %s %s", held, name, other);
 		else if (form == 2)
-			snprintf(buf, size, "%s %s %s", held, name, other);
+			snprintf(buf, size, "%s, %s %s", held, name, other);
 		else
 			snprintf(buf, size, "%s", held);
 		if ((int)strlen(buf) <= width)

@@ -189,5 +189,30 @@ for size in 80x24 120x40; do
 	wait_for '^EXIT:0 TTY:RESTORED$'
 done
 
+test_name="the memory lesson: C's values, and bars for both modes"
+# part 1 (DP) at 120x40 keeps a bar beside its words; part 2 (FSDP) shows
+# DP's reach past its own bar, and at a transfer the columns just computed
+# (the window no longer on the next step's, empty: a screen of dots)
+for glyphs in "" --ascii; do
+	if [ -z "$glyphs" ]; then full='█' other='▒' empty='░' dot='·'; else full='#' other=':' empty='\.' dot='\.'; fi
+	start 120x40 --lesson memory $glyphs
+	wait_for 'part 1/2'
+	keys n
+	wait_for 'compute  paused'
+	[ "$(screen | grep -cE "peak $full+$empty* 40\.0 KiB, FSDP 16\.0 KiB")" = 3 ] && pass ||
+		{ bad "$glyphs: DP's panels have no bar"; screen | sed 's/^/    | /'; }
+	keys End n
+	wait_for 'part 2/2'
+	keys n n
+	wait_for 'transfer  paused'
+	[ "$(screen | grep -cE "peak $full+$other+$empty* 16\.0 KiB vs DP 40\.0 KiB")" = 3 ] && pass ||
+		{ bad "$glyphs: FSDP's bars do not show DP's"; screen | sed 's/^/    | /'; }
+	screen | grep -qE "[│|] +$dot( +$dot){4} +[│|]" && { bad "$glyphs: a row of C all dots at a transfer"; screen | sed 's/^/    | /'; } || pass
+	[ "$(screen | grep -cE '[│|] +-?[0-9]+\.[0-9]+( +-?[0-9]+\.[0-9]+){4} +[│|]')" -ge 9 ] && pass ||
+		{ bad "$glyphs: C's values not on the panels at a transfer"; screen | sed 's/^/    | /'; }
+	keys q
+	wait_for '^EXIT:0 TTY:RESTORED$'
+done
+
 echo "still_ui_test: $passes passed, $fails failed"
 [ "$fails" = 0 ]
