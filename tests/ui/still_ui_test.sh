@@ -214,5 +214,20 @@ for glyphs in "" --ascii; do
 	wait_for '^EXIT:0 TTY:RESTORED$'
 done
 
+test_name="a lesson caption tied to one transfer shows at that one"
+# the training lesson's "During this first transfer..." is transfer 0's:
+# the next transfer says its own words
+start 120x40 --lesson training
+wait_for 'part 1/'
+keys n n
+wait_for 'transfer  paused'
+wait_text 'During this first transfer it sends its own shard' && pass
+keys n n
+wait_for 'step s=1 .*transfer  paused'
+wait_text 'keeping its own for the backward' && pass
+flat | grep -q 'first transfer' && bad "the first transfer's caption at the second" || pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
 echo "still_ui_test: $passes passed, $fails failed"
 [ "$fails" = 0 ]
