@@ -306,8 +306,8 @@ static int draw_ab_sect(const struct view *v, int r, int y, int x, int w, const 
  * it, where the other mode's reaches further, that one's in its own glyph
  * (FSDP's panels show DP's bar beyond theirs); where it ends inside, its
  * last cell in bold; then the bytes.  The line says "peak": both sides are
- * peaks so far (view_other_by).  The words give way (to their shorter
- * forms) before the bar does, so both modes keep one where either can. */
+ * peaks so far (view_other_by).  The plain pair's "vs" gives way before
+ * the bar does, so both modes keep one where either can. */
 #define DRAW_BAR_MIN 3
 static void draw_membar(const struct view *v, int r, int y, int x, int w, int with_bar)
 {
@@ -315,10 +315,17 @@ static void draw_membar(const struct view *v, int r, int y, int x, int w, int wi
 	char text[80];
 	int tx = x + draw_textf(y, x, w, theme_attr(ROLE_DIM), "peak ");
 	int room = x + w - tx;
-	/* the longest words that leave a bar its least, else the longest */
-	view_mem_text(v, r, with_bar ? room - DRAW_BAR_MIN - 1 : room, text, sizeof text);
-	if (with_bar && (int)strlen(text) > room - DRAW_BAR_MIN - 1)
-		view_mem_text(v, r, room, text, sizeof text);
+	/* the longest words; where they leave no bar and are the plain pair
+	 * ("X vs DP Y", not "by its dA" nor "both with C"), its shorter form
+	 * ("X, DP Y") and a bar: what a stop says beats the bar, a word not */
+	view_mem_text(v, r, room, text, sizeof text);
+	if (with_bar && room - (int)strlen(text) - 1 < DRAW_BAR_MIN && strstr(text, " vs ") &&
+	    !strstr(text, " by ") && !strstr(text, ", both")) {
+		char shorter[80];
+		view_mem_text(v, r, room - DRAW_BAR_MIN - 1, shorter, sizeof shorter);
+		if (strstr(shorter, ", ")) /* both figures still said */
+			snprintf(text, sizeof text, "%s", shorter);
+	}
 	int bar = with_bar ? room - (int)strlen(text) - 1 : 0;
 	if (bar > 16)
 		bar = 16;
