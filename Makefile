@@ -183,16 +183,18 @@ test: check
 
 # The plain build's tests: Check suites, batch mode, the judge (batch and
 # interface), the interface, the practice lab (--quiz=derive, the deadlock lab
-# on screen), the storm, the export and --record.
+# on screen), the storm, the export and --record, the clock on screen.
 check: WERROR = -Werror
 check: $(BIN) mpi check-boundary check-suites
 	tests/app/batch/batch_test.sh ./$(BIN)
 	tests/app/cli/man_test.sh ./$(BIN) ./$(MPI_BIN)
+	tests/app/cli/docs_test.sh
 	tests/app/judge/judge_test.sh ./$(BIN)
 	tests/ui/judge_ui_test.sh ./$(BIN)
 	tests/ui/ui_test.sh ./$(BIN)
 	tests/ui/train_ui_test.sh ./$(BIN)
 	tests/ui/still_ui_test.sh ./$(BIN)
+	tests/ui/clock_ui_test.sh ./$(BIN)
 	tests/ui/practice_test.sh ./$(BIN)
 	tests/ui/storm_test.sh ./$(BIN)
 	tests/ui/export_test.sh ./$(BIN)
@@ -296,6 +298,12 @@ $(BUILD)/bench/bench_engine: tests/bench/bench_engine.c $(LIB)
 
 # The training step against its three dgemms, and its RSS against the model.
 $(BUILD)/bench/bench_train: tests/bench/bench_train.c $(LIB)
+	@mkdir -p $(dir $@)
+	@echo "  CC     $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ENGINE)
+
+# The sweep of issue 26's clock: the model alone, from the public API.
+$(BUILD)/bench/bench_clock: tests/bench/bench_clock.c $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC     $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(PUBLIC_INC) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ENGINE)

@@ -13,6 +13,7 @@
 #include "tui/tui.h"
 #include "cli/version.h"
 #include "words/bug_words.h"
+#include "words/clock_words.h"
 
 static int main_run(int argc, char **argv)
 {
@@ -28,6 +29,9 @@ static int main_run(int argc, char **argv)
 		return STATUS_OK;
 	case CLI_BUG_LIST:
 		bugw_print_list();
+		return STATUS_OK;
+	case CLI_HW_LIST:
+		clockw_print_presets();
 		return STATUS_OK;
 	case CLI_ERROR:
 		status_error("%s", err);

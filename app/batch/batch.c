@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "batch_clock.h"
 #include "batch_train.h"
 #include "cli/inputs.h"
 #include <distmm/replay.h>
 #include "report.h"
+#include "report_clock.h"
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 #include "cli/status.h"
@@ -67,10 +69,12 @@ static int batch_replay(const struct cli_opts *o)
 		status_flush_stdout();
 		status_error("%s: the recorded run stops in phase %d of %d: it did not finish",
 			     o->replay_file, last + 1, sched_phase_count(plan));
+		report_clock_none(o, 0);
 		status = STATUS_MISMATCH;
 		goto out;
 	}
 	report_summary(t.sum, plan, a.rows, a.cols, b.cols);
+	report_clock_run(o, plan, a.cols, t.ev, t.n_ev);
 	struct mat c = { a.rows, b.cols, snap.c };
 	status = report_write_outputs(o, NULL, 0, NULL, plan, &c);
 	if (status == STATUS_OK)
@@ -84,6 +88,25 @@ out:
 	return status;
 }
 
+/* Runs r to its end.  Keeping every event, in one go; keeping the latest
+ * alone, a chunk of phases at a time, printing each chunk's events before
+ * the next one drops them (also a failed chunk's, as a whole run's events
+ * would have shown them).  Returns run_finish's code. */
+static int batch_run(struct run *r, const struct cli_opts *o, const struct dm_plan *plan,
+		     struct dm_err *err)
+{
+	if (inputs_keep(o) != RUN_KEEP_LATEST)
+		return run_finish(r, err);
+	for (;;) {
+		int rc = run_advance(r, err);
+		size_t n_ev;
+		const struct ev *ev = run_events(r, &n_ev);
+		report_events(ev, n_ev, plan);
+		if (rc)
+			return rc == 1 ? 0 : rc;
+	}
+}
+
 int batch_main(const struct cli_opts *o)
 {
 	struct mat a, b;
@@ -93,8 +116,14 @@ int batch_main(const struct cli_opts *o)
 	struct ev_summary *sum = NULL;
 	struct run *r = NULL;
 	struct dm_err err;
+	struct dm_hw hw;
 	int status, rc;
 
+	if (o->collective >= 0 || o->sweep >= 0) /* no matrices: the clock's own runs */
+		return batch_clock_main(o);
+	/* a --hw that cannot be read costs no run */
+	if (report_clock_asked(o) && (status = report_clock_model(o, 1, &hw)) != STATUS_OK)
+		return status;
 	report_catch_signals(); /* -b --train and -b --replay too: they start here */
 	if ((o->out_file && (rc = report_check_output(o->out_file, 1, &err))) ||
 	    (o->trace_file && (rc = report_check_output(o->trace_file, 0, &err)))) {
@@ -124,18 +153,19 @@ int batch_main(const struct cli_opts *o)
 	}
 
 	report_header("distmm-tui batch", o, plan, a.rows, a.cols, b.cols);
-	int run_rc = run_finish(r, &err);
+	int run_rc = batch_run(r, o, plan, &err);
 	size_t n_ev;
 	const struct ev *ev = run_events(r, &n_ev);
 	run_snapshot_take(r, &snap);
 	run_summaries(r, sum);
-	if (!o->quiet)
+	if (!o->quiet && cfg.keep == RUN_KEEP_ALL)
 		report_events(ev, n_ev, plan);
 	if (run_rc) {
 		status_flush_stdout();
 		status_error("%s", err.msg);
 		if (run_rc == DM_EDEADLOCK)
 			report_deadlock(&snap);
+		report_clock_none(o, run_rc == DM_EDEADLOCK);
 		status = run_rc == DM_EDEADLOCK ? STATUS_DEADLOCK : STATUS_MISMATCH;
 		/* the trace of what happened, which is whole; never a result */
 		report_write_outputs(o, ev, n_ev, sum, plan, NULL);
@@ -144,6 +174,7 @@ int batch_main(const struct cli_opts *o)
 	report_summary(sum, plan, a.rows, a.cols, b.cols);
 	report_threads(&snap);
 	report_compare(&a, &b, plan, &cfg, sum, o->compare);
+	report_clock_run(o, plan, a.cols, ev, n_ev);
 	status = report_write_outputs(o, ev, n_ev, sum, plan, run_result(r));
 	if (status == STATUS_OK)
 		status = report_verify(o, &a, &b, run_result(r));

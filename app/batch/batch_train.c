@@ -13,6 +13,7 @@
 #include "cli/inputs.h"
 #include <distmm/replay.h>
 #include "report.h"
+#include "report_clock.h"
 #include "report_train.h"
 #include <distmm/run.h>
 #include <distmm/schedule.h>
@@ -78,10 +79,12 @@ int batch_train_replay(const struct cli_opts *o, struct trace *t)
 		status_flush_stdout();
 		status_error("%s: the recorded run stops in phase %d of %d: it did not finish",
 			     o->replay_file, last + 1, sched_phase_count(plan));
+		report_clock_none(o, 0);
 		status = STATUS_MISMATCH;
 		goto out;
 	}
 	report_train_summary(t->sum, t->ev, t->n_ev, plan, M, K, N);
+	report_clock_run(o, plan, K, t->ev, t->n_ev);
 	struct mat c = { M, N, snap.c }, da = { M, K, snap.da }, db = { K, N, snap.db_result };
 	status = report_train_write(o, NULL, 0, NULL, plan, &c, &da, &db);
 	if (status == STATUS_OK)
@@ -139,6 +142,7 @@ int batch_train_main(const struct cli_opts *o)
 		status_error("%s", err.msg);
 		if (run_rc == DM_EDEADLOCK)
 			report_deadlock(&snap);
+		report_clock_none(o, run_rc == DM_EDEADLOCK);
 		status = run_rc == DM_EDEADLOCK ? STATUS_DEADLOCK : STATUS_MISMATCH;
 		/* the trace of what happened, which is whole; never a result */
 		report_train_write(o, ev, n_ev, sum, plan, NULL, NULL, NULL);
@@ -146,6 +150,7 @@ int batch_train_main(const struct cli_opts *o)
 	}
 	report_train_summary(sum, ev, n_ev, plan, M, K, N);
 	report_train_compare(plan, M, K, N);
+	report_clock_run(o, plan, K, ev, n_ev);
 	status = report_train_write(o, ev, n_ev, sum, plan, run_result(r), run_result_da(r),
 				    run_result_db(r));
 	if (status == STATUS_OK)

@@ -154,7 +154,7 @@ void report_compare(const struct mat *a, const struct mat *b, const struct dm_pl
 	uint64_t need[2] = { 0, 0 };
 	for (int m = 0; m < 2; m++)
 		if (c.model[m] && !plan_set_mode(other, m, NULL))
-			need[m] = run_estimate_bytes(other, a->rows, a->cols, b->cols);
+			need[m] = run_estimate_bytes(other, a->rows, a->cols, b->cols, RUN_KEEP_NONE);
 	plan_free(other);
 	printf("DP vs FSDP (bytes; the model: the engine's accounting with the real shard sizes):\n");
 	printf("  %-8s %12s %12s %12s %12s %12s %12s\n", "", "DP model", "DP peak", "FSDP model",

@@ -168,8 +168,7 @@ void report_train_summary(const struct ev_summary *sum, const struct ev *ev, siz
 		return;
 	}
 	report_ring_sent(ev, n_ev, p, ring);
-	printf("memory and traffic, training step (bytes; the model: README, The training "
-	       "step):\n");
+	printf("memory and traffic, training step (bytes; the model: docs/training.md):\n");
 	printf("  %-8s %10s %10s %10s %10s %11s %11s %10s\n", "", "peak held", "model fwd",
 	       "model bwd", "ring sent", "closed form", "gather sent", "received");
 	for (int r = 0; r < n; r++) {

@@ -3,8 +3,11 @@
  * Then one table (cli_rules) of the options that do nothing in the mode the
  * whole line chose: it is read once every option is known, so the order of
  * the options never matters.  --naive, --order and --fix are one setting
- * said three ways: two that disagree are refused as they are read. */
+ * said three ways: two that disagree are refused as they are read.  The
+ * values that are more than a number are read by cli_values.c, the
+ * clock's by cli_clock.c. */
 #include "cli.h"
+#include "cli_int.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -56,6 +59,16 @@ enum {
 	OPT_DA_OUT,
 	OPT_DB_OUT,
 	OPT_QUIZ_DERIVE, /* never returned by getopt: the name of --quiz=derive's bit */
+	OPT_HW,
+	OPT_ALPHA,
+	OPT_BW,
+	OPT_FLOPS,
+	OPT_COLLECTIVE,
+	OPT_ALGO,
+	OPT_BYTES,
+	OPT_SWEEP,
+	OPT_JSON,
+	OPT_TIMELINE,
 };
 
 static const struct option cli_longopts[] = {
@@ -101,6 +114,16 @@ static const struct option cli_longopts[] = {
 	{ "dC", required_argument, NULL, OPT_DC },
 	{ "dA-out", required_argument, NULL, OPT_DA_OUT },
 	{ "dB-out", required_argument, NULL, OPT_DB_OUT },
+	{ "hw", required_argument, NULL, OPT_HW },
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "bw", required_argument, NULL, OPT_BW },
+	{ "flops", required_argument, NULL, OPT_FLOPS },
+	{ "collective", required_argument, NULL, OPT_COLLECTIVE },
+	{ "algo", required_argument, NULL, OPT_ALGO },
+	{ "bytes", required_argument, NULL, OPT_BYTES },
+	{ "sweep", required_argument, NULL, OPT_SWEEP },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "timeline", no_argument, NULL, OPT_TIMELINE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -158,6 +181,16 @@ static const struct cli_name {
 	{ OPT_DB_OUT, CLI_GIVEN_DB_OUT, "--dB-out" },
 	/* no option of its own: OPT_QUIZ sets it beside --quiz's bit */
 	{ OPT_QUIZ_DERIVE, CLI_GIVEN_DERIVE, "--quiz=derive" },
+	{ OPT_HW, CLI_GIVEN_HW, "--hw" },
+	{ OPT_ALPHA, CLI_GIVEN_ALPHA, "--alpha" },
+	{ OPT_BW, CLI_GIVEN_BW, "--bw" },
+	{ OPT_FLOPS, CLI_GIVEN_FLOPS, "--flops" },
+	{ OPT_COLLECTIVE, CLI_GIVEN_COLLECTIVE, "--collective" },
+	{ OPT_ALGO, CLI_GIVEN_ALGO, "--algo" },
+	{ OPT_BYTES, CLI_GIVEN_BYTES, "--bytes" },
+	{ OPT_SWEEP, CLI_GIVEN_SWEEP, "--sweep" },
+	{ OPT_JSON, CLI_GIVEN_JSON, "--json" },
+	{ OPT_TIMELINE, CLI_GIVEN_TIMELINE, "--timeline" },
 };
 
 /* Where an option can be useless: the mode as the whole command line
@@ -180,7 +213,19 @@ enum {
 	CLI_FWD_BUG = 1u << 14,     /* a bug of the forward's (bug_is_backward: not) */
 	CLI_BWD_BUG = 1u << 15,     /* a bug of the backward's */
 	CLI_NO_TRAIN = 1u << 16,    /* no --train */
+	CLI_IN_CCL = 1u << 17,      /* --collective: one collective, no matrices */
+	CLI_NO_CCL = 1u << 18,      /* no --collective */
+	CLI_IN_SWEEP = 1u << 19,    /* --sweep: the model alone, nothing runs */
+	CLI_NO_SWEEP = 1u << 20,    /* no --sweep */
 };
+
+/* What a collective or the sweep has no use for: the matrices' run's
+ * options (their own: --seed, --values and --capacity for a collective's
+ * run; nothing for the sweep). */
+#define CLI_GIVEN_MATRICES                                                                    \
+	(CLI_GIVEN_MODE | CLI_GIVEN_M | CLI_GIVEN_K | CLI_GIVEN_N | CLI_GIVEN_A | CLI_GIVEN_B |    \
+	 CLI_GIVEN_OUT | CLI_GIVEN_ORDERS | CLI_GIVEN_BUG | CLI_GIVEN_TRAIN | CLI_GIVEN_GRAD_FILES | \
+	 CLI_GIVEN_COMPARE | CLI_GIVEN_VERIFY)
 
 /* The options that do nothing in a mode, refused with the first given one
  * named and why: a silently ignored option makes a person believe it
@@ -204,6 +249,45 @@ static const struct cli_rule {
 	/* the interface shows the candidate's recorded run: nothing to predict */
 	{ CLI_GIVEN_QUIZ, CLI_IN_JUDGE,
 	  "has no effect with --judge (the quiz asks about the engine's own run; j shows it)" },
+	/* the clock: its runs are batch mode's, the interface's is a later part */
+	{ CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_MODEL | CLI_GIVEN_TIMELINE, CLI_IN_JUDGE,
+	  "has no effect with --judge (the judged file's runs are not modelled)" },
+	{ CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_ALGO | CLI_GIVEN_BYTES | CLI_GIVEN_JSON,
+	  CLI_IN_INTERFACE,
+	  "has no effect without -b (batch mode runs a collective or the sweep and prints it; "
+	  "the interface does not yet)" },
+	{ CLI_GIVEN_TIMELINE, CLI_IN_INTERFACE,
+	  "has no effect without -b (batch mode prints the timeline as text; the interface does "
+	  "not draw one yet)" },
+	{ CLI_GIVEN_TIMELINE, CLI_IN_SWEEP,
+	  "has no effect with --sweep (the sweep runs nothing: a timeline is a run's)" },
+	{ CLI_GIVEN_SWEEP, CLI_IN_CCL,
+	  "has no effect with --collective (give one: --collective runs one size, --sweep "
+	  "models every size)" },
+	{ CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP, CLI_IN_REPLAY,
+	  "has no effect with --replay (the replay shows a recorded matrix multiply)" },
+	{ CLI_GIVEN_ALGO, CLI_IN_SWEEP,
+	  "has no effect with --sweep (the sweep shows every algorithm that applies)" },
+	{ CLI_GIVEN_ALGO, CLI_NO_CCL,
+	  "has no effect without --collective (it is the collective's algorithm)" },
+	{ CLI_GIVEN_BYTES, CLI_IN_SWEEP,
+	  "has no effect with --sweep (the sweep models every size from 8 B to 1 GiB)" },
+	{ CLI_GIVEN_BYTES, CLI_NO_CCL,
+	  "has no effect without --collective (it is the collective's size)" },
+	{ CLI_GIVEN_JSON, CLI_NO_SWEEP,
+	  "has no effect without --sweep (it prints the sweep as JSON Lines)" },
+	{ CLI_GIVEN_FLOPS, CLI_IN_CCL,
+	  "has no effect with --collective (a collective computes no product: the model times "
+	  "its messages alone)" },
+	{ CLI_GIVEN_FLOPS, CLI_IN_SWEEP,
+	  "has no effect with --sweep (a collective computes no product: the model times its "
+	  "messages alone)" },
+	{ CLI_GIVEN_MATRICES | CLI_GIVEN_TRACE, CLI_IN_CCL,
+	  "has no effect with --collective (it runs one collective on a buffer a rank: no "
+	  "matrices, and no trace yet)" },
+	{ CLI_GIVEN_MATRICES | CLI_GIVEN_TRACE | CLI_GIVEN_SEED | CLI_GIVEN_VALUES |
+		  CLI_GIVEN_CAPACITY | CLI_GIVEN_QUIET,
+	  CLI_IN_SWEEP, "has no effect with --sweep (the sweep is the model alone: nothing runs)" },
 	{ CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD, CLI_IN_BATCH,
 	  "has no effect with -b (it records the interface's screens; batch mode draws none)" },
 	{ CLI_GIVEN_PLAY | CLI_GIVEN_SPEED, CLI_IN_BATCH,
@@ -312,10 +396,7 @@ static cli_given_t cli_first_bit(cli_given_t mask)
 	return mask & -mask;
 }
 
-static int cli_fail(char *err, size_t size, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int cli_fail(char *err, size_t size, const char *fmt, ...)
+int cli_fail(char *err, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -324,9 +405,8 @@ static int cli_fail(char *err, size_t size, const char *fmt, ...)
 	return CLI_ERROR;
 }
 
-/* A decimal number in [lo, hi] and nothing else. */
-static int cli_number(const char *s, unsigned long long lo, unsigned long long hi,
-		      unsigned long long *out)
+int cli_number(const char *s, unsigned long long lo, unsigned long long hi,
+	       unsigned long long *out)
 {
 	if (!s || *s < '0' || *s > '9')
 		return -1;
@@ -347,96 +427,6 @@ static int cli_size(const char *name, const char *arg, size_t *out, char *err, s
 				RUN_MAX_DIM, arg);
 	*out = (size_t)v;
 	return 0;
-}
-
-/* --start-at: ready, a step (its compute), a step and t (the transfer
- * after it), gather or verify; the training step's backward with a prefix:
- * b2 (backward step t=2's compute), b2t (its transfer), partial, rs1 (the
- * reduce-scatter's step 1), ag1 (DP's all-gather's).  Whether the step
- * exists, or the run is a training step, is known only once the devices
- * and the run are (a lesson or a trace may set them): the interface says. */
-static int cli_start_at(const char *arg, struct cli_opts *o, char *err, size_t size)
-{
-	static const struct {
-		const char *word;
-		int kind;
-	} words[] = { { "ready", CLI_START_READY },   { "gather", CLI_START_GATHER },
-		      { "verify", CLI_START_VERIFY }, { "partial", CLI_START_PARTIAL } };
-	unsigned long long v;
-	char num[24];
-	const char *p = arg;
-	int kind = CLI_START_COMPUTE;
-	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-		if (strcmp(arg, words[i].word) == 0) {
-			o->start_kind = words[i].kind;
-			return 0;
-		}
-	if (strncmp(p, "rs", 2) == 0)
-		kind = CLI_START_RS, p += 2;
-	else if (strncmp(p, "ag", 2) == 0)
-		kind = CLI_START_AG, p += 2;
-	else if (p[0] == 'b')
-		kind = CLI_START_BWD_COMPUTE, p++;
-	size_t len = strlen(p);
-	int transfer = (kind == CLI_START_COMPUTE || kind == CLI_START_BWD_COMPUTE) && len > 1 &&
-		       p[len - 1] == 't';
-	if (len == 0 || len - (size_t)transfer >= sizeof num)
-		goto bad;
-	memcpy(num, p, len - (size_t)transfer);
-	num[len - (size_t)transfer] = '\0';
-	if (cli_number(num, 0, RUN_MAX_DEVICES - 1, &v))
-		goto bad;
-	o->start_kind = !transfer			  ? kind
-			: kind == CLI_START_COMPUTE ? CLI_START_TRANSFER
-						    : CLI_START_BWD_TRANSFER;
-	o->start_step = (int)v;
-	return 0;
-bad:
-	return cli_fail(err, size,
-			"--start-at takes a step (2), a step's transfer (2t), ready, gather, verify "
-			"or a backward stop (b2, b2t, partial, rs1, ag1), not '%s'",
-			arg);
-}
-
-/* --size COLSxROWS: two numbers from 1 to CLI_MAX_SIZE; whether the run
- * fits is the layout's to say, once the device count is known. */
-static int cli_screen_size(const char *arg, struct cli_opts *o, char *err, size_t size)
-{
-	char num[16];
-	unsigned long long c, r;
-	const char *x = strchr(arg, 'x');
-	size_t len = x ? (size_t)(x - arg) : 0;
-	if (x && len < sizeof num) {
-		memcpy(num, arg, len);
-		num[len] = '\0';
-		if (!cli_number(num, 1, CLI_MAX_SIZE, &c) && !cli_number(x + 1, 1, CLI_MAX_SIZE, &r)) {
-			o->cols = (int)c;
-			o->rows = (int)r;
-			return 0;
-		}
-	}
-	return cli_fail(err, size, "--size must be COLSxROWS, each from 1 to %d (e.g. 120x40), not '%s'",
-			CLI_MAX_SIZE, arg);
-}
-
-/* --speed: one of the interface's speeds (+ and - step through them). */
-static int cli_speed(const char *arg, struct cli_opts *o, char *err, size_t size)
-{
-	static const struct {
-		const char *name;
-		int step;
-	} speeds[] = { { "1/4", -2 }, { "0.25", -2 }, { "1/2", -1 }, { "0.5", -1 }, { "1", 0 },
-		       { "2", 1 },    { "4", 2 },     { "8", 3 },    { "16", 4 } };
-	size_t len = strlen(arg);
-	if (len && arg[len - 1] == 'x')
-		len--;
-	for (size_t i = 0; i < sizeof speeds / sizeof speeds[0]; i++)
-		if (strlen(speeds[i].name) == len && strncmp(arg, speeds[i].name, len) == 0) {
-			o->speed_step = speeds[i].step;
-			return 0;
-		}
-	return cli_fail(err, size, "--speed must be 1/4, 1/2, 1, 2, 4, 8 or 16 (times 1x), not '%s'",
-			arg);
 }
 
 /* --naive, --order and --fix: the deadlock lab, one setting said three
@@ -480,20 +470,8 @@ static void cli_defaults(struct cli_opts *o)
 	o->rows = CLI_DEFAULT_ROWS;
 	o->order = ORDER_PARITY;
 	o->judge_ms = CLI_JUDGE_MS;
-}
-
-/* --judge-timeout: seconds, a fraction allowed, from 0.1 to 600. */
-static int cli_seconds(const char *s, unsigned *ms)
-{
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	char *end;
-	double v = strtod(s, &end);
-	if (errno || *end != '\0' || !(v >= 0.1 && v <= 600.0))
-		return -1;
-	*ms = (unsigned)(v * 1000.0 + 0.5);
-	return 0;
+	o->collective = o->sweep = -1;
+	o->bytes = CLI_DEFAULT_BYTES;
 }
 
 static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
@@ -613,6 +591,17 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 					"not '%s'", arg);
 		break;
 	case OPT_COMPARE: o->compare = 1; break;
+	case OPT_HW:
+	case OPT_ALPHA:
+	case OPT_BW:
+	case OPT_FLOPS:
+	case OPT_COLLECTIVE:
+	case OPT_ALGO:
+	case OPT_BYTES:
+	case OPT_SWEEP:
+	case OPT_JSON:
+	case OPT_TIMELINE:
+		return cli_clock_option(cli_option_name(cli_bit_of(c)), arg, o, err, size);
 	case OPT_VERIFY:
 		if (strcmp(arg, "auto") == 0)
 			o->verify = CLI_VERIFY_AUTO;
@@ -690,8 +679,8 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 			int r = cli_option(c, optarg, o, err, err_size);
 			if (r == CLI_ERROR)
 				return CLI_ERROR;
-			if (r == CLI_BUG_LIST && action == CLI_RUN)
-				action = CLI_BUG_LIST;
+			if ((r == CLI_BUG_LIST || r == CLI_HW_LIST) && action == CLI_RUN)
+				action = r;
 		}
 		}
 	}
@@ -710,7 +699,9 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 			 (o->lesson_file ? CLI_IN_LESSON : 0u) |
 			 (o->train ? CLI_IN_TRAIN : CLI_NO_TRAIN) |
 			 (o->train || o->replay_file ? 0u : CLI_NO_GRADS) |
-			 (o->bug == BUG_NONE ? 0u : bug_is_backward(o->bug) ? CLI_BWD_BUG : CLI_FWD_BUG);
+			 (o->bug == BUG_NONE ? 0u : bug_is_backward(o->bug) ? CLI_BWD_BUG : CLI_FWD_BUG) |
+			 (o->collective >= 0 ? CLI_IN_CCL : CLI_NO_CCL) |
+			 (o->sweep >= 0 ? CLI_IN_SWEEP : CLI_NO_SWEEP);
 	for (size_t i = 0; i < sizeof cli_rules / sizeof cli_rules[0]; i++) {
 		const struct cli_rule *r = &cli_rules[i];
 		cli_given_t hit = o->given & r->opts;

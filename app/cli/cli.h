@@ -23,6 +23,7 @@ enum cli_action {
 	CLI_VERSION = 2, /* print the version, exit 0 */
 	CLI_ERROR = 3,   /* print the error line, exit 2 */
 	CLI_BUG_LIST = 4, /* print the bugs --bug knows, exit 0 */
+	CLI_HW_LIST = 5,  /* print the hardware presets --hw knows, exit 0 */
 };
 
 /* Which options the command line gave: cli_parse refuses an option that
@@ -73,6 +74,17 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 	CLI_GIVEN_DA_OUT_BIT,
 	CLI_GIVEN_DB_OUT_BIT,
 	CLI_GIVEN_DERIVE_BIT, /* --quiz=derive: set with the quiz's bit, cleared by a later --quiz */
+	/* the clock (docs/clock.md) */
+	CLI_GIVEN_HW_BIT,
+	CLI_GIVEN_ALPHA_BIT,
+	CLI_GIVEN_BW_BIT,
+	CLI_GIVEN_FLOPS_BIT,
+	CLI_GIVEN_COLLECTIVE_BIT,
+	CLI_GIVEN_ALGO_BIT,
+	CLI_GIVEN_BYTES_BIT,
+	CLI_GIVEN_SWEEP_BIT,
+	CLI_GIVEN_JSON_BIT,
+	CLI_GIVEN_TIMELINE_BIT,
 	CLI_GIVEN_COUNT
 };
 #define CLI_GIVEN_BATCH (UINT64_C(1) << CLI_GIVEN_BATCH_BIT)
@@ -118,9 +130,21 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 #define CLI_GIVEN_DA_OUT (UINT64_C(1) << CLI_GIVEN_DA_OUT_BIT)
 #define CLI_GIVEN_DB_OUT (UINT64_C(1) << CLI_GIVEN_DB_OUT_BIT)
 #define CLI_GIVEN_DERIVE (UINT64_C(1) << CLI_GIVEN_DERIVE_BIT)
+#define CLI_GIVEN_HW (UINT64_C(1) << CLI_GIVEN_HW_BIT)
+#define CLI_GIVEN_ALPHA (UINT64_C(1) << CLI_GIVEN_ALPHA_BIT)
+#define CLI_GIVEN_BW (UINT64_C(1) << CLI_GIVEN_BW_BIT)
+#define CLI_GIVEN_FLOPS (UINT64_C(1) << CLI_GIVEN_FLOPS_BIT)
+#define CLI_GIVEN_COLLECTIVE (UINT64_C(1) << CLI_GIVEN_COLLECTIVE_BIT)
+#define CLI_GIVEN_ALGO (UINT64_C(1) << CLI_GIVEN_ALGO_BIT)
+#define CLI_GIVEN_BYTES (UINT64_C(1) << CLI_GIVEN_BYTES_BIT)
+#define CLI_GIVEN_SWEEP (UINT64_C(1) << CLI_GIVEN_SWEEP_BIT)
+#define CLI_GIVEN_JSON (UINT64_C(1) << CLI_GIVEN_JSON_BIT)
+#define CLI_GIVEN_TIMELINE (UINT64_C(1) << CLI_GIVEN_TIMELINE_BIT)
 #define CLI_GIVEN_ALL ((UINT64_C(1) << CLI_GIVEN_COUNT) - 1u)
 /* The files only a training step reads or writes. */
 #define CLI_GIVEN_GRAD_FILES (CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT)
+/* The options that set the model of time (-b adds it to a run's report). */
+#define CLI_GIVEN_MODEL (CLI_GIVEN_HW | CLI_GIVEN_ALPHA | CLI_GIVEN_BW | CLI_GIVEN_FLOPS)
 /* The three ways to say how a transfer is made (--naive is --order send-first). */
 #define CLI_GIVEN_ORDERS (CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX)
 /* The options only the interface uses (distmm-mpi words their refusal itself). */
@@ -179,7 +203,20 @@ struct cli_opts {
 	 * files: dC read (else generated from the seed), dA and dB written */
 	int train;
 	const char *dc_file, *da_out_file, *db_out_file;
+	/* the clock (docs/clock.md): the model's hardware, a preset's name or a
+	 * file (NULL: h100-nvlink), and the values given over it (their
+	 * CLI_GIVEN_* bits say which); one collective run, or the sweep */
+	const char *hw;
+	double alpha_us, bw_gbps, tflops; /* --alpha, --bw, --flops */
+	int collective;       /* --collective: enum ccl_kind, -1 none */
+	int algo;             /* --algo: enum ccl_algo, ring by default */
+	uint64_t bytes;       /* --bytes: the collective's S, CLI_DEFAULT_BYTES by default */
+	int sweep;            /* --sweep: enum ccl_kind, -1 none */
+	int json;             /* --json: the sweep as JSON Lines */
+	int timeline;         /* --timeline: -b's run on the modelled clock, as text */
 };
+
+#define CLI_DEFAULT_BYTES (UINT64_C(1) << 20) /* --bytes: 1 MiB */
 
 /* --quiz=derive: no answer on screen until the candidate writes the ring's
  * rule as an expression (app/practice/derive.h) */

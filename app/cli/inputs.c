@@ -55,6 +55,19 @@ static uint64_t inputs_train_bytes(const struct cli_opts *o, size_t M, size_t K,
 	return (uint64_t)mat_bytes(M, N) + (o->batch ? (da > db ? da : db) : da + db);
 }
 
+/* What a run of o keeps of its event log: the interface steps back through
+ * it, --trace writes it, the training step's report counts its ring from it
+ * and the clock (--hw and the like, --timeline) times its phases from it;
+ * batch mode otherwise prints each phase's events as it steps (or, with -q,
+ * none), so that memory grows with n and not n^2. */
+enum run_keep inputs_keep(const struct cli_opts *o)
+{
+	if (!o->batch || o->trace_file || o->train ||
+	    (o->given & (CLI_GIVEN_MODEL | CLI_GIVEN_TIMELINE)))
+		return RUN_KEEP_ALL;
+	return o->quiet ? RUN_KEEP_NONE : RUN_KEEP_LATEST;
+}
+
 /* Refuses generated matrices that would not fit before allocating them. */
 static int inputs_check_memory(const struct cli_opts *o, size_t M, size_t K, size_t N,
 			       struct dm_err *err)
@@ -63,7 +76,7 @@ static int inputs_check_memory(const struct cli_opts *o, size_t M, size_t K, siz
 	int rc = inputs_plan(o, &p, err);
 	if (rc)
 		return rc;
-	uint64_t need = run_estimate_bytes(p, M, K, N);
+	uint64_t need = run_estimate_bytes(p, M, K, N, inputs_keep(o));
 	plan_free(p);
 	uint64_t inputs = (uint64_t)mat_bytes(M, K) + mat_bytes(K, N) + mat_bytes(M, N) +
 			  inputs_train_bytes(o, M, K, N);
@@ -167,6 +180,7 @@ void inputs_run_config(const struct cli_opts *o, const struct mat *a, const stru
 		       struct run_config *cfg)
 {
 	run_config_default(cfg); /* a training step's dC is the caller's to set */
+	cfg->keep = inputs_keep(o);
 	uint64_t held = (uint64_t)mat_bytes(a->rows, a->cols) + mat_bytes(b->rows, b->cols) +
 			mat_bytes(a->rows, b->cols) +
 			inputs_train_bytes(o, a->rows, a->cols, b->cols);

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include <distmm/dm_err.h>
+#include <distmm/hw.h>
 #include <distmm/mat.h>
 #include <distmm/plan.h>
 #include <distmm/run.h>
@@ -37,5 +38,28 @@ int inputs_plan(const struct cli_opts *o, struct dm_plan **out, struct dm_err *e
  * (and a training step's dC and results) are held. */
 void inputs_run_config(const struct cli_opts *o, const struct mat *a, const struct mat *b,
 		       struct run_config *cfg);
+enum run_keep inputs_keep(const struct cli_opts *o);
+
+/* The clock's (inputs_clock.c).  The model the options ask for: --hw's
+ * preset, or its file when no preset has that name (else h100-nvlink),
+ * with --alpha, --bw and --flops over it.  Returns 0, or DM_EINVAL (a name
+ * that is neither: one line) / DM_EIO / DM_EFORMAT / DM_ENOMEM with err
+ * filled. */
+int inputs_hw(const struct cli_opts *o, struct dm_hw *hw, struct dm_err *err);
+/* The CLOCKW_* bits (words/clock_words.h) of the values the command line
+ * set over the preset's, for the words that mark them. */
+unsigned inputs_hw_given(const struct cli_opts *o);
+/* inputs_hw for a run with products to time (a multiply, the training
+ * step), whose F must be known.  Returns as inputs_hw, or DM_EINVAL when
+ * the model gives no F. */
+int inputs_hw_products(const struct cli_opts *o, struct dm_hw *hw, struct dm_err *err);
+
+/* --collective's plan (kind, --algo, -d, --bytes / 8 doubles a rank,
+ * --capacity), its run's settings and its buffers: a -d x count matrix,
+ * row r rank r's, generated from --seed and --values.  Returns 0, or
+ * DM_EINVAL (ccl_check's words: rhd on 6 ranks) / DM_ENOMEM (it would not
+ * fit: one line) with err filled; nothing left allocated on failure. */
+int inputs_collective(const struct cli_opts *o, struct dm_plan **plan, struct mat *in,
+		      struct run_config *cfg, struct dm_err *err);
 
 #endif

@@ -34,6 +34,7 @@
 #include "cli/status.h"
 #include "cli/version.h"
 #include "words/bug_words.h"
+#include "words/clock_words.h"
 
 /* What --step needs: rank 0 stops waiting once its input has ended. */
 struct mm_step {
@@ -122,7 +123,8 @@ static void mm_usage(void)
 			  "  --step  before every phase the ranks meet at a barrier, each prints what it\n"
 			  "          holds, and rank 0 waits for Enter\n"
 			  "--naive, --order, --fix and --capacity (the in-process transport's, which\n"
-			  "detects deadlocks) and the interface's options belong to distmm-tui.\n\n");
+			  "detects deadlocks), the clock's (--hw, --collective, --sweep...) and the\n"
+			  "interface's options belong to distmm-tui.\n\n");
 	status_put_stdout(cli_usage());
 }
 
@@ -148,6 +150,15 @@ static int mm_refuse(struct cli_opts *o, int step)
 	} else if (o->capacity != RUN_UNBOUNDED) {
 		why = "--capacity sets the inboxes of the in-process transport; over MPI the "
 		      "channel is MPI's: leave it out (or use ./distmm-tui)";
+	} else if (o->given & (CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_MODEL)) {
+		snprintf(buf, sizeof buf,
+			 "%s belongs to ./distmm-tui -b for now: distmm-mpi neither runs the "
+			 "collectives family nor models time yet",
+			 cli_option_name(o->given & (CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP |
+						     CLI_GIVEN_MODEL) &
+					 -(o->given & (CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP |
+						       CLI_GIVEN_MODEL))));
+		why = buf;
 	} else if (step && o->replay_file) {
 		why = "--step has no effect with --replay (the ranks run nothing to step through)";
 	}
@@ -349,6 +360,10 @@ static int mm_main(int argc, char **argv)
 	case CLI_BUG_LIST:
 		if (mm_rank == 0)
 			bugw_print_list();
+		return STATUS_OK;
+	case CLI_HW_LIST:
+		if (mm_rank == 0)
+			clockw_print_presets();
 		return STATUS_OK;
 	case CLI_ERROR:
 		if (mm_rank == 0) {

@@ -1,7 +1,7 @@
 /* lesson: a plain-text lesson for a class, parsed (no curses, no engine
  * runs).  A lesson is a title and parts; each part sets the configuration
  * (cumulatively: a part changes what it names and keeps the rest) and gives
- * a caption for phases of the run.  The format is documented in README.md:
+ * a caption for phases of the run.  The format is documented in docs/practice.md:
  *
  *   title: The exercise, by hand
  *   part: Two devices

@@ -12,6 +12,7 @@
 
 #include "cli/inputs.h"
 #include "layout.h"
+#include "modes/clock.h"
 #include "modes/lessons.h"
 #include "modes/practice.h"
 #include "modes/replay.h"
@@ -183,6 +184,14 @@ int session_start(struct session *t, uint64_t now, struct dm_err *err)
 	/* a judged session shows its case's runs, every other the options' */
 	if ((rc = t->judge ? session_judge_start(t, now, err) : session_start_view(t, now, err)))
 		return rc;
+	if (o->given & CLI_GIVEN_MODEL) { /* the clock: which model, on every stop */
+		struct dm_hw hw;
+		if ((rc = inputs_hw_products(o, &hw, err)) ||
+		    (rc = mode_clock_push(&t->v, &hw, inputs_hw_given(o), err))) {
+			session_stop(t);
+			return rc;
+		}
+	}
 	t->v.utf8 = theme_utf8(); /* 0 until the screen is set up: its owner sets it then */
 	if (o->speed_step) {
 		/* the view starts at 1x; restarted, its first phase waits at the

@@ -233,8 +233,8 @@ static int still_log(struct view_still *st, struct view *v)
 void view_still_measure(struct view *v)
 {
 	view_still_free(v);
-	if (!v->plan || run_estimate_bytes(v->plan, v->a->rows, v->a->cols, v->b->cols) >
-				STILL_MAX_BYTES)
+	if (!v->plan || run_estimate_bytes(v->plan, v->a->rows, v->a->cols, v->b->cols,
+					   v->run_cfg.keep) > STILL_MAX_BYTES)
 		return;
 	struct view_still *st = calloc(1, sizeof *st);
 	if (!st)

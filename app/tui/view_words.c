@@ -262,8 +262,9 @@ int view_table_shard(const struct view *v, int r, int s)
 
 int view_train_backward(const struct view *v)
 {
-	/* the backward's kinds are in a training step's schedule only */
-	return v->kind >= SCHED_BWD_COMPUTE && v->kind < SCHED_KIND_COUNT;
+	/* the backward's kinds are in a training step's schedule only (a
+	 * collective's come after them) */
+	return v->kind >= SCHED_BWD_COMPUTE && v->kind <= SCHED_ALL_GATHER;
 }
 
 int view_train_chunk_fill(const struct view *v, int r, int c)

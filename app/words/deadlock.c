@@ -1,6 +1,6 @@
 /* deadlock: the cycle of waits and its explanation (see deadlock.h).  The
  * explanation is chosen by what ran (the order, the bug), never by what
- * the table in the README says should happen: the engine found the
+ * the table in docs/practice.md says should happen: the engine found the
  * deadlock, these words only say why that order makes one. */
 #include "deadlock.h"
 

@@ -25,6 +25,8 @@ enum comm_kind {
 	COMM_BLOCK = 2, /* a row block of C on its way to rank 0 */
 	COMM_DB_CHUNK = 3, /* a chunk of dB: a running sum round the ring, or summed */
 	COMM_DA_BLOCK = 4, /* a row block of dA on its way to rank 0 */
+	COMM_CCL = 5,      /* a collective's range of chunks (index: its first chunk, parts: the
+			      ranks' parts each of its chunks holds) */
 };
 
 struct comm_msg {

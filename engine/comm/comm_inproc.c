@@ -87,6 +87,7 @@ static const char *inproc_kind_name(int kind)
 	case COMM_BLOCK: return "row block";
 	case COMM_DB_CHUNK: return "dB chunk";
 	case COMM_DA_BLOCK: return "dA block";
+	case COMM_CCL: return "collective's chunks";
 	}
 	return "message";
 }

@@ -59,6 +59,18 @@ int plan_make_run(struct dm_plan **out, enum dm_mode mode, int n, enum dm_pass p
 	return rc;
 }
 
+int plan_make_collective(struct dm_plan **out, enum ccl_kind kind, enum ccl_algo algo, int n,
+			 size_t count, struct dm_err *err)
+{
+	int rc = plan_new(out, DM_COLL, n, err);
+	if (!rc && ((rc = plan_set_collective(*out, kind, algo, count, err)) ||
+		    (rc = plan_check(*out, err)))) {
+		plan_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
 int plan_dup(struct dm_plan **out, const struct dm_plan *p, struct dm_err *err)
 {
 	if (!(*out = malloc(sizeof **out)))
@@ -119,6 +131,22 @@ int plan_set_capacity(struct dm_plan *p, size_t capacity, struct dm_err *err)
 	return 0;
 }
 
+int plan_set_collective(struct dm_plan *p, enum ccl_kind kind, enum ccl_algo algo, size_t count,
+			struct dm_err *err)
+{
+	if ((unsigned)kind >= CCL_KIND_COUNT)
+		return dm_err_set(err, DM_EINVAL, "unknown collective %d", (int)kind);
+	if ((unsigned)algo >= CCL_ALGO_COUNT)
+		return dm_err_set(err, DM_EINVAL, "unknown algorithm %d", (int)algo);
+	if (count < 1 || count > PLAN_MAX_CCL_COUNT)
+		return dm_err_set(err, DM_EINVAL, "a collective's buffer holds 1 to %zu doubles, not "
+				  "%zu", PLAN_MAX_CCL_COUNT, count);
+	p->ccl = kind;
+	p->algo = algo;
+	p->count = count;
+	return 0;
+}
+
 enum dm_mode plan_mode(const struct dm_plan *p) { return p->mode; }
 int plan_devices(const struct dm_plan *p) { return p->n; }
 enum dm_pass plan_pass(const struct dm_plan *p) { return p->pass; }
@@ -126,9 +154,28 @@ int plan_train(const struct dm_plan *p) { return p->pass == DM_TRAIN; }
 enum dm_order plan_order(const struct dm_plan *p) { return p->order; }
 enum dm_bug plan_bug(const struct dm_plan *p) { return p->bug; }
 size_t plan_capacity(const struct dm_plan *p) { return p->capacity; }
+enum ccl_kind plan_ccl_kind(const struct dm_plan *p) { return p->ccl; }
+enum ccl_algo plan_ccl_algo(const struct dm_plan *p) { return p->algo; }
+size_t plan_ccl_count(const struct dm_plan *p) { return p->count; }
+
+/* A collective: one forward pass of its own steps, as ccl_check allows. */
+static int plan_check_collective(const struct dm_plan *p, struct dm_err *err)
+{
+	if (p->pass != DM_FORWARD)
+		return dm_err_set(err, DM_EINVAL, "a collective has no training step");
+	if (p->bug != BUG_NONE)
+		return dm_err_set(err, DM_EINVAL, "bug %s is a mistake of the matrix multiply's "
+				  "rings, not of a collective", bug_name(p->bug));
+	if (p->order != ORDER_PARITY)
+		return dm_err_set(err, DM_EINVAL, "a collective orders its calls itself (a send to "
+				  "a higher rank first), not by %s", order_name(p->order));
+	return ccl_check(p->ccl, p->algo, p->n, err);
+}
 
 int plan_check(const struct dm_plan *p, struct dm_err *err)
 {
+	if (p->mode == DM_COLL)
+		return plan_check_collective(p, err);
 	if (p->pass != DM_TRAIN)
 		return 0;
 	/* the bug before the order, as run_new has always said them */
@@ -144,5 +191,5 @@ int plan_check(const struct dm_plan *p, struct dm_err *err)
 
 const char *plan_mode_name(enum dm_mode mode)
 {
-	return mode == DM_DP ? "DP" : mode == DM_FSDP ? "FSDP" : "?";
+	return mode == DM_DP ? "DP" : mode == DM_FSDP ? "FSDP" : mode == DM_COLL ? "collective" : "?";
 }

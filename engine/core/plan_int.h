@@ -20,13 +20,18 @@ struct dm_plan {
 	enum dm_order order;
 	enum dm_bug bug;
 	size_t capacity;
+	/* a collective's (mode DM_COLL) */
+	enum ccl_kind ccl;
+	enum ccl_algo algo;
+	size_t count;
 };
 
 /* plan_new's defaults for mode, n and pass, unchecked: the caller's
  * values are ones the engine made or checked already. */
 static inline struct dm_plan plan_of(enum dm_mode mode, int n, enum dm_pass pass)
 {
-	return (struct dm_plan){ mode, n, pass, ORDER_PARITY, BUG_NONE, PLAN_UNBOUNDED };
+	return (struct dm_plan){ mode, n, pass, ORDER_PARITY, BUG_NONE, PLAN_UNBOUNDED,
+				 CCL_ALLREDUCE, CCL_RING, 1 };
 }
 
 #endif

@@ -3,6 +3,7 @@
  * blocks, so that the count, the kinds and the steps cannot disagree. */
 #include <distmm/schedule.h>
 
+#include <distmm/ccl.h>
 #include <distmm/split.h>
 #include "core/plan_int.h"
 #include "core/schedule_int.h"
@@ -112,18 +113,47 @@ int sched_step_of(enum dm_mode mode, enum dm_pass pass, int n, int phase)
 	return step;
 }
 
+_Static_assert(SCHED_CCL_DOUBLING - SCHED_CCL_FIRST == CCL_P_DOUBLING &&
+		       SCHED_CCL_DOUBLING + 1 == SCHED_KIND_COUNT && CCL_P_DOUBLING + 1 == CCL_PRIM_COUNT,
+	       "a collective's kinds are its primitives, in their order");
+
+/* A collective's phase: its primitive's kind, and its step in *step.  Past
+ * the end: the last phase's kind (as a matrices' run's gather), none for a
+ * collective with no phase. */
+static enum sched_kind sched_ccl_at(const struct dm_plan *p, int phase, int *step)
+{
+	int count = ccl_phase_count(p->ccl, p->algo, p->n);
+	if (count == 0) {
+		*step = 0;
+		return SCHED_NONE;
+	}
+	enum ccl_prim prim = ccl_phase_prim(p->ccl, p->algo, p->n,
+					    phase < count ? phase : count - 1, step);
+	return (enum sched_kind)(SCHED_CCL_FIRST + prim);
+}
+
 int sched_phase_count(const struct dm_plan *p)
 {
+	if (p->mode == DM_COLL)
+		return ccl_phase_count(p->ccl, p->algo, p->n);
 	return sched_count_of(p->mode, p->pass, p->n);
 }
 
 enum sched_kind sched_phase_kind(const struct dm_plan *p, int phase)
 {
+	int step;
+	if (p->mode == DM_COLL)
+		return sched_ccl_at(p, phase, &step);
 	return sched_kind_of(p->mode, p->pass, p->n, phase);
 }
 
 int sched_phase_step(const struct dm_plan *p, int phase)
 {
+	int step;
+	if (p->mode == DM_COLL) {
+		sched_ccl_at(p, phase, &step);
+		return step;
+	}
 	return sched_step_of(p->mode, p->pass, p->n, phase);
 }
 
@@ -170,6 +200,8 @@ const char *sched_kind_name(enum sched_kind kind)
 	case SCHED_NONE:
 	case SCHED_KIND_COUNT:
 		break;
+	default: /* a collective's */
+		return ccl_prim_name((enum ccl_prim)(kind - SCHED_CCL_FIRST));
 	}
 	return "?";
 }

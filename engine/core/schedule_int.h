@@ -12,7 +12,8 @@
 #include <distmm/schedule.h>
 
 /* pass: any but DM_FORWARD is the training step, as the engine's own
- * `train` flags say it (non-zero). */
+ * `train` flags say it (non-zero).  The matrices' modes alone: a
+ * collective's schedule is its plan's (sched_phase_*, <distmm/ccl.h>). */
 int sched_count_of(enum dm_mode mode, enum dm_pass pass, int n);
 enum sched_kind sched_kind_of(enum dm_mode mode, enum dm_pass pass, int n, int phase);
 int sched_step_of(enum dm_mode mode, enum dm_pass pass, int n, int phase);

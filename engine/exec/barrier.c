@@ -55,7 +55,8 @@ struct barrier {
 	atomic_int arrived;     /* the controller sleeps on it: bumped by the last
 				   arrival and by stop */
 	atomic_int behind;      /* devices with done[r] < target */
-	int target;             /* the phase the controller waits for (mu) */
+	atomic_int target;      /* the phase the controller waits for: written
+				   under mu while no device runs */
 	int n;
 	int nparked;            /* devices parked since the last release (mu) */
 	atomic_int *done;
@@ -97,7 +98,7 @@ int barrier_new(struct barrier **out, int n, barrier_park_fn park, void *park_ct
 	atomic_init(&b->gen, 0);
 	atomic_init(&b->arrived, 0);
 	atomic_init(&b->behind, 0);
-	b->target = -1;
+	atomic_init(&b->target, -1);
 	b->n = n;
 	b->done = done;
 	b->park = park;
@@ -171,7 +172,8 @@ static int barrier_mark(struct barrier *b, int rank, int reached)
 {
 	int before = atomic_load_explicit(&b->done[rank], memory_order_relaxed);
 	atomic_store_explicit(&b->done[rank], reached, memory_order_relaxed);
-	if (before < b->target && reached >= b->target &&
+	int target = atomic_load_explicit(&b->target, memory_order_relaxed);
+	if (before < target && reached >= target &&
 	    atomic_fetch_sub_explicit(&b->behind, 1, memory_order_acq_rel) == 1) {
 		atomic_fetch_add_explicit(&b->arrived, 1, memory_order_release);
 		return 1;
@@ -185,6 +187,16 @@ int barrier_enter(struct barrier *b, int rank, int phase)
 	 * controller waits for the devices to leave, not for phases) */
 	if (atomic_load_explicit(&b->allowed, memory_order_acquire) == BARRIER_FREE)
 		return atomic_load(&b->stopped) ? DM_ESTOPPED : 0;
+
+	/* inside a chunk of phases (run_advance): short of the target there is
+	 * no park and no count to bring down, so no lock to take.  A target read
+	 * stale is an older, smaller one (the release raises allowed first), and
+	 * sends the device the locked way. */
+	if (atomic_load_explicit(&b->allowed, memory_order_acquire) >= phase &&
+	    phase - 1 < atomic_load_explicit(&b->target, memory_order_relaxed)) {
+		atomic_store_explicit(&b->done[rank], phase - 1, memory_order_relaxed);
+		return atomic_load(&b->stopped) ? DM_ESTOPPED : 0;
+	}
 
 	pthread_mutex_lock(&b->mu);
 	/* parked (idle to the transport) before it counts as arrived: once the
@@ -236,7 +248,7 @@ static void barrier_allow(struct barrier *b, int phase)
 static void barrier_set_target(struct barrier *b, int target)
 {
 	int behind = 0;
-	b->target = target;
+	atomic_store_explicit(&b->target, target, memory_order_relaxed);
 	for (int r = 0; r < b->n; r++)
 		if (atomic_load_explicit(&b->done[r], memory_order_relaxed) < target)
 			behind++;

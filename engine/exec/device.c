@@ -17,6 +17,7 @@
 
 #include <distmm/bug.h>
 #include "exec/bug_int.h"
+#include "exec/ccl_device.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "core/xalloc.h"
@@ -195,13 +196,17 @@ void device_release(struct device *d)
 	mat_free(&d->gathered_db);
 	free(d->col_fill);
 	free(d->db_fill);
+	free(d->parts);
 	d->col_fill = NULL;
 	d->db_fill = NULL;
+	d->parts = NULL;
 	evlog_free(&d->log);
 }
 
 int device_run(struct device *d)
 {
+	if (d->mode == DM_COLL)
+		return ccldev_run(d);
 	if (d->train)
 		return train_device_run(d);
 	return d->mode == DM_DP ? dp_device_run(d) : fsdp_device_run(d);
@@ -234,6 +239,8 @@ int device_log(struct device *d, const struct ev *e)
 	struct ev stamped = *e;
 	stamped.held = d->held;
 	stamped.peak = d->peak;
+	if (d->log_off)
+		return 0;
 	if (evlog_push(&d->log, &stamped))
 		return dm_err_set(&d->err, DM_ENOMEM, "rank %d: out of memory for the event log",
 				  d->rank);

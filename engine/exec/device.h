@@ -94,6 +94,12 @@ struct device {
 				(0, no-sum), or neither (-1) */
 	struct mat gathered_da, gathered_db; /* rank 0: dA (M x K) and, FSDP, dB (K x N) */
 
+	/* a collective (mode DM_COLL, exec/ccl_device.c): M is n, K and N the
+	   doubles of a rank's buffer; a its input (a view of row rank of the
+	   caller's n x count inputs), c its buffer, the result */
+	int ccl_kind, ccl_algo; /* enum ccl_kind, enum ccl_algo */
+	int *parts;          /* n entries: how many ranks' parts chunk c of c holds (0: none) */
+
 	/* buffers it let go, kept for its next allocations (device_mat_alloc) */
 	struct { double *data; size_t bytes; } cache[DEVICE_CACHE];
 
@@ -104,6 +110,7 @@ struct device {
 	int sent_shard, sent_to, recv_shard, recv_from;
 
 	struct evlog log;
+	int log_off;         /* the run keeps no events: device_log only stamps */
 	struct dm_err err;
 };
 
@@ -148,7 +155,8 @@ int fsdp_device_run(struct device *d);
 int dp_device_run(struct device *d);
 /* The training step's, both modes: the schedule's phases in turn (train.c). */
 int train_device_run(struct device *d);
-/* The one a device runs: its mode's, or the training step. */
+/* The one a device runs: its mode's, the training step, or a collective's
+ * (ccldev_run, exec/ccl_device.h). */
 int device_run(struct device *d);
 
 /* Steps of the algorithms the training step shares (fsdp.c, dp.c): FSDP's

@@ -60,6 +60,9 @@ int mpi_rank_check(const struct dm_plan *p, const struct mat *a, const struct ma
 	int rc;
 	if (!p || !a || !b)
 		return dm_err_set(err, DM_EINVAL, "rank 0 has no matrices to multiply");
+	if (plan_mode(p) == DM_COLL)
+		return dm_err_set(err, DM_EINVAL, "a collective runs on the in-process devices "
+				  "(distmm-tui -b --collective), not over MPI yet");
 	/* the same as in-process; MPI's int counts hold what BLAS's ints hold */
 	if ((rc = run_check_shapes(p, a, b, dc, err)))
 		return rc;

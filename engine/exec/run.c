@@ -24,6 +24,7 @@
 #include "core/plan_int.h"
 #include <distmm/split.h>
 #include "exec/barrier.h"
+#include "exec/ccl_device.h"
 #include "core/xalloc.h"
 #include "core/schedule_int.h"
 #include "exec/bug_int.h"
@@ -65,6 +66,7 @@ struct run {
 void run_config_default(struct run_config *cfg)
 {
 	cfg->wait_timeout_ms = 120000;
+	cfg->keep = RUN_KEEP_ALL;
 	cfg->mem_limit = 0;
 	cfg->dc = NULL;
 }
@@ -80,8 +82,11 @@ static uint64_t run_sat_add(uint64_t a, uint64_t b)
 	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
-uint64_t run_estimate_bytes(const struct dm_plan *p, size_t M, size_t K, size_t N)
+uint64_t run_estimate_bytes(const struct dm_plan *p, size_t M, size_t K, size_t N,
+			    enum run_keep keep)
 {
+	if (p->mode == DM_COLL)
+		return ccldev_estimate_bytes(p, RUN_STACK_BYTES / 16);
 	uint64_t n = (uint64_t)(p->n > 0 ? p->n : 1), d = sizeof(double);
 	uint64_t a = run_sat_mul(run_sat_mul(M, K), d);
 	uint64_t b = run_sat_mul(run_sat_mul(K, N), d);
@@ -91,8 +96,14 @@ uint64_t run_estimate_bytes(const struct dm_plan *p, size_t M, size_t K, size_t 
 	uint64_t b_held = p->mode == DM_DP ? run_sat_mul(b, n)
 					     : run_sat_mul(run_sat_mul(K, N + 2 * n), d);
 	/* events: FSDP has n computes, 2(n-1) sends and receives and one gather
-	 * event per rank, each kept twice (device log and merged log) */
+	 * event per rank, each kept twice (device log and merged log); a phase
+	 * has at most 2n (a send and a receive a rank, or the gather's sends
+	 * and placements) */
 	uint64_t events = p->mode == DM_DP ? 3 * n : run_sat_add(run_sat_mul(3 * n, n), n);
+	if (keep == RUN_KEEP_NONE)
+		events = 0;
+	else if (keep == RUN_KEEP_LATEST && events > RUN_LATEST_EVENTS + 2 * n)
+		events = RUN_LATEST_EVENTS + 2 * n; /* run_advance's chunk, and a phase more */
 	uint64_t ev_bytes = run_sat_mul(run_sat_mul(events, sizeof(struct ev)), 2);
 	uint64_t per_dev = 512 + (uint64_t)N * sizeof(int) + RUN_STACK_BYTES / 16;
 	uint64_t total = run_sat_add(a, b_held);
@@ -108,7 +119,12 @@ uint64_t run_estimate_bytes(const struct dm_plan *p, size_t M, size_t K, size_t 
 		uint64_t da = run_sat_mul(run_sat_mul(M, K), d);
 		uint64_t grads = run_sat_add(run_sat_add(c, run_sat_mul(da, 2)), run_sat_mul(b, n));
 		grads = run_sat_add(grads, run_sat_mul(run_sat_mul(K, N + 2 * n), d * 4));
-		uint64_t more = run_sat_mul(run_sat_mul(4 * n + 8, n), 2 * sizeof(struct ev));
+		uint64_t bwd_events = run_sat_mul(4 * n + 8, n);
+		if (keep == RUN_KEEP_NONE)
+			bwd_events = 0;
+		else if (keep == RUN_KEEP_LATEST && bwd_events > RUN_LATEST_EVENTS + 4 * n + 8)
+			bwd_events = RUN_LATEST_EVENTS + 4 * n + 8;
+		uint64_t more = run_sat_mul(bwd_events, 2 * sizeof(struct ev));
 		total = run_sat_add(run_sat_add(total, grads), more);
 		total = run_sat_add(total, run_sat_mul(run_sat_mul(N, n), sizeof(int)));
 	}
@@ -123,6 +139,12 @@ const struct dm_plan *run_plan(const struct run *r) { return &r->plan; }
 const struct mat *run_result(const struct run *r)
 {
 	return r->finished ? &r->dev[0].gathered : NULL;
+}
+
+const struct mat *run_ccl_output(const struct run *r, int rank)
+{
+	return r->finished && r->plan.mode == DM_COLL && rank >= 0 && rank < r->n ? &r->dev[rank].c
+										    : NULL;
 }
 
 const struct mat *run_result_da(const struct run *r)
@@ -191,7 +213,8 @@ static int run_setup_device(struct run *r, int i, const struct mat *a, const str
 			    struct dm_err *err)
 {
 	struct device *d = &r->dev[i];
-	int rc = r->train
+	int rc = r->plan.mode == DM_COLL ? ccldev_setup(d, i, &r->plan, a, err)
+		 : r->train
 			 ? device_setup_train(d, i, r->n, r->plan.mode, r->plan.bug, r->M, r->K, r->N, a, b,
 					      err)
 			 : device_setup(d, i, r->n, r->plan.mode, r->plan.bug, r->M, r->K, r->N, a, b, err);
@@ -203,6 +226,7 @@ static int run_setup_device(struct run *r, int i, const struct mat *a, const str
 	d->enter = run_enter;
 	d->ctx = r;
 	d->order = r->plan.mode == DM_FSDP ? r->plan.order : ORDER_PARITY; /* DP: no ring */
+	d->log_off = r->cfg.keep == RUN_KEEP_NONE;
 	return 0;
 }
 
@@ -223,6 +247,8 @@ static int run_check_dc(const struct mat *a, const struct mat *b, const struct m
 int run_check_shapes(const struct dm_plan *p, const struct mat *a, const struct mat *b,
 		     const struct mat *dc, struct dm_err *err)
 {
+	if (p->mode == DM_COLL)
+		return ccldev_check_inputs(p, a, err);
 	if (a->cols != b->rows)
 		return dm_err_set(err, DM_EINVAL,
 				  "shapes do not match: A is %zux%zu, B is %zux%zu "
@@ -247,7 +273,7 @@ static int run_check(const struct dm_plan *p, const struct run_config *cfg, cons
 	int rc;
 	if ((rc = run_check_shapes(p, a, b, cfg->dc, err)) || (rc = plan_check(p, err)))
 		return rc;
-	uint64_t need = run_estimate_bytes(p, a->rows, a->cols, b->cols);
+	uint64_t need = run_estimate_bytes(p, a->rows, a->cols, b ? b->cols : a->cols, cfg->keep);
 	if (cfg->mem_limit && need > cfg->mem_limit)
 		return dm_err_set(err, DM_ENOMEM,
 				  "this run needs about %.1f MiB, more than the %.1f MiB available",
@@ -305,9 +331,9 @@ int run_new(struct run **out, const struct dm_plan *p, const struct run_config *
 	r->n = p->n;
 	r->M = a->rows;
 	r->K = a->cols;
-	r->N = b->cols;
+	r->N = p->mode == DM_COLL ? a->cols : b->cols; /* a collective: its buffer */
 	r->phase = -1;
-	r->phase_count = sched_count_of(p->mode, p->pass, r->n);
+	r->phase_count = sched_phase_count(p);
 	r->dev = xcalloc((size_t)r->n, sizeof *r->dev);
 	r->thread = xcalloc((size_t)r->n, sizeof *r->thread);
 	r->cursor = xcalloc((size_t)r->n, sizeof *r->cursor);
@@ -341,6 +367,8 @@ fail:
  * depends on thread timing. */
 static int run_merge_events(struct run *r, int upto_phase)
 {
+	if (r->cfg.keep == RUN_KEEP_LATEST)
+		r->log.len = 0;
 	for (int p = r->phase + 1; p <= upto_phase; p++)
 		for (int i = 0; i < r->n; i++) {
 			struct evlog *dl = &r->dev[i].log;
@@ -350,6 +378,10 @@ static int run_merge_events(struct run *r, int upto_phase)
 							  "out of memory for the event log");
 				r->cursor[i]++;
 			}
+			/* the devices are parked or gone: their logs are the
+			 * controller's until the next phase starts */
+			if (r->cfg.keep == RUN_KEEP_LATEST && r->cursor[i] == dl->len)
+				dl->len = r->cursor[i] = 0;
 		}
 	return 0;
 }
@@ -409,13 +441,14 @@ static int run_fail(struct run *r, struct dm_err *err)
 	return r->err.code;
 }
 
-int run_step(struct run *r, struct dm_err *err)
+/* Runs phases up to `p` (the devices park only after it) and waits. */
+static int run_to(struct run *r, int p, struct dm_err *err)
 {
 	if (r->failed)
 		return run_fail(r, err);
 	if (r->finished)
 		return 1;
-	int p = r->phase + 1, rc;
+	int rc;
 	rc = barrier_run_phase(r->bar, p);
 	if (run_collect_error(r)) {
 		/* keep what the failed phase did: its trace is whole up to there */
@@ -443,6 +476,25 @@ int run_step(struct run *r, struct dm_err *err)
 		return 1;
 	}
 	return 0;
+}
+
+int run_step(struct run *r, struct dm_err *err)
+{
+	return run_to(r, r->phase + 1, err);
+}
+
+/* A phase logs at most 2n events (see run_estimate_bytes). */
+static int run_chunk_phases(const struct run *r)
+{
+	uint64_t per_phase = 2 * (uint64_t)r->n;
+	uint64_t k = RUN_LATEST_EVENTS / per_phase;
+	return k < 1 ? 1 : k > (uint64_t)r->phase_count ? r->phase_count : (int)k;
+}
+
+int run_advance(struct run *r, struct dm_err *err)
+{
+	int p = r->phase + run_chunk_phases(r);
+	return run_to(r, p < r->phase_count ? p : r->phase_count - 1, err);
 }
 
 int run_finish(struct run *r, struct dm_err *err)
@@ -526,6 +578,16 @@ int run_snapshot_init(struct run_snapshot *s, const struct dm_plan *p, size_t M,
 		      size_t N, int want_values, struct dm_err *err)
 {
 	size_t cells, da_cells = 0, db_cells = 0;
+	if (p->mode == DM_COLL) { /* no matrices: the devices and their chunks */
+		memset(s, 0, sizeof *s);
+		s->n = p->n;
+		int rc = (s->dev = xcalloc((size_t)p->n, sizeof *s->dev))
+				 ? ccldev_snapshot_alloc(s, p, want_values, err)
+				 : dm_err_set(err, DM_ENOMEM, "out of memory for a snapshot");
+		if (rc)
+			run_snapshot_free(s);
+		return rc;
+	}
 	int n = p->n, rc = run_snapshot_alloc(s, n, M, K, N, want_values, err);
 	if (rc || p->pass == DM_FORWARD)
 		return rc;
@@ -554,6 +616,10 @@ void run_snapshot_free(struct run_snapshot *s)
 	free(s->da);
 	free(s->db);
 	free(s->db_result);
+	free(s->ccl_parts);
+	free(s->ccl_buf);
+	s->ccl_parts = NULL;
+	s->ccl_buf = NULL;
 	s->dev = NULL;
 	s->col_fill = NULL;
 	s->c = NULL;
@@ -640,9 +706,9 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 	s->finished = r->finished;
 	s->event_count = r->log.len;
 	s->pass = r->plan.pass;
-	s->kind = r->phase >= 0 ? sched_kind_of(r->plan.mode, r->plan.pass, r->n, r->phase)
-				: SCHED_NONE;
+	s->kind = r->phase >= 0 ? sched_phase_kind(&r->plan, r->phase) : SCHED_NONE;
 	uint64_t b_bytes = mat_bytes(r->K, r->N);
+	int coll = r->plan.mode == DM_COLL; /* no B, no C: its chunks instead */
 	for (int i = 0; i < r->n; i++) {
 		const struct device *d = &r->dev[i];
 		struct run_dev_view *v = &s->dev[i];
@@ -660,7 +726,7 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 		v->peak_bytes = d->peak;
 		v->sent_bytes = d->sent;
 		v->recv_bytes = d->recvd;
-		v->dp_bytes = mat_bytes(rows, r->K) + b_bytes + mat_bytes(rows, r->N);
+		v->dp_bytes = coll ? 0 : mat_bytes(rows, r->K) + b_bytes + mat_bytes(rows, r->N);
 		v->sent_shard = d->sent_shard;
 		v->sent_to = d->sent_to;
 		v->recv_shard = d->recv_shard;
@@ -675,12 +741,15 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 		v->rx_peer = rx.peer;
 		v->failed = d->err.code != DM_OK && d->err.code != DM_ESTOPPED;
 		run_train_view(r, d, v);
-		memcpy(&s->col_fill[(size_t)i * r->N], d->col_fill, r->N * sizeof(int));
+		if (s->col_fill)
+			memcpy(&s->col_fill[(size_t)i * r->N], d->col_fill, r->N * sizeof(int));
 		if (s->c && d->c.data)
 			memcpy(&s->c[d->row_begin * r->N], d->c.data,
 			       rows * r->N * sizeof(double));
 	}
 	if (s->c && r->dev[0].gather_done)
 		memcpy(s->c, r->dev[0].gathered.data, r->M * r->N * sizeof(double));
+	if (coll)
+		ccldev_snapshot_take(r->dev, r->n, s);
 	run_train_snapshot(r, s);
 }

@@ -104,7 +104,7 @@ void model_fwd_rank(const struct dm_plan *p, int r, size_t M, size_t K, size_t N
 uint64_t model_scale(const struct dm_plan *p, size_t M, size_t K, size_t N)
 {
 	uint64_t top = 1;
-	for (int mode = 0; mode < DM_MODE_COUNT; mode++)
+	for (int mode = DM_FSDP; mode <= DM_DP; mode++) /* the matrices' modes */
 		for (int r = 0; r < p->n; r++) {
 			struct model_fwd m;
 			model_rank_at(mode, p->n, r, M, K, N, &m);
@@ -135,11 +135,13 @@ static void model_measure(struct model_compare *c, int mode, const struct mat *a
 	struct dm_plan p = plan_of(mode, base->n, DM_FORWARD);
 	struct run *r = NULL;
 	struct dm_err err;
+	struct run_config totals = *cfg; /* the totals are all it reads */
+	totals.keep = RUN_KEEP_NONE;
 	/* measurements, not a lesson in deadlocks */
 	p.capacity = base->capacity == 0 ? 1 : base->capacity;
-	if (run_estimate_bytes(&p, a->rows, a->cols, b->cols) > max_run_bytes)
+	if (run_estimate_bytes(&p, a->rows, a->cols, b->cols, totals.keep) > max_run_bytes)
 		return;
-	if (run_new(&r, &p, cfg, a, b, &err) == 0 && run_finish(r, &err) == 0) {
+	if (run_new(&r, &p, &totals, a, b, &err) == 0 && run_finish(r, &err) == 0) {
 		struct ev_summary *sum = calloc((size_t)c->n, sizeof *sum);
 		if (sum) {
 			run_summaries(r, sum);

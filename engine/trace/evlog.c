@@ -52,6 +52,7 @@ const char *ev_tensor_name(enum ev_tensor tensor)
 	switch (tensor) {
 	case EV_TENSOR_DA: return "dA";
 	case EV_TENSOR_DB: return "dB";
+	case EV_TENSOR_CCL: return "ccl";
 	default: return ""; /* the forward's B and C */
 	}
 }

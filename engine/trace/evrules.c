@@ -483,6 +483,9 @@ int evr_check_event(const struct evr_run *run, size_t i, const struct ev *e, str
 		return dm_err_set(err, DM_EFORMAT, "event %zu: unknown op %d", i, e->op);
 	if (e->tensor < 0 || e->tensor >= EV_TENSOR_COUNT)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: unknown tensor %d", i, e->tensor);
+	if (e->tensor == EV_TENSOR_CCL) /* the rules are the matrices' runs' */
+		return dm_err_set(err, DM_EFORMAT, "event %zu: a collective's, but the run is a "
+				  "matrix multiply", i);
 	if (!run->train && (e->tensor != EV_TENSOR_FWD || e->op > EV_GATHER))
 		return dm_err_set(err, DM_EFORMAT, "event %zu: a%s %s%s%s is a training step's, but "
 				  "the run is the forward alone", i, e->op == EV_ADD ? "n" : "",

@@ -368,7 +368,8 @@ static int evr_tend_ag(struct evr *x, int phase, struct dm_err *err)
 /* Rank 0 has every rank's three pieces, every other rank sent its own. */
 static int evr_tend_gather(struct evr *x, int phase, struct dm_err *err)
 {
-	static const char *const what[EVR_TENSORS] = { "rows of C", "rows of dA", "chunk of dB" };
+	static const char *const what[EVR_TENSORS] = { "rows of C", "rows of dA", "chunk of dB",
+							"(a collective's)" };
 	int tensors = x->run.mode == DM_FSDP ? 3 : 2;
 	for (int t = 0; t < tensors; t++)
 		for (int r = 0; r < x->run.n; r++) {

@@ -209,7 +209,7 @@ static int trace_tensor(const struct trace_line *ln, struct ev *e, const struct 
 	char shown[TRACE_SHOW + 4];
 	if (!ln->seen[TK_TENSOR])
 		return 0;
-	for (int t = EV_TENSOR_DA; t < EV_TENSOR_COUNT; t++)
+	for (int t = EV_TENSOR_DA; t <= EV_TENSOR_DB; t++) /* a collective's are not written yet */
 		if (v->kind == TV_STR && !v->cut && v->slen == strlen(ev_tensor_name(t)) &&
 		    memcmp(v->s, ev_tensor_name(t), v->slen) == 0) {
 			e->tensor = t;

@@ -623,7 +623,7 @@ static int bench_memory(int argc, char **argv)
 	uint64_t peaks = 0;
 	for (int i = 0; i < d; i++)
 		peaks += snap.dev[i].peak_bytes;
-	uint64_t est = run_estimate_bytes(p, S, S, S);
+	uint64_t est = run_estimate_bytes(p, S, S, S, RUN_KEEP_ALL);
 	plan_free(p);
 	/* getrusage's peak was reset with VmHWM: the whole process's is the
 	 * larger of the two */

@@ -288,6 +288,13 @@ def main():
         p("   %-32s status %d  %7.2f s  peak RSS %7.1f MiB" % (
             r["what"], r["status"], r["wall_s"], mib(r["max_rss"])))
         target("scale: %s completes" % r["what"], r["status"], 0, r["status"] == 0)
+    for r in by.get("many", []):
+        what = "-b%s -d %d, 8x6x4" % (" -q" if r["quiet"] else "", r["d"])
+        p("   %-32s status %d  %7.2f s  peak RSS %7.1f MiB" % (
+            what, r["status"], r["wall_s"], mib(r["max_rss"])))
+        if not quick:
+            target("%s under 1 GiB peak RSS" % what, round(mib(r["max_rss"]), 1), 1024,
+                   r["status"] == 0 and r["max_rss"] < 2**30, "MiB")
     small = {}
     for r in by.get("batch_small", []):
         small.setdefault(r["d"], []).append(r["wall_s"])
@@ -295,6 +302,24 @@ def main():
         p("   batch -d %-3d default sizes: %.1f ms (median of %d runs)" % (
             d, statistics.median(v) * 1e3, len(v)))
     p()
+
+    # 6b. the clock's sweep
+    sm, se = by.get("sweep_model", []), by.get("sweep_exec", [])
+    if sm or se:
+        p("6b. the clock's sweep (an all-reduce on 8 ranks, 28 sizes x every algorithm)")
+    for r in sm:
+        p("   the model alone (cost_sweep, %d algorithms): %.2f us a sweep (median of %d, fastest %.2f us)"
+          % (r["algos"], r["median_s"] * 1e6, r["reps"], r["min_s"] * 1e6))
+    if se:
+        wall = statistics.median(r["wall_s"] for r in se)
+        bad = any(r["status"] != 0 for r in se)
+        p("   ./distmm-tui -b --sweep allreduce -d 8 --json, exec to exit: %.1f ms (median of %d)%s"
+          % (wall * 1e3, len(se), "  FAILED" if bad else ""))
+        if not quick:
+            target("sweep: 28 sizes x 3 algorithms, the whole command", round(wall * 1e3, 1), 50,
+                   wall < 0.050 and not bad, "ms")
+    if sm or se:
+        p()
 
     # 7. the judge
     jr = by.get("judge", [])

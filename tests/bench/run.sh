@@ -35,13 +35,15 @@ MAKE=${MAKE:-make}
 BUILD=${BUILD:-build}
 out="$BUILD/bench"
 mkdir -p "$out" "$(dirname "$json")"
-$MAKE -s --no-print-directory distmm-tui "$out/bench_engine" "$out/bench_tui" "$out/bench_train" >&2
+$MAKE -s --no-print-directory distmm-tui "$out/bench_engine" "$out/bench_tui" "$out/bench_train" \
+	"$out/bench_clock" >&2
 
 lines="$out/results.jsonl"
 : > "$lines"
 engine="$out/bench_engine"
 tui="$out/bench_tui"
 trainb="$out/bench_train"
+clockb="$out/bench_clock"
 emit() { cat >> "$lines"; }
 # must CMD...: runs a bench program; a status other than 0 (a crash) is said
 # and fails the run at the end: in `must ... | emit` a pipeline's status is
@@ -65,14 +67,14 @@ if [ "$quick" = 1 ]; then
 	bar_phases=30; bar_ds=1,8,64
 	msgs=20000; mem_size=512; train_size=256
 	frames=300; startups=1; idle_s=2
-	scale_d=256; scale_size=1024
+	scale_d=256; scale_size=1024; many_d=1024
 	side_sizes="512"; side_rounds=1; side_toy=1
 else
 	sizes="1024 2048"; reps_small=9; reps_big=5; ds=2,4
 	bar_phases=200; bar_ds=1,8,64,256
 	msgs=200000; mem_size=2048; train_size=1024
 	frames=3000; startups=5; idle_s=10
-	scale_d=1024; scale_size=4096
+	scale_d=1024; scale_size=4096; many_d=4096
 	side_sizes="1024 2048"; side_rounds=5; side_toy=9
 fi
 
@@ -221,6 +223,14 @@ if [ "$side_only" = 0 ]; then
 		label "d=$scale_d batch, default sizes" | emit
 	must "$engine" exec --quiet ./distmm-tui -b -q -d 8 -M "$scale_size" -K "$scale_size" \
 		-N "$scale_size" --values floats | label "${scale_size}^3 FSDP d=8 batch" | emit
+	# many devices on the default 8x6x4: memory grows with n, not with the
+	# n^2 events a run logs (printed as it goes, or with -q not kept)
+	for quiet in 1 0; do
+		q=; [ $quiet = 1 ] && q=-q
+		must "$engine" exec --quiet ./distmm-tui -b $q -d "$many_d" |
+			sed "s/\"bench\":\"exec\"/\"bench\":\"many\",\"d\":$many_d,\"quiet\":$quiet/" |
+			emit
+	done
 	for d in 4 64; do
 		i=0
 		while [ $i -lt 5 ]; do
@@ -228,6 +238,19 @@ if [ "$side_only" = 0 ]; then
 				sed "s/\"bench\":\"exec\"/\"bench\":\"batch_small\",\"d\":$d/" | emit
 			i=$((i + 1))
 		done
+	done
+
+	# The clock's sweep (issue 26: under 50 ms for 28 sizes x 3 algorithms):
+	# the model alone in process, and the whole command from exec to exit.
+	echo "sweep..." >&2
+	sweep_reps=1000
+	[ "$quick" = 1 ] && sweep_reps=100
+	must "$clockb" sweep 8 "$sweep_reps" | emit
+	i=0
+	while [ $i -lt 5 ]; do
+		must "$engine" exec --quiet ./distmm-tui -b --sweep allreduce -d 8 --json |
+			sed 's/"bench":"exec"/"bench":"sweep_exec"/' | emit
+		i=$((i + 1))
 	done
 
 	echo "judge..." >&2

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include <distmm/bug.h>
+#include <distmm/ccl.h>
 #include "cli/cli.h"
 #include "practice/lesson.h"
 #include <distmm/mat.h>
@@ -266,6 +267,11 @@ static const struct int_field {
 	{ "projector", offsetof(struct cli_opts, projector), 0, 1 },
 	{ "train", offsetof(struct cli_opts, train), 0, 1 },
 	{ "judge_unconfined", offsetof(struct cli_opts, judge_unconfined), 0, 1 },
+	{ "collective", offsetof(struct cli_opts, collective), -1, CCL_KIND_COUNT - 1 },
+	{ "sweep", offsetof(struct cli_opts, sweep), -1, CCL_KIND_COUNT - 1 },
+	{ "algo", offsetof(struct cli_opts, algo), CCL_RING, CCL_ALGO_COUNT - 1 },
+	{ "json", offsetof(struct cli_opts, json), 0, 1 },
+	{ "timeline", offsetof(struct cli_opts, timeline), 0, 1 },
 };
 
 /* The sizes: 0 (not given) or 1 to RUN_MAX_DIM. */
@@ -292,6 +298,7 @@ static const struct file_field {
 	{ "dc_file", offsetof(struct cli_opts, dc_file) },
 	{ "da_out_file", offsetof(struct cli_opts, da_out_file) },
 	{ "db_out_file", offsetof(struct cli_opts, db_out_file) },
+	{ "hw", offsetof(struct cli_opts, hw) },
 };
 
 static int field_int(const struct cli_opts *o, size_t off)
@@ -307,7 +314,8 @@ enum {
 	NO_TRACE = 1 << 4, BOTH_FILES = 1 << 5, RING_BUG = 1 << 6, IN_EXPORT = 1 << 7,
 	NO_EXPORT = 1 << 8, IN_JUDGE = 1 << 9, NO_JUDGE = 1 << 10, IN_LESSON = 1 << 11,
 	IN_TRAIN = 1 << 12, NO_TRAIN = 1 << 13, NO_GRADS = 1 << 14, FWD_BUG = 1 << 15,
-	BWD_BUG = 1 << 16,
+	BWD_BUG = 1 << 16, IN_CCL = 1 << 17, NO_CCL = 1 << 18, IN_SWEEP = 1 << 19,
+	NO_SWEEP = 1 << 20,
 };
 
 static int is_backward_bug(int bug)
@@ -331,8 +339,17 @@ static unsigned mode_of(const struct cli_opts *o)
 	       (o->export_file ? IN_EXPORT : NO_EXPORT) | (o->judge_file ? IN_JUDGE : NO_JUDGE) |
 	       (o->lesson_file ? IN_LESSON : 0) |
 	       (o->train ? IN_TRAIN : NO_TRAIN) | (o->train || o->replay_file ? 0 : NO_GRADS) |
-	       (o->bug == BUG_NONE ? 0 : is_backward_bug(o->bug) ? BWD_BUG : FWD_BUG);
+	       (o->bug == BUG_NONE ? 0 : is_backward_bug(o->bug) ? BWD_BUG : FWD_BUG) |
+	       (o->collective >= 0 ? IN_CCL : NO_CCL) | (o->sweep >= 0 ? IN_SWEEP : NO_SWEEP);
 }
+
+/* What a multiply has and a collective or the sweep has not (docs/clock.md). */
+#define MATRICES_ONLY                                                                         \
+	(CLI_GIVEN_MODE | CLI_GIVEN_M | CLI_GIVEN_K | CLI_GIVEN_N | CLI_GIVEN_A | CLI_GIVEN_B |    \
+	 CLI_GIVEN_OUT | CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX | CLI_GIVEN_BUG |       \
+	 CLI_GIVEN_TRAIN | CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT | CLI_GIVEN_COMPARE | \
+	 CLI_GIVEN_VERIFY | CLI_GIVEN_TRACE)
+#define CLOCK_MODEL (CLI_GIVEN_HW | CLI_GIVEN_ALPHA | CLI_GIVEN_BW | CLI_GIVEN_FLOPS)
 
 /* The README's options that do nothing in a mode: on CLI_RUN, none of
  * `forbidden` was given where `where` holds. */
@@ -384,6 +401,21 @@ static const struct mode_rule {
 	{ "a forward's bug with --train", IN_TRAIN | FWD_BUG, CLI_GIVEN_BUG },
 	{ "--compare with --train", IN_TRAIN, CLI_GIVEN_COMPARE },
 	{ "a backward's bug without --train", NO_TRAIN | BWD_BUG, CLI_GIVEN_BUG },
+	/* the clock (docs/clock.md): its own runs are batch mode's; the model is everyone's */
+	{ "the clock without -b", IN_INTERFACE,
+	  CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_ALGO | CLI_GIVEN_BYTES |
+		  CLI_GIVEN_JSON },
+	{ "the clock with --judge", IN_JUDGE,
+	  CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLOCK_MODEL | CLI_GIVEN_TIMELINE },
+	{ "--timeline without -b", IN_INTERFACE, CLI_GIVEN_TIMELINE },
+	{ "the clock's runs with --replay", IN_REPLAY, CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP },
+	{ "--sweep with --collective", IN_CCL, CLI_GIVEN_SWEEP },
+	{ "--algo, --bytes without --collective", NO_CCL, CLI_GIVEN_ALGO | CLI_GIVEN_BYTES },
+	{ "--json without --sweep", NO_SWEEP, CLI_GIVEN_JSON },
+	{ "a multiply's options with --collective", IN_CCL, MATRICES_ONLY | CLI_GIVEN_FLOPS },
+	{ "what runs with --sweep", IN_SWEEP,
+	  MATRICES_ONLY | CLI_GIVEN_FLOPS | CLI_GIVEN_SEED | CLI_GIVEN_VALUES | CLI_GIVEN_CAPACITY |
+		  CLI_GIVEN_QUIET | CLI_GIVEN_TIMELINE },
 };
 
 #define COUNT(t) (sizeof(t) / sizeof((t)[0]))
@@ -418,6 +450,12 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 	CHECK(!(o->given & CLI_GIVEN_ORDER) || !order_is_fix(o->order) ||
 	      o->order == ORDER_PARITY);
 	CHECK(o->capacity == RUN_UNBOUNDED || o->capacity <= 1000000);
+	/* the clock's values: in their ranges, --bytes whole doubles */
+	CHECK(o->bytes >= 8 && o->bytes % 8 == 0 && o->bytes <= (UINT64_C(16) << 30));
+	CHECK(o->alpha_us >= 0 && o->alpha_us <= 1e6);
+	CHECK(o->bw_gbps >= 0 && o->bw_gbps <= 1e6 && (o->bw_gbps > 0) == !!(o->given & CLI_GIVEN_BW));
+	CHECK(o->tflops >= 0 && o->tflops <= 1e6 &&
+	      (o->tflops > 0) == !!(o->given & CLI_GIVEN_FLOPS));
 	for (size_t i = 0; i < COUNT(file_fields); i++) {
 		const char *p;
 		memcpy(&p, (const char *)o + file_fields[i].off, sizeof p);
@@ -471,6 +509,14 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		{ "--dA-out", CLI_GIVEN_DA_OUT, o->da_out_file != NULL },
 		{ "--dB-out", CLI_GIVEN_DB_OUT, o->db_out_file != NULL },
 		{ "--quiz=derive", CLI_GIVEN_DERIVE, o->quiz == CLI_QUIZ_DERIVE },
+		{ "--hw", CLI_GIVEN_HW, o->hw != NULL },
+		{ "--alpha", CLI_GIVEN_ALPHA, o->alpha_us != 0 },
+		{ "--collective", CLI_GIVEN_COLLECTIVE, o->collective != -1 },
+		{ "--algo", CLI_GIVEN_ALGO, o->algo != CCL_RING },
+		{ "--bytes", CLI_GIVEN_BYTES, o->bytes != CLI_DEFAULT_BYTES },
+		{ "--sweep", CLI_GIVEN_SWEEP, o->sweep != -1 },
+		{ "--json", CLI_GIVEN_JSON, o->json != 0 },
+		{ "--timeline", CLI_GIVEN_TIMELINE, o->timeline != 0 },
 	};
 	for (size_t i = 0; i < COUNT(given); i++)
 		CHECK_ROW(!given[i].differs || (o->given & given[i].bit), given[i].name);
@@ -533,7 +579,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cur_err = err;
 
 	CHECK(rc == CLI_RUN || rc == CLI_HELP || rc == CLI_VERSION || rc == CLI_ERROR ||
-	      rc == CLI_BUG_LIST);
+	      rc == CLI_BUG_LIST || rc == CLI_HW_LIST);
 	if (rc == CLI_ERROR) {
 		size_t len;
 		CHECK(memchr(err, '\0', FUZZ_ERR_SIZE) != NULL);

@@ -111,13 +111,19 @@ build() {
 		rm -f "$lib"
 		ar rcs "$lib" "${objs[@]}" || return 1
 	fi
-	if stale "$OUT/obj/app/cli/cli.o" app/cli/cli.c "${headers[@]}" tests/fuzz/run.sh; then
-		echo "cc app/cli/cli.c"
-		"$CC" "${LIB_FLAGS[@]}" -c app/cli/cli.c -o "$OUT/obj/app/cli/cli.o" || return 1
-	fi
+	# The parser: cli.c and the files it shares cli_int.h with (its values).
+	local parser=()
+	for src in app/cli/cli*.c; do
+		obj="$OUT/obj/${src%.c}.o"
+		parser+=("$obj")
+		if stale "$obj" "$src" "${headers[@]}" tests/fuzz/run.sh; then
+			echo "cc $src"
+			"$CC" "${LIB_FLAGS[@]}" -c "$src" -o "$obj" || return 1
+		fi
+	done
 	for t in "${targets[@]}"; do
 		local extra=()
-		[ "$t" = cli ] && extra=("$OUT/obj/app/cli/cli.o")
+		[ "$t" = cli ] && extra=("${parser[@]}")
 		if stale "$OUT/fuzz_$t" "tests/fuzz/fuzz_$t.c" "$lib" "${extra[@]}" "${headers[@]}" tests/fuzz/run.sh; then
 			echo "cc tests/fuzz/fuzz_$t.c -> $OUT/fuzz_$t"
 			"$CC" "${TGT_FLAGS[@]}" -o "$OUT/fuzz_$t" "tests/fuzz/fuzz_$t.c" \
@@ -126,7 +132,7 @@ build() {
 	done
 	# A dictionary for the command line: getopt_long compares option names
 	# inside libc, where libFuzzer cannot see the comparisons.
-	if stale "$OUT/cli.dict" app/cli/cli.c engine/exec/bug.c tests/fuzz/run.sh; then
+	if stale "$OUT/cli.dict" app/cli/cli.c engine/exec/bug.c engine/core/ccl.c tests/fuzz/run.sh; then
 		{
 			sed -n 's/^[[:space:]]*{ "\([a-z-]*\)",.*/"--\1"/p' app/cli/cli.c
 			# --bug's names ([BUG_X] = "name" in engine/exec/bug.c's first table)
@@ -136,7 +142,8 @@ build() {
 			fi
 			printf '"%s"\n' -b -q -d -m -M -K -N -A -B -o -h -V -- = \
 				fsdp dp FSDP DP ints floats unbounded list 4096 1000000000 \
-				a.npy b.csv c.npy
+				a.npy b.csv c.npy allreduce allgather reducescatter broadcast reduce \
+				ring tree rhd h100-nvlink 1K 1M 1G 0.5 1e3
 		} >"$OUT/cli.dict.tmp" && mv "$OUT/cli.dict.tmp" "$OUT/cli.dict"
 	fi
 	return 0

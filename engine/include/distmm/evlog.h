@@ -32,6 +32,7 @@ enum ev_tensor {
 	EV_TENSOR_DA = 1,  /* dA: rows written (dA_r += dC_r[:, cols] @ B_kᵀ), or gathered */
 	EV_TENSOR_DB = 2,  /* dB: the partial written, a chunk's running sum sent, received,
 			      added into or gathered, the partial freed */
+	EV_TENSOR_CCL = 3, /* a collective's buffer (mode DM_COLL): a range of its chunks */
 	EV_TENSOR_COUNT
 };
 
@@ -74,6 +75,11 @@ struct ev {
  *    (FSDP, once its chunk is summed): rows 0:K, cols 0:N, shard the chunk
  *    kept (in a buffer of its own), bytes the partial's, let go. */
 
+/* A collective's events (tensor CCL: sends, receives and adds): rows the
+ * range of chunks [c0, c1) (numpy.array_split of the buffer into n), cols
+ * the range of the buffer's elements they are, shard c0, bytes 8 x the
+ * elements; step the step or level within its primitive (schedule.h). */
+
 /* A growable array of events. */
 struct evlog {
 	struct ev *ev;
@@ -85,7 +91,7 @@ int evlog_push(struct evlog *log, const struct ev *e);
 void evlog_free(struct evlog *log);
 
 const char *ev_op_name(enum ev_op op); /* "compute", "send", "recv", "gather", "add", "free"; "?" */
-const char *ev_tensor_name(enum ev_tensor tensor); /* "", "dA", "dB" */
+const char *ev_tensor_name(enum ev_tensor tensor); /* "", "dA", "dB", "ccl" */
 
 /* Per device totals written after the events. */
 struct ev_summary {

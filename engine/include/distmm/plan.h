@@ -5,6 +5,10 @@
  * run_new, the snapshots, the replay, the trace writers and the model take
  * a plan rather than a row of ints, so that a new kind of run (tensor
  * parallel, a collective) is a new value here, not a twin of every function.
+ * A collective (mode DM_COLL) is the first: one of <distmm/ccl.h>'s family
+ * on a buffer per rank, no matrices; its schedule, run, snapshots and
+ * model of time take the same plan.  The readers of matrices' runs (the
+ * byte model, the replay, the trace files) take FSDP and DP plans alone.
  *
  * Opaque, as libevdev's struct is: made by plan_new, changed only through
  * setters that refuse a value no run can have.  What only the settings
@@ -20,13 +24,15 @@
 #include <stddef.h>
 
 #include "bug.h"
+#include "ccl.h"
 #include "dm_err.h"
 #include "order.h"
 
-/* How A and B are laid out over the devices. */
+/* How A and B are laid out over the devices, or that there are none. */
 enum dm_mode {
 	DM_FSDP = 0, /* A by rows, B by columns; B's shards travel round a ring */
 	DM_DP = 1,   /* A by rows, every device holds all of B */
+	DM_COLL = 2, /* no matrices: one collective on a buffer per rank (plan_ccl_*) */
 	DM_MODE_COUNT
 };
 
@@ -38,6 +44,8 @@ enum dm_pass {
 
 #define PLAN_MAX_DEVICES 4096
 #define PLAN_UNBOUNDED ((size_t)-1) /* capacity: sends never block, like Python's Queue() */
+/* a collective's doubles a rank, 16 GiB: its events keep 32-bit ranges */
+#define PLAN_MAX_CCL_COUNT (((size_t)1) << 31)
 
 struct dm_plan;
 
@@ -53,6 +61,12 @@ int plan_make(struct dm_plan **out, enum dm_mode mode, int n, enum dm_pass pass,
  * setter checks it.  Returns as plan_new. */
 int plan_make_run(struct dm_plan **out, enum dm_mode mode, int n, enum dm_pass pass,
 		  enum dm_order order, enum dm_bug bug, size_t capacity, struct dm_err *err);
+/* A plan of one collective: kind by algo on n ranks, a buffer of count
+ * doubles each (S = 8 count bytes in all, as nccl-tests counts it),
+ * forward, unbounded channels.  Returns as plan_new, or DM_EINVAL when algo
+ * does not run kind on n ranks (ccl_check's words) or count is 0. */
+int plan_make_collective(struct dm_plan **out, enum ccl_kind kind, enum ccl_algo algo, int n,
+			 size_t count, struct dm_err *err);
 /* A copy of p.  Returns 0 or DM_ENOMEM (*out NULL). */
 int plan_dup(struct dm_plan **out, const struct dm_plan *p, struct dm_err *err);
 void plan_free(struct dm_plan *p);
@@ -65,6 +79,11 @@ int plan_set_pass(struct dm_plan *p, enum dm_pass pass, struct dm_err *err);
 int plan_set_order(struct dm_plan *p, enum dm_order order, struct dm_err *err);
 int plan_set_bug(struct dm_plan *p, enum dm_bug bug, struct dm_err *err);
 int plan_set_capacity(struct dm_plan *p, size_t capacity, struct dm_err *err);
+/* A collective's settings (they matter in mode DM_COLL alone): count at
+ * least 1 and at most PLAN_MAX_CCL_COUNT; whether algo runs kind on the
+ * plan's devices is plan_check's. */
+int plan_set_collective(struct dm_plan *p, enum ccl_kind kind, enum ccl_algo algo, size_t count,
+			struct dm_err *err);
 
 enum dm_mode plan_mode(const struct dm_plan *p);
 int plan_devices(const struct dm_plan *p);
@@ -73,13 +92,19 @@ int plan_train(const struct dm_plan *p); /* plan_pass(p) == DM_TRAIN */
 enum dm_order plan_order(const struct dm_plan *p);
 enum dm_bug plan_bug(const struct dm_plan *p);
 size_t plan_capacity(const struct dm_plan *p);
+enum ccl_kind plan_ccl_kind(const struct dm_plan *p);
+enum ccl_algo plan_ccl_algo(const struct dm_plan *p);
+size_t plan_ccl_count(const struct dm_plan *p); /* doubles in a rank's buffer */
 
 /* What a run of p needs of its settings together: the training step's
  * rings take the parity order alone and the backward's bugs alone (its
- * forward is the correct one).  Returns 0 or DM_EINVAL with err filled. */
+ * forward is the correct one); a collective is a forward run with no bug
+ * and the parity order (its steps order their calls by ccl.h's rule), by an
+ * algorithm that runs it on the plan's devices.  Returns 0 or DM_EINVAL
+ * with err filled. */
 int plan_check(const struct dm_plan *p, struct dm_err *err);
 
-/* "FSDP", "DP" */
+/* "FSDP", "DP", "collective" */
 const char *plan_mode_name(enum dm_mode mode);
 
 #endif

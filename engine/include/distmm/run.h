@@ -33,22 +33,37 @@ enum run_wait_state {
 
 /* What a run needs besides its plan (plan.h: the mode, the devices, the
  * pass, the order, the bug and the capacity). */
+/* What a run keeps of its event log.  Every event is 88 bytes and FSDP on n
+ * devices logs about 3n^2 of them (d = 4096: 50 million), so a caller that
+ * does not step back, replay or write a trace keeps less: the totals
+ * (run_summaries) and the results never depend on the log. */
+enum run_keep {
+	RUN_KEEP_ALL = 0, /* every phase done: stepping back, --trace */
+	RUN_KEEP_LATEST,  /* only the phases the last run_step, run_advance or
+			     run_finish ran: a caller that prints the events as
+			     it goes (run_advance keeps that to RUN_LATEST_EVENTS) */
+	RUN_KEEP_NONE     /* none (run_events gives 0) */
+};
+
 struct run_config {
 	unsigned wait_timeout_ms; /* deadline of each message wait, 0 for none */
+	enum run_keep keep;       /* RUN_KEEP_ALL by default */
 	uint64_t mem_limit;       /* refuse a run whose estimate exceeds it, 0 for none */
 	/* a training step's dC (M x N, only read by run_new), the gradient that
 	 * comes into C; NULL for the forward */
 	const struct mat *dc;
 };
 
-/* The defaults: a 120 s deadline, no limit, no dC. */
+/* The defaults: a 120 s deadline, every event kept, no limit, no dC. */
 void run_config_default(struct run_config *cfg);
 
-/* What run_new() would allocate for a run of p on these shapes, in bytes
- * (devices' copies, the gathered C, event logs and thread stacks; a
+/* What run_new() would allocate for a run of p on these shapes, keeping
+ * keep of its events, in bytes (devices' copies, the gathered C, event
+ * logs and thread stacks; a
  * training step's gradients), or UINT64_MAX when it does not fit in 64
  * bits. */
-uint64_t run_estimate_bytes(const struct dm_plan *p, size_t M, size_t K, size_t N);
+uint64_t run_estimate_bytes(const struct dm_plan *p, size_t M, size_t K, size_t N,
+			    enum run_keep keep);
 
 /* The checks every run of p makes of its matrices: A's columns B's rows,
  * no empty matrix, sizes BLAS (and MPI) can count; for a training step dC
@@ -62,7 +77,9 @@ int run_check_shapes(const struct dm_plan *p, const struct mat *a, const struct 
 struct run;
 
 /* A run of plan p (copied: the caller's may be freed at once) with cfg's
- * other settings (NULL: the defaults).  Checks the shapes
+ * other settings (NULL: the defaults).  A collective's plan takes its
+ * inputs as a, n x count (row r rank r's buffer; allgather reads chunk r
+ * of it, broadcast row 0), and b NULL.  Checks the shapes
  * (run_check_shapes) and the plan (plan_check), checks the estimate against
  * cfg->mem_limit, gives every device what it holds, and starts the device
  * threads parked before phase 0.  a and b are only read, but not only here:
@@ -81,6 +98,14 @@ int run_new(struct run **out, const struct dm_plan *p, const struct run_config *
  * with err filled.  After an error the run is over. */
 int run_step(struct run *r, struct dm_err *err);
 
+/* As run_step, but runs as many phases as about RUN_LATEST_EVENTS events
+ * take (at least one), the devices not parking between them: a caller that
+ * streams the events with RUN_KEEP_LATEST parks the threads once a chunk,
+ * not once a phase (at d = 4096, parking 4096 threads 8192 times costs
+ * minutes).  Returns as run_step. */
+#define RUN_LATEST_EVENTS (1u << 19)
+int run_advance(struct run *r, struct dm_err *err);
+
 /* Runs every remaining phase without parking.  Returns 0 or an error. */
 int run_finish(struct run *r, struct dm_err *err);
 
@@ -91,13 +116,19 @@ const struct dm_plan *run_plan(const struct run *r); /* the run's copy, until ru
 
 /* The gathered C once the last phase is done, else NULL. */
 const struct mat *run_result(const struct run *r);
+/* A collective's result on rank: its buffer (1 x the plan's count) once
+ * the last phase is done, else NULL (and for a matrices' run, whose
+ * run_result is C). */
+const struct mat *run_ccl_output(const struct run *r, int rank);
 /* A training step's gathered dA (M x K) and dB (K x N) once the last phase
  * is done, else NULL (and for a forward run). */
 const struct mat *run_result_da(const struct run *r);
 const struct mat *run_result_db(const struct run *r);
 
-/* The events of the phases done, in (phase, rank) order; *count gets their
- * number.  Valid until the next run_step/run_finish/run_free. */
+/* The events of the phases done (with RUN_KEEP_LATEST those the last
+ * run_step, run_advance or run_finish ran; with RUN_KEEP_NONE none), in (phase, rank)
+ * order; *count gets their number.  Valid until the next
+ * run_step/run_finish/run_free. */
 const struct ev *run_events(const struct run *r, size_t *count);
 
 /* Per device totals (n entries). */
@@ -168,12 +199,22 @@ struct run_snapshot {
 			    kept), zeros where it holds none; NULL when not asked for */
 	double *db_result; /* K * N: the gathered dB once the gather is done, zeros
 			      before; NULL when not asked for */
+	/* a collective's, in a snapshot made for a collective's plan (mode
+	 * DM_COLL: no matrices, col_fill and c NULL; NULL and 0 otherwise): its
+	 * chunks, which the interface draws as rows on each rank */
+	size_t ccl_count;  /* doubles in a rank's buffer */
+	int *ccl_parts;    /* n * n: ccl_parts[r*n + c], how many ranks' parts rank r's
+			      chunk c holds (0: none; a copy of rank c's own chunk, or of
+			      rank 0's, is 1) */
+	double *ccl_buf;   /* n * ccl_count: every rank's buffer now; NULL when not
+			      asked for */
 };
 
 /* Allocates a snapshot for a run of p (its devices) on A M x K and B K x N;
  * with want_values it holds a copy of C too.  A training plan's has the
- * training step's fields (db_fill; with want_values dA and dB).  Returns 0
- * or DM_ENOMEM. */
+ * training step's fields (db_fill; with want_values dA and dB); a
+ * collective's its own (ccl_parts; with want_values ccl_buf), M, K and N
+ * not read.  Returns 0 or DM_ENOMEM. */
 int run_snapshot_init(struct run_snapshot *s, const struct dm_plan *p, size_t M, size_t K,
 		      size_t N, int want_values, struct dm_err *err);
 /* Copies the run's state between phases into s (made for this run's shape). */

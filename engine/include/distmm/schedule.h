@@ -21,11 +21,26 @@ enum sched_kind {
 				     receive chunk (r - s - 2) mod n, add the own part */
 	SCHED_ALL_GATHER = 7,   /* DP: one step of dB's all-gather: send chunk (r - s),
 				   receive chunk (r - s - 1) mod n */
+	/* a collective's (mode DM_COLL): a kind a primitive of <distmm/ccl.h>,
+	   SCHED_CCL_FIRST + the primitive, what each rank does ccl_rank_phase's */
+	SCHED_CCL_FIRST = 8,
+	SCHED_CCL_RING_RS = SCHED_CCL_FIRST, /* a ring reduce-scatter step */
+	SCHED_CCL_RING_AG,      /* a ring all-gather step */
+	SCHED_CCL_CHAIN_BCAST,  /* a step of the pipelined chain from rank 0 */
+	SCHED_CCL_CHAIN_REDUCE, /* a step of the pipelined chain towards rank 0 */
+	SCHED_CCL_TREE_REDUCE,  /* a level of the binomial tree, summing up */
+	SCHED_CCL_TREE_BCAST,   /* a level, copying down */
+	SCHED_CCL_TREE_GATHER,  /* a level, gathering chunks up */
+	SCHED_CCL_TREE_SCATTER, /* a level, scattering chunks down */
+	SCHED_CCL_HALVING,      /* a step of recursive halving */
+	SCHED_CCL_DOUBLING,     /* a step of recursive doubling */
 	SCHED_KIND_COUNT
 };
 
 /* The phases of a run of plan p: its mode, its devices and its pass (the
- * order, the bug and the capacity change none of them).
+ * order, the bug and the capacity change none of them); a collective's are
+ * its algorithm's (ccl_phase_count; the step of a phase its step or level
+ * within its primitive, ccl_phase_prim).
  *   The forward (DM_FORWARD), FSDP: compute s=0, transfer, compute s=1, ...,
  *   compute s=n-1, gather: 2n phases (n computes, n-1 transfers); DP:
  *   compute, gather.
@@ -63,7 +78,9 @@ int sched_right(int n, int rank); /* (rank + 1) mod n: where shards go */
 int sched_left(int n, int rank);  /* (rank - 1) mod n: where they come from */
 
 /* "compute", "transfer", "gather", "backward", "backward transfer",
- * "partial dB", "reduce-scatter", "all-gather"; "?" for none */
+ * "partial dB", "reduce-scatter", "all-gather", then a collective's
+ * ccl_prim_name ("reduce-scatter", "all-gather", "chain broadcast", ...,
+ * "doubling"); "?" for none */
 const char *sched_kind_name(enum sched_kind kind);
 
 #endif

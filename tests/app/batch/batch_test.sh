@@ -697,5 +697,9 @@ PY
 	then bad "numpy disagrees: $M x $K x $N, d=$D $MODE $KIND -> $out"; else ok; fi
 done
 
+# --- the clock: the model of time, the collectives family, the sweep ----------
+# shellcheck source=tests/app/batch/batch_clock.sh
+. "$(dirname "$0")/batch_clock.sh"
+
 echo "batch_test: $passes passed, $fails failed"
 [ "$fails" = 0 ]

@@ -235,6 +235,9 @@ START_TEST(kinds_have_names)
 	static const char *const names[SCHED_KIND_COUNT] = {
 		"compute", "transfer", "gather", "backward", "backward transfer", "partial dB",
 		"reduce-scatter", "all-gather",
+		/* a collective's primitives */
+		"reduce-scatter", "all-gather", "chain broadcast", "chain reduce", "tree reduce",
+		"tree broadcast", "tree gather", "tree scatter", "halving", "doubling",
 	};
 	for (int k = 0; k < SCHED_KIND_COUNT; k++)
 		ck_assert_str_eq(sched_kind_name(k), names[k]);

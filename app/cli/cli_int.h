@@ -1,0 +1,34 @@
+/* cli_int: what the parser's files share (cli.c, cli_values.c,
+ * cli_clock.c), for app/cli/ alone: the error line, the strict number and
+ * the values each file reads into cli_opts.  Each returns 0 or CLI_ERROR
+ * with err holding one line; the clock's may return CLI_HW_LIST. */
+#ifndef APP_CLI_INT_H
+#define APP_CLI_INT_H
+
+#include <stddef.h>
+
+#include "cli.h"
+
+/* vsnprintf of the line into err; returns CLI_ERROR. */
+int cli_fail(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* A decimal number in [lo, hi] and nothing else: "4x", "-3", " 4" and ""
+ * are not numbers.  0, or -1. */
+int cli_number(const char *s, unsigned long long lo, unsigned long long hi,
+	       unsigned long long *out);
+
+/* cli_values.c: --start-at, --size, --speed into o; --judge-timeout's
+ * seconds into *ms (0, or -1 when it is not 0.1 to 600). */
+int cli_start_at(const char *arg, struct cli_opts *o, char *err, size_t size);
+int cli_screen_size(const char *arg, struct cli_opts *o, char *err, size_t size);
+int cli_speed(const char *arg, struct cli_opts *o, char *err, size_t size);
+int cli_seconds(const char *s, unsigned *ms);
+
+/* cli_clock.c: the clock's option named opt ("--hw", "--alpha", "--bw",
+ * "--flops", "--collective", "--algo", "--bytes", "--sweep", "--json",
+ * "--timeline")
+ * with its value into o. */
+int cli_clock_option(const char *opt, const char *arg, struct cli_opts *o, char *err,
+		     size_t size);
+
+#endif
