@@ -135,7 +135,11 @@ static void model_measure(struct model_compare *c, int mode, const struct mat *a
 	struct dm_plan p = plan_of(mode, base->n, DM_FORWARD);
 	struct run *r = NULL;
 	struct dm_err err;
-	struct run_config totals = *cfg; /* the totals are all it reads */
+	struct run_config totals; /* the totals are all it reads */
+	if (cfg)
+		totals = *cfg;
+	else
+		run_config_default(&totals);
 	totals.keep = RUN_KEEP_NONE;
 	/* measurements, not a lesson in deadlocks */
 	p.capacity = base->capacity == 0 ? 1 : base->capacity;
