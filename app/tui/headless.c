@@ -411,7 +411,7 @@ int headless_main(const struct cli_opts *o, int argc, char *const argv[])
 		return status;
 	t.no_quiz = 1; /* a lesson's quiz= parts play without questions */
 	t.for_file = 1;
-	t.still = kind == HEADLESS_SVG;
+	t.svg_still = kind == HEADLESS_SVG;
 	t.bare = o->export_chrome == CLI_CHROME_NONE ||
 		 (o->export_chrome == CLI_CHROME_AUTO && kind == HEADLESS_SVG);
 	if ((rc = session_start(&t, HEADLESS_T0, &err))) {

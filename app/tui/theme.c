@@ -190,6 +190,7 @@ void theme_put(WINDOW *w, int y, int x, int g, attr_t a)
 		[GLYPH_URCORNER] = "┐", [GLYPH_LLCORNER] = "└", [GLYPH_LRCORNER] = "┘",
 		[GLYPH_RARROW] = "▶", [GLYPH_LARROW] = "◀", [GLYPH_UARROW] = "▲",
 		[GLYPH_DARROW] = "▼", [GLYPH_FULL] = "█", [GLYPH_EMPTY] = "░", [GLYPH_DOT] = "·",
+		[GLYPH_OTHER] = "▒",
 		[GLYPH_TEE_RIGHT] = "├", [GLYPH_TEE_LEFT] = "┤", [GLYPH_TEE_DOWN] = "┬",
 		[GLYPH_TEE_UP] = "┴",
 	};
@@ -198,6 +199,7 @@ void theme_put(WINDOW *w, int y, int x, int g, attr_t a)
 		[GLYPH_URCORNER] = '+', [GLYPH_LLCORNER] = '+', [GLYPH_LRCORNER] = '+',
 		[GLYPH_RARROW] = '>', [GLYPH_LARROW] = '<', [GLYPH_UARROW] = '^',
 		[GLYPH_DARROW] = 'v', [GLYPH_FULL] = '#', [GLYPH_EMPTY] = '.', [GLYPH_DOT] = '.',
+		[GLYPH_OTHER] = ':',
 		[GLYPH_TEE_RIGHT] = '+', [GLYPH_TEE_LEFT] = '+', [GLYPH_TEE_DOWN] = '+',
 		[GLYPH_TEE_UP] = '+',
 	};
@@ -224,6 +226,7 @@ void theme_put(WINDOW *w, int y, int x, int g, attr_t a)
 		case GLYPH_DARROW: ch = ACS_DARROW; break;
 		case GLYPH_FULL: ch = ACS_BLOCK; break;
 		case GLYPH_EMPTY: ch = ACS_CKBOARD; break;
+		case GLYPH_OTHER: ch = ACS_BOARD; break;
 		case GLYPH_DOT: ch = ACS_BULLET; break;
 		case GLYPH_TEE_RIGHT: ch = ACS_LTEE; break;
 		case GLYPH_TEE_LEFT: ch = ACS_RTEE; break;

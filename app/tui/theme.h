@@ -42,6 +42,7 @@ enum theme_glyph {
 	GLYPH_ULCORNER, GLYPH_URCORNER, GLYPH_LLCORNER, GLYPH_LRCORNER,
 	GLYPH_RARROW, GLYPH_LARROW, GLYPH_UARROW, GLYPH_DARROW,
 	GLYPH_FULL, GLYPH_EMPTY,  /* memory bar */
+	GLYPH_OTHER,              /* the memory bar: the other mode's reach beyond */
 	GLYPH_DOT,                /* a cell not computed yet */
 	GLYPH_TEE_RIGHT, GLYPH_TEE_LEFT, /* a panel's border where a link leaves it: ├ ┤ */
 	GLYPH_TEE_DOWN, GLYPH_TEE_UP,    /* ┬ ┴ */

@@ -14,6 +14,7 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "words/bug_words.h"
+#include "words/model_words.h"
 
 const char *view_phase_name(const struct view *v)
 {
@@ -127,7 +128,7 @@ void view_mem_text(const struct view *v, int r, int width, char *buf, size_t siz
 		else if (form <= 1)
 			snprintf(buf, size, "%s vs %s %s", held, name, other);
 		else if (form == 2)
-			snprintf(buf, size, "%s %s %s", held, name, other);
+			snprintf(buf, size, "%s, %s %s", held, name, other);
 		else
 			snprintf(buf, size, "%s", held);
 		if ((int)strlen(buf) <= width)
@@ -223,14 +224,7 @@ int view_cell_wrong(const struct view *v, size_t row, size_t col)
 
 void view_bytes(uint64_t bytes, char *buf, size_t size)
 {
-	if (bytes < 1024)
-		snprintf(buf, size, "%" PRIu64 " B", bytes);
-	else if (bytes < 1024ull * 1024)
-		snprintf(buf, size, "%.1f KiB", (double)bytes / 1024.0);
-	else if (bytes < 1024ull * 1024 * 1024)
-		snprintf(buf, size, "%.1f MiB", (double)bytes / 1048576.0);
-	else
-		snprintf(buf, size, "%.1f GiB", (double)bytes / 1073741824.0);
+	modelw_bytes(bytes, buf, size); /* the lessons' {B} writes bytes the same way */
 }
 
 void view_value(const struct view_format *f, double x, int width, char *buf, size_t size)
