@@ -491,7 +491,18 @@ int judge_run(struct judge *j, struct dm_err *err)
 	j->inside = j->path; /* sb's buffer goes */
 	free(env);
 	proto_buf_free(&job);
-	if (!rc && !found && !j->signal)
-		rc = dm_err_set(err, DM_EIO, JUDGE_NO_PYTHON);
+	if (!rc && !found && !j->signal) {
+		/* the one python tried was the user's: name it, and what failed */
+		const char *env_py = getenv("DISTMM_PYTHON");
+		if (env_py && *env_py && access(env_py, X_OK) != 0)
+			rc = dm_err_set(err, DM_EIO, "--judge: DISTMM_PYTHON=%s cannot be run: %s "
+					"(unset it to use python3 on PATH)", env_py, strerror(errno));
+		else if (env_py && *env_py)
+			rc = dm_err_set(err, DM_EIO, "--judge: DISTMM_PYTHON=%s did not run the judge "
+					"(is it python3 with numpy? unset it to use python3 on PATH)",
+					env_py);
+		else
+			rc = dm_err_set(err, DM_EIO, JUDGE_NO_PYTHON);
+	}
 	return rc;
 }

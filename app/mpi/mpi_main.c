@@ -404,8 +404,12 @@ static int mm_main(int argc, char **argv)
 	}
 	int rc = mpi_rank_run(MPI_COMM_WORLD, &cfg, mm_rank == 0 ? &a : NULL,
 			      mm_rank == 0 ? &b : NULL, &res, &err);
-	if (mm_rank == 0)
+	if (mm_rank == 0) {
+		/* rank 0 writes the files: a signal during the write (mpirun
+		 * passes Ctrl-C and SIGTERM on) leaves no temporary file */
+		report_catch_signals();
 		status = mm_report(&o, &a, &b, &ref, &res, rc, &err);
+	}
 	mpi_rank_result_free(&res);
 	status_flush_stdout();
 	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -241,9 +241,18 @@ static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 			view_open_overlay(v, VIEW_OV_TABLE);
 		break;
 	case ACT_HELP:
+		v->help_page = 0;
 		view_open_overlay(v, VIEW_OV_HELP);
 		break;
 	case ACT_CLOSE_OVERLAY:
+		/* a help too tall for the screen pages: Space, n or the arrows
+		 * down go on (the last page closes), any other key closes */
+		if (v->overlay == VIEW_OV_HELP &&
+		    (ch == ' ' || ch == 'n' || ch == KEY_NPAGE || ch == KEY_DOWN) &&
+		    v->help_page + 1 < layout_help_pages(LINES, keys_count())) {
+			v->help_page++;
+			break;
+		}
 		view_close_overlay(v, now);
 		break;
 	case ACT_ESCAPE:
