@@ -297,6 +297,7 @@ int derive_check_list(const char *text, const char *const *names, int count, der
 			if (!best)
 				break;
 			off = derive_off_by(&e, factors, n_factors, at, &extra);
+			best = 0; /* chosen again, the factors known */
 		}
 		for (int i = 0; at(i, v, &num, &den); i++) {
 			struct expr_value got = expr_eval(&e, v);
@@ -342,10 +343,8 @@ int derive_check_list(const char *text, const char *const *names, int count, der
 		     !__builtin_mul_overflow(got.num, 8, &x8) && x8 == bnum && strstr(post, "bytes");
 	if (off) {
 		int bits = __builtin_popcount(off), said = 0;
-		size_t nl = (size_t)snprintf(named, sizeof named, "; yours %s the factor%s ",
-					     extra ? "has an extra" : "lacks", bits > 1 ? "s" : "");
-		if (extra && bits > 1)
-			nl = (size_t)snprintf(named, sizeof named, "; yours has the extra factors ");
+		size_t nl = (size_t)snprintf(named, sizeof named, "; yours %s factor%s ",
+					     extra ? "has the extra" : "lacks the", bits > 1 ? "s" : "");
 		for (int k = 0; k < n_factors && nl < sizeof named; k++)
 			if (off & (1u << k)) {
 				said++;

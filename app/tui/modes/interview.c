@@ -131,9 +131,9 @@ static void iv_title(const struct iv_screen *s, struct iv_out *o)
 		for (int p = 0; p < IV_TIMED; p++) {
 			int64_t used = (int64_t)st->used_ms[p];
 			iv_clock(used, clock, sizeof clock);
-			snprintf(buf, sizeof buf, "%s: %s, %s in %s, %d judged saves, %d hints",
-				 ivw_part_name(p), st->pass_save[p] ? "passed" : "not passed",
-				 st->pass_save[p] ? "" : "worked", clock, st->saves[p], st->hints[p]);
+			snprintf(buf, sizeof buf, "%s: %s %s, %d judged saves, %d hints",
+				 ivw_part_name(p), st->pass_save[p] ? "passed in" : "not passed after",
+				 clock, st->saves[p], st->hints[p]);
 			iv_add(o, st->pass_save[p] ? VIEW_TONE_OK : VIEW_TONE_NORMAL, buf);
 		}
 	}
