@@ -233,7 +233,7 @@ static int iv_key(struct iv_loop *l, int ch)
 	if (ch == KEY_RESIZE || ch == ERR)
 		return 0;
 	s->msg[0] = '\0';
-	if (st->part == IV_PART_FOLLOW && ch != 'q' + 0x100) {
+	if (st->part == IV_PART_FOLLOW) {
 		if (ch == 27) /* Esc: nothing to close */
 			return 0;
 		if (ch == 'q' && !s->len)
@@ -391,6 +391,10 @@ int tui_interview_main(const struct cli_opts *o)
 		status_error("%s", msg);
 		return STATUS_USAGE;
 	}
+	/* a question answered before q: its worked answer, Enter goes on */
+	if (l.s.st.part == IV_PART_FOLLOW && l.s.st.q_cur < ivq_count() &&
+	    l.s.st.q_outcome[l.s.st.q_cur] != IV_Q_PENDING)
+		l.s.answered = 1;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		status_error("--interview needs a terminal on stdin and stdout");
 		return STATUS_USAGE;
