@@ -70,6 +70,9 @@ enum {
 	OPT_SWEEP,
 	OPT_JSON,
 	OPT_TIMELINE,
+	OPT_INTERVIEW,
+	OPT_INTERVIEW_TIME,
+	OPT_INTERVIEW_RESTART,
 };
 
 static const struct option cli_longopts[] = {
@@ -126,6 +129,9 @@ static const struct option cli_longopts[] = {
 	{ "sweep", required_argument, NULL, OPT_SWEEP },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "timeline", no_argument, NULL, OPT_TIMELINE },
+	{ "interview", required_argument, NULL, OPT_INTERVIEW },
+	{ "interview-time", required_argument, NULL, OPT_INTERVIEW_TIME },
+	{ "interview-restart", no_argument, NULL, OPT_INTERVIEW_RESTART },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -194,6 +200,9 @@ static const struct cli_name {
 	{ OPT_SWEEP, CLI_GIVEN_SWEEP, "--sweep" },
 	{ OPT_JSON, CLI_GIVEN_JSON, "--json" },
 	{ OPT_TIMELINE, CLI_GIVEN_TIMELINE, "--timeline" },
+	{ OPT_INTERVIEW, CLI_GIVEN_INTERVIEW, "--interview" },
+	{ OPT_INTERVIEW_TIME, CLI_GIVEN_INTERVIEW_TIME, "--interview-time" },
+	{ OPT_INTERVIEW_RESTART, CLI_GIVEN_INTERVIEW_RESTART, "--interview-restart" },
 };
 
 /* Where an option can be useless: the mode as the whole command line
@@ -477,6 +486,8 @@ static void cli_defaults(struct cli_opts *o)
 	o->judge_ms = CLI_JUDGE_MS;
 	o->collective = o->sweep = -1;
 	o->bytes = CLI_DEFAULT_BYTES;
+	o->interview_ms[0] = CLI_INTERVIEW_DP_MS;
+	o->interview_ms[1] = CLI_INTERVIEW_FSDP_MS;
 }
 
 static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
@@ -615,6 +626,10 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_JSON:
 	case OPT_TIMELINE:
 		return cli_clock_option(cli_option_name(cli_bit_of(c)), arg, o, err, size);
+	case OPT_INTERVIEW:
+	case OPT_INTERVIEW_TIME:
+	case OPT_INTERVIEW_RESTART:
+		return cli_interview_option(cli_option_name(cli_bit_of(c)), arg, o, err, size);
 	case OPT_VERIFY:
 		if (strcmp(arg, "auto") == 0)
 			o->verify = CLI_VERIFY_AUTO;
@@ -701,6 +716,9 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 		return cli_fail(err, err_size, "unexpected argument '%s' (see --help)", args[optind]);
 	if (action != CLI_RUN)
 		return action;
+	int iv = cli_interview_check(o, err, err_size); /* the interview's own checks */
+	if (iv)
+		return iv < 0 ? CLI_ERROR : CLI_RUN;
 	unsigned where = (o->batch ? CLI_IN_BATCH : CLI_IN_INTERFACE) |
 			 (o->replay_file ? CLI_IN_REPLAY : 0u) | (o->mode == DM_DP ? CLI_IN_DP : 0u) |
 			 (o->trace_file ? 0u : CLI_NO_TRACE) |

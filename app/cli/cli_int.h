@@ -31,4 +31,12 @@ int cli_seconds(const char *s, unsigned *ms);
 int cli_clock_option(const char *opt, const char *arg, struct cli_opts *o, char *err,
 		     size_t size);
 
+/* cli_interview.c: --interview, --interview-time, --interview-restart into
+ * o; then, once every option is read, what the interview refuses (-b, and
+ * every option that would do nothing in it), said as one line: -1 refused,
+ * 1 an interview whose options are all checked, 0 no interview. */
+int cli_interview_option(const char *opt, const char *arg, struct cli_opts *o, char *err,
+			 size_t size);
+int cli_interview_check(struct cli_opts *o, char *err, size_t size);
+
 #endif
