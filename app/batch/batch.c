@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "batch_clock.h"
+#include "batch_params.h"
 #include "batch_train.h"
 #include "cli/inputs.h"
 #include <distmm/replay.h>
@@ -121,6 +122,8 @@ int batch_main(const struct cli_opts *o)
 
 	if (o->collective >= 0 || o->sweep >= 0) /* no matrices: the clock's own runs */
 		return batch_clock_main(o);
+	if (o->params) /* no run: the memory argument's closed forms */
+		return batch_params_main(o);
 	/* a --hw that cannot be read costs no run */
 	if (report_clock_asked(o) && (status = report_clock_model(o, 1, &hw)) != STATUS_OK)
 		return status;

@@ -5,7 +5,7 @@
  * the options never matters.  --naive, --order and --fix are one setting
  * said three ways: two that disagree are refused as they are read.  The
  * values that are more than a number are read by cli_values.c, the
- * clock's by cli_clock.c. */
+ * clock's by cli_clock.c, --params' by cli_params.c. */
 #include "cli.h"
 #include "cli_int.h"
 
@@ -69,6 +69,8 @@ enum {
 	OPT_SWEEP,
 	OPT_JSON,
 	OPT_TIMELINE,
+	OPT_PARAMS,
+	OPT_GPU_MEM,
 };
 
 static const struct option cli_longopts[] = {
@@ -124,6 +126,8 @@ static const struct option cli_longopts[] = {
 	{ "sweep", required_argument, NULL, OPT_SWEEP },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "timeline", no_argument, NULL, OPT_TIMELINE },
+	{ "params", required_argument, NULL, OPT_PARAMS },
+	{ "gpu-mem", required_argument, NULL, OPT_GPU_MEM },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -191,6 +195,8 @@ static const struct cli_name {
 	{ OPT_SWEEP, CLI_GIVEN_SWEEP, "--sweep" },
 	{ OPT_JSON, CLI_GIVEN_JSON, "--json" },
 	{ OPT_TIMELINE, CLI_GIVEN_TIMELINE, "--timeline" },
+	{ OPT_PARAMS, CLI_GIVEN_PARAMS, "--params" },
+	{ OPT_GPU_MEM, CLI_GIVEN_GPU_MEM, "--gpu-mem" },
 };
 
 /* Where an option can be useless: the mode as the whole command line
@@ -472,6 +478,7 @@ static void cli_defaults(struct cli_opts *o)
 	o->judge_ms = CLI_JUDGE_MS;
 	o->collective = o->sweep = -1;
 	o->bytes = CLI_DEFAULT_BYTES;
+	o->gpu_mem_gb = CLI_DEFAULT_GPU_MEM_GB;
 }
 
 static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, size_t size)
@@ -602,6 +609,9 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_JSON:
 	case OPT_TIMELINE:
 		return cli_clock_option(cli_option_name(cli_bit_of(c)), arg, o, err, size);
+	case OPT_PARAMS:
+	case OPT_GPU_MEM:
+		return cli_params_option(cli_option_name(cli_bit_of(c)), arg, o, err, size);
 	case OPT_VERIFY:
 		if (strcmp(arg, "auto") == 0)
 			o->verify = CLI_VERIFY_AUTO;
@@ -688,6 +698,8 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 		return cli_fail(err, err_size, "unexpected argument '%s' (see --help)", args[optind]);
 	if (action != CLI_RUN)
 		return action;
+	if (o->given & (CLI_GIVEN_PARAMS | CLI_GIVEN_GPU_MEM)) /* its own few options */
+		return cli_params_check(o, err, err_size);
 	unsigned where = (o->batch ? CLI_IN_BATCH : CLI_IN_INTERFACE) |
 			 (o->replay_file ? CLI_IN_REPLAY : 0u) | (o->mode == DM_DP ? CLI_IN_DP : 0u) |
 			 (o->trace_file ? 0u : CLI_NO_TRACE) |

@@ -85,6 +85,9 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 	CLI_GIVEN_SWEEP_BIT,
 	CLI_GIVEN_JSON_BIT,
 	CLI_GIVEN_TIMELINE_BIT,
+	/* the memory argument at real scale (docs/tensor-parallel.md) */
+	CLI_GIVEN_PARAMS_BIT,
+	CLI_GIVEN_GPU_MEM_BIT,
 	CLI_GIVEN_COUNT
 };
 #define CLI_GIVEN_BATCH (UINT64_C(1) << CLI_GIVEN_BATCH_BIT)
@@ -140,6 +143,8 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 #define CLI_GIVEN_SWEEP (UINT64_C(1) << CLI_GIVEN_SWEEP_BIT)
 #define CLI_GIVEN_JSON (UINT64_C(1) << CLI_GIVEN_JSON_BIT)
 #define CLI_GIVEN_TIMELINE (UINT64_C(1) << CLI_GIVEN_TIMELINE_BIT)
+#define CLI_GIVEN_PARAMS (UINT64_C(1) << CLI_GIVEN_PARAMS_BIT)
+#define CLI_GIVEN_GPU_MEM (UINT64_C(1) << CLI_GIVEN_GPU_MEM_BIT)
 #define CLI_GIVEN_ALL ((UINT64_C(1) << CLI_GIVEN_COUNT) - 1u)
 /* The files only a training step reads or writes. */
 #define CLI_GIVEN_GRAD_FILES (CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT)
@@ -214,7 +219,12 @@ struct cli_opts {
 	int sweep;            /* --sweep: enum ccl_kind, -1 none */
 	int json;             /* --json: the sweep as JSON Lines */
 	int timeline;         /* --timeline: -b's run on the modelled clock, as text */
+	/* the memory argument at real scale: -b --params, nothing runs */
+	uint64_t params;      /* --params: the model's parameters, 0 none */
+	double gpu_mem_gb;    /* --gpu-mem: a device's memory, GB (10^9 bytes) */
 };
+
+#define CLI_DEFAULT_GPU_MEM_GB 80.0 /* --gpu-mem: an H100's or an A100's 80 GB */
 
 #define CLI_DEFAULT_BYTES (UINT64_C(1) << 20) /* --bytes: 1 MiB */
 

@@ -17,6 +17,11 @@ int cli_fail(char *err, size_t size, const char *fmt, ...) __attribute__((format
 int cli_number(const char *s, unsigned long long lo, unsigned long long hi,
 	       unsigned long long *out);
 
+/* A decimal number in [lo, hi] (above lo when lo_open): digits, one
+ * point, an exponent, nothing else ("inf", "nan", hex, " 4" are not).  0,
+ * or -1.  (cli_clock.c) */
+int cli_real(const char *s, double lo, double hi, int lo_open, double *out);
+
 /* cli_values.c: --start-at, --size, --speed into o; --judge-timeout's
  * seconds into *ms (0, or -1 when it is not 0.1 to 600). */
 int cli_start_at(const char *arg, struct cli_opts *o, char *err, size_t size);
@@ -30,5 +35,14 @@ int cli_seconds(const char *s, unsigned *ms);
  * with its value into o. */
 int cli_clock_option(const char *opt, const char *arg, struct cli_opts *o, char *err,
 		     size_t size);
+
+/* cli_params.c: --params and --gpu-mem with their values into o; and
+ * cli_params_check, once the line is read, when either was given: the
+ * options a --params line may have (the closed forms alone: -b, -d, --json
+ * and --gpu-mem), anything else refused with o->refused set.  CLI_RUN or
+ * CLI_ERROR. */
+int cli_params_option(const char *opt, const char *arg, struct cli_opts *o, char *err,
+		      size_t size);
+int cli_params_check(struct cli_opts *o, char *err, size_t size);
 
 #endif

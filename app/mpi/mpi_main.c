@@ -159,6 +159,9 @@ static int mm_refuse(struct cli_opts *o, int step)
 					 -(o->given & (CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP |
 						       CLI_GIVEN_MODEL))));
 		why = buf;
+	} else if (o->params) {
+		why = "--params belongs to ./distmm-tui -b: the memory table runs nothing, so "
+		      "there is nothing to spread over MPI ranks";
 	} else if (step && o->replay_file) {
 		why = "--step has no effect with --replay (the ranks run nothing to step through)";
 	}

@@ -315,7 +315,7 @@ enum {
 	NO_EXPORT = 1 << 8, IN_JUDGE = 1 << 9, NO_JUDGE = 1 << 10, IN_LESSON = 1 << 11,
 	IN_TRAIN = 1 << 12, NO_TRAIN = 1 << 13, NO_GRADS = 1 << 14, FWD_BUG = 1 << 15,
 	BWD_BUG = 1 << 16, IN_CCL = 1 << 17, NO_CCL = 1 << 18, IN_SWEEP = 1 << 19,
-	NO_SWEEP = 1 << 20,
+	NO_SWEEP = 1 << 20, IN_PARAMS = 1 << 21, NO_PARAMS = 1 << 22,
 };
 
 static int is_backward_bug(int bug)
@@ -340,7 +340,8 @@ static unsigned mode_of(const struct cli_opts *o)
 	       (o->lesson_file ? IN_LESSON : 0) |
 	       (o->train ? IN_TRAIN : NO_TRAIN) | (o->train || o->replay_file ? 0 : NO_GRADS) |
 	       (o->bug == BUG_NONE ? 0 : is_backward_bug(o->bug) ? BWD_BUG : FWD_BUG) |
-	       (o->collective >= 0 ? IN_CCL : NO_CCL) | (o->sweep >= 0 ? IN_SWEEP : NO_SWEEP);
+	       (o->collective >= 0 ? IN_CCL : NO_CCL) | (o->sweep >= 0 ? IN_SWEEP : NO_SWEEP) |
+	       (o->params ? IN_PARAMS : NO_PARAMS);
 }
 
 /* What a multiply has and a collective or the sweep has not (docs/clock.md). */
@@ -411,7 +412,13 @@ static const struct mode_rule {
 	{ "the clock's runs with --replay", IN_REPLAY, CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP },
 	{ "--sweep with --collective", IN_CCL, CLI_GIVEN_SWEEP },
 	{ "--algo, --bytes without --collective", NO_CCL, CLI_GIVEN_ALGO | CLI_GIVEN_BYTES },
-	{ "--json without --sweep", NO_SWEEP, CLI_GIVEN_JSON },
+	{ "--json without --sweep or --params", NO_SWEEP | NO_PARAMS, CLI_GIVEN_JSON },
+	/* the memory argument: the closed forms alone, with -b */
+	{ "--params without -b", IN_INTERFACE, CLI_GIVEN_PARAMS },
+	{ "--gpu-mem without --params", NO_PARAMS, CLI_GIVEN_GPU_MEM },
+	{ "what runs with --params", IN_PARAMS,
+	  CLI_GIVEN_ALL & ~(CLI_GIVEN_BATCH | CLI_GIVEN_DEVICES | CLI_GIVEN_JSON | CLI_GIVEN_PARAMS |
+			    CLI_GIVEN_GPU_MEM) },
 	{ "a multiply's options with --collective", IN_CCL, MATRICES_ONLY | CLI_GIVEN_FLOPS },
 	{ "what runs with --sweep", IN_SWEEP,
 	  MATRICES_ONLY | CLI_GIVEN_FLOPS | CLI_GIVEN_SEED | CLI_GIVEN_VALUES | CLI_GIVEN_CAPACITY |
@@ -454,6 +461,7 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 	CHECK(o->bytes >= 8 && o->bytes % 8 == 0 && o->bytes <= (UINT64_C(16) << 30));
 	CHECK(o->alpha_us >= 0 && o->alpha_us <= 1e6);
 	CHECK(o->bw_gbps >= 0 && o->bw_gbps <= 1e6 && (o->bw_gbps > 0) == !!(o->given & CLI_GIVEN_BW));
+	CHECK(o->params <= UINT64_C(1000000000000000) && o->gpu_mem_gb > 0 && o->gpu_mem_gb <= 1e6);
 	CHECK(o->tflops >= 0 && o->tflops <= 1e6 &&
 	      (o->tflops > 0) == !!(o->given & CLI_GIVEN_FLOPS));
 	for (size_t i = 0; i < COUNT(file_fields); i++) {
@@ -517,6 +525,8 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		{ "--sweep", CLI_GIVEN_SWEEP, o->sweep != -1 },
 		{ "--json", CLI_GIVEN_JSON, o->json != 0 },
 		{ "--timeline", CLI_GIVEN_TIMELINE, o->timeline != 0 },
+		{ "--params", CLI_GIVEN_PARAMS, o->params != 0 },
+		{ "--gpu-mem", CLI_GIVEN_GPU_MEM, o->gpu_mem_gb != CLI_DEFAULT_GPU_MEM_GB },
 	};
 	for (size_t i = 0; i < COUNT(given); i++)
 		CHECK_ROW(!given[i].differs || (o->given & given[i].bit), given[i].name);
