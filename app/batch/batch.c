@@ -11,6 +11,7 @@
 
 #include "batch_clock.h"
 #include "batch_params.h"
+#include "report_tp.h"
 #include "batch_train.h"
 #include "cli/inputs.h"
 #include <distmm/replay.h>
@@ -174,9 +175,15 @@ int batch_main(const struct cli_opts *o)
 		report_write_outputs(o, ev, n_ev, sum, plan, NULL);
 		goto out;
 	}
-	report_summary(sum, plan, a.rows, a.cols, b.cols);
-	report_threads(&snap);
-	report_compare(&a, &b, plan, &cfg, sum, o->compare);
+	if (plan_mode_tp(plan_mode(plan))) { /* tensor parallel: its own table, the modes */
+		report_tp_summary(sum, plan, a.rows, a.cols, b.cols);
+		report_threads(&snap);
+		report_tp_modes(sum, plan, a.rows, a.cols, b.cols);
+	} else {
+		report_summary(sum, plan, a.rows, a.cols, b.cols);
+		report_threads(&snap);
+		report_compare(&a, &b, plan, &cfg, sum, o->compare);
+	}
 	report_clock_run(o, plan, a.cols, ev, n_ev);
 	status = report_write_outputs(o, ev, n_ev, sum, plan, run_result(r));
 	if (status == STATUS_OK)

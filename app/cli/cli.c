@@ -5,7 +5,8 @@
  * the options never matters.  --naive, --order and --fix are one setting
  * said three ways: two that disagree are refused as they are read.  The
  * values that are more than a number are read by cli_values.c, the
- * clock's by cli_clock.c, --params' by cli_params.c. */
+ * clock's by cli_clock.c, --params' by cli_params.c, tensor parallel's by
+ * cli_tp.c. */
 #include "cli.h"
 #include "cli_int.h"
 
@@ -71,6 +72,7 @@ enum {
 	OPT_TIMELINE,
 	OPT_PARAMS,
 	OPT_GPU_MEM,
+	OPT_REDUCE_SCATTER,
 };
 
 static const struct option cli_longopts[] = {
@@ -128,6 +130,7 @@ static const struct option cli_longopts[] = {
 	{ "timeline", no_argument, NULL, OPT_TIMELINE },
 	{ "params", required_argument, NULL, OPT_PARAMS },
 	{ "gpu-mem", required_argument, NULL, OPT_GPU_MEM },
+	{ "reduce-scatter", no_argument, NULL, OPT_REDUCE_SCATTER },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -197,6 +200,7 @@ static const struct cli_name {
 	{ OPT_TIMELINE, CLI_GIVEN_TIMELINE, "--timeline" },
 	{ OPT_PARAMS, CLI_GIVEN_PARAMS, "--params" },
 	{ OPT_GPU_MEM, CLI_GIVEN_GPU_MEM, "--gpu-mem" },
+	{ OPT_REDUCE_SCATTER, CLI_GIVEN_REDUCE_SCATTER, "--reduce-scatter" },
 };
 
 /* Where an option can be useless: the mode as the whole command line
@@ -503,8 +507,9 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 			o->mode = DM_FSDP;
 		else if (strcmp(arg, "dp") == 0 || strcmp(arg, "DP") == 0)
 			o->mode = DM_DP;
-		else
-			return cli_fail(err, size, "unknown mode '%s' (use fsdp or dp)", arg);
+		else if (cli_tp_mode(arg, &o->mode))
+			return cli_fail(err, size, "unknown mode '%s' (use fsdp, dp, tp-col or tp-row)",
+					arg);
 		break;
 	case 'M': return cli_size("-M (rows of A)", arg, &o->M, err, size);
 	case 'K': return cli_size("-K (columns of A, rows of B)", arg, &o->K, err, size);
@@ -609,6 +614,7 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_JSON:
 	case OPT_TIMELINE:
 		return cli_clock_option(cli_option_name(cli_bit_of(c)), arg, o, err, size);
+	case OPT_REDUCE_SCATTER: o->reduce_scatter = 1; break;
 	case OPT_PARAMS:
 	case OPT_GPU_MEM:
 		return cli_params_option(cli_option_name(cli_bit_of(c)), arg, o, err, size);
@@ -700,6 +706,8 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 		return action;
 	if (o->given & (CLI_GIVEN_PARAMS | CLI_GIVEN_GPU_MEM)) /* its own few options */
 		return cli_params_check(o, err, err_size);
+	if (cli_tp_check(o, err, err_size) == CLI_ERROR) /* tensor parallel's few rules */
+		return CLI_ERROR;
 	unsigned where = (o->batch ? CLI_IN_BATCH : CLI_IN_INTERFACE) |
 			 (o->replay_file ? CLI_IN_REPLAY : 0u) | (o->mode == DM_DP ? CLI_IN_DP : 0u) |
 			 (o->trace_file ? 0u : CLI_NO_TRACE) |

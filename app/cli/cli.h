@@ -88,6 +88,8 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 	/* the memory argument at real scale (docs/tensor-parallel.md) */
 	CLI_GIVEN_PARAMS_BIT,
 	CLI_GIVEN_GPU_MEM_BIT,
+	/* tensor parallel (-m tp-col, tp-row) */
+	CLI_GIVEN_REDUCE_SCATTER_BIT,
 	CLI_GIVEN_COUNT
 };
 #define CLI_GIVEN_BATCH (UINT64_C(1) << CLI_GIVEN_BATCH_BIT)
@@ -145,6 +147,7 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 #define CLI_GIVEN_TIMELINE (UINT64_C(1) << CLI_GIVEN_TIMELINE_BIT)
 #define CLI_GIVEN_PARAMS (UINT64_C(1) << CLI_GIVEN_PARAMS_BIT)
 #define CLI_GIVEN_GPU_MEM (UINT64_C(1) << CLI_GIVEN_GPU_MEM_BIT)
+#define CLI_GIVEN_REDUCE_SCATTER (UINT64_C(1) << CLI_GIVEN_REDUCE_SCATTER_BIT)
 #define CLI_GIVEN_ALL ((UINT64_C(1) << CLI_GIVEN_COUNT) - 1u)
 /* The files only a training step reads or writes. */
 #define CLI_GIVEN_GRAD_FILES (CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT)
@@ -177,7 +180,8 @@ enum cli_start {
 struct cli_opts {
 	int batch, quiet, play, no_color, ascii;
 	int devices;          /* -d */
-	int mode;             /* DM_FSDP or DM_DP */
+	int mode;             /* DM_FSDP, DM_DP, DM_TP_COL or DM_TP_ROW */
+	int reduce_scatter;   /* --reduce-scatter: tp-row ends with each rank's slice */
 	size_t M, K, N;       /* sizes; 0 = not given */
 	uint64_t seed;
 	int values;           /* MAT_VALUES_INTS or MAT_VALUES_FLOATS */
