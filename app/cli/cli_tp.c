@@ -59,8 +59,8 @@ int cli_tp_check(struct cli_opts *o, char *err, size_t size)
 		}
 	} else if (!o->batch && !(o->given & CLI_GIVEN_JUDGE)) {
 		o->refused = CLI_GIVEN_MODE;
-		why = "tp-col and tp-row have no effect without -b yet (batch mode runs them; the "
-		      "interface does not show them yet)";
+		why = "has no effect without -b when it names tp-col or tp-row (batch mode runs "
+		      "tensor parallel; the interface does not show it yet)";
 	} else if (o->mode == DM_TP_COL && (o->given & CLI_GIVEN_REDUCE_SCATTER)) {
 		o->refused = CLI_GIVEN_REDUCE_SCATTER;
 		why = "has no effect with -m tp-col (tp-col gathers its columns; the reduce-scatter "
