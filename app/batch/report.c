@@ -227,10 +227,13 @@ void report_summary(const struct ev_summary *sum, const struct dm_plan *p, size_
 	printf("  %-8s %12" PRIu64 " %14" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n", "total", peak,
 	       dp, sent, recv);
 	plan_free(dp_plan);
-	if (mode == DM_FSDP && n > 1)
-		printf("  the ring: each rank sends %d/%d of B; rank 0's figures include the gathered C "
-		       "in both columns\n",
-		       n - 1, n);
+	if (mode == DM_FSDP && n > 1) {
+		char share[512];
+		modelw_ring_share(p, M, K, N, share, sizeof share);
+		printf("  the ring: each rank sends %s; rank 0's figures include the gathered C in "
+		       "both columns\n",
+		       share);
+	}
 	else if (n > 1)
 		printf("  DP: every rank holds all of B; rank 0's figures include the gathered C; the "
 		       "sends are the gather's (giving each device its B is not counted)\n");

@@ -239,10 +239,16 @@ void report_train_compare(const struct dm_plan *p, size_t M, size_t K, size_t N)
 		       " %13" PRIu64 "\n", name, m[0].fwd_peak, m[0].bwd_peak, m[0].ring_sent,
 		       m[1].fwd_peak, m[1].bwd_peak, m[1].ring_sent);
 	}
+	/* each mode's share by the model: per rank when N does not split evenly */
+	char share[2][512];
+	for (int k = 0; k < 2; k++) {
+		plan_set_mode(q, k ? DM_FSDP : DM_DP, NULL);
+		modelw_train_share(q, K, N, "B's size", share[k], sizeof share[k]);
+	}
 	plan_free(q);
-	printf("  a rank sends, per training step: DP 2*(n-1)/n of dB (all-reduce), FSDP 3*(n-1)/n "
-	       "of B's size (two all-gathers and dB's reduce-scatter); DP holds all of B and dB, "
-	       "FSDP its shard of each\n");
+	printf("  a rank sends, per training step: in DP, for the all-reduce of dB, %s; in FSDP, "
+	       "for two all-gathers and dB's reduce-scatter, %s; DP holds all of B and dB, FSDP "
+	       "its shard of each\n", share[0], share[1]);
 }
 
 int report_train_verify(const struct cli_opts *o, const struct mat *a, const struct mat *b,

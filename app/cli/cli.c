@@ -42,6 +42,7 @@ enum {
 	OPT_REPLAY,
 	OPT_EXPORT,
 	OPT_SIZE,
+	OPT_EXPORT_CHROME,
 	OPT_SPEED,
 	OPT_RECORD,
 	OPT_ORDER,
@@ -103,6 +104,7 @@ static const struct option cli_longopts[] = {
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "export", required_argument, NULL, OPT_EXPORT },
 	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "export-chrome", required_argument, NULL, OPT_EXPORT_CHROME },
 	{ "speed", required_argument, NULL, OPT_SPEED },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "judge", required_argument, NULL, OPT_JUDGE },
@@ -169,6 +171,7 @@ static const struct cli_name {
 	{ OPT_REPLAY, CLI_GIVEN_REPLAY, "--replay" },
 	{ OPT_EXPORT, CLI_GIVEN_EXPORT, "--export" },
 	{ OPT_SIZE, CLI_GIVEN_SIZE, "--size" },
+	{ OPT_EXPORT_CHROME, CLI_GIVEN_EXPORT_CHROME, "--export-chrome" },
 	{ OPT_SPEED, CLI_GIVEN_SPEED, "--speed" },
 	{ OPT_RECORD, CLI_GIVEN_RECORD, "--record" },
 	{ OPT_ORDER, CLI_GIVEN_ORDER, "--order" },
@@ -369,6 +372,8 @@ static const struct cli_rule {
 	 * refused) */
 	{ CLI_GIVEN_SIZE, CLI_NO_EXPORT,
 	  "has no effect without --export (the interface takes the terminal's size)" },
+	{ CLI_GIVEN_EXPORT_CHROME, CLI_NO_EXPORT,
+	  "has no effect without --export (the interface always shows its bars)" },
 	{ CLI_GIVEN_RECORD, CLI_IN_EXPORT,
 	  "has no effect with --export (the export writes its recording itself, headless)" },
 	{ CLI_GIVEN_PLAY, CLI_IN_EXPORT, "has no effect with --export (an export always plays)" },
@@ -573,15 +578,23 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 		return cli_start_at(arg, o, err, size);
 	case OPT_THEME:
 		if (strcmp(arg, "projector") == 0)
-			o->projector = 1;
+			o->theme = CLI_THEME_PROJECTOR;
+		else if (strcmp(arg, "light") == 0)
+			o->theme = CLI_THEME_LIGHT;
 		else if (strcmp(arg, "default") == 0)
-			o->projector = 0;
+			o->theme = CLI_THEME_DEFAULT;
 		else
-			return cli_fail(err, size, "unknown theme '%s' (use projector or default)", arg);
+			return cli_fail(err, size, "unknown theme '%s' (use default, projector or light)",
+					arg);
 		break;
 	case OPT_EXPORT: o->export_file = arg; break;
 	case OPT_RECORD: o->record_file = arg; break;
 	case OPT_SIZE: return cli_screen_size(arg, o, err, size);
+	case OPT_EXPORT_CHROME:
+		if (strcmp(arg, "none") && strcmp(arg, "full"))
+			return cli_fail(err, size, "--export-chrome must be none or full, not '%s'", arg);
+		o->export_chrome = arg[0] == 'n' ? CLI_CHROME_NONE : CLI_CHROME_FULL;
+		break;
 	case OPT_SPEED: return cli_speed(arg, o, err, size);
 	case OPT_JUDGE: o->judge_file = arg; break;
 	case OPT_JUDGE_UNCONFINED: o->judge_unconfined = 1; break;

@@ -56,6 +56,7 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 	CLI_GIVEN_REPLAY_BIT,
 	CLI_GIVEN_EXPORT_BIT,
 	CLI_GIVEN_SIZE_BIT,
+	CLI_GIVEN_EXPORT_CHROME_BIT,
 	CLI_GIVEN_SPEED_BIT,
 	CLI_GIVEN_RECORD_BIT,
 	CLI_GIVEN_ORDER_BIT,
@@ -117,6 +118,7 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 #define CLI_GIVEN_REPLAY (UINT64_C(1) << CLI_GIVEN_REPLAY_BIT)
 #define CLI_GIVEN_EXPORT (UINT64_C(1) << CLI_GIVEN_EXPORT_BIT)
 #define CLI_GIVEN_SIZE (UINT64_C(1) << CLI_GIVEN_SIZE_BIT)
+#define CLI_GIVEN_EXPORT_CHROME (UINT64_C(1) << CLI_GIVEN_EXPORT_CHROME_BIT)
 #define CLI_GIVEN_SPEED (UINT64_C(1) << CLI_GIVEN_SPEED_BIT)
 #define CLI_GIVEN_RECORD (UINT64_C(1) << CLI_GIVEN_RECORD_BIT)
 #define CLI_GIVEN_ORDER (UINT64_C(1) << CLI_GIVEN_ORDER_BIT)
@@ -194,9 +196,10 @@ struct cli_opts {
 	int trace_format;     /* enum cli_trace_format */
 	int start_kind;       /* --start-at: enum cli_start */
 	int start_step;       /* ... and its step (compute, transfer) */
-	int projector;        /* --theme projector */
+	int theme;            /* --theme: enum cli_theme */
 	const char *export_file, *record_file; /* --export (headless), --record (live) */
 	int cols, rows;       /* --size of the export (default CLI_DEFAULT_COLS x _ROWS) */
+	int export_chrome;    /* --export-chrome: enum cli_chrome */
 	int speed_step;       /* --speed: 2^speed_step times 1x, from -2 (1/4x) to 4 (16x) */
 	cli_given_t given;    /* CLI_GIVEN_*: what the command line set */
 	cli_given_t refused;  /* on CLI_ERROR: the option refused as useless, else 0 */
@@ -231,6 +234,14 @@ struct cli_opts {
 #define CLI_DEFAULT_GPU_MEM_GB 80.0 /* --gpu-mem: an H100's or an A100's 80 GB */
 
 #define CLI_DEFAULT_BYTES (UINT64_C(1) << 20) /* --bytes: 1 MiB */
+
+/* --export-chrome: the status bar and the key bar in an export, or not;
+ * by default not in SVG stills (slides), there in a cast (a recording ends
+ * on the interface's own screen) */
+enum cli_chrome { CLI_CHROME_AUTO, CLI_CHROME_NONE, CLI_CHROME_FULL };
+
+/* --theme's names, in the order of the interface's themes (tui/theme.h) */
+enum cli_theme { CLI_THEME_DEFAULT, CLI_THEME_PROJECTOR, CLI_THEME_LIGHT };
 
 /* --quiz=derive: no answer on screen until the candidate writes the ring's
  * rule as an expression (app/practice/derive.h) */

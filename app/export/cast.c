@@ -108,22 +108,23 @@ static void cast_header(struct cast *c, int cols, int rows)
 	cast_json(fp, c->command, strlen(c->command));
 	/* the colours the SVG stills use, so that a player shows the same */
 	fputs(", \"env\": {\"TERM\": \"xterm-256color\"}, \"theme\": {\"fg\": \"", fp);
-	palette_hex(PALETTE_FG, hex);
+	palette_hex(c->pal.fg, hex);
 	fprintf(fp, "%s\", \"bg\": \"", hex);
-	palette_hex(PALETTE_BG, hex);
+	palette_hex(c->pal.bg, hex);
 	fprintf(fp, "%s\", \"palette\": \"", hex);
 	for (int i = 0; i < 16; i++) {
-		palette_hex(palette_rgb(i, 1), hex);
+		palette_hex(palette_rgb(&c->pal, i, 1), hex);
 		fprintf(fp, "%s%s", i ? ":" : "", hex);
 	}
 	fputs("\"}}\n", fp);
 }
 
 int cast_open(struct cast *c, const char *path, const char *title, const char *command,
-	      struct dm_err *err)
+	      const struct palette *pal, struct dm_err *err)
 {
 	int rc;
 	memset(c, 0, sizeof *c);
+	c->pal = *pal;
 	c->title = strdup(title);
 	c->command = strdup(command);
 	if (!c->title || !c->command) {

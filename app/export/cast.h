@@ -14,10 +14,12 @@
 #include <distmm/outfile.h>
 
 #include "grid.h"
+#include "palette.h"
 
 struct cast {
 	struct outfile out;
 	char *title, *command;
+	struct palette pal; /* the header's fg and bg */
 	time_t timestamp;
 	int started;        /* the header is written (it needs the first grid's size) */
 	uint64_t t0, last;  /* the first event's time and the last one's, ns */
@@ -28,10 +30,10 @@ struct cast {
 };
 
 /* Opens path (checked by the caller for its folder) for a cast titled title,
- * recording command; the header follows the first frame.  Returns 0 or an
- * error with err filled. */
+ * recording command, whose header's theme says pal's fg and bg; the header
+ * follows the first frame.  Returns 0 or an error with err filled. */
 int cast_open(struct cast *c, const char *path, const char *title, const char *command,
-	      struct dm_err *err);
+	      const struct palette *pal, struct dm_err *err);
 
 /* The screen at time now (ns, any origin: times are from the first event):
  * a resize event when g's size differs from the last frame's, and an output

@@ -28,16 +28,16 @@ struct svg_paint {
 	uint32_t fg, bg;
 };
 
-static struct svg_paint svg_paint_of(const struct grid_cell *c)
+static struct svg_paint svg_paint_of(const struct palette *pal, const struct grid_cell *c)
 {
-	struct svg_paint p = { palette_rgb(c->fg, 1), palette_rgb(c->bg, 0) };
+	struct svg_paint p = { palette_rgb(pal, c->fg, 1), palette_rgb(pal, c->bg, 0) };
 	if (c->attr & GRID_REVERSE) {
 		uint32_t t = p.fg;
 		p.fg = p.bg;
 		p.bg = t;
 	}
 	if (c->attr & GRID_DIM)
-		p.fg = palette_mix(p.fg, p.bg, 0.6);
+		p.fg = palette_mix(p.fg, p.bg, PALETTE_DIM);
 	if (c->attr & GRID_INVIS)
 		p.fg = p.bg;
 	return p;
@@ -126,16 +126,16 @@ static void svg_char(FILE *fp, uint32_t cp)
 	else fwrite(u, 1, (size_t)utf8_encode(cp, u), fp);
 }
 
-static void svg_backgrounds(FILE *fp, const struct grid *g)
+static void svg_backgrounds(FILE *fp, const struct grid *g, const struct palette *pal)
 {
 	char hex[8];
 	for (int y = 0; y < g->rows; y++)
 		for (int x = 0; x < g->cols;) {
-			uint32_t bg = svg_paint_of(grid_at(g, y, x)).bg;
+			uint32_t bg = svg_paint_of(pal, grid_at(g, y, x)).bg;
 			int x1 = x + 1;
-			while (x1 < g->cols && svg_paint_of(grid_at(g, y, x1)).bg == bg)
+			while (x1 < g->cols && svg_paint_of(pal, grid_at(g, y, x1)).bg == bg)
 				x1++;
-			if (bg != PALETTE_BG) {
+			if (bg != pal->bg) {
 				palette_hex(bg, hex);
 				fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
 					SVG_PAD + x * SVG_CW, SVG_PAD + y * SVG_CH, (x1 - x) * SVG_CW, SVG_CH,
@@ -163,7 +163,7 @@ static void svg_cell_lines(FILE *fp, int arms, int x0, int y0)
 
 /* Lines and blocks, a <path> per run of line cells of one colour in a row
  * (a run of ─ as one segment). */
-static void svg_shapes(FILE *fp, const struct grid *g)
+static void svg_shapes(FILE *fp, const struct grid *g, const struct palette *pal)
 {
 	char hex[8];
 	fputs("<g fill=\"none\" stroke-width=\"" SVG_LINE "\">\n", fp);
@@ -172,7 +172,7 @@ static void svg_shapes(FILE *fp, const struct grid *g)
 		for (int x = 0; x < g->cols;) {
 			const struct grid_cell *c = grid_at(g, y, x);
 			struct svg_block b;
-			uint32_t fg = svg_paint_of(c).fg;
+			uint32_t fg = svg_paint_of(pal, c).fg;
 			int x0 = SVG_PAD + x * SVG_CW;
 			if (svg_block_of(c->ch, &b)) {
 				palette_hex(fg, hex);
@@ -193,13 +193,13 @@ static void svg_shapes(FILE *fp, const struct grid *g)
 			while (x < g->cols) {
 				c = grid_at(g, y, x);
 				int arms = svg_arms(c->ch);
-				if (!arms || svg_paint_of(c).fg != fg)
+				if (!arms || svg_paint_of(pal, c).fg != fg)
 					break;
 				x0 = SVG_PAD + x * SVG_CW;
 				if (arms == (ARM_L | ARM_R)) {
 					int x1 = x + 1;
 					while (x1 < g->cols && svg_arms(grid_at(g, y, x1)->ch) == (ARM_L | ARM_R) &&
-					       svg_paint_of(grid_at(g, y, x1)).fg == fg)
+					       svg_paint_of(pal, grid_at(g, y, x1)).fg == fg)
 						x1++;
 					fprintf(fp, "M%d %dH%d", x0, y0 + SVG_CH / 2, SVG_PAD + x1 * SVG_CW);
 					x = x1;
@@ -215,10 +215,12 @@ static void svg_shapes(FILE *fp, const struct grid *g)
 }
 
 /* Cells that print as text in one <text>: same colour and font style. */
-static int svg_text_same(const struct grid_cell *a, const struct grid_cell *b)
+static int svg_text_same(const struct palette *pal, const struct grid_cell *a,
+			 const struct grid_cell *b)
 {
 	const unsigned font = GRID_BOLD | GRID_ITALIC | GRID_UNDERLINE;
-	return (a->attr & font) == (b->attr & font) && svg_paint_of(a).fg == svg_paint_of(b).fg;
+	return (a->attr & font) == (b->attr & font) &&
+	       svg_paint_of(pal, a).fg == svg_paint_of(pal, b).fg;
 }
 
 static int svg_is_text(const struct grid_cell *c)
@@ -226,17 +228,18 @@ static int svg_is_text(const struct grid_cell *c)
 	return c->width != 0 && !svg_is_shape(c->ch);
 }
 
-static void svg_text_run(FILE *fp, const struct grid *g, int y, int x, int x1)
+static void svg_text_run(FILE *fp, const struct grid *g, const struct palette *pal, int y, int x,
+			 int x1)
 {
 	const struct grid_cell *c = grid_at(g, y, x);
-	uint32_t fg = svg_paint_of(c).fg;
+	uint32_t fg = svg_paint_of(pal, c).fg;
 	char hex[8];
 	fputs("<text x=\"", fp);
 	for (int i = x; i < x1; i++)
 		if (grid_at(g, y, i)->width)
 			fprintf(fp, "%s%d", i > x ? " " : "", SVG_PAD + i * SVG_CW);
 	fprintf(fp, "\" y=\"%d\"", SVG_PAD + y * SVG_CH + SVG_BASE);
-	if (fg != PALETTE_FG) {
+	if (fg != pal->fg) {
 		palette_hex(fg, hex);
 		fprintf(fp, " fill=\"%s\"", hex);
 	}
@@ -253,7 +256,7 @@ static void svg_text_run(FILE *fp, const struct grid *g, int y, int x, int x1)
 	fputs("</text>\n", fp);
 }
 
-static void svg_texts(FILE *fp, const struct grid *g)
+static void svg_texts(FILE *fp, const struct grid *g, const struct palette *pal)
 {
 	for (int y = 0; y < g->rows; y++)
 		for (int x = 0; x < g->cols;) {
@@ -266,22 +269,22 @@ static void svg_texts(FILE *fp, const struct grid *g)
 			int x1 = x + 1, end = x + 1;
 			while (x1 < g->cols &&
 			       (grid_at(g, y, x1)->width == 0 ||
-				(svg_is_text(grid_at(g, y, x1)) && svg_text_same(c, grid_at(g, y, x1))))) {
+				(svg_is_text(grid_at(g, y, x1)) && svg_text_same(pal, c, grid_at(g, y, x1))))) {
 				if (grid_at(g, y, x1)->ch != ' ')
 					end = x1 + 1;
 				x1++;
 			}
-			svg_text_run(fp, g, y, x, end);
+			svg_text_run(fp, g, pal, y, x, end);
 			x = x1;
 		}
 }
 
-void svg_write(FILE *fp, const struct grid *g, const char *title)
+void svg_write(FILE *fp, const struct grid *g, const char *title, const struct palette *pal)
 {
 	int w = 2 * SVG_PAD + g->cols * SVG_CW, h = 2 * SVG_PAD + g->rows * SVG_CH;
 	char fg[8], bg[8];
-	palette_hex(PALETTE_FG, fg);
-	palette_hex(PALETTE_BG, bg);
+	palette_hex(pal->fg, fg);
+	palette_hex(pal->bg, bg);
 	fprintf(fp,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
@@ -290,9 +293,9 @@ void svg_write(FILE *fp, const struct grid *g, const char *title)
 		w, h, w, h);
 	svg_text_escaped(fp, title);
 	fprintf(fp, "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", w, h, bg);
-	svg_backgrounds(fp, g);
-	svg_shapes(fp, g);
+	svg_backgrounds(fp, g, pal);
+	svg_shapes(fp, g, pal);
 	fprintf(fp, "<g fill=\"%s\">\n", fg);
-	svg_texts(fp, g);
+	svg_texts(fp, g, pal);
 	fputs("</g>\n</svg>\n", fp);
 }

@@ -148,6 +148,16 @@ static int lesson_when_of(const char *key, int *when)
 	return -1;
 }
 
+/* The length of a placeholder's name at s (after its '{'): letters and
+ * '_' up to a '}', or 0 when s does not start one ("{r+1}" is prose). */
+static size_t lesson_name_len(const char *s)
+{
+	size_t len = 0;
+	while ((s[len] >= 'a' && s[len] <= 'z') || (s[len] >= 'A' && s[len] <= 'Z') || s[len] == '_')
+		len++;
+	return len > 0 && s[len] == '}' ? len : 0;
+}
+
 static char *lesson_trim(char *s)
 {
 	while (*s == ' ' || *s == '\t')
@@ -223,6 +233,12 @@ static int lesson_line(struct lesson *l, char *text, const char *name, int line,
 				   LESSON_TEXT_MAX - 1);
 	if (!*val)
 		return lesson_fail(err, size, name, line, "empty caption");
+	for (const char *t = strchr(val, '{'); t; t = strchr(t + 1, '{')) {
+		size_t len = lesson_name_len(t + 1);
+		if (len && !lesson_figure_known(t + 1, len))
+			return lesson_fail(err, size, name, line, "unknown placeholder {%.*s} (%s)",
+					   (int)len, t + 1, LESSON_FIGURE_NAMES);
+	}
 	struct lesson_caption *c = &p->cap[p->ncap++];
 	c->when = when;
 	c->step = step;
@@ -422,28 +438,30 @@ int lesson_check_steps(const struct lesson *l, int p, const struct dm_plan *plan
 	return 0;
 }
 
-int lesson_caption(const struct lesson *l, int p, int when, int step, int n, char *buf,
-		   size_t size)
+int lesson_caption(const struct lesson *l, int p, int when, const struct lesson_at *at,
+		   char *buf, size_t size)
 {
 	const struct lesson_caption *best = NULL;
-	if (p < 0 || p >= l->nparts)
+	if (p < 0 || p >= l->nparts || size == 0)
 		return 0;
 	for (int i = 0; i < l->part[p].ncap; i++) {
 		const struct lesson_caption *c = &l->part[p].cap[i];
-		if (c->when == when && (c->step == step || (c->step < 0 && !best)))
+		if (c->when == when && (c->step == at->step || (c->step < 0 && !best)))
 			best = c;
-		if (c->when == when && c->step == step)
+		if (c->when == when && c->step == at->step)
 			break;
 	}
 	if (!best)
 		return 0;
-	/* {s} and {n} become the step and the device count */
+	/* every placeholder becomes its figure; other braces stay ("w_{r+1}") */
 	size_t o = 0;
 	for (const char *t = best->text; *t && o + 1 < size; t++) {
-		if (t[0] == '{' && (t[1] == 's' || t[1] == 'n') && t[2] == '}') {
-			int w = snprintf(buf + o, size - o, "%d", t[1] == 's' ? step : n);
+		size_t len = t[0] == '{' ? lesson_name_len(t + 1) : 0;
+		char fig[LESSON_TEXT_MAX];
+		if (len && lesson_figure(t + 1, len, at, fig, sizeof fig) == 0) {
+			int w = snprintf(buf + o, size - o, "%s", fig);
 			o = w > 0 && (size_t)w < size - o ? o + (size_t)w : size - 1;
-			t += 2;
+			t += len + 1;
 		} else {
 			buf[o++] = *t;
 		}

@@ -8,7 +8,8 @@
  *   set: fsdp devices=2 M=8 K=6 N=4 values=ints
  *   ready: Rank r holds B[r] ...
  *   compute 0: ...            (a caption for one step's compute)
- *   compute: ... {s} ... {n}  (any other compute; {s}, {n} become numbers)
+ *   compute: ... {s} ... {n}  (any other compute; {s}, {n} become numbers,
+ *                              {sent} and the others figures: see below)
  *   transfer: ...   gather: ...   done: ...   deadlock: ...
  *   set: train                (the training step; `forward` goes back)
  *   backward: ...  backward-transfer 1: ...  partial: ...
@@ -101,10 +102,39 @@ int lesson_load(struct lesson *l, const char *path, char *err, size_t err_size);
  * share/distmm-tui/lessons/.  0 with path filled, or -1. */
 int lesson_find(const char *name, char *path, size_t size);
 
-/* The caption of part p for a moment of the run (step for compute and
- * transfer), with {s} and {n} filled in, into buf; returns 0 when the part
+/* Where a caption is shown: the step and the devices for {s} and {n}, and
+ * the run whose figures the others name. */
+struct lesson_at {
+	int step, n;
+	const struct dm_plan *plan; /* the part's run; NULL: figures stay as written */
+	size_t M, K, N;
+};
+
+/* The caption of part p for a moment of the run (at->step for the stepped
+ * phases), its placeholders filled in, into buf; returns 0 when the part
  * has none for it. */
-int lesson_caption(const struct lesson *l, int p, int when, int step, int n, char *buf,
-		   size_t size);
+int lesson_caption(const struct lesson *l, int p, int when, const struct lesson_at *at,
+		   char *buf, size_t size);
+
+/* A caption states a figure through a placeholder, filled from the engine's
+ * model for the part's run (lesson_fig.c), so that no number a lesson says
+ * can be untrue of the run it plays:
+ *   {s} {n}       the step, the device count
+ *   {sent}        what each rank sends round the forward's ring: "3/4 of B",
+ *                 per rank when N does not split evenly
+ *   {train_sent}  the same for the training step's ring: "9/4 of B's size"
+ *   {held}        the most of B a rank holds at once in FSDP's ring: "2/8 of B"
+ *   {B}           B's bytes: "32.0 KiB"
+ *   {rows} {cols} how A's rows and B's columns split: "3, 2 and 2"
+ * A name of letters in braces that is none of these is an error at parse. */
+#define LESSON_FIGURE_NAMES "{s}, {n}, {sent}, {train_sent}, {held}, {B}, {rows}, {cols}"
+
+/* Whether name[0..len) is a placeholder's name. */
+int lesson_figure_known(const char *name, size_t len);
+
+/* Placeholder name[0..len) for `at`, into buf; 0, or -1 when it is not
+ * one or `at` has no run for a figure. */
+int lesson_figure(const char *name, size_t len, const struct lesson_at *at, char *buf,
+		  size_t size);
 
 #endif

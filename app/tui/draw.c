@@ -74,8 +74,7 @@ static int draw_mode_blocks(struct draw_ctx *d)
 				now[i] = (struct layout_block){ 0, 0, 0, 0 };
 			any = 1;
 			draw_block_grow(&now[i], &b, 1);
-			/* a label wider than this is said in brief: not worth a wider panel */
-			int lw = (int)strlen(b.label) < 60 ? (int)strlen(b.label) : (int)strlen(b.brief);
+			int lw = view_block_width(&b);
 			widest = lw > widest ? lw : widest;
 		}
 		if (memcmp(&now[i], slot[i], sizeof now[i]))
@@ -116,20 +115,47 @@ static int draw_formula_w(const struct view *v, int shortform)
 	return w;
 }
 
-/* Lines the formulas of every rank want below the paragraphs. */
+/* Lines the formulas of every rank want below the paragraphs: those of a
+ * stop before a compute (the next step's label, then every rank), at every
+ * stop of the run, so that the panels hold still; the stops with none
+ * leave them blank. */
 static int draw_formula_lines(const struct view *v, int cols, int widest)
 {
-	int predict = v->kind == SCHED_TRANSFER || v->kind == VIEW_READY;
-	if (v->failed || v->finished || v->snap.mode == DM_DP || v->kind == SCHED_GATHER ||
-	    quiz_open(&v->quiz) || view_hides_all(v))
+	if (v->snap.mode == DM_DP || view_hides_all(v))
 		return 0;
 	int colw = widest + 8, per = (cols - 2) / colw > 0 ? (cols - 2) / colw : 1;
-	int lines = (v->snap.n + predict + per - 1) / per;
+	int lines = (v->snap.n + 1 + per - 1) / per;
 	return lines > 8 ? 8 : lines;
 }
 
-/* The hints the key bar shows on this screen, in the table's order. */
-static void draw_hints(struct draw_ctx *d)
+/* The hints the key bar shows in state `in` (a KEYS_IN_* bit), in the
+ * table's order, into hint[] and their widths into w[]; returns how many
+ * widths (the overlay's one line when no hint applies). */
+static int draw_hints_in(unsigned in, unsigned have, const struct keys_binding **hint,
+			 int *n_hint, int *w)
+{
+	int n = 0;
+	for (int i = 0; i < keys_count() && n < LAYOUT_MAX_ITEMS; i++) {
+		const struct keys_binding *k = keys_binding(i);
+		if (keys_in_bar(k, in, have)) {
+			w[n] = (int)(strlen(k->bar_key) + 1 + strlen(k->bar_what));
+			if (hint)
+				hint[n] = k;
+			n++;
+		}
+	}
+	if (n_hint)
+		*n_hint = n;
+	if (n == 0)
+		w[n++] = (int)strlen(DRAW_BAR_OVERLAY);
+	return n;
+}
+
+/* The hints of this screen; and the most lines the key bar takes at any
+ * stop of the run and in the states a key opens over one (the worked cell,
+ * go to, a question, an overlay), which it keeps in every one, so that
+ * neither n nor w moves a panel.  (Focus lays the screen out anew.) */
+static void draw_hints(struct draw_ctx *d, int cols)
 {
 	const struct view *v = d->v;
 	unsigned in = v->overlay		? KEYS_IN_OVERLAY
@@ -139,18 +165,26 @@ static void draw_hints(struct draw_ctx *d)
 		      : v->cell_on		? KEYS_IN_CELL
 						: KEYS_IN_MAIN;
 	unsigned have = view_key_needs(v); /* what the modes offer: m [ ] x, j, a, f */
-	d->n_hint = 0;
-	for (int i = 0; i < keys_count() && d->n_hint < LAYOUT_MAX_ITEMS; i++) {
-		const struct keys_binding *k = keys_binding(i);
-		if (keys_in_bar(k, in, have))
-			d->hint[d->n_hint++] = k;
-	}
-	d->req.n_footer = d->n_hint;
-	for (int i = 0; i < d->n_hint; i++)
-		d->req.footer_w[i] = (int)(strlen(d->hint[i]->bar_key) + 1 + strlen(d->hint[i]->bar_what));
-	if (d->n_hint == 0) {
-		d->req.n_footer = 1;
-		d->req.footer_w[0] = (int)strlen(DRAW_BAR_OVERLAY);
+	d->req.n_footer = draw_hints_in(in, have, d->hint, &d->n_hint, d->req.footer_w);
+	/* the main bar as each stop has it (view_still: a deadlock offers f),
+	 * and the states a key opens over the stop on screen */
+	unsigned base = have & ~(KEYS_NEED_PLAYABLE | KEYS_NEED_BACKOUT), st[VIEW_STILL_NEEDS + 6];
+	unsigned in_of[VIEW_STILL_NEEDS + 6];
+	int n = view_still_needs(v, st, VIEW_STILL_NEEDS);
+	for (int i = 0; i < n; i++)
+		in_of[i] = KEYS_IN_MAIN;
+	if (n == 0) /* not measured: the main bar of a stop while it plays */
+		in_of[n] = KEYS_IN_MAIN, st[n++] = base | KEYS_NEED_PLAYABLE;
+	in_of[n] = KEYS_IN_CELL, st[n++] = base | KEYS_NEED_PLAYABLE | KEYS_NEED_BACKOUT;
+	in_of[n] = KEYS_IN_GOTO, st[n++] = base | KEYS_NEED_PLAYABLE | KEYS_NEED_BACKOUT;
+	in_of[n] = KEYS_IN_TEXT, st[n++] = base | KEYS_NEED_PLAYABLE | KEYS_NEED_BACKOUT;
+	in_of[n] = KEYS_IN_QUIZ, st[n++] = base | KEYS_NEED_PLAYABLE;
+	in_of[n] = KEYS_IN_OVERLAY, st[n++] = have;
+	d->req.footer_min = 0;
+	for (int i = 0; i < n; i++) {
+		int w[LAYOUT_MAX_ITEMS], m = draw_hints_in(in_of[i], st[i], NULL, NULL, w);
+		int lines = layout_wrap_items(w, m, cols - 2, LAYOUT_FOOTER_GAP, NULL, NULL);
+		d->req.footer_min = lines > d->req.footer_min ? lines : d->req.footer_min;
 	}
 }
 
@@ -165,27 +199,37 @@ void draw_prepare(struct draw_ctx *d, const struct view *v, int cols, int rows, 
 	req->focus = v->focus;
 	req->show = v->show;
 	draw_blocks(v, req);
-	int fw = draw_formula_w(v, 0), mw = draw_mode_blocks(d), pw = draw_panel_line_w(v);
-	/* "mem " a bar and "464 B vs DP 608 B"; the traffic line is shorter;
+	/* what every stop of the run shows (view_still), so that n moves no
+	 * panel: its widest formula and panel text, its most paragraph lines */
+	int fw = draw_formula_w(v, 0), sw = draw_formula_w(v, 1), mw = draw_mode_blocks(d);
+	int pw = draw_panel_line_w(v), tw = view_still_text_w(v);
+	fw = fw > view_still_formula_w(v, 0) ? fw : view_still_formula_w(v, 0);
+	sw = sw > view_still_formula_w(v, 1) ? sw : view_still_formula_w(v, 1);
+	/* "peak " a bar and "464 B vs DP 608 B"; the traffic line is shorter;
 	 * the modes' labels and lines whole */
-	req->line_w = fw > 38 ? fw : 38;
+	req->line_w = fw > 39 ? fw : 39;
 	req->line_w = mw > req->line_w ? mw : req->line_w;
 	req->line_w = pw > req->line_w ? pw : req->line_w;
-	req->medium_w = draw_formula_w(v, 1);
+	req->line_w = tw > req->line_w ? tw : req->line_w;
+	req->medium_w = sw > 18 ? sw : 18;
 	req->train_lines = view_panel_lines(v);
-	if (req->medium_w < 18)
-		req->medium_w = 18;
 	req->table = v->table && req->n > 1; /* one rank: nothing walks round */
 	draw_table_size(v, &req->table_w, &req->table_h, &req->table_min_w, &req->table_min_h);
 	draw_info_paragraphs(d);
-	req->n_info = d->n_para;
+	req->n_info = 0;
 	for (int i = 0; i < d->n_para; i++)
-		req->info[i] = d->para[i];
+		if (!d->para_key[i])
+			req->info[req->n_info++] = d->para[i];
+	req->info_min = view_still_lines(v, cols - 2);
 	req->extra_lines = draw_formula_lines(v, cols, fw);
-	draw_hints(d);
+	draw_hints(d, cols);
+	if (v->bare)
+		req->n_footer = 0; /* one row, left out of the export with the status bar's */
 	layout_compute(&d->l, cols, rows, req);
 	d->req_now.line_w = req->line_w;
 	d->req_now.train_lines = req->train_lines;
+	if (d->l.ok)
+		draw_info_fit(d);
 }
 
 /* What runs on the left, where it is on the right.  The form of each side
@@ -226,8 +270,11 @@ static void draw_status(const struct draw_ctx *d)
 	el = strlen(extra);
 	if (v->quiz.on || v->quiz.asked)
 		snprintf(extra + el, sizeof extra - el, "  quiz %d/%d", v->quiz.right, v->quiz.asked);
-	snprintf(right, sizeof right, "%s  %s  %s%s ", pos, v->playing ? "playing" : "paused",
-		 view_speed_name(v), extra);
+	if (v->svg_still) /* a still neither plays nor pauses */
+		snprintf(right, sizeof right, "%s%s ", pos, extra);
+	else
+		snprintf(right, sizeof right, "%s  %s  %s%s ", pos, v->playing ? "playing" : "paused",
+			 view_speed_name(v), extra);
 	int rw = (int)strlen(right);
 	if (v->cfg.order != ORDER_PARITY && (wide || mid)) {
 		/* the deadlock lab's setting, where it fits whole (the caption says it too) */
@@ -278,7 +325,8 @@ static void draw_all(struct draw_ctx *d)
 	const struct view *v = d->v;
 	const struct layout *l = &d->l;
 	erase();
-	draw_status(d);
+	if (!v->bare)
+		draw_status(d);
 	if (v->run || v->snap.dev) {
 		double progress = view_progress(v, d->now);
 		for (int r = 0; r < v->snap.n && r < LAYOUT_MAX_DEVICES; r++) {
@@ -300,7 +348,8 @@ static void draw_all(struct draw_ctx *d)
 		draw_result(d);
 	}
 	draw_info(d);
-	draw_footer(d);
+	if (!v->bare)
+		draw_footer(d);
 	if (v->overlay == VIEW_OV_MEMORY)
 		draw_memory(d);
 	else if (v->overlay == VIEW_OV_TABLE)

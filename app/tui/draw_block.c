@@ -116,6 +116,7 @@ void draw_results(const struct draw_ctx *d)
 	struct rect box = { area->x + (area->w - bw) / 2, area->y + (area->h - bh) / 2, bw, bh };
 	if (box.w < 20 || box.h < 5 || nb == 0)
 		return;
+	draw_clear_under(d, &box);
 	draw_titled_box(&box, theme_attr(bad ? ROLE_BAD : ROLE_OK),
 			theme_attr(bad ? ROLE_BAD : ROLE_TITLE),
 			bad ? "the verification on rank 0: MISMATCH" : "the verification on rank 0");

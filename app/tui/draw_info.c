@@ -11,18 +11,21 @@
 #include <distmm/schedule.h>
 #include "theme.h"
 
-void draw_info_add(struct draw_ctx *d, int role, const char *text, int pre)
+void draw_info_add(struct draw_ctx *d, int role, const char *text, int pre, int key)
 {
 	if (!text[0] || d->n_para >= LAYOUT_MAX_INFO)
 		return;
 	snprintf(d->para[d->n_para], DRAW_PARA_MAX, "%s", text);
 	d->para_pre[d->n_para] = pre;
+	d->para_key[d->n_para] = key;
+	d->para_shown[d->n_para] = 1;
 	d->para_role[d->n_para++] = role;
 }
 
-static void draw_add(struct draw_ctx *d, int role, const char *text)
+/* A key's paragraph: fitted in, never laid out. */
+static void draw_add_key(struct draw_ctx *d, int role, const char *text)
 {
-	draw_info_add(d, role, text, 0);
+	draw_info_add(d, role, text, 0, 1);
 }
 
 static void draw_quiz_paragraphs(struct draw_ctx *d)
@@ -35,14 +38,14 @@ static void draw_quiz_paragraphs(struct draw_ctx *d)
 			 z->input, z->revealed ? "" : "_");
 	else
 		snprintf(line, sizeof line, "quiz: %s  > %s%s", q, z->input, z->revealed ? "" : "_");
-	draw_add(d, ROLE_TITLE, line);
+	draw_add_key(d, ROLE_TITLE, line);
 	if (z->revealed)
-		draw_add(d, z->correct > 0 ? ROLE_OK : z->correct == 0 ? ROLE_BAD : ROLE_NORMAL,
-			 z->reveal);
+		draw_add_key(d, z->correct > 0 ? ROLE_OK : z->correct == 0 ? ROLE_BAD : ROLE_NORMAL,
+			     z->reveal);
 	else if (z->reveal[0])
-		draw_add(d, ROLE_DIM, z->reveal);
+		draw_add_key(d, ROLE_DIM, z->reveal);
 	else
-		draw_add(d, ROLE_DIM, "type your answer, then Enter; n skips it (x turns the quiz off)");
+		draw_add_key(d, ROLE_DIM, "type your answer, then Enter; n skips it (x turns the quiz off)");
 }
 
 /* The theme's role for a line a mode wrote (enum view_tone). */
@@ -58,46 +61,77 @@ static int draw_tone_role(int tone)
 	}
 }
 
+/* The stop's paragraphs (view_stop_paragraphs) with a key's in their
+ * places: a message first, the go-to prompt under the headline, a quiz
+ * question in the caption's, the worked cell last (its words once the
+ * layout is made: draw_info_fit). */
 void draw_info_paragraphs(struct draw_ctx *d)
 {
 	const struct view *v = d->v;
-	static struct view_lines q; /* 4 KiB: only the UI thread draws */
+	static struct view_paras ps; /* 8 KiB: only the UI thread draws */
 	char buf[DRAW_PARA_MAX];
+	int quiz = quiz_open(&v->quiz), prompt = 0, asked = 0;
 	d->n_para = 0;
-	draw_add(d, ROLE_TITLE, v->msg);
-	int tone = view_headline(v, buf, sizeof buf); /* --judge: the verdict, on every stop */
-	if (tone)
-		draw_add(d, draw_tone_role(tone), buf);
-	if (v->typing_goto) {
-		snprintf(buf, sizeof buf, "go to step s = %s_   (0 to %d, then Enter; Esc cancels)",
-			 v->goto_buf, v->cfg.mode == DM_DP ? 0 : v->cfg.devices - 1);
-		draw_add(d, ROLE_KEY, buf);
+	draw_add_key(d, ROLE_TITLE, v->msg);
+	view_stop_paragraphs(v, &ps);
+	for (int i = 0; i <= ps.n; i++) {
+		int kind = i < ps.n ? ps.p[i].kind : VIEW_PARA_REST;
+		if (!prompt && kind != VIEW_PARA_HEAD && v->typing_goto) {
+			snprintf(buf, sizeof buf, "go to step s = %s_   (0 to %d, then Enter; Esc cancels)",
+				 v->goto_buf, v->cfg.mode == DM_DP ? 0 : v->cfg.devices - 1);
+			draw_add_key(d, ROLE_KEY, buf);
+		}
+		prompt = prompt || kind != VIEW_PARA_HEAD;
+		if (quiz && kind == VIEW_PARA_CAPTION) {
+			if (!asked)
+				draw_quiz_paragraphs(d);
+			asked = 1;
+			continue;
+		}
+		if (i < ps.n)
+			draw_info_add(d, draw_tone_role(ps.p[i].how), ps.p[i].text, ps.p[i].pre, 0);
 	}
-	if (view_question(v, &q)) {
-		for (int i = 0; i < q.n; i++)
-			draw_info_add(d, draw_tone_role(q.line[i].how), q.line[i].text, q.line[i].pre);
-	} else if (quiz_open(&v->quiz)) {
-		draw_quiz_paragraphs(d);
-	} else {
-		view_caption(v, buf, sizeof buf);
-		draw_add(d, v->failed ? ROLE_BAD : ROLE_NORMAL, buf);
-		if (v->failed && v->fail.code == DM_EDEADLOCK)
-			draw_add(d, ROLE_NORMAL, view_advice(v));
-	}
-	view_note(v, buf, sizeof buf);
-	draw_add(d, ROLE_TITLE, buf);
-	view_empty_warning(v, buf, sizeof buf);
-	draw_add(d, ROLE_BAD, buf);
-	view_verify_line(v, buf, sizeof buf);
-	draw_add(d, v->verdict == VIEW_MISMATCH ? ROLE_BAD : ROLE_OK, buf);
-	if (v->finished && (v->quiz.asked || v->quiz.skipped)) {
-		snprintf(buf, sizeof buf, "quiz: %d right of %d asked, %d skipped", v->quiz.right,
-			 v->quiz.asked, v->quiz.skipped);
-		draw_add(d, ROLE_TITLE, buf);
-	}
+	d->cell_para = -1;
 	if (v->cell_on) {
-		view_cell_text(v, buf, sizeof buf);
-		draw_add(d, ROLE_ACCENT, buf);
+		d->cell_para = d->n_para;
+		draw_add_key(d, ROLE_ACCENT, "C[i,j]"); /* its words once the room is known */
+	}
+}
+
+/* Lines paragraph i takes in the info area. */
+static int draw_para_lines(const struct draw_ctx *d, int i, int width)
+{
+	int s, l, lines = layout_wrap(d->para[i], width, &s, &l, 0);
+	return d->para_pre[i] && lines < 1 ? 1 : lines;
+}
+
+void draw_info_fit(struct draw_ctx *d)
+{
+	const struct rect *r = &d->l.info;
+	int width = r->w - 2, keys = 0;
+	for (int i = 0; i < d->n_para; i++)
+		if (d->para_key[i] && i != d->cell_para)
+			keys += draw_para_lines(d, i, width);
+	/* the worked cell's sum written out whole, beside the stop's paragraphs
+	 * or in their place; where even that is too little, its terms give way
+	 * to "+ ... (K terms in all)" */
+	if (d->cell_para >= 0) {
+		int room = r->h - keys;
+		for (size_t size = DRAW_PARA_MAX;; size -= 32) {
+			view_cell_text(d->v, d->para[d->cell_para], size);
+			if (draw_para_lines(d, d->cell_para, width) <= room || size <= 96)
+				break;
+		}
+		keys += draw_para_lines(d, d->cell_para, width);
+	}
+	/* the stop's paragraphs in what a key's leave, in order, whole */
+	int used = keys;
+	for (int i = 0; i < d->n_para; i++) {
+		if (d->para_key[i])
+			continue;
+		int lines = draw_para_lines(d, i, width);
+		d->para_shown[i] = used + lines <= r->h;
+		used += d->para_shown[i] ? lines : 0;
 	}
 }
 
@@ -117,8 +151,8 @@ static void draw_formulas(const struct draw_ctx *d, int y, int lines)
 	const struct run_snapshot *s = &v->snap;
 	int x = d->l.info.x + 1, w = d->l.info.w - 2;
 	if (lines <= 0 || v->failed || v->finished || s->mode == DM_DP || !s->dev ||
-	    v->kind == SCHED_GATHER || quiz_open(&v->quiz))
-		return;
+	    v->kind == SCHED_GATHER || quiz_open(&v->quiz) || view_hides_all(v))
+		return; /* (the lines stay: the info area keeps its height at every stop) */
 	int predict = draw_predict(v), n = s->n < LAYOUT_MAX_DEVICES ? s->n : LAYOUT_MAX_DEVICES;
 	char entry[LAYOUT_MAX_DEVICES][96], buf[64];
 	int colw = 0, per = 1;
@@ -157,6 +191,8 @@ void draw_info(const struct draw_ctx *d)
 	const struct rect *r = &d->l.info;
 	int x = r->x + 1, w = r->w - 2, y = r->y, end = r->y + r->h;
 	for (int i = 0; i < d->n_para && y < end; i++) {
+		if (!d->para_shown[i])
+			continue;
 		if (d->para_pre[i]) {
 			draw_text(y, x, w, theme_attr(d->para_role[i]), d->para[i]);
 			/* the layout reserved what its wrap counts: at least this line */

@@ -32,7 +32,12 @@ struct draw_ctx {
 	int para_role[LAYOUT_MAX_INFO];            /* enum theme_role of each */
 	int para_pre[LAYOUT_MAX_INFO];             /* drawn as it is, one line: an answer
 						      and the caret under it keep their columns */
+	int para_key[LAYOUT_MAX_INFO];             /* a key's (the worked cell, a message):
+						      not laid out, fitted in what the stop's
+						      leave (draw_info_fit) */
+	int para_shown[LAYOUT_MAX_INFO];           /* drawn this frame */
 	int n_para;
+	int cell_para;                             /* the worked cell's paragraph, or -1 */
 	int extra;                                 /* optional lines: the formulas */
 	struct layout_req req_now;                 /* req with the blocks of the stop shown,
 						      when a mode's differ from the run's
@@ -104,15 +109,23 @@ void draw_table_train_size(const struct view *v, int *w, int *h, int *min_w, int
 
 /* draw_info.c: the info area (the paragraphs, then the formulas) and the
  * paragraphs for the view; one paragraph more (pre: drawn unwrapped, as
- * it is; "" adds nothing). */
+ * it is; key: a key's, fitted in, not laid out; "" adds nothing).  The
+ * layout keeps lines for the stop's paragraphs (every stop's most, so that
+ * the panels hold still); draw_info_fit then fits a key's paragraphs in
+ * the info area it gave, before the stop's where both do not fit. */
 void draw_info(const struct draw_ctx *d);
 void draw_info_paragraphs(struct draw_ctx *d);
-void draw_info_add(struct draw_ctx *d, int role, const char *text, int pre);
+void draw_info_add(struct draw_ctx *d, int role, const char *text, int pre, int key);
+void draw_info_fit(struct draw_ctx *d);
 
 /* draw_overlay.c: boxes over the panels, each sized to its content and the
  * screen: the gathered C at the end, the help, the DP vs FSDP memory table,
  * the schedule table when its panel has no room. */
 void draw_result(const struct draw_ctx *d);
+/* Before a box over the panels (the verification's): every panel it
+ * meets cleared whole, with the gaps between (and the lanes when it meets
+ * them all), so that no scrap of a panel shows beside it. */
+void draw_clear_under(const struct draw_ctx *d, const struct rect *box);
 void draw_help(const struct draw_ctx *d);
 void draw_memory(const struct draw_ctx *d);
 void draw_table_overlay(const struct draw_ctx *d);

@@ -6,9 +6,10 @@
  *
  * A moving label is drawn only on free cells: not a panel's or the table's,
  * not an arrowhead, not another label's, inside the panel area.  On a
- * horizontal run it sits on the line, on a vertical one beside it; where it
- * has no room it shrinks to one character, and where even that is taken it
- * waits a frame.  The path buffers are static (8 KiB each): only the UI
+ * horizontal run it sits on the line, on a vertical one beside it, else on
+ * it, else down it a character a row (so it keeps its B); where it has no
+ * room it shrinks to one character, and where even that is taken it waits
+ * a frame.  The path buffers are static (8 KiB each): only the UI
  * thread draws, so nothing else can be using them. */
 #include "draw_int.h"
 
@@ -84,6 +85,41 @@ static int draw_free_span(const struct draw_ctx *d, int x, int y, int w)
 	return 1;
 }
 
+/* A blocked shard's label on its link, at its sender's door: on the line
+ * where the run from the door is level (ending at the door when it leaves
+ * to the left), beside it where it goes up or down (a one-row gap between
+ * grid rows, a lane); the first such place from the door that is free.  A
+ * lane that turns at once (the wrap-around's) keeps its corner.  Returns 1
+ * when drawn. */
+static int draw_stuck_label(struct draw_ctx *d, const struct point *p, int len,
+			    struct point start, const char *label, attr_t a)
+{
+	int lw = (int)strlen(label), j0 = 0;
+	if (len > 2 && (p[0].x - start.x != p[1].x - p[0].x || p[0].y - start.y != p[1].y - p[0].y))
+		j0 = 1;
+	for (int j = j0; j < len; j++) {
+		struct point prev = j > 0 ? p[j - 1] : start;
+		int xs[2], nx = 0;
+		if (prev.y == p[j].y) {
+			xs[nx++] = p[j].x < prev.x ? p[j].x - lw + 1 : p[j].x;
+		} else {
+			xs[nx++] = p[j].x + 1;
+			xs[nx++] = p[j].x - lw;
+		}
+		for (int k = 0; k < nx; k++) {
+			/* level: the label's cells are the path's own, never its head */
+			int on_path = prev.y == p[j].y;
+			for (int c = 0; on_path && c < lw; c++) /* cells j.. along the run */
+				on_path = j + c < len - 1 && p[j + c].y == p[j].y;
+			if ((prev.y == p[j].y && !on_path) || !draw_free_span(d, xs[k], p[j].y, lw))
+				continue;
+			draw_text(p[j].y, xs[k], lw, a, label);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 void draw_links(struct draw_ctx *d)
 {
 	static struct point p[LAYOUT_MAX_PATH];
@@ -108,26 +144,23 @@ void draw_links(struct draw_ctx *d)
 		theme_put(stdscr, p[len - 1].y, p[len - 1].x, draw_dir(p[len - 1], end), a);
 		if (d->n_head < DRAW_MAX_HEADS)
 			d->head[d->n_head++] = p[len - 1];
-		if (stuck && dv->wait_shard >= 0) {
-			/* the shard waits at its sender's door: nobody takes it */
-			char label[16];
-			if (view_hides(v, k->from))
-				snprintf(label, sizeof label, "B?");
-			else
-				snprintf(label, sizeof label, "B%d", dv->wait_shard);
-			int lw = (int)strlen(label), j0 = 0;
-			/* a lane that turns at once (the wrap-around's) keeps its corner:
-			 * the label goes on the straight run after it */
-			if (len > 2 && (p[0].x - start.x != p[1].x - p[0].x ||
-					p[0].y - start.y != p[1].y - p[0].y))
-				j0 = 1;
-			int lx = p[j0].x;
-			if (len > j0 + 1 && p[j0 + 1].x < p[j0].x)
-				lx = p[j0].x - lw + 1; /* leaving to the left: end at the door */
-			if (len > j0 + lw && draw_free_span(d, lx, p[j0].y, lw))
-				draw_text(p[j0].y, lx, lw, theme_shard_attr(dv->wait_shard) | A_REVERSE,
-					  label);
-		}
+	}
+	/* the shards that wait at their senders' doors, nobody taking them:
+	 * once every arrowhead is known, so that no label covers one */
+	for (int i = 0; i < l->n_links && v->failed; i++) {
+		const struct layout_link *k = &l->link[i];
+		const struct run_dev_view *dv = &v->snap.dev[k->from];
+		int len = layout_link_path(l, i, p, LAYOUT_MAX_PATH);
+		if (len == 0 || dv->wait_state != RUN_WAIT_SEND || dv->wait_peer != k->to ||
+		    dv->wait_shard < 0)
+			continue;
+		char label[16];
+		if (view_hides(v, k->from))
+			snprintf(label, sizeof label, "B?");
+		else
+			snprintf(label, sizeof label, "B%d", dv->wait_shard);
+		draw_stuck_label(d, p, len, draw_toward(&l->panel[k->from], p[0]), label,
+				 theme_shard_attr(dv->wait_shard) | A_REVERSE);
 	}
 }
 
@@ -150,30 +183,62 @@ void draw_junctions(struct draw_ctx *d)
 	}
 }
 
-/* Draws label at path cell `at` (next: the cell after it, for the run's
- * direction): on the line when the run is horizontal, beside it when
- * vertical; one character when the whole does not fit. */
-static void draw_token(struct draw_ctx *d, struct point at, struct point next, const char *label,
-		       char sym, attr_t a)
+static void draw_took(struct draw_ctx *d, int x, int y, int w)
+{
+	if (d->n_tok < DRAW_MAX_TOKENS)
+		d->tok[d->n_tok++] = (struct draw_span){ x, y, w };
+}
+
+/* Draws label at path cell `at` (prev, next: the cells before and after
+ * it, for the run's direction): on the line when the run is horizontal;
+ * beside it when vertical, else on it (over the line and the cell beside),
+ * else down the line a character a row, where a lane hugs the screen's edge
+ * or a panel (the return lane at 80 columns: "B3" keeps its B).  At the
+ * corner where a vertical run turns (the return lane into its arrowhead),
+ * down the rows it came by.  One character when none of these is free. */
+static void draw_token(struct draw_ctx *d, struct point prev, struct point at, struct point next,
+		       const char *label, char sym, attr_t a)
 {
 	int w = (int)strlen(label), vertical = next.x == at.x && next.y != at.y;
-	int xs[3], nx = 0;
-	if (!vertical)
+	int came_up_down = prev.x == at.x && prev.y != at.y;
+	int xs[5], nx = 0;
+	if (!vertical) /* over the cell, centred, else from it either way */
 		xs[nx++] = at.x - w / 2;
+	if (!vertical) {
+		xs[nx++] = at.x;
+		xs[nx++] = at.x - w + 1;
+	}
 	xs[nx++] = at.x + 1;
 	xs[nx++] = at.x - w;
+	if (vertical) {
+		xs[nx++] = at.x;
+		xs[nx++] = at.x - w + 1;
+	}
 	for (int i = 0; i < nx; i++)
 		if (draw_free_span(d, xs[i], at.y, w)) {
 			draw_text(at.y, xs[i], w, a, label);
-			if (d->n_tok < DRAW_MAX_TOKENS)
-				d->tok[d->n_tok++] = (struct draw_span){ xs[i], at.y, w };
+			draw_took(d, xs[i], at.y, w);
 			return;
 		}
+	/* down the line: the rows it has left behind, then (on a vertical run)
+	 * those ahead */
+	int up = vertical ? next.y < at.y : prev.y > at.y;
+	for (int dir = 0; (vertical || came_up_down) && dir < 1 + vertical; dir++) {
+		int y0 = up == (dir == 0) ? at.y : at.y - w + 1, free = 1;
+		for (int c = 0; c < w && free; c++)
+			free = draw_free(d, at.x, y0 + c);
+		if (!free)
+			continue;
+		for (int c = 0; c < w; c++) {
+			draw_text(y0 + c, at.x, 1, a, (char[2]){ label[c], '\0' });
+			draw_took(d, at.x, y0 + c, 1);
+		}
+		return;
+	}
 	if (draw_free(d, at.x, at.y)) {
 		char one[2] = { sym, '\0' };
 		draw_text(at.y, at.x, 1, a, one);
-		if (d->n_tok < DRAW_MAX_TOKENS)
-			d->tok[d->n_tok++] = (struct draw_span){ at.x, at.y, 1 };
+		draw_took(d, at.x, at.y, 1);
 	}
 }
 
@@ -220,7 +285,8 @@ void draw_tokens(struct draw_ctx *d)
 				snprintf(label, sizeof label, "%s?", what);
 			else
 				snprintf(label, sizeof label, "%s%d", what, k);
-			draw_token(d, p[at], next, label, hide ? '?' : theme_shard_symbol(k),
+			draw_token(d, at > 0 ? p[at - 1] : p[at], p[at], next, label,
+				   hide ? '?' : theme_shard_symbol(k),
 				   theme_shard_attr(k) | A_REVERSE);
 		}
 	} else if (v->kind == SCHED_GATHER) {
@@ -234,7 +300,8 @@ void draw_tokens(struct draw_ctx *d)
 			int at = draw_at(len, t, 0);
 			struct point next = at + 1 < len ? p[at + 1] : p[at];
 			snprintf(label, sizeof label, "C%zu:%zu", dv->row_begin, dv->row_end);
-			draw_token(d, p[at], next, label, 'C', theme_shard_attr(r) | A_REVERSE);
+			draw_token(d, at > 0 ? p[at - 1] : p[at], p[at], next, label, 'C',
+				   theme_shard_attr(r) | A_REVERSE);
 		}
 	}
 }

@@ -22,6 +22,89 @@ static struct rect draw_in_area(const struct rect *area, int want_w, int want_h)
 	return (struct rect){ area->x + (area->w - w) / 2, area->y + (area->h - h) / 2, w, h };
 }
 
+static int draw_meets(const struct rect *a, const struct rect *b)
+{
+	return a->w > 0 && b->w > 0 && a->x < b->x + b->w && b->x < a->x + a->w &&
+	       a->y < b->y + b->h && b->y < a->y + a->h;
+}
+
+static void draw_grow(struct rect *u, const struct rect *r)
+{
+	int x1 = u->x + u->w > r->x + r->w ? u->x + u->w : r->x + r->w;
+	int y1 = u->y + u->h > r->y + r->h ? u->y + u->h : r->y + r->h;
+	u->x = u->x < r->x ? u->x : r->x;
+	u->y = u->y < r->y ? u->y : r->y;
+	u->w = x1 - u->x;
+	u->h = y1 - u->y;
+}
+
+static int draw_in(const struct rect *r, int x, int y)
+{
+	return r->w > 0 && x >= r->x && x < r->x + r->w && y >= r->y && y < r->y + r->h;
+}
+
+/* The links of a panel cleared go with it, their lanes too; where one
+ * leaves a panel still drawn, its junction is plain border again. */
+static void draw_clear_links(const struct draw_ctx *d, const int *gone)
+{
+	static struct point p[LAYOUT_MAX_PATH]; /* only the UI thread draws */
+	const struct layout *l = &d->l;
+	if (!view_links(d->v))
+		return;
+	for (int i = 0; i < l->n_links; i++) {
+		const struct layout_link *k = &l->link[i];
+		if (!gone[k->from] && !gone[k->to])
+			continue;
+		int len = layout_link_path(l, i, p, LAYOUT_MAX_PATH);
+		for (int j = 0; j < len; j++)
+			mvaddch(p[j].y, p[j].x, ' ');
+		const struct rect *f = &l->panel[k->from];
+		if (len == 0 || gone[k->from])
+			continue;
+		int side = p[0].x < f->x || p[0].x >= f->x + f->w; /* left or right of it */
+		int bx = p[0].x < f->x ? f->x : p[0].x >= f->x + f->w ? f->x + f->w - 1 : p[0].x;
+		int by = p[0].y < f->y ? f->y : p[0].y >= f->y + f->h ? f->y + f->h - 1 : p[0].y;
+		if (draw_in(f, bx, by))
+			theme_put(stdscr, by, bx, side ? GLYPH_VLINE : GLYPH_HLINE, theme_attr(ROLE_BORDER));
+	}
+}
+
+void draw_clear_under(const struct draw_ctx *d, const struct rect *box)
+{
+	const struct layout *l = &d->l;
+	struct rect u = *box;
+	int gone[LAYOUT_MAX_DEVICES] = { 0 }, grown = 1, all = 0;
+	/* the panels it meets, and those the cleared rectangle then meets */
+	while (grown) {
+		grown = 0;
+		all = 1;
+		for (int r = 0; r < l->n && r < LAYOUT_MAX_DEVICES; r++) {
+			const struct rect *p = &l->panel[r];
+			if (p->w == 0 || gone[r])
+				continue;
+			if (!draw_meets(&u, p)) {
+				all = 0;
+				continue;
+			}
+			draw_grow(&u, p);
+			gone[r] = grown = 1;
+		}
+		if (draw_meets(&u, &l->table) && !(u.x <= l->table.x && u.y <= l->table.y &&
+						   u.x + u.w >= l->table.x + l->table.w &&
+						   u.y + u.h >= l->table.y + l->table.h)) {
+			draw_grow(&u, &l->table);
+			grown = 1;
+		}
+	}
+	/* every panel under it: the lanes' wires lead nowhere, so they go too */
+	if (all && l->focus < 0 && l->n > 1) {
+		struct rect lanes = { l->lane_x, u.y, u.x + u.w - l->lane_x, l->lane_y + 1 - u.y };
+		draw_grow(&u, &lanes);
+	}
+	draw_clear(&u);
+	draw_clear_links(d, gone);
+}
+
 /* The gathered C over the middle of the panels, at the verification, until
  * Esc closes it.  Its title says what the verification found; a value that
  * differs is marked '!' in a column of its own, and rows and columns that do
@@ -54,6 +137,7 @@ void draw_result(const struct draw_ctx *d)
 	struct rect box = draw_in_area(&d->l.panels, want_w, (int)s->M + 3);
 	if (box.w < 20 || box.h < 4)
 		return;
+	draw_clear_under(d, &box);
 	draw_titled_box(&box, theme_attr(v->verdict == VIEW_MISMATCH ? ROLE_BAD : ROLE_OK),
 			theme_attr(v->verdict == VIEW_MISMATCH ? ROLE_BAD : ROLE_TITLE), title);
 	int rows = box.h - 3, cols = (box.w - 4) / cell;
@@ -277,7 +361,7 @@ void draw_memory(const struct draw_ctx *d)
 			break;
 		cols--; /* the sends, last first */
 	}
-	char note[5][320], g[24], b[24], tb[24];
+	char note[6][320], g[24], b[24], tb[24];
 	int n_note = 0;
 	view_bytes(c->gathered, g, sizeof g);
 	view_bytes(c->b_bytes * (uint64_t)(c->n > 1 ? c->n - 1 : 0), b, sizeof b);
@@ -297,6 +381,9 @@ void draw_memory(const struct draw_ctx *d)
 		 "DP's sent counts the gather only: giving the other %d devices their copy of B "
 		 "would move %s more%s",
 		 c->n > 1 ? c->n - 1 : 0, b, cols < 7 ? " (sends not shown: widen the screen)" : "");
+	snprintf(note[n_note++], sizeof note[0],
+		 "On the panels, \"peak\" is each rank's peak so far, beside the other mode's at the "
+		 "same point of the product: before it, once C is computed, once it is gathered");
 	int box_w = tw + 4 > 60 ? tw + 4 : 60, note_lines = 0;
 	if (box_w > d->l.cols - 2)
 		box_w = d->l.cols - 2;

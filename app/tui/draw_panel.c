@@ -196,6 +196,12 @@ static int draw_c_sect(const struct view *v, int r, int y, int x, int w, const s
 	}
 	size_t want0 = v->cell_on ? v->cell_j : d->shard_col_begin;
 	size_t want1 = v->cell_on ? v->cell_j + 1 : d->shard_col_end;
+	/* at a transfer the shard held is the next step's, its columns empty
+	 * yet: the window stays on those the step just wrote, the shard sent */
+	if (!v->cell_on && s->mode == DM_FSDP && v->kind == SCHED_TRANSFER && d->sent_shard >= 0) {
+		want0 = split_offset(s->N, s->n, d->sent_shard);
+		want1 = split_offset(s->N, s->n, d->sent_shard + 1);
+	}
 	if (s->mode == DM_DP)
 		want0 = want1 = 0;
 	size_t j0 = draw_window(s->N, sc->cols, want0, want1);
@@ -296,29 +302,43 @@ static int draw_ab_sect(const struct view *v, int r, int y, int x, int w, const 
 	return sc->height;
 }
 
-/* The memory bar: the peak held, on the run's one scale, with the cell
- * where the other mode's bytes would end in bold; then the bytes. */
+/* The memory bar: the peak held so far, on the run's one scale, and past
+ * it, where the other mode's reaches further, that one's in its own glyph
+ * (FSDP's panels show DP's bar beyond theirs); where it ends inside, its
+ * last cell in bold; then the bytes.  The line says "peak": both sides are
+ * peaks so far (view_other_by).  The plain pair's "vs" gives way before
+ * the bar does, so both modes keep one where either can. */
+#define DRAW_BAR_MIN 3
 static void draw_membar(const struct view *v, int r, int y, int x, int w, int with_bar)
 {
 	const struct run_dev_view *d = &v->snap.dev[r];
 	char text[80];
-	int tx = x + draw_textf(y, x, w, theme_attr(ROLE_DIM), "mem ");
+	int tx = x + draw_textf(y, x, w, theme_attr(ROLE_DIM), "peak ");
 	int room = x + w - tx;
-	/* the words first (what is compared, and whether C is in it), then a
-	 * bar in what they leave */
+	/* the longest words; where they leave no bar and are the plain pair
+	 * ("X vs DP Y", not "by its dA" nor "both with C"), its shorter form
+	 * ("X, DP Y") and a bar: what a stop says beats the bar, a word not */
 	view_mem_text(v, r, room, text, sizeof text);
+	if (with_bar && room - (int)strlen(text) - 1 < DRAW_BAR_MIN && strstr(text, " vs ") &&
+	    !strstr(text, " by ") && !strstr(text, ", both")) {
+		char shorter[80];
+		view_mem_text(v, r, room - DRAW_BAR_MIN - 1, shorter, sizeof shorter);
+		if (strstr(shorter, ", ")) /* both figures still said */
+			snprintf(text, sizeof text, "%s", shorter);
+	}
 	int bar = with_bar ? room - (int)strlen(text) - 1 : 0;
 	if (bar > 16)
 		bar = 16;
-	if (bar < 3)
+	if (bar < DRAW_BAR_MIN)
 		bar = 0;
 	if (bar) {
 		int full = (int)((double)bar * (double)d->peak_bytes / (double)v->mem_scale + 0.5);
 		int other = (int)((double)bar * (double)view_other_by(v, r) / (double)v->mem_scale + 0.5);
 		for (int i = 0; i < bar; i++)
-			theme_put(stdscr, y, tx + i, i < full ? GLYPH_FULL : GLYPH_EMPTY,
-				  i < full ? theme_attr(ROLE_MEM)
-					   : theme_attr(ROLE_DIM) | (i == other - 1 ? A_BOLD : 0));
+			theme_put(stdscr, y, tx + i,
+				  i < full ? GLYPH_FULL : i < other ? GLYPH_OTHER : GLYPH_EMPTY,
+				  i < full ? theme_attr(ROLE_MEM) | (i == other - 1 ? A_BOLD : 0)
+					   : theme_attr(ROLE_DIM));
 		tx += bar + 1;
 	}
 	draw_text(y, tx, x + w - tx, theme_attr(ROLE_NORMAL), text);
@@ -506,9 +526,9 @@ static void draw_medium(const struct view *v, int r, int x, int y, int w, int h)
 	if (line < h) {
 		view_bytes(d->peak_bytes, held, sizeof held);
 		/* the longest that fits whole: never a unit cut in half */
-		snprintf(buf, sizeof buf, "A %zu:%zu  mem %s", d->row_begin, d->row_end, held);
+		snprintf(buf, sizeof buf, "A %zu:%zu  peak %s", d->row_begin, d->row_end, held);
 		if ((int)strlen(buf) > w)
-			snprintf(buf, sizeof buf, "mem %s", held);
+			snprintf(buf, sizeof buf, "peak %s", held);
 		if ((int)strlen(buf) > w)
 			snprintf(buf, sizeof buf, "%s", held);
 		draw_text(y + line++, x, w, theme_attr(ROLE_NORMAL), buf);

@@ -25,6 +25,7 @@
 #include "batch/report.h"
 #include "session.h"
 #include "cli/status.h"
+#include "export/manifest.h"
 #include "export/svg.h"
 #include "theme.h"
 
@@ -65,17 +66,63 @@ int headless_check_path(const char *path, int record)
 }
 
 /* The SVG stills: FILE-000.svg, FILE-001.svg, ... written to temporary
- * files as the phases come, renamed together at the end with FILE.svg. */
+ * files as the phases come, renamed together at the end with FILE.svg,
+ * which lists them (manifest.h): the next export of FILE.svg removes the
+ * ones it does not write again, if they are still as this one wrote them. */
 struct headless_svgs {
 	char *base; /* the path without ".svg" */
+	struct manifest_entry *old; /* what the FILE.svg in place says it wrote */
+	int n_old;
 	struct outfile *f;
 	int n, cap;
 	int failed;
 	struct dm_err err;
+	struct palette pal; /* the theme's own colours */
 };
 
+/* The name of the stills without their folder: what the manifest names. */
+static const char *headless_base_name(const struct headless_svgs *s)
+{
+	const char *slash = strrchr(s->base, '/');
+	return slash ? slash + 1 : s->base;
+}
+
+/* The final still's manifest: each still written so far, by its bytes. */
+static int headless_manifest(struct headless_svgs *s, FILE *fp)
+{
+	struct manifest_entry *e = calloc((size_t)s->n + 1, sizeof *e);
+	if (!e)
+		return dm_err_set(&s->err, DM_ENOMEM, "out of memory writing the stills");
+	for (int i = 0; i < s->n; i++) {
+		e[i].index = i;
+		if (manifest_sum(s->f[i].tmp ? s->f[i].tmp : s->f[i].path, &e[i].size, &e[i].hash))
+			e[i].size = -1; /* written in place, not a file: never removed */
+	}
+	manifest_write(fp, headless_base_name(s), e, s->n);
+	free(e);
+	return 0;
+}
+
+/* After the new series is in place: the stills the one before wrote that
+ * this one did not write again, each only if it is still the very file
+ * written then (its size and hash), never through a link. */
+static void headless_remove_stale(const struct headless_svgs *s)
+{
+	char path[4200];
+	for (int i = 0; i < s->n_old; i++) {
+		const struct manifest_entry *o = &s->old[i];
+		long long size;
+		uint64_t hash;
+		if (o->index < s->n - 1) /* s->n counts the final still too */
+			continue;
+		snprintf(path, sizeof path, "%s-%03d.svg", s->base, o->index);
+		if (!manifest_sum(path, &size, &hash) && size == o->size && hash == o->hash)
+			unlink(path);
+	}
+}
+
 static int headless_svg_file(struct headless_svgs *s, const char *path, const struct grid *g,
-			   const char *title)
+			   const char *title, int final)
 {
 	if (s->n == s->cap) {
 		int cap = s->cap ? 2 * s->cap : 64;
@@ -90,7 +137,11 @@ static int headless_svg_file(struct headless_svgs *s, const char *path, const st
 	struct outfile *f = &s->f[s->n];
 	if (outfile_open(f, path, &s->err))
 		return -1;
-	svg_write(f->fp, g, title);
+	svg_write(f->fp, g, title, &s->pal);
+	if (final && headless_manifest(s, f->fp)) {
+		outfile_abort(f);
+		return -1;
+	}
 	if (outfile_finish(f, &s->err))
 		return -1;
 	s->n++;
@@ -104,7 +155,7 @@ static int headless_still(void *ctx, const struct grid *g, const char *label)
 	if (s->failed)
 		return -1;
 	snprintf(path, sizeof path, "%s-%03d.svg", s->base, s->n);
-	if (headless_svg_file(s, path, g, label)) {
+	if (headless_svg_file(s, path, g, label, 0)) {
 		s->failed = 1;
 		return -1;
 	}
@@ -146,6 +197,7 @@ static int headless_svgs_commit(struct headless_svgs *s, struct dm_err *err)
 
 static void headless_svgs_free(struct headless_svgs *s)
 {
+	free(s->old);
 	free(s->f);
 	free(s->base);
 	memset(s, 0, sizeof *s);
@@ -218,11 +270,18 @@ static void headless_screen_close(struct headless_screen *s)
 	fclose(s->in);
 }
 
+/* Rows the screen has beyond --size's: the two bars a bare export leaves out. */
+static int headless_extra_rows(const struct view *v)
+{
+	return v->bare ? 2 : 0;
+}
+
 /* Says why the size does not fit the run: the layout knows what it needs. */
 static void headless_too_small(const struct cli_opts *o, const struct view *v, uint64_t now)
 {
-	int nc, nr, n = v->snap.n;
-	draw_need(v, o->cols, o->rows, now, &nc, &nr);
+	int nc, nr, n = v->snap.n, extra = headless_extra_rows(v);
+	draw_need(v, o->cols, o->rows + extra, now, &nc, &nr);
+	nr -= extra;
 	status_error("--size %dx%d is too small for %d device%s: the interface needs %dx%d", o->cols,
 		     o->rows, n, n == 1 ? "" : "s", nc, nr);
 }
@@ -271,15 +330,20 @@ static int headless_run(struct session *t, const struct cli_opts *o, int kind, c
 	struct record rec;
 	struct dm_err err;
 	char title[256];
-	int rc;
+	int rc, extra = headless_extra_rows(&t->v);
+	WINDOW *bare = NULL;
 
 	memset(&svgs, 0, sizeof svgs);
-	if (headless_screen_open(&scr, o->cols, o->rows)) {
+	if (headless_screen_open(&scr, o->cols, o->rows + extra) ||
+	    (extra && !(bare = derwin(stdscr, o->rows, o->cols, 1, 0)))) {
+		if (scr.scr)
+			headless_screen_close(&scr);
 		status_error("cannot set up a curses screen of %dx%d for the export", o->cols, o->rows);
 		return STATUS_USAGE;
 	}
-	theme_init(session_mono(o), o->ascii, o->projector);
+	theme_init(session_mono(o), o->ascii, o->theme);
 	t->v.utf8 = theme_utf8();
+	svgs.pal = theme_palette(o->theme);
 	record_title(&t->v, t->lesson ? t->lesson->title : NULL, title, sizeof title);
 	if (kind == HEADLESS_SVG) {
 		size_t len = strlen(o->export_file) - 4; /* without ".svg" */
@@ -293,14 +357,17 @@ static int headless_run(struct session *t, const struct cli_opts *o, int kind, c
 		rc = dm_err_set(&err, DM_ENOMEM, "out of memory");
 	else
 		rc = record_open(&rec, kind == HEADLESS_CAST ? o->export_file : NULL, title, command,
-				 kind == HEADLESS_SVG ? headless_still : NULL, &svgs, &err);
+				 &svgs.pal, kind == HEADLESS_SVG ? headless_still : NULL, &svgs, &err);
 	if (rc) {
+		if (bare)
+			delwin(bare);
 		headless_screen_close(&scr);
 		headless_svgs_free(&svgs);
 		status_error("%s", err.msg);
 		return STATUS_USAGE;
 	}
 
+	rec.win = bare; /* the screen between the two bars */
 	int status = headless_play(t, &rec, HEADLESS_T0);
 	if (status == STATUS_OK && (rc = record_close(&rec, &err))) {
 		status_error("%s", svgs.failed ? svgs.err.msg : err.msg);
@@ -308,16 +375,26 @@ static int headless_run(struct session *t, const struct cli_opts *o, int kind, c
 	}
 	if (status == STATUS_OK && kind == HEADLESS_SVG) {
 		const struct grid *last = record_last_grid(&rec);
-		if (!last || headless_svg_file(&svgs, o->export_file, last, title) ||
+		/* what the export before this one wrote, read before it is replaced */
+		int nomem = manifest_read(o->export_file, headless_base_name(&svgs), &svgs.old,
+					  &svgs.n_old);
+		if (nomem)
+			dm_err_set(&svgs.err, DM_ENOMEM, "out of memory reading %s", o->export_file);
+		if (!last || nomem ||
+		    headless_svg_file(&svgs, o->export_file, last, title, 1) ||
 		    headless_svgs_commit(&svgs, &svgs.err)) {
 			status_error("%s", last ? svgs.err.msg : "nothing was drawn to export");
 			status = STATUS_USAGE;
+		} else {
+			headless_remove_stale(&svgs);
 		}
 	}
 	if (status != STATUS_OK)
 		headless_svgs_abort(&svgs);
 	record_free(&rec); /* removes the cast unless it was closed */
 	headless_svgs_free(&svgs);
+	if (bare)
+		delwin(bare);
 	headless_screen_close(&scr);
 	return status;
 }
@@ -333,6 +410,10 @@ int headless_main(const struct cli_opts *o, int argc, char *const argv[])
 	    (status = session_open(&t, o)))
 		return status;
 	t.no_quiz = 1; /* a lesson's quiz= parts play without questions */
+	t.for_file = 1;
+	t.svg_still = kind == HEADLESS_SVG;
+	t.bare = o->export_chrome == CLI_CHROME_NONE ||
+		 (o->export_chrome == CLI_CHROME_AUTO && kind == HEADLESS_SVG);
 	if ((rc = session_start(&t, HEADLESS_T0, &err))) {
 		status_error("%s", err.msg);
 		session_close(&t);

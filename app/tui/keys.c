@@ -61,7 +61,7 @@ static const struct keys_binding keys_table[] = {
 	  { { 's', ACT_SHARE } } },
 	{ "j", "with --judge: the correct ring / your run", "j", "compare", MAIN, KEYS_NEED_JUDGE,
 	  { { 'j', ACT_JUDGE } } },
-	{ "T", "projector theme on / off", "T", "theme", MAIN, 0, { { 'T', ACT_THEME } } },
+	{ "T", "theme: default, projector, light", "T", "theme", MAIN, 0, { { 'T', ACT_THEME } } },
 	{ "Esc", "back: the cell, the focus, the final C", "Esc", "back", MAIN | CELL | GOTO | TEXT,
 	  KEYS_NEED_BACKOUT, { { KEYS_ESC, ACT_ESCAPE } } },
 	{ "? h F1", "this help (Ctrl-L redraws)", "?", "help", MAIN | CELL | QUIZ, 0,

@@ -37,7 +37,7 @@ enum keys_action {
 	ACT_FIX,           /* after a deadlock, run the fixed (parity) order */
 	ACT_SHARE,         /* the command line that reproduces this view */
 	ACT_JUDGE,         /* --judge: the correct ring / the candidate's run */
-	ACT_THEME,         /* the projector theme on / off */
+	ACT_THEME,         /* the next theme: default, projector, light */
 	ACT_ESCAPE,        /* Esc: back out of the innermost mode */
 	ACT_HELP,
 	ACT_REDRAW,

@@ -17,8 +17,10 @@
  *    what lets need_cols x need_rows be computed in closed form per shape.
  * The grid shape is chosen by a score compared in order: the level, then
  * what the panels show (values of C, its rows, its columns, then A and B),
- * then how evenly they exceed the level's minimum, then how fully the grid
- * fills the area, then more columns. */
+ * then how evenly they exceed the level's minimum, then how it reads as a
+ * ring (every grid row full, then as many rows as columns: 4 devices 2x2,
+ * 16 as 4x4, so that the wrap back to rank 0 is short), then how fully the
+ * grid fills the area, then more columns. */
 #include "layout.h"
 
 #include <limits.h>
@@ -40,7 +42,7 @@ static const struct level_spec levels[] = {
 #define LANE_W 2      /* left lane: the wrap's up-going arrow and the gather's */
 #define LANE_H 1      /* bottom lane: the wrap's left-going arrow */
 #define TABLE_GAP 2   /* columns (or rows, halved) between the grid and the table */
-#define NSCORE 8
+#define NSCORE 10
 
 /* need_* minimises the terminal of 80x24's proportions that holds the grid:
  * terminals are wide, so a tall, narrow minimum would be a useless answer. */
@@ -79,21 +81,24 @@ static int lane_h(int n)
 	return n > 1 ? LANE_H : 0;
 }
 
-/* Lines the paragraphs take at this screen width (one column of margin a side). */
+/* Lines kept for the paragraphs at this screen width (one column of margin
+ * a side): theirs, or the request's minimum (which the caller measured at
+ * this width: it does not grow as the screen narrows, so "fits" stays
+ * monotone through the paragraphs). */
 static int info_lines(const struct layout_req *req, int cols)
 {
 	int lines = 0, s, len;
 	for (int i = 0; i < req->n_info && i < LAYOUT_MAX_INFO; i++)
 		if (req->info[i] && req->info[i][0])
 			lines += layout_wrap(req->info[i], cols - 2, &s, &len, 0);
-	return lines;
+	return max_int(lines, req->info_min);
 }
 
 static int footer_lines(const struct layout_req *req, int cols)
 {
 	int n = min_int(req->n_footer, LAYOUT_MAX_ITEMS);
 	int lines = layout_wrap_items(req->footer_w, n, cols - 2, LAYOUT_FOOTER_GAP, NULL, NULL);
-	return lines > 0 ? lines : 1;
+	return max_int(max_int(lines, 1), req->footer_min);
 }
 
 /* Values shown of a section: rows when it has values, else nothing. */
@@ -148,8 +153,10 @@ static int eval_grid(const struct layout_req *req, int aw, int ah, int level, in
 	c->score[3] = p->c.cell > 0 ? p->c.cols : 0;
 	c->score[4] = sect_rows(&p->a) + sect_rows(&p->b);
 	c->score[5] = min_int(c->w * ls->min_h, c->h * ls->min_w);
-	c->score[6] = min_int((int)((long long)gw * 1000 / aw), (int)((long long)gh * 1000 / ah));
-	c->score[7] = gc;
+	c->score[6] = -(gc * gr - n);       /* cells left empty in the last row */
+	c->score[7] = -(gc > gr ? gc - gr : gr - gc);
+	c->score[8] = min_int((int)((long long)gw * 1000 / aw), (int)((long long)gh * 1000 / ah));
+	c->score[9] = gc;
 	return 1;
 }
 

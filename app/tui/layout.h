@@ -91,9 +91,11 @@ struct layout_req {
 	int table_min_w, table_min_h; /* the smallest worth showing */
 	const char *info[LAYOUT_MAX_INFO]; /* paragraphs: every line is reserved */
 	int n_info;
+	int info_min;          /* lines kept for them however few they take (a run's most) */
 	int extra_lines;       /* optional lines after them, given rows left over */
 	int footer_w[LAYOUT_MAX_ITEMS]; /* the key bar's hints, widths in order */
 	int n_footer;
+	int footer_min;        /* lines kept for the key bar however few its hints take */
 };
 
 /* What a panel's body shows of one block. */
@@ -132,7 +134,7 @@ struct layout {
 	int grid_x[LAYOUT_MAX_DEVICES], grid_y[LAYOUT_MAX_DEVICES]; /* its cell in the grid */
 	struct rect table;        /* the schedule table's panel; w == 0: none */
 	struct rect info;         /* the paragraphs, then the optional lines */
-	int info_lines;           /* lines the paragraphs take (the rest are optional) */
+	int info_lines;           /* lines kept for the paragraphs (the rest are optional) */
 	struct rect footer;       /* the key bar, the last rows */
 	int hgap, vgap;           /* columns between panels in a row, rows between grid rows */
 	int lane_x, lane_y;       /* the left lane's first column, the bottom lane's row */

@@ -128,8 +128,11 @@ struct view_mode {
 	 * the mode restarts the view itself (a log's run: back to ready).
 	 * rebuild: phase's snapshot from the log (its rules), 0 or an error.
 	 * verify: the run is over and C checked; what more the mode checks.
-	 * shown: a stop was put on screen.  typing: an answer line of the
-	 * mode's takes the keys, and the run waits for it. */
+	 * derive: a stop is on screen (or measured, view_still.c): what the
+	 * mode's words of it derive from the stop alone, into its state or the
+	 * view's, and nothing more (no question opened).  shown: a stop was
+	 * put on screen, after derive.  typing: an answer line of the mode's
+	 * takes the keys, and the run waits for it. */
 	void (*configure)(const struct view *v, const void *data, struct dm_plan *plan,
 			  struct run_config *run);
 	int (*prepare)(struct view *v, void *data, struct dm_err *err);
@@ -137,6 +140,7 @@ struct view_mode {
 	int (*restart)(struct view *v, void *data, uint64_t now);
 	int (*rebuild)(struct view *v, const void *data, int phase, struct dm_err *err);
 	void (*verify)(struct view *v, void *data);
+	void (*derive)(struct view *v, void *data);
 	void (*shown)(struct view *v, void *data);
 	int (*typing)(const struct view *v, const void *data);
 

@@ -17,7 +17,9 @@ void record_command(int argc, char *const argv[], char *buf, size_t size)
 	size_t len = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < argc && len + 1 < size; i++) {
-		const char *a = argv[i];
+		const char *a = argv[i], *slash = i == 0 ? strrchr(a, '/') : NULL;
+		if (slash && slash[1])
+			a = slash + 1; /* the program's name, not where this machine keeps it */
 		int plain = *a && strspn(a, safe) == strlen(a);
 		if (i)
 			buf[len++] = ' ';
@@ -51,14 +53,14 @@ void record_title(const struct view *v, const char *lesson_title, char *buf, siz
 }
 
 int record_open(struct record *r, const char *path, const char *title, const char *command,
-		record_still_fn still, void *ctx, struct dm_err *err)
+		const struct palette *pal, record_still_fn still, void *ctx, struct dm_err *err)
 {
 	int rc;
 	memset(r, 0, sizeof *r);
 	r->still = still;
 	r->still_ctx = ctx;
 	if (path) {
-		if ((rc = cast_open(&r->cast, path, title, command, err)))
+		if ((rc = cast_open(&r->cast, path, title, command, pal, err)))
 			return rc;
 		r->has_cast = 1;
 	}
@@ -91,7 +93,7 @@ void record_frame(struct record *r, const struct view *v, uint64_t now)
 			v->cfg.devices };
 	if (r->failed)
 		return;
-	if (grid_capture(&r->now, stdscr)) {
+	if (grid_capture(&r->now, r->win ? r->win : stdscr)) {
 		dm_err_set(&err, DM_ENOMEM, "out of memory recording the screen");
 		record_fail(r, &err);
 		return;

@@ -30,6 +30,7 @@ struct record {
 	/* the phase on screen: its key, its caption, and whether it has its marker */
 	int key[6], have_key, marked;
 	char caption[1024];
+	WINDOW *win;           /* the part of the screen recorded: NULL, stdscr whole */
 	record_still_fn still;
 	void *still_ctx;
 	int failed;            /* a still could not be written, or memory ran out */
@@ -37,19 +38,22 @@ struct record {
 };
 
 /* The command line as one string, arguments quoted for a shell when they
- * need it ("distmm-tui --export 'my run.cast'"). */
+ * need it ("distmm-tui --export 'my run.cast'"), the program by its name
+ * as a user types it, without the folder it was run from. */
 void record_command(int argc, char *const argv[], char *buf, size_t size);
 
 /* The recording's title: the lesson's, or what runs ("FSDP, 4 devices, A 8x6, B 6x4"). */
 void record_title(const struct view *v, const char *lesson_title, char *buf, size_t size);
 
 /* Starts a recording: to path when path is not NULL (an asciicast, written
- * safely, see cast.h), and stills through still when it is not NULL.
- * Returns 0 or an error with err filled. */
+ * safely, see cast.h, its theme pal), and stills through still when it is
+ * not NULL.  Returns 0 or an error with err filled. */
 int record_open(struct record *r, const char *path, const char *title, const char *command,
-		record_still_fn still, void *ctx, struct dm_err *err);
+		const struct palette *pal, record_still_fn still, void *ctx, struct dm_err *err);
 
-/* After each frame: reads stdscr back and records it at time now (ns). */
+/* After each frame: reads r->win (stdscr when NULL: set it after
+ * record_open to record a part of the screen) back and records it at time
+ * now (ns). */
 void record_frame(struct record *r, const struct view *v, uint64_t now);
 
 /* Ends the recording: the last phase's marker if it has none yet, then the

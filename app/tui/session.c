@@ -193,6 +193,9 @@ int session_start(struct session *t, uint64_t now, struct dm_err *err)
 		}
 	}
 	t->v.utf8 = theme_utf8(); /* 0 until the screen is set up: its owner sets it then */
+	t->v.for_file = t->for_file;
+	t->v.svg_still = t->svg_still;
+	t->v.bare = t->bare;
 	if (o->speed_step) {
 		/* the view starts at 1x; restarted, its first phase waits at the
 		 * new speed too */

@@ -24,6 +24,7 @@ struct session {
 	int part;
 	struct trace trace;    /* --replay: the run to show (no events otherwise) */
 	int no_quiz;           /* never ask (the export cannot take answers) */
+	int for_file, svg_still, bare; /* each view's (view.h): an export's, a still's, no bars */
 	struct session_judge *judge; /* --judge: run before anything, or NULL */
 	struct mat a, b;
 	struct mat dc;         /* the training step's dC, made whether or not it runs */

@@ -29,6 +29,12 @@
 #include "theme.h"
 #include "view.h"
 
+/* --theme's value is the theme's id */
+_Static_assert((int)CLI_THEME_DEFAULT == (int)THEME_DEFAULT &&
+		       (int)CLI_THEME_PROJECTOR == (int)THEME_PROJECTOR &&
+		       (int)CLI_THEME_LIGHT == (int)THEME_LIGHT && THEME_COUNT == 3,
+	       "cli_theme and theme_id name the same themes");
+
 static volatile sig_atomic_t tui_signal;
 
 static void tui_on_signal(int sig)
@@ -244,10 +250,12 @@ static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 		view_escape(v);
 		break;
 	case ACT_SHARE:
-		view_share_line(v, &t->opts, theme_projector(), v->msg, sizeof v->msg);
+		view_share_line(v, &t->opts,
+				theme_current() == THEME_DEFAULT ? NULL : theme_def(theme_current())->name,
+				v->msg, sizeof v->msg);
 		break;
 	case ACT_THEME:
-		theme_set_projector(!theme_projector());
+		theme_set((theme_current() + 1) % THEME_COUNT); /* default, projector, light */
 		clearok(curscr, TRUE);
 		break;
 	case ACT_REDRAW:
@@ -310,9 +318,10 @@ static int tui_record_open(struct record *rec, const struct session *t, int argc
 			   char *const argv[], struct dm_err *err)
 {
 	char title[256], command[2048];
+	struct palette pal = theme_palette(t->opts.theme); /* before theme_init */
 	record_title(&t->v, t->lesson ? t->lesson->title : NULL, title, sizeof title);
 	record_command(argc, argv, command, sizeof command);
-	return record_open(rec, t->opts.record_file, title, command, NULL, NULL, err);
+	return record_open(rec, t->opts.record_file, title, command, &pal, NULL, NULL, err);
 }
 
 int tui_main(const struct cli_opts *o, int argc, char *const argv[])
@@ -383,7 +392,7 @@ int tui_main(const struct cli_opts *o, int argc, char *const argv[])
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
-	theme_init(session_mono(o), o->ascii, o->projector);
+	theme_init(session_mono(o), o->ascii, o->theme);
 	t.v.utf8 = theme_utf8();
 	tui_catch_crashes();
 

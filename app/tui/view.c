@@ -135,6 +135,7 @@ static void view_show(struct view *v, int s)
 	view_set_stop(v, s);
 	v->finished = s >= v->phase_count;
 	v->failed = v->run_failed && s == v->live_phase;
+	view_mode_derive(v);
 	view_mode_shown(v);
 }
 
@@ -183,6 +184,7 @@ static void view_reset(struct view *v)
 	v->cmp_valid = 0; /* other devices, other numbers */
 	v->max_err = 0;
 	dm_err_clear(&v->fail);
+	view_still_free(v);
 }
 
 /* What a new run of this configuration fixes for its whole length.  0 or
@@ -226,6 +228,7 @@ int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 		v->fail = *err;
 		return rc;
 	}
+	view_still_measure(v); /* before the first stop is laid out */
 	view_show(v, -1);
 	v->next_at = now + view_scaled(v, VIEW_DWELL_NS);
 	return 0;
@@ -268,6 +271,7 @@ int view_init(struct view *v, const struct mat *a, const struct mat *b,
 
 void view_free(struct view *v)
 {
+	view_still_free(v);
 	view_mode_clear(v);
 	plan_free(v->plan);
 	v->plan = NULL;
@@ -472,6 +476,7 @@ int view_init_log(struct view *v, const struct mat *a, const struct mat *b,
 			   "the recorded run stops here, in phase %d of %d: it did not finish",
 			   v->live_phase + 1, v->phase_count);
 	}
+	view_still_measure(v);
 	view_show(v, -1);
 	if (v->failed && (log->strict || v->fail.code != DM_ESTOPPED)) {
 		rc = v->fail.code;

@@ -26,6 +26,8 @@
 
 #define VIEW_SPEEDS 7
 
+struct view_still;
+
 /* The kinds of stop: the schedule's (SCHED_COMPUTE ... SCHED_ALL_GATHER,
  * the training step's backward included) and these. */
 #define VIEW_READY (-1)
@@ -154,9 +156,16 @@ struct view {
 	int fixed;               /* f ran the fixed order */
 	char msg[512];           /* a line for this moment (the command line, a word on f) */
 	int utf8;                /* the screen draws UTF-8: "·" in the worked cell */
+	/* an export (--export) draws for a file, not for a person at the keys:
+	 * a caption names no key; svg_still (SVG): the status bar says neither
+	 * "playing" nor the speed; bare: no status bar and no key bar at all
+	 * (the screen is drawn two rows taller, and the export leaves those two
+	 * out) */
+	int for_file, svg_still, bare;
 
 	struct view_format fa, fb, fc; /* how A, B and C's values are written */
 	uint64_t mem_scale;      /* one scale for every memory bar, fixed for the run */
+	struct view_still *still; /* what every stop of the run shows (view_still.c), or NULL */
 };
 
 /* Starts the first run.  Returns 0, or an engine error with err filled. */
@@ -262,7 +271,14 @@ void view_goto_submit(struct view *v, uint64_t now);
 const char *view_phase_name(const struct view *v); /* "ready", "compute", ... */
 /* "step s=1 (2 of 4)  compute", short: "s=1 2/4 compute". */
 void view_position(const struct view *v, int shortform, char *buf, size_t size);
+/* The caption of the stop: the modes' words, without the keys to press
+ * when v->for_file (view_words_unkeyed). */
 void view_caption(const struct view *v, char *buf, size_t size);
+/* s without what it tells a person at the keys to press, for a file that
+ * takes no key: a sentence that starts "Press" goes, a clause ", then press
+ * c ..." goes up to its sentence's end, "Next (n): " says "Next: ".  In
+ * place; the rest is kept as it was. */
+void view_words_unkeyed(char *s);
 /* The verification's line once it is on screen, else "". */
 void view_verify_line(const struct view *v, char *buf, size_t size);
 /* A warning when devices get empty rows or shards, else "". */
@@ -299,6 +315,45 @@ void view_value(const struct view_format *f, double x, int width, char *buf, siz
  * -1 for none. */
 int view_table_shard(const struct view *v, int r, int s);
 
+/* What the screen keeps the same at every stop of a run (view_still.c).
+ * The info area's paragraphs that belong to the stop shown, not to a key
+ * just pressed (those are draw_info's): the headline, the caption (or a
+ * mode's question), the notes, the verification's line. */
+#define VIEW_PARAS_MAX 8
+enum view_para_kind {
+	VIEW_PARA_HEAD = 0, /* above the caption (--judge's verdict) */
+	VIEW_PARA_QUESTION, /* a mode's lines in the caption's place */
+	VIEW_PARA_CAPTION,  /* the caption (and a deadlock's advice): a quiz question's place */
+	VIEW_PARA_REST,     /* under it */
+};
+struct view_paras {
+	int n;
+	struct {
+		int kind; /* enum view_para_kind */
+		int how;  /* enum view_tone */
+		int pre;  /* drawn as it is, unwrapped */
+		char text[VIEW_LINE_MAX];
+	} p[VIEW_PARAS_MAX];
+};
+void view_stop_paragraphs(const struct view *v, struct view_paras *out);
+/* Measures the run's every stop (at its start: a second run of the plan,
+ * or the log rebuilt): the widest formula and every stop's paragraphs.
+ * Nothing is measured (still NULL) for a run too large to run twice. */
+void view_still_measure(struct view *v);
+void view_still_free(struct view *v);
+/* The key bar's conditions (view_key_needs) at the run's stops, each once,
+ * into needs (at most max); returns how many (0 when not measured). */
+#define VIEW_STILL_NEEDS 8
+int view_still_needs(const struct view *v, unsigned *needs, int max);
+/* The widest formula (short or long) any rank writes at any stop, 0 when
+ * not measured; the widest of a panel's other lines a mode writes (its
+ * blocks' labels, its panel line). */
+int view_still_formula_w(const struct view *v, int shortform);
+int view_still_text_w(const struct view *v);
+/* The most lines any stop's paragraphs take wrapped at width, 0 when not
+ * measured. */
+int view_still_lines(const struct view *v, int width);
+
 /* The training step's snapshot (view_words.c): whether the stop shown is
  * one of the backward's phases; how many ranks' partials chunk c of rank
  * r's dB holds, -1 for an empty chunk (or no dB in the snapshot). */
@@ -322,6 +377,7 @@ void view_mode_new_run(struct view *v);
 int view_mode_restart(struct view *v, uint64_t now);
 int view_mode_rebuild(struct view *v, int phase, struct dm_err *err);
 void view_mode_verify(struct view *v);
+void view_mode_derive(struct view *v);
 void view_mode_shown(struct view *v);
 void view_mode_other(const struct view *v, int r, struct view_other *o);
 void view_mode_share(const struct view *v, struct view_share *s);
@@ -355,6 +411,10 @@ int view_links(const struct view *v);
 /* What place `slot` of rank r's panel holds (mode.h: block; r = -1 the
  * largest over the run), 0 when no mode says (the forward's C, A, B). */
 int view_block(const struct view *v, int r, int slot, struct view_block *b);
+/* The columns a panel gives b's label: the label, or its brief form when
+ * the label is VIEW_BLOCK_LABEL_MAX or wider. */
+#define VIEW_BLOCK_LABEL_MAX 60
+int view_block_width(const struct view_block *b);
 /* The i-th matrix of the verification's overlay, 0 when no mode gives one
  * (the forward's C). */
 int view_result(const struct view *v, int i, struct view_block *b);
@@ -370,8 +430,9 @@ const char *view_refusal(const struct view *v, int action, const struct view_mod
  * absent mode takes says why it does nothing. */
 int view_mode_key(struct view *v, int action, int ch, uint64_t now);
 /* s: the command line of this view (the options it started from, the run's
- * settings as they are now, and --start-at for the stop on screen). */
-void view_share_line(const struct view *v, const struct cli_opts *o, int projector, char *buf,
+ * settings as they are now, the theme on screen, named as --theme names it,
+ * NULL for the default, and --start-at for the stop on screen). */
+void view_share_line(const struct view *v, const struct cli_opts *o, const char *theme, char *buf,
 		     size_t size);
 
 #endif

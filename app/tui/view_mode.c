@@ -128,6 +128,13 @@ void view_mode_verify(struct view *v)
 			e->mode->verify(v, e->data);
 }
 
+void view_mode_derive(struct view *v)
+{
+	EACH_RW(v, e)
+		if (e->mode->derive)
+			e->mode->derive(v, e->data);
+}
+
 void view_mode_shown(struct view *v)
 {
 	EACH_RW(v, e)
@@ -155,9 +162,16 @@ int view_typing(const struct view *v)
 			buf[0] = '\0';                                           \
 	} while (0)
 
-void view_caption(const struct view *v, char *buf, size_t size)
+static void view_caption_said(const struct view *v, char *buf, size_t size)
 {
 	FIRST_SAYS(v, caption, buf, size, buf, size);
+}
+
+void view_caption(const struct view *v, char *buf, size_t size)
+{
+	view_caption_said(v, buf, size);
+	if (v->for_file && size)
+		view_words_unkeyed(buf);
 }
 
 void view_transfer_note(const struct view *v, char *buf, size_t size)
@@ -337,6 +351,13 @@ int view_block(const struct view *v, int r, int slot, struct view_block *b)
 		if (e->mode->block && e->mode->block(v, e->data, r, slot, b))
 			return 1;
 	return 0;
+}
+
+int view_block_width(const struct view_block *b)
+{
+	/* a label wider than this is said in brief: not worth a wider panel */
+	int w = (int)strlen(b->label);
+	return w < VIEW_BLOCK_LABEL_MAX ? w : (int)strlen(b->brief);
 }
 
 int view_result(const struct view *v, int i, struct view_block *b)

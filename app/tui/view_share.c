@@ -79,7 +79,7 @@ static size_t vs_start_at(const struct view *v, char *buf, size_t size, size_t l
 	return vs_arg(buf, size, len, num);
 }
 
-void view_share_line(const struct view *v, const struct cli_opts *o, int projector, char *buf,
+void view_share_line(const struct view *v, const struct cli_opts *o, const char *theme, char *buf,
 		     size_t size)
 {
 	static struct view_share s; /* 4 KiB of words: only the UI thread shares */
@@ -125,8 +125,8 @@ void view_share_line(const struct view *v, const struct cli_opts *o, int project
 		SLOT(VIEW_SHARE_PRACTICE);
 	if (own && !s.len[VIEW_SHARE_PRACTICE] && v->quiz.on)
 		ARGF("--quiz=%d", v->quiz.level);
-	if (projector)
-		ARG("--theme"), ARG("projector");
+	if (theme)
+		ARG("--theme"), ARG(theme);
 	if (o->ascii)
 		ARG("--ascii");
 	if (o->no_color)

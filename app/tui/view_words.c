@@ -14,6 +14,7 @@
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "words/bug_words.h"
+#include "words/model_words.h"
 
 const char *view_phase_name(const struct view *v)
 {
@@ -127,7 +128,7 @@ void view_mem_text(const struct view *v, int r, int width, char *buf, size_t siz
 		else if (form <= 1)
 			snprintf(buf, size, "%s vs %s %s", held, name, other);
 		else if (form == 2)
-			snprintf(buf, size, "%s %s %s", held, name, other);
+			snprintf(buf, size, "%s, %s %s", held, name, other);
 		else
 			snprintf(buf, size, "%s", held);
 		if ((int)strlen(buf) <= width)
@@ -223,14 +224,7 @@ int view_cell_wrong(const struct view *v, size_t row, size_t col)
 
 void view_bytes(uint64_t bytes, char *buf, size_t size)
 {
-	if (bytes < 1024)
-		snprintf(buf, size, "%" PRIu64 " B", bytes);
-	else if (bytes < 1024ull * 1024)
-		snprintf(buf, size, "%.1f KiB", (double)bytes / 1024.0);
-	else if (bytes < 1024ull * 1024 * 1024)
-		snprintf(buf, size, "%.1f MiB", (double)bytes / 1048576.0);
-	else
-		snprintf(buf, size, "%.1f GiB", (double)bytes / 1073741824.0);
+	modelw_bytes(bytes, buf, size); /* the lessons' {B} writes bytes the same way */
 }
 
 void view_value(const struct view_format *f, double x, int width, char *buf, size_t size)
@@ -279,4 +273,51 @@ int view_train_chunk_fill(const struct view *v, int r, int c)
 	if (!s->db_fill || c < 0 || c >= s->n || split_size(s->N, s->n, c) == 0)
 		return -1;
 	return s->db_fill[(size_t)r * s->N + split_offset(s->N, s->n, c)];
+}
+
+/* Whether s[i] starts the word "press" (either case) in s. */
+static int view_is_press(const char *s, size_t i)
+{
+	return (s[i] == 'P' || s[i] == 'p') && strncmp(s + i + 1, "ress ", 5) == 0 &&
+	       (i == 0 || s[i - 1] == ' ');
+}
+
+/* Where the sentence that s[i] is in ends: its full stop, or the end. */
+static size_t view_sentence_end(const char *s, size_t i)
+{
+	for (; s[i]; i++)
+		if (s[i] == '.' && (s[i + 1] == ' ' || s[i + 1] == '\0'))
+			return i;
+	return i;
+}
+
+void view_words_unkeyed(char *s)
+{
+	char *next = strstr(s, "Next (n): ");
+	if (next)
+		memmove(next + 4, next + 8, strlen(next + 8) + 1);
+	for (size_t i = 0; s[i];) {
+		if (!view_is_press(s, i)) {
+			i++;
+			continue;
+		}
+		size_t end = view_sentence_end(s, i), from = i;
+		int starts = i == 0 || (i >= 2 && s[i - 2] == '.');
+		if (starts) {
+			/* the whole sentence, and the space after it (or before it, at the end) */
+			end = s[end] ? end + 1 : end;
+			while (s[end] == ' ')
+				end++;
+			if (!s[end] && from > 0)
+				from--;
+		} else {
+			/* the clause, from its comma, up to the full stop */
+			size_t c = i;
+			while (c > 0 && s[c] != ',' && !(s[c] == '.' && s[c + 1] == ' '))
+				c--;
+			from = s[c] == ',' ? c : i - 1;
+		}
+		memmove(s + from, s + end, strlen(s + end) + 1);
+		i = from;
+	}
 }

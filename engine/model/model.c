@@ -86,8 +86,9 @@ static void model_rank_at(enum dm_mode mode, int n, int r, size_t M, size_t K, s
 			uint64_t out = shard_bytes(n, sched_shard(n, r, s), K, N);
 			uint64_t in = shard_bytes(n, sched_shard(n, r, s + 1), K, N);
 			m->b_peak = max_u64(m->b_peak, out + in);
-			m->sent += out;
+			m->ring += out;
 		}
+		m->sent += m->ring;
 		m->textbook = m->a + (n > 1 ? 2 * B / (uint64_t)n : B) + m->c;
 	}
 	m->work = m->a + m->c + m->b_peak;
@@ -134,7 +135,11 @@ static void model_measure(struct model_compare *c, int mode, const struct mat *a
 	struct dm_plan p = plan_of(mode, base->n, DM_FORWARD);
 	struct run *r = NULL;
 	struct dm_err err;
-	struct run_config totals = *cfg; /* the totals are all it reads */
+	struct run_config totals; /* the totals are all it reads */
+	if (cfg)
+		totals = *cfg;
+	else
+		run_config_default(&totals);
 	totals.keep = RUN_KEEP_NONE;
 	/* measurements, not a lesson in deadlocks */
 	p.capacity = base->capacity == 0 ? 1 : base->capacity;

@@ -41,7 +41,7 @@ no_answers() {
 	echo "$s" | grep -Fq '(r + 1)' && bad "$1: (r + 1) on screen"
 	echo "$s" | grep -Eq 'B\[[0-9]+\]' && bad "$1: a shard's index in a slot: $(echo "$s" | grep -Eo '.{20}B\[[0-9]+\].{10}' | head -1)"
 	echo "$s" | grep -Eq '= [0-9]+ ->' && bad "$1: a formula's value on a panel"
-	echo "$s" | grep -Eq 'of B in all|2\*B/n|A_r' && bad "$1: a follow-up's answer on screen"
+	echo "$s" | grep -Eq 'of B in all|each rank sends|2\*B/n|A_r' && bad "$1: a follow-up's answer on screen"
 	# the schedule table's cells: every one a ?
 	echo "$s" | grep -oE '│ r[0-9]+ +[^│]*' | grep -Eq 'B[0-9]' && bad "$1: the table shows a shard"
 	echo "$s" | grep -Fq 'next, s=' && bad "$1: the next line is on screen"

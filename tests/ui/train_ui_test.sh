@@ -357,7 +357,7 @@ for y, line in enumerate(rows):
     w = line.index("┐", x) - x
     inner = [l[x + 1:x + w] for l in rows[y + 1:] if len(l) > x + w]
     unit = r"([0-9.]+ (?:B|KiB|MiB))"
-    mem = next(l for l in inner if l.startswith("mem "))
+    mem = next(l for l in inner if l.startswith("peak "))
     sent = next(l for l in inner if re.match("sent " + unit + "  recv", l))
     print(re.search(unit, mem).group(1), re.match("sent " + unit, sent).group(1), sep="|")
     break

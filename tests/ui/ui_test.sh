@@ -570,9 +570,21 @@ wait_for 'quiz 0/0' && pass
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$'
 
-test_name="the projector theme"
+test_name="the themes: T steps default, projector, light; each sets its background"
 start 120x40 -d 4 --theme projector
 wait_for 'ready  paused' && pass
+# the projector's black (colour 16) painted as the background, not the terminal's own
+T capture-pane -e -p -t 0 | grep -q $'\e\[[0-9;]*48;5;16m' && pass ||
+	bad "no projector background in: $(T capture-pane -e -p -t 0 | cat -v | head -c 300)"
+keys T s
+wait_for 'share: ./distmm-tui .*--theme light' && pass
+T capture-pane -e -p -t 0 | grep -q $'\e\[[0-9;]*48;5;231m' && pass ||
+	bad "no white background in the light theme"
+keys T
+wait_gone 'share: ' # a key clears the message: T is back on the default theme
+keys s
+wait_for 'share: ./distmm-tui' && ! screen | grep -q -- '--theme' && pass ||
+	bad "T after light is not the default theme: $(screen | grep share)"
 keys T n
 wait_for 'compute' && pass
 keys q

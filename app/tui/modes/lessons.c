@@ -50,7 +50,8 @@ static int lessons_caption(const struct view *v, const void *data, char *buf, si
 		when = LESSON_ALL_GATHER;
 	else
 		when = LESSON_GATHER;
-	int got = lesson_caption(p->lesson, p->part, when, v->step, v->snap.n, buf, size);
+	struct lesson_at at = { v->step, v->snap.n, v->plan, v->snap.M, v->snap.K, v->snap.N };
+	int got = lesson_caption(p->lesson, p->part, when, &at, buf, size);
 	if ((v->finished || v->failed) && p->part + 1 < p->lesson->nparts) {
 		size_t len = got ? strlen(buf) : 0;
 		snprintf(buf + len, size - len, "%sNext (n): %s.", got ? " " : "",

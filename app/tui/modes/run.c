@@ -17,6 +17,7 @@
 #include <distmm/model.h>
 #include "words/bug_words.h"
 #include "words/deadlock.h"
+#include "words/model_words.h"
 #include "tui/keys.h"
 #include "tui/layout.h"
 #include "train.h"
@@ -67,10 +68,14 @@ static void run_fsdp_caption(const struct view *v, char *buf, size_t size)
 		snprintf(buf, size, "transfer after s=%d: each rank passes its shard to (r + 1) mod %d and "
 				    "gets one from (r - 1) mod %d. %s",
 			 s, n, n, note);
-	else if (v->kind == SCHED_TRANSFER)
+	else if (v->kind == SCHED_TRANSFER) {
+		/* each rank's share by the model: the shards differ when N does not split */
+		char share[256];
+		modelw_ring_share(v->plan, v->snap.M, v->snap.K, v->snap.N, share, sizeof share);
 		snprintf(buf, size, "transfer after s=%d: each rank passes its shard to (r + 1) mod %d and "
-				    "gets one from (r - 1) mod %d. Each rank sends %d/%d of B in all.",
-			 s, n, n, n - 1, n);
+				    "gets one from (r - 1) mod %d. In all, each rank sends %s.",
+			 s, n, n, share);
+	}
 	else if (v->kind == SCHED_GATHER)
 		run_gather_caption(n, buf, size);
 	else
@@ -256,19 +261,23 @@ static int run_fresh(const struct view *v, const void *data, int r, size_t j, in
 	return 1;
 }
 
-/* The other layout by the forward's model: like with like, the gathered C
- * in both once the gather is done and in neither before. */
+/* The other layout by the forward's model, its peak so far as the panel's
+ * own is: at the same point of the product.  Before it (ready), nothing
+ * computed; during it, the whole product (FSDP's ring through its last
+ * compute is DP's one compute: DP holds all of B from the start, so its
+ * figure is the same at any point of FSDP's ring); after the gather, the
+ * gathered C in both. */
 static int run_other(const struct view *v, const void *data, int r, struct view_other *o)
 {
 	int other = v->cfg.mode == DM_FSDP ? DM_DP : DM_FSDP, n = v->cfg.devices;
-	int gathered = v->stop >= v->phase_count - 1;
+	int gathered = v->stop >= v->phase_count - 1, ready = v->stop < 0;
 	struct dm_plan *p; /* the other mode's forward on these devices */
 	(void)data;
 	o->bytes = 0;
 	if (!plan_make(&p, other, n, DM_FORWARD, NULL)) {
 		int last = sched_phase_count(p) - 1;
 		o->bytes = model_fwd_peak_by(p, r, v->a->rows, v->a->cols, v->b->cols,
-					     gathered ? last : last - 1);
+					     ready ? -1 : gathered ? last : last - 1);
 		plan_free(p);
 	}
 	snprintf(o->with, sizeof o->with, "C");

@@ -56,7 +56,8 @@ struct model_fwd {
 	uint64_t work;     /* its peak before the gather: a + c + b_peak */
 	uint64_t gathered; /* rank 0: the whole C it gathers, else 0 */
 	uint64_t peak;     /* its peak over the run, the gathered C included */
-	uint64_t sent;     /* FSDP: the shards it passes on; both: its rows of C at the gather */
+	uint64_t ring;     /* FSDP: the shards it passes on round the ring, B - w_{r+1} (0 in DP) */
+	uint64_t sent;     /* ring, and its rows of C at the gather */
 	uint64_t textbook; /* the textbook formula's figure (without the gathered C) */
 };
 

@@ -51,6 +51,30 @@ grep -q '^transfer 0  rank 3 -> rank 0  shard 3' "$T/out" || bad "ring wrap tran
 grep -q '^gather  rank 3 -> rank 0  C\[6:8, 0:4\]' "$T/out" || bad "gather line missing"
 grep -q 'each rank sends 3/4 of B' "$T/out" || bad "traffic note missing"
 ok
+# Uneven splits: the ring's note says what each rank sends, as the run's own
+# transfer lines add up (B is K x N float64s; shares reduced, runs of ranks
+# with one share named together).
+ring_shares() { # FILE K N: "ranks 0-1 3/4, rank 2 1/2" from the transfer lines
+	awk -v B=$((8 * $2 * $3)) '
+	function gcd(a, b) { while (b) { t = a % b; a = b; b = t } return a }
+	/^transfer / { sent[$4] += $(NF - 1); if ($4 + 1 > n) n = $4 + 1 }
+	END {
+		for (r = 0; r < n; r++) { g = gcd(sent[r], B); f[r] = sent[r] / g "/" B / g }
+		for (r = 0; r < n; r = e + 1) {
+			for (e = r; e + 1 < n && f[e + 1] == f[r]; e++) ;
+			name = (e > r) ? "ranks " r "-" e : "rank " r
+			printf "%s%s %s", (r ? ", " : ""), name, f[r]
+		}
+	}' "$1"
+}
+for shape in "3 8 6 4" "5 9 3 7" "3 7 5 5"; do
+	set -- $shape
+	"$BIN" -b -d $1 -M $2 -K $3 -N $4 >"$T/out" 2>&1
+	want=$(ring_shares "$T/out" $3 $4)
+	grep -qF "the ring: each rank sends on average $((${1} - 1))/$1 of B ($want);" "$T/out" &&
+		ok || bad "-d $1 -N $4: the ring's note is not ($want): $(grep 'the ring' "$T/out")"
+done
+set --
 for d in 1 2 3 5 8 9 16 64; do
 	for m in fsdp dp; do expect 0 "d=$d $m" -- -b -q -d $d -m $m -M 13 -K 5 -N 7 --values floats; done
 done
@@ -379,7 +403,15 @@ for line in \
 done
 [ "$(grep -c '^reduce-scatter .* sends chunk' "$T/out")" = 12 ] || bad "want 3x4 reduce-scatter sends"
 [ "$(grep -c '^backward step ' "$T/out")" = 16 ] || bad "want 4x4 backward computes"
+grep -qF "in DP, for the all-reduce of dB, 6/4 of B's size; in FSDP, for two all-gathers and \
+dB's reduce-scatter, 9/4 of B's size;" "$T/out" || bad "-b --train -d 4: $(grep 'a rank sends' "$T/out")"
 ok
+# an uneven split's shares, rank by rank: the closed forms' figures (the
+# "ring sent" column, B = 192) over B
+"$BIN" -b --train -d 3 >"$T/out" 2>&1
+grep -q '^  rank 1 .* 432 *432 ' "$T/out" && grep -qF "in FSDP, for two all-gathers and dB's \
+reduce-scatter, on average 2 x B's size (rank 0 2, rank 1 9/4, rank 2 7/4);" "$T/out" &&
+	ok || bad "-b --train -d 3: $(grep -e 'a rank sends' -e '^  rank 1 ' "$T/out")"
 "$BIN" -b --train -m dp -d 3 >"$T/out" 2>&1 || bad "-b --train -m dp: $(tail -3 "$T/out")"
 grep -q '^all-gather 1  rank 2 -> rank 0  sends chunk (2-1) mod 3 = 1' "$T/out" && ok || bad "DP's all-gather line"
 grep -q '^    rank 0: (B - w0) + (B - w1)' "$T/out" && ok || bad "DP's closed form"

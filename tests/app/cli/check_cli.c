@@ -100,10 +100,16 @@ START_TEST(test_fields)
 	ck_assert_int_eq(parse("--play", "--no-color", "--ascii", "--theme", "projector", "--speed",
 			       "1/4x", "--quiz=2", "--record", "r.cast", NULL),
 			 CLI_RUN);
-	ck_assert(opts.play && opts.no_color && opts.ascii && opts.projector);
+	ck_assert(opts.play && opts.no_color && opts.ascii && opts.theme == CLI_THEME_PROJECTOR);
 	ck_assert_int_eq(opts.speed_step, -2);
 	ck_assert_int_eq(opts.quiz, 2);
 	ck_assert_str_eq(opts.record_file, "r.cast");
+	ck_assert_int_eq(parse("--theme", "light", NULL), CLI_RUN);
+	ck_assert_int_eq(opts.theme, CLI_THEME_LIGHT);
+	ck_assert_int_eq(parse("--export", "x.svg", "--export-chrome", "full", NULL), CLI_RUN);
+	ck_assert_int_eq(opts.export_chrome, CLI_CHROME_FULL);
+	ck_assert_int_eq(parse("--export", "x.svg", "--export-chrome", "none", NULL), CLI_RUN);
+	ck_assert_int_eq(opts.export_chrome, CLI_CHROME_NONE);
 
 	ck_assert_int_eq(parse("--judge", "s.py", "--judge-timeout", "0.25", NULL), CLI_RUN);
 	ck_assert_str_eq(opts.judge_file, "s.py");
@@ -302,6 +308,8 @@ START_TEST(test_actions_and_words)
 	REFUSED("--values", "halves");
 	REFUSED("--bug", "off-by-two");
 	REFUSED("--theme", "dark");
+	REFUSED("--export", "x.svg", "--export-chrome", "some");
+	REFUSED("--export-chrome", "none");
 	REFUSED("-b", "--verify", "maybe");
 	REFUSED("-b", "--trace", "t", "--trace-format", "csv");
 	/* getopt_long's unambiguous prefixes */

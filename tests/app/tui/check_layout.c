@@ -199,15 +199,17 @@ static void check_layout(const struct layout *l, const struct layout_req *q, int
 	/* the four bands tile the screen top to bottom */
 	int foot = layout_wrap_items(q->footer_w, q->n_footer, cols - 2, LAYOUT_FOOTER_GAP, NULL, NULL);
 	CHECK(l->status.x == 0 && l->status.y == 0 && l->status.w == cols && l->status.h == 1);
-	CHECK_EQ(l->footer.h, foot > 0 ? foot : 1);
+	foot = foot > 0 ? foot : 1;
+	CHECK_EQ(l->footer.h, foot > q->footer_min ? foot : q->footer_min);
 	CHECK(l->footer.x == 0 && l->footer.y + l->footer.h == rows && l->footer.w == cols);
 	CHECK(l->info.x == 0 && l->info.w == cols && l->info.y + l->info.h == l->footer.y);
 	CHECK(l->panels.x == 0 && l->panels.y == 1 && l->panels.w == cols);
 	CHECK_EQ(l->panels.y + l->panels.h, l->info.y);
-	/* every line of every paragraph has its row */
+	/* every line of every paragraph has its row, and the lines kept */
 	int para = 0;
 	for (int i = 0; i < q->n_info; i++)
 		para += wrap_lines(q->info[i], cols - 2);
+	para = para > q->info_min ? para : q->info_min;
 	CHECK_EQ(l->info_lines, para);
 	CHECK(l->info.h >= para && l->info.h <= para + q->extra_lines);
 	const struct rect *reg[] = { &l->status, &l->panels, &l->info, &l->footer };
@@ -457,6 +459,97 @@ START_TEST(a_caption_at_80x24_ends_with_its_last_word)
 }
 END_TEST
 
+/* The screen holds still: a run keeps lines for the most its stops'
+ * paragraphs take (info_min) and its key bar's most (footer_min), so every
+ * stop's paragraphs and hints within them leave the panels, their plans and
+ * the table exactly where they were; one past them is not cut (it takes the
+ * optional lines, then the panels' rows). */
+START_TEST(the_panels_hold_still_whatever_a_stop_says)
+{
+	int s = _i / NCOUNTS, c = _i % NCOUNTS, n = counts[c];
+	int cols = sizes[s][0], rows = sizes[s][1], most = 0;
+	struct layout_req q;
+	static struct layout first, l;
+	for (int cap = 0; cap < NCAPTIONS; cap++) {
+		int lines = wrap_lines(captions[cap], cols - 2);
+		most = lines > most ? lines : most;
+	}
+	for (int cap = 0; cap <= NCAPTIONS; cap++) {
+		/* a stop with its caption, or with none; a key bar of one hint */
+		make_req(&q, n, 8, 6, 4, 3, 3, LAYOUT_SHOW_ALL, -1, 1,
+			 cap < NCAPTIONS ? captions[cap] : "");
+		q.info_min = most;
+		q.footer_min = 2;
+		q.n_footer = cap % 2 ? 1 : q.n_footer;
+		snprintf(ctx, sizeof ctx, "%dx%d n=%d caption %d kept %d", cols, rows, n, cap, most);
+		layout_compute(&l, cols, rows, &q);
+		if (n == 64 && cols == 80)
+			continue; /* too small: refused whatever the stop */
+		check_layout(&l, &q, cols, rows);
+		if (cap == 0) {
+			first = l;
+			continue;
+		}
+		CHECK(memcmp(l.panel, first.panel, sizeof l.panel) == 0);
+		CHECK(memcmp(l.plan, first.plan, sizeof l.plan) == 0);
+		CHECK(memcmp(&l.table, &first.table, sizeof l.table) == 0);
+		CHECK(memcmp(&l.info, &first.info, sizeof l.info) == 0);
+	}
+	/* a paragraph past what was kept has every line */
+	static char longer[4096];
+	snprintf(longer, sizeof longer, "%s %s %s %s", captions[0], captions[1], captions[0],
+		 captions[1]);
+	make_req(&q, n, 8, 6, 4, 3, 3, LAYOUT_SHOW_ALL, -1, 1, longer);
+	q.info_min = most;
+	q.footer_min = 2;
+	layout_compute(&l, cols, rows, &q);
+	if (l.ok)
+		CHECK_EQ(l.info_lines, wrap_lines(longer, cols - 2));
+	CHECK(wrap_lines(longer, cols - 2) > most);
+}
+END_TEST
+
+/* Shapes that read as a ring: every grid row full, as many rows as
+ * columns where the panels show as much, so the wrap back to rank 0 stays
+ * short; and the room that leaves goes to what the panels show. */
+START_TEST(grids_read_as_a_ring)
+{
+	static const struct {
+		int cols, rows, n, gc, gr;
+	} want[] = {
+		{ 200, 60, 4, 2, 2 }, { 200, 60, 16, 4, 4 }, { 200, 60, 8, 4, 2 }, { 120, 40, 4, 2, 2 },
+		{ 120, 40, 16, 4, 4 }, { 80, 24, 4, 2, 2 }, { 300, 80, 16, 4, 4 }, { 300, 80, 4, 2, 2 },
+	};
+	struct layout_req q;
+	struct layout l;
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		make_req(&q, want[i].n, 8, 6, 4, 3, 3, LAYOUT_SHOW_ALL, -1, 1, captions[2]);
+		snprintf(ctx, sizeof ctx, "%dx%d n=%d", want[i].cols, want[i].rows, want[i].n);
+		layout_compute(&l, want[i].cols, want[i].rows, &q);
+		check_layout(&l, &q, want[i].cols, want[i].rows);
+		CHECK_EQ(l.grid_cols, want[i].gc);
+		CHECK_EQ(l.grid_rows, want[i].gr);
+	}
+	/* 8 devices at 200x60 hold the exercise's B shard whole, all 6 rows */
+	make_req(&q, 8, 8, 6, 4, 3, 3, LAYOUT_SHOW_ALL, -1, 1, captions[2]);
+	snprintf(ctx, sizeof ctx, "200x60 n=8: the B shard");
+	layout_compute(&l, 200, 60, &q);
+	check_layout(&l, &q, 200, 60);
+	for (int r = 0; r < 8; r++) {
+		CHECK(l.plan[r].b.on && l.plan[r].b.cell > 0);
+		CHECK_EQ(l.plan[r].b.rows, 6);
+		CHECK(!l.plan[r].b.cut);
+	}
+	/* where a full row would show less, the panels come first: 3 devices at
+	 * 80x24 in two rows, not three 20-column panels of marks */
+	make_req(&q, 3, 8, 6, 4, 3, 3, LAYOUT_SHOW_ALL, -1, 1, captions[2]);
+	snprintf(ctx, sizeof ctx, "80x24 n=3");
+	layout_compute(&l, 80, 24, &q);
+	check_layout(&l, &q, 80, 24);
+	CHECK(l.level == LAYOUT_FULL && l.grid_rows == 2);
+}
+END_TEST
+
 START_TEST(wrap_breaks_at_words)
 {
 	const char *t = "a caption cut mid-sentence while rows sit empty. Press n.";
@@ -631,6 +724,8 @@ static Suite *layout_suite(void)
 	tcase_add_loop_test(tc, focus_shows_the_rank_large_between_its_neighbours, 0,
 			    NSIZES * NCOUNTS);
 	tcase_add_test(tc, values_where_the_issue_asks);
+	tcase_add_loop_test(tc, the_panels_hold_still_whatever_a_stop_says, 0, NSIZES * NCOUNTS);
+	tcase_add_test(tc, grids_read_as_a_ring);
 	tcase_add_test(tc, a_caption_at_80x24_ends_with_its_last_word);
 	tc = tcase(s, "text");
 	tcase_add_test(tc, wrap_breaks_at_words);

@@ -10,6 +10,7 @@
 #include <distmm/order.h>
 #include "testutil.h"
 #include "words/bug_words.h"
+#include "words/model_words.h"
 #include "words/order_words.h"
 
 START_TEST(each_bug_has_its_words)
@@ -67,6 +68,33 @@ START_TEST(each_order_has_its_words)
 }
 END_TEST
 
+/* A share of B as the captions write it: the split's own n-ths when they
+ * are exact, else reduced; per rank when the ranks differ. */
+START_TEST(shares_as_fractions)
+{
+	char buf[256];
+	modelw_fraction(144, 192, 4, buf, sizeof buf);
+	ck_assert_str_eq(buf, "3/4");
+	modelw_fraction(48, 192, 8, buf, sizeof buf); /* two shards of eight: 2/8, not 1/4 */
+	ck_assert_str_eq(buf, "2/8");
+	modelw_fraction(96, 192, 0, buf, sizeof buf);
+	ck_assert_str_eq(buf, "1/2");
+	modelw_fraction(192, 192, 3, buf, sizeof buf);
+	ck_assert_str_eq(buf, "all");
+	modelw_fraction(0, 192, 3, buf, sizeof buf);
+	ck_assert_str_eq(buf, "none");
+	const uint64_t even[4] = { 144, 144, 144, 144 }, uneven[3] = { 144, 144, 96 };
+	modelw_shares(even, 4, 192, 4, "B", buf, sizeof buf);
+	ck_assert_str_eq(buf, "3/4 of B");
+	/* -d 3, N = 4: shards of 2, 1 and 1 columns; rank r never sends shard r + 1 */
+	modelw_shares(uneven, 3, 192, 0, "B", buf, sizeof buf);
+	ck_assert_str_eq(buf, "on average 2/3 of B (ranks 0-1 3/4, rank 2 1/2)");
+	const uint64_t train[3] = { 384, 432, 336 };
+	modelw_shares(train, 3, 192, 0, "B's size", buf, sizeof buf);
+	ck_assert_str_eq(buf, "on average 2 x B's size (rank 0 2, rank 1 9/4, rank 2 7/4)");
+}
+END_TEST
+
 static Suite *words_suite(void)
 {
 	Suite *s = suite_create("words");
@@ -75,6 +103,7 @@ static Suite *words_suite(void)
 	tcase_add_test(tc, each_bug_has_its_words);
 	tcase_add_test(tc, formulas_with_their_numbers);
 	tcase_add_test(tc, each_order_has_its_words);
+	tcase_add_test(tc, shares_as_fractions);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,7 +1,7 @@
 /* check_model: the forward's memory model (engine/model/model.c) held to the
  * engine's own accounting.  For even and uneven splits, empty shards and
  * d = 1, in both modes: the model's peak after every phase, and each rank's
- * peak and sends at the end, equal a real run's; a rank's work is its A, C
+ * peak and sends at the end (the ring's apart), equal a real run's; a rank's work is its A, C
  * and most B; one scale covers every figure.  The training step's model is
  * held to the engine in check_train, what is printed of both in
  * check_model_words. */
@@ -11,6 +11,19 @@
 #include <distmm/model.h>
 #include <distmm/schedule.h>
 #include "testutil.h"
+
+/* What rank i sent round the ring, from the run's events: its sends of a
+ * shard of B (a gather's block of C has no shard). */
+static uint64_t ring_sent(struct run *r, int i)
+{
+	size_t n;
+	const struct ev *ev = run_events(r, &n);
+	uint64_t bytes = 0;
+	for (size_t k = 0; k < n; k++)
+		if (ev[k].op == EV_SEND && ev[k].rank == i && ev[k].shard >= 0)
+			bytes += ev[k].bytes;
+	return bytes;
+}
 
 START_TEST(the_model_is_the_engines_accounting)
 {
@@ -47,6 +60,7 @@ START_TEST(the_model_is_the_engines_accounting)
 			model_fwd_rank(plan, i, (size_t)M, (size_t)K, (size_t)N, &m);
 			ck_assert_uint_eq(sum[i].peak_bytes, m.peak);
 			ck_assert_uint_eq(sum[i].sent_bytes, m.sent);
+			ck_assert_uint_eq(ring_sent(r, i), m.ring);
 			ck_assert_uint_eq(m.work, m.a + m.c + m.b_peak);
 			ck_assert_uint_le(m.work, m.peak);
 			/* the one scale covers every figure of the run */
