@@ -198,6 +198,11 @@ void draw_prepare(struct draw_ctx *d, const struct view *v, int cols, int rows, 
 	req->n = v->snap.n > 0 ? v->snap.n : v->cfg.devices;
 	req->focus = v->focus;
 	req->show = v->show;
+	int routes = view_routes(v, d->route, LAYOUT_MAX_LINKS);
+	if (routes >= 0) { /* a judged run's links: where its messages went */
+		req->routes = d->route;
+		req->n_routes = routes;
+	}
 	draw_blocks(v, req);
 	/* what every stop of the run shows (view_still), so that n moves no
 	 * panel: its widest formula and panel text, its most paragraph lines */

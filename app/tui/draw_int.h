@@ -49,6 +49,7 @@ struct draw_ctx {
 	int n_head;
 	struct draw_span tok[DRAW_MAX_TOKENS];     /* the labels drawn this frame */
 	int n_tok;
+	struct layout_route route[LAYOUT_MAX_LINKS]; /* the links a mode draws (req.routes) */
 };
 
 /* draw.c: the request and the layout for the view on a cols x rows screen. */

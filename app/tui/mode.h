@@ -30,6 +30,7 @@
 struct cli_opts;
 struct dm_err;
 struct dm_plan;
+struct layout_route;
 struct run_config;
 struct view;
 struct view_block;
@@ -177,6 +178,10 @@ struct view_mode {
 	 * panel_lines: lines a full panel adds; panel_line: rank r's.  table:
 	 * the schedule table's kind (enum view_table).  links: 1 when the
 	 * ring's links are drawn (besides FSDP's: DP's training all-reduce).
+	 * routes: the links the run's messages took, sender to receiver, into
+	 * out (at most max), over the whole run so that they hold still from
+	 * stop to stop; the count, or -1 to let the modes below say (none
+	 * does: the ring's r -> r + 1).
 	 * block: what place `slot` (0..2, where the forward shows C, A's rows
 	 * and the B shard; v cycles them) of rank r's panel holds at the stop
 	 * shown, or with r = -1 the largest it holds on any rank at any stop of
@@ -195,6 +200,7 @@ struct view_mode {
 			  size_t size);
 	int (*table)(const struct view *v, const void *data);
 	int (*links)(const struct view *v, const void *data);
+	int (*routes)(const struct view *v, const void *data, struct layout_route *out, int max);
 	int (*block)(const struct view *v, const void *data, int r, int slot, struct view_block *b);
 	int (*result)(const struct view *v, const void *data, int i, struct view_block *b);
 	int (*memory)(const struct view *v, const void *data, struct view_memtab *t);

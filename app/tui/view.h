@@ -408,6 +408,9 @@ int view_panel_lines(const struct view *v);
 void view_panel_line(const struct view *v, int r, int width, char *buf, size_t size);
 int view_table_kind(const struct view *v);
 int view_links(const struct view *v);
+/* The links the run's messages took (mode.h: routes), or -1 when no mode
+ * says: the ring's. */
+int view_routes(const struct view *v, struct layout_route *out, int max);
 /* What place `slot` of rank r's panel holds (mode.h: block; r = -1 the
  * largest over the run), 0 when no mode says (the forward's C, A, B). */
 int view_block(const struct view *v, int r, int slot, struct view_block *b);

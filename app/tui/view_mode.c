@@ -392,6 +392,15 @@ int view_links(const struct view *v)
 	return 0;
 }
 
+int view_routes(const struct view *v, struct layout_route *out, int max)
+{
+	int n;
+	EACH(v, e)
+		if (e->mode->routes && (n = e->mode->routes(v, e->data, out, max)) >= 0)
+			return n;
+	return -1;
+}
+
 /* --- keys: what a mode refuses, takes, offers, and adds to s */
 
 unsigned view_key_needs(const struct view *v)

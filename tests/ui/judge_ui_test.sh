@@ -138,6 +138,49 @@ wait_for 'B\[0\] -> rank 2, B\[1\] <- rank 1' && pass
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$'
 
+# The links are the ones the shards took, read off the recorded sends: the
+# left-sending ring's arrows point left (and the ring's, after j, right);
+# a shard sent two ranks on is drawn on its own link, not the ring's.
+test_name="the links a left-sending ring took point left"
+start 80x24 --judge "$W/wrong_neighbour.py" -d 3 -M 9 -K 5 -N 6
+wait_for 'ready  paused' 30
+keys n n
+wait_for 's=0 1/3 transfer' && pass
+wait_for '◀─+┤' && pass
+screen | grep -Eq '├─+▶' && bad "a left-sending run drawn with the ring's right arrows"
+wait_for '!B0─' && pass                  # the mark on the link it took
+screen | grep -q '!B0->' && bad "the mark names a link the screen does not draw"
+keys j
+wait_for 'FSDP ring' && pass
+wait_for '├─+▶' && pass                  # the correct ring goes right
+screen | grep -Eq '◀─+┤' && bad "the correct ring drawn with the candidate's links"
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
+test_name="a left-sending ring in ASCII without colour at 200x60"
+START_ENV=NO_COLOR=1 start 200x60 --judge "$W/wrong_neighbour.py" -d 4 -M 8 -K 6 -N 8 --ascii
+wait_for 'ready  paused' 30
+keys n n
+wait_for 'step s=0 \(1 of 4\)  transfer' && pass
+wait_for '\|<-+\+' && pass             # 1 -> 0, right to left
+wait_for '   \^   ' && pass              # 2 -> 1, up the snake (the ring's goes down)
+screen | grep -Eq '   v   ' && bad "--ascii: 1 -> 2 drawn down the snake"
+wait_for '!B0' && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
+test_name="a shard sent two ranks on is drawn on its own link"
+start 200x60 --judge "$W/skip_neighbour.py" -d 4 -M 8 -K 6 -N 8
+wait_for 'ready  paused' 30
+keys n n
+wait_for 'step s=0 \(1 of 4\)  transfer' && pass
+wait_text '! wrong neighbour: step 0: rank 0 sent shard 0 \(B\[:, 0:2\]\) to rank 2' && pass
+wait_for '!B0' && pass
+screen | grep -q '!B0->' && bad "the detour to rank 2 is not drawn: the mark names it"
+screen | grep -Eq '├─+▶' && bad "a run that never sends to r + 1 drawn with the ring's arrows"
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
 test_name="the mark without colour, in ASCII, at 80x24"
 START_ENV=NO_COLOR=1 start 80x24 --judge "$W/r_plus_s.py" -d 3 -M 9 -K 5 -N 6 --ascii --start-at 1
 wait_for 's=1 2/3 compute' 30 && pass

@@ -19,6 +19,7 @@
 
 #include "cli/cli.h"
 #include "tui/keys.h"
+#include "tui/layout.h"
 #include "tui/view.h"
 
 static const char *vj_fn(const struct judge_case *c)
@@ -382,6 +383,28 @@ static const char *judged_ring_advice(const struct view *v, const void *data)
 	return ""; /* the ring's deadlock would be the engine's: the judge has no words for it */
 }
 
+/* The links the candidate's shards took, as its sends recorded them (a
+ * left-sending ring's point left, a wrong neighbour's go where it sent),
+ * over the whole run: the layout keeps them from stop to stop.  The
+ * gather's blocks of C take their own routes, not these. */
+static int judged_routes(const struct view *v, const void *data, struct layout_route *out,
+			 int max)
+{
+	int n = 0;
+	(void)data;
+	for (size_t i = 0; i < v->n_ev; i++) {
+		const struct ev *e = &v->ev[i];
+		int seen = 0;
+		if (e->op != EV_SEND || e->shard < 0 || e->peer < 0 || e->peer == e->rank)
+			continue;
+		for (int j = 0; j < n && !seen; j++)
+			seen = out[j].from == e->rank && out[j].to == e->peer;
+		if (!seen && n < max)
+			out[n++] = (struct layout_route){ e->rank, e->peer };
+	}
+	return n;
+}
+
 /* Every stop rebuilt as recorded: the candidate's run need not follow the ring. */
 static int judged_rebuild(struct view *v, const void *data, int phase, struct dm_err *err)
 {
@@ -490,6 +513,7 @@ const struct view_mode mode_judged = {
 	.fresh = judged_fresh,
 	.marks = judged_marks,
 	.message = judged_message,
+	.routes = judged_routes,
 	.refuse = judged_refuse,
 	.key = judged_key,
 	.needs = judged_needs,
