@@ -172,7 +172,10 @@ struct view_mode {
 
 	/* Panels and tables.  hides: every formula and shard index hidden.
 	 * fresh: whether column j of rank r was written at this stop, in
-	 * *fresh; returns 1 when the mode says.  marks: rank r's panel carries
+	 * *fresh; returns 1 when the mode says.  wrong: whether C[row, col]
+	 * is marked '!' at the stop shown, in *wrong; 1 when the mode says
+	 * (else: at the verification, where the final C differs from A @ B).
+	 * marks: rank r's panel carries
 	 * the mode's mark.  message: the mark on a link, 1 when there is one.
 	 * other: the other layout's bytes on rank r (view_other); 1 when said.
 	 * panel_lines: lines a full panel adds; panel_line: rank r's.  table:
@@ -192,6 +195,7 @@ struct view_mode {
 	 * gives it (else the forward's DP against FSDP). */
 	int (*hides)(const struct view *v, const void *data);
 	int (*fresh)(const struct view *v, const void *data, int r, size_t j, int *fresh);
+	int (*wrong)(const struct view *v, const void *data, size_t row, size_t col, int *wrong);
 	int (*marks)(const struct view *v, const void *data, int r);
 	int (*message)(const struct view *v, const void *data, struct view_mark *m);
 	int (*other)(const struct view *v, const void *data, int r, struct view_other *o);

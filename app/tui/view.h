@@ -403,6 +403,9 @@ void view_status_extra(const struct view *v, char *buf, size_t size);
 int view_chapter(const struct view *v);
 int view_marks(const struct view *v, int r);
 int view_mark_message(const struct view *v, struct view_mark *m);
+/* Whether a mode marks C[row, col] wrong at the stop shown (mode.h: wrong),
+ * in *wrong; 0 when none says.  view_cell_wrong asks it first. */
+int view_mode_wrong(const struct view *v, size_t row, size_t col, int *wrong);
 int view_panel_lines(const struct view *v);
 /* Rank r's line under its values, "" for none. */
 void view_panel_line(const struct view *v, int r, int width, char *buf, size_t size);

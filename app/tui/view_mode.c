@@ -313,6 +313,14 @@ int view_marks(const struct view *v, int r)
 	return 0;
 }
 
+int view_mode_wrong(const struct view *v, size_t row, size_t col, int *wrong)
+{
+	EACH(v, e)
+		if (e->mode->wrong && e->mode->wrong(v, e->data, row, col, wrong))
+			return 1;
+	return 0;
+}
+
 int view_mark_message(const struct view *v, struct view_mark *m)
 {
 	EACH(v, e)

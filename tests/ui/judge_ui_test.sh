@@ -181,10 +181,49 @@ screen | grep -Eq '├─+▶' && bad "a run that never sends to r + 1 drawn wit
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$'
 
+# Every wrong write is marked, not only the first: held to the engine's
+# correct run at the same stop, each rank's cells that differ from it (or
+# that it had not written by then) carry a '!'; the caption explains the
+# first alone; the correct ring, after j, has none.
+test_name="every wrong write marked at 80x24"
+start 80x24 --judge "$W/r_plus_s.py" -d 3 -M 9 -K 5 -N 6
+wait_for 'ready  paused' 30
+keys n n n
+wait_for 's=1 2/3 compute' && pass
+wait_for 'C 00!!··' && pass              # rank 0: the first wrong event
+wait_for 'C ··11!!' && pass              # and ranks 1 and 2 as well
+wait_for 'C !!··22' && pass
+wait_text '! wrong result: step 1, rank 0 wrote' && pass
+keys b
+wait_for 's=0 1/3 transfer' && pass
+screen | grep -q '!!' && bad "step 0 was right, yet marked: $(screen | grep '!!')"
+keys j
+wait_for 'FSDP ring' && pass
+keys n
+wait_for 's=1 2/3 compute' && pass
+screen | grep -q 'C [0-9·]*!' && bad "the correct ring carries the candidate's marks"
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
+test_name="every wrong write marked at 200x60, each value"
+start 200x60 --judge "$W/wrong_neighbour.py" -d 4 -M 8 -K 6 -N 8
+wait_for 'ready  paused' 30
+keys n n n
+wait_for 'step s=1 \(2 of 4\)  compute' && pass
+wait_for '![-0-9]' && pass
+marks=$(screen | grep -o '![-0-9]' | wc -l)
+# each rank wrote a 2x2 block of C with the shard it wrongly held: 16 values
+[ "$marks" -ge 16 ] && pass || bad "only $marks wrong values marked at step 1 (want 16)"
+keys End
+wait_text 'differs from A @ B in [0-9]+ of 64 elements' && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
 test_name="the mark without colour, in ASCII, at 80x24"
 START_ENV=NO_COLOR=1 start 80x24 --judge "$W/r_plus_s.py" -d 3 -M 9 -K 5 -N 6 --ascii --start-at 1
 wait_for 's=1 2/3 compute' 30 && pass
 wait_for '! rank 0' && pass
+wait_for 'C \.\.11!!' && pass             # another rank's wrong write, in ASCII
 screen | grep -q '[┌│─]' && bad "--ascii drew box glyphs"
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$'

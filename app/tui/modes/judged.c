@@ -74,7 +74,9 @@ static void vj_phase_words(const struct dm_plan *p, int phase, char *buf, size_t
 int mode_judged_init(struct mode_judged *vj, const struct judge *j, const struct judge_case *c,
 		     const struct ev *ev, size_t n_ev, struct dm_err *err)
 {
+	mode_judged_release(vj);
 	memset(vj, 0, sizeof *vj);
+	vj->wrong_stop = -1;
 	vj->j = j;
 	vj->c = c;
 	vj->mark = -1;
@@ -105,7 +107,8 @@ int mode_judged_init(struct mode_judged *vj, const struct judge *j, const struct
  * v->fail. */
 static void judged_shown(struct view *v, void *data)
 {
-	const struct mode_judged *vj = data;
+	struct mode_judged *vj = data;
+	mode_judged_wrong_derive(v, vj); /* every wrong write of this stop */
 	if (!v->run_failed)
 		return;
 	/* the run hung or raised: its verdict is the failure's word */
@@ -369,6 +372,13 @@ static int judged_fresh(const struct view *v, const void *data, int r, size_t j,
 	return 1;
 }
 
+/* Every wrong write of the stop shown (judged_wrong.c). */
+static int judged_wrong(const struct view *v, const void *data, size_t row, size_t col,
+			int *wrong)
+{
+	return mode_judged_wrong_cell(v, data, row, col, wrong);
+}
+
 /* What to do after a deadlock, in the judge's words (its last note). */
 static const char *judged_advice(const struct view *v, const void *data)
 {
@@ -511,6 +521,7 @@ const struct view_mode mode_judged = {
 	.headline = judged_headline,
 	.advice = judged_advice,
 	.fresh = judged_fresh,
+	.wrong = judged_wrong,
 	.marks = judged_marks,
 	.message = judged_message,
 	.routes = judged_routes,
@@ -550,5 +561,7 @@ int mode_judged_show(struct view *v, const struct mat *a, const struct mat *b,
 	}
 	struct view_log log = { c->has_trace ? c->trace.ev : NULL, c->has_trace ? c->trace.n_ev : 0,
 				c->mode, c->n, BUG_NONE, NULL, vj->over, 0, &mode_judged, vj };
+	if (!vj->ring_plan && (rc = mode_judged_ring_log(vj, a, b, err)))
+		return rc;
 	return view_init_log(v, a, b, &log, now, err);
 }
