@@ -107,6 +107,10 @@ void draw_table_size(const struct view *v, int *w, int *h, int *min_w, int *min_
  * included (draw_table and draw_table_size hand over to these). */
 void draw_table_train(const struct view *v, const struct rect *box);
 void draw_table_train_size(const struct view *v, int *w, int *h, int *min_w, int *min_h);
+/* draw_table_beside.c: the correct run at the stop shown, a line a rank
+ * (view_beside), in the table's place. */
+void draw_table_beside(const struct view *v, const struct rect *box);
+void draw_table_beside_size(const struct view *v, int *w, int *h, int *min_w, int *min_h);
 
 /* draw_info.c: the info area (the paragraphs, then the formulas) and the
  * paragraphs for the view; one paragraph more (pre: drawn unwrapped, as

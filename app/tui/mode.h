@@ -82,6 +82,17 @@ struct view_other {
 enum view_table {
 	VIEW_TABLE_RING = 0, /* the forward: FSDP's shards by step, DP's one compute */
 	VIEW_TABLE_TRAIN,    /* a training step's phases (draw_table_train.c) */
+	VIEW_TABLE_BESIDE,   /* the correct run at the stop shown, compact (a judged run's:
+				draw_table_beside.c, from view_beside) */
+};
+
+/* The correct run beside the one shown, at the same stop (the table
+ * VIEW_TABLE_BESIDE draws): its state rebuilt at the stop's phase, NULL
+ * before the first; what it is. */
+struct run_snapshot;
+struct view_beside {
+	const struct run_snapshot *snap;
+	const char *title; /* "the correct ring" */
 };
 
 /* What a key hook did (view_mode_key). */
@@ -179,7 +190,8 @@ struct view_mode {
 	 * the mode's mark.  message: the mark on a link, 1 when there is one.
 	 * other: the other layout's bytes on rank r (view_other); 1 when said.
 	 * panel_lines: lines a full panel adds; panel_line: rank r's.  table:
-	 * the schedule table's kind (enum view_table).  links: 1 when the
+	 * the schedule table's kind (enum view_table).  beside: the run the
+	 * table VIEW_TABLE_BESIDE shows, 1 when the mode gives one.  links: 1 when the
 	 * ring's links are drawn (besides FSDP's: DP's training all-reduce).
 	 * routes: the links the run's messages took, sender to receiver, into
 	 * out (at most max), over the whole run so that they hold still from
@@ -203,6 +215,7 @@ struct view_mode {
 	int (*panel_line)(const struct view *v, const void *data, int r, int width, char *buf,
 			  size_t size);
 	int (*table)(const struct view *v, const void *data);
+	int (*beside)(const struct view *v, const void *data, struct view_beside *b);
 	int (*links)(const struct view *v, const void *data);
 	int (*routes)(const struct view *v, const void *data, struct layout_route *out, int max);
 	int (*block)(const struct view *v, const void *data, int r, int slot, struct view_block *b);

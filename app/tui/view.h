@@ -410,6 +410,9 @@ int view_panel_lines(const struct view *v);
 /* Rank r's line under its values, "" for none. */
 void view_panel_line(const struct view *v, int r, int width, char *buf, size_t size);
 int view_table_kind(const struct view *v);
+/* The correct run beside this one at the stop shown (mode.h: beside); 0
+ * when no mode gives one. */
+int view_beside(const struct view *v, struct view_beside *b);
 int view_links(const struct view *v);
 /* The links the run's messages took (mode.h: routes), or -1 when no mode
  * says: the ring's. */

@@ -392,6 +392,14 @@ int view_table_kind(const struct view *v)
 	return VIEW_TABLE_RING;
 }
 
+int view_beside(const struct view *v, struct view_beside *b)
+{
+	EACH(v, e)
+		if (e->mode->beside && e->mode->beside(v, e->data, b))
+			return 1;
+	return 0;
+}
+
 int view_links(const struct view *v)
 {
 	EACH(v, e)

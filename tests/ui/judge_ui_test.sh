@@ -53,7 +53,7 @@ wait_for 'ready  paused' 30 && pass
 none_left "the judge, before the screen"
 wait_text 'your fsdp_mat_mul, case [0-9]+ \(n = 3, A 9x5 @ B 5x6\): wrong result: step 1, rank 0' && pass
 wait_text 'marked ! at step 1.s compute' && pass
-screen | grep -q 'j compare' && pass || bad "the key bar has no j"
+screen | grep -Eq 'j (compare|ring large)' && pass || bad "the key bar has no j"
 screen | grep -q 'terminal too small' && bad "80x24 is too small for the judged run"
 screen | grep -q '! rank' && bad "the mark is on screen before its phase"
 # a key the judged run does not take says why, and the help marks it
@@ -216,6 +216,48 @@ marks=$(screen | grep -o '![-0-9]' | wc -l)
 [ "$marks" -ge 16 ] && pass || bad "only $marks wrong values marked at step 1 (want 16)"
 keys End
 wait_text 'differs from A @ B in [0-9]+ of 64 elements' && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
+# The correct ring beside the candidate's run, at the same stop, where the
+# screen has room (in the schedule table's place, compact, from the
+# engine's own run rebuilt at that phase); the key bar says j makes it
+# large; without room (t takes the table off) j compares as before.
+test_name="the correct ring beside, at the same stop"
+start 80x24 --judge "$W/r_plus_s.py" -d 3 -M 9 -K 5 -N 6
+wait_for 'ready  paused' 30
+wait_for 'the correct ring, this stop \(j: large\)' && pass
+wait_for 'j ring large' && pass
+screen | grep -q 'j compare' && bad "the key bar says compare with the ring beside"
+keys n n n
+wait_for 's=1 2/3 compute' && pass
+wait_for 'r0 +B2 +00··22' && pass         # the ring's rank 0 at step 1: B2 into C[:, 4:6]
+wait_for 'r1 +B0 +0011··' && pass
+wait_for 'C 00!!··' && pass              # the candidate's, marked, on the panels above
+keys n
+wait_for 's=1 2/3 transfer' && pass
+wait_for 'r0 +B2->1 ' && pass            # the same stop: what the ring moved there
+keys t
+wait_gone 'the correct ring, this stop' && pass
+wait_for 'j compare' && pass
+keys t
+wait_for 'the correct ring, this stop' && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
+test_name="the correct ring beside at 200x60, ASCII, no colour"
+START_ENV=NO_COLOR=1 start 200x60 --judge "$W/wrong_neighbour.py" -d 4 -M 8 -K 6 -N 8 --ascii
+wait_for 'ready  paused' 30
+keys n n
+wait_for 'step s=0 \(1 of 4\)  transfer' && pass
+wait_for 'the correct ring, this stop \(j: large\)' && pass
+wait_for 'r0 +B0->1 ' && pass            # the ring passes right ...
+wait_for 'B\[0\] -> rank 3, B\[1\] <- rank 1' && pass   # ... the candidate left
+wait_for 'j ring large' && pass
+keys j
+wait_for 'FSDP ring' && pass
+wait_gone 'the correct ring, this stop' && pass   # the ring large: the schedule table
+wait_for 'j compare' && pass
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$'
 

@@ -379,6 +379,23 @@ static int judged_wrong(const struct view *v, const void *data, size_t row, size
 	return mode_judged_wrong_cell(v, data, row, col, wrong);
 }
 
+/* Beside the panels, where the screen has room: the correct run at the
+ * same stop, rebuilt from its log (judged_wrong.c), in the table's place. */
+static int judged_table(const struct view *v, const void *data)
+{
+	(void)v, (void)data;
+	return VIEW_TABLE_BESIDE;
+}
+
+static int judged_beside(const struct view *v, const void *data, struct view_beside *b)
+{
+	const struct mode_judged *vj = data;
+	b->snap = vj->ring_snap_ok && vj->wrong_stop >= 0 && vj->wrong_stop == v->stop
+			  ? &vj->ring_snap : NULL;
+	b->title = vj_right(vj->c);
+	return 1;
+}
+
 /* What to do after a deadlock, in the judge's words (its last note). */
 static const char *judged_advice(const struct view *v, const void *data)
 {
@@ -522,6 +539,8 @@ const struct view_mode mode_judged = {
 	.advice = judged_advice,
 	.fresh = judged_fresh,
 	.wrong = judged_wrong,
+	.table = judged_table,
+	.beside = judged_beside,
 	.marks = judged_marks,
 	.message = judged_message,
 	.routes = judged_routes,
