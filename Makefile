@@ -195,6 +195,7 @@ check: $(BIN) mpi check-boundary check-suites
 	tests/ui/train_ui_test.sh ./$(BIN)
 	tests/ui/still_ui_test.sh ./$(BIN)
 	tests/ui/clock_ui_test.sh ./$(BIN)
+	tests/ui/interview_test.sh ./$(BIN)
 	tests/ui/practice_test.sh ./$(BIN)
 	tests/ui/storm_test.sh ./$(BIN)
 	tests/ui/export_test.sh ./$(BIN)

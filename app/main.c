@@ -11,6 +11,7 @@
 #include "judge/judge_report.h"
 #include "cli/status.h"
 #include "tui/tui.h"
+#include "tui/tui_interview.h"
 #include "cli/version.h"
 #include "words/bug_words.h"
 #include "words/clock_words.h"
@@ -41,6 +42,8 @@ static int main_run(int argc, char **argv)
 		status_error("%s", files_err); /* before anything is read or written */
 		return STATUS_USAGE;
 	}
+	if (o.interview_file)
+		return tui_interview_main(&o); /* cli_interview.c refused -b */
 	if (o.judge_file && o.batch)
 		return judge_report_main(&o); /* without -b the interface judges first (session_judge.c) */
 	if (o.batch)

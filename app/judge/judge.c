@@ -53,6 +53,7 @@ int judge_prepare(struct judge *j, const struct cli_opts *o, struct dm_err *err)
 {
 	struct stat st;
 	memset(j, 0, sizeof *j);
+	j->cancel_fd = -1;
 	j->path = j->inside = o->judge_file;
 	j->timeout_ms = o->judge_ms;
 	j->schedule = (o->given & CLI_GIVEN_JUDGE_SCHEDULE) ? (int)o->judge_schedule : -1;
@@ -341,9 +342,10 @@ static int judge_session(struct judge *j, const char *python, const struct proto
 	int out_open = 1, err_open = 1;
 	io.deadline = judge_now_ms() + JUDGE_START_MS + j->timeout_ms;
 	while (out_open) {
-		struct pollfd p[4];
+		struct pollfd p[5];
 		nfds_t np = 0;
 		p[np++] = (struct pollfd){ .fd = sig_fd, .events = POLLIN };
+		p[np++] = (struct pollfd){ .fd = j->cancel_fd, .events = POLLIN }; /* -1: none */
 		p[np++] = (struct pollfd){ .fd = c.out_fd, .events = POLLIN };
 		if (err_open)
 			p[np++] = (struct pollfd){ .fd = c.err_fd, .events = POLLIN };
@@ -367,7 +369,11 @@ static int judge_session(struct judge *j, const char *python, const struct proto
 			if (j->signal)
 				break;
 		}
-		for (nfds_t i = 1; i < np; i++) {
+		if (p[1].revents & POLLIN) {
+			j->cancelled = 1;
+			break;
+		}
+		for (nfds_t i = 2; i < np; i++) {
 			if (!p[i].revents)
 				continue;
 			if (p[i].fd == c.in_fd) {
@@ -402,7 +408,7 @@ static int judge_session(struct judge *j, const char *python, const struct proto
 out:
 	if (io.bad)
 		snprintf(j->failure, sizeof j->failure, "%s", io.err.msg);
-	if (rc == JS_FAILED && !j->failure[0] && !j->signal)
+	if (rc == JS_FAILED && !j->failure[0] && !j->signal && !j->cancelled)
 		judge_lost(j, &io, "the judge's harness failed");
 	child_end(&c);
 	proto_session_end(&io.ps);
@@ -475,7 +481,7 @@ int judge_run(struct judge *j, struct dm_err *err)
 	size_t n = judge_pythons(pythons, &sb);
 	int found = 0;
 	rc = 0;
-	for (size_t i = 0; i < n && !found && !j->signal; i++) {
+	for (size_t i = 0; i < n && !found && !j->signal && !j->cancelled; i++) {
 		err->code = 0;
 		int s = judge_session(j, pythons[i], &job, env, &sb, sig_fd, err);
 		if (s == JS_DONE) {
@@ -491,7 +497,18 @@ int judge_run(struct judge *j, struct dm_err *err)
 	j->inside = j->path; /* sb's buffer goes */
 	free(env);
 	proto_buf_free(&job);
-	if (!rc && !found && !j->signal)
-		rc = dm_err_set(err, DM_EIO, JUDGE_NO_PYTHON);
+	if (!rc && !found && !j->signal && !j->cancelled) {
+		/* the one python tried was the user's: name it, and what failed */
+		const char *env_py = getenv("DISTMM_PYTHON");
+		if (env_py && *env_py && access(env_py, X_OK) != 0)
+			rc = dm_err_set(err, DM_EIO, "--judge: DISTMM_PYTHON=%s cannot be run: %s "
+					"(unset it to use python3 on PATH)", env_py, strerror(errno));
+		else if (env_py && *env_py)
+			rc = dm_err_set(err, DM_EIO, "--judge: DISTMM_PYTHON=%s did not run the judge "
+					"(is it python3 with numpy? unset it to use python3 on PATH)",
+					env_py);
+		else
+			rc = dm_err_set(err, DM_EIO, JUDGE_NO_PYTHON);
+	}
 	return rc;
 }

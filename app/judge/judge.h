@@ -89,6 +89,9 @@ struct judge {
 	char load_error[512];  /* the file could not be loaded: one line */
 	char failure[512];     /* the harness failed: what is known */
 	int signal;            /* the signal that stopped the judge, 0 none */
+	int cancel_fd;         /* -1 (judge_prepare's), or a descriptor whose being readable
+				* stops the run (--interview: the file changed again) */
+	int cancelled;         /* it did: the verdicts are not to be read */
 };
 
 /* The cases for o (see battery_build).  Returns 0 or an engine error. */
@@ -96,8 +99,8 @@ int judge_prepare(struct judge *j, const struct cli_opts *o, struct dm_err *err)
 
 /* Runs the harness over every case, confined (sandbox.h) unless
  * j->unconfined.  Returns 0 when it could run (verdicts, a load error in
- * j->load_error, a failure in j->failure, or j->signal when SIGINT, SIGTERM
- * or SIGHUP stopped it); DM_EIO with err's line when no python with numpy
+ * j->load_error, a failure in j->failure, j->signal when SIGINT, SIGTERM
+ * or SIGHUP stopped it, or j->cancelled when j->cancel_fd became readable); DM_EIO with err's line when no python with numpy
  * was found, or when the code cannot be confined (no bwrap, no user
  * namespaces: the line says how to proceed); DM_EIO/DM_ETHREAD/DM_ENOMEM
  * when it could not be started.  The Python processes are gone when it

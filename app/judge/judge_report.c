@@ -50,7 +50,7 @@ static void judge_report_table(const struct judge *j)
 		       "counted in the exit status\n");
 }
 
-static void judge_report_again(const struct judge *j, const struct judge_case *c)
+static void judge_report_again(FILE *out, const struct judge *j, const struct judge_case *c)
 {
 	char cap[40] = "", sched[40] = "", path[1024];
 	if (c->capacity != RUN_UNBOUNDED)
@@ -58,7 +58,7 @@ static void judge_report_again(const struct judge *j, const struct judge_case *c
 	if (c->sched_seed)
 		snprintf(sched, sizeof sched, " --judge-schedule %d", c->sched_seed);
 	status_escape(j->path, path, sizeof path);
-	printf("  this case alone: distmm-tui -b --judge %s -m %s -d %d -M %zu -K %zu -N %zu "
+	fprintf(out, "  this case alone: distmm-tui -b --judge %s -m %s -d %d -M %zu -K %zu -N %zu "
 	       "--values %s --seed %" PRIu64 "%s%s\n", path, c->mode == DM_DP ? "dp" : "fsdp",
 	       c->n, c->M, c->K, c->N, c->values == MAT_VALUES_INTS ? "ints" : "floats", c->seed,
 	       cap, sched);
@@ -67,16 +67,16 @@ static void judge_report_again(const struct judge *j, const struct judge_case *c
 /* What the candidate's code printed in the run reported, escaped, at most
  * JUDGE_REPORT_OUT_LINES lines (--show-output). */
 #define JUDGE_REPORT_OUT_LINES 20
-static void judge_report_output(const struct judge_case *c)
+static void judge_report_output(FILE *out, const struct judge_case *c)
 {
 	if (!c->output_len) {
-		printf("  it printed nothing\n");
+		fprintf(out, "  it printed nothing\n");
 		return;
 	}
 	size_t lines = 0, shown = 0;
 	for (size_t i = 0; i < c->output_len; i++)
 		lines += c->output[i] == '\n' || i + 1 == c->output_len;
-	printf("  it printed (%zu line%s%s):\n", lines, lines == 1 ? "" : "s",
+	fprintf(out, "  it printed (%zu line%s%s):\n", lines, lines == 1 ? "" : "s",
 	       c->output_cut ? ", and more that was not kept" : "");
 	const char *p = c->output, *end = c->output + c->output_len;
 	while (p < end && shown < JUDGE_REPORT_OUT_LINES) {
@@ -85,12 +85,12 @@ static void judge_report_output(const struct judge_case *c)
 		char raw[512], esc[2048];
 		snprintf(raw, sizeof raw, "%.*s", (int)(len < 500 ? len : 500), p);
 		status_escape(raw, esc, sizeof esc);
-		printf("    | %s%s\n", esc, len > 500 ? "..." : "");
+		fprintf(out, "    | %s%s\n", esc, len > 500 ? "..." : "");
 		shown++;
 		p += len + (nl != NULL);
 	}
 	if (shown < lines)
-		printf("    | ... (%zu more lines)\n", lines - shown);
+		fprintf(out, "    | ... (%zu more lines)\n", lines - shown);
 }
 
 /* Whether two cases' notes are the same. */
@@ -130,40 +130,40 @@ static void judge_report_pass(const struct judge *j, const struct judge_case *c,
 	for (size_t k = 0; k < c->n_notes; k++)
 		printf("    %s\n", c->notes[k]);
 	if (output)
-		judge_report_output(c);
+		judge_report_output(stdout, c);
 }
 
-static void judge_report_details(const struct cli_opts *o, const struct judge *j,
-				 const struct judge_case *c)
+void judge_report_case(FILE *out, const struct judge *j, const struct judge_case *c,
+		       int show_output)
 {
 	char cap[24];
 	const char *word = judge_verdict_word(c->verdict);
 	const char *head = c->headline ? c->headline : "no answer";
 	judge_report_capacity(c->capacity, cap, sizeof cap);
-	printf("\ncase %d: %s, n = %d%s%s%s, A %zux%zu @ B %zux%zu, %s, seed %" PRIu64
+	fprintf(out, "\ncase %d: %s, n = %d%s%s%s, A %zux%zu @ B %zux%zu, %s, seed %" PRIu64
 	       ", capacity %s", c->id, judge_report_fn(c->mode), c->n, *c->what ? " (" : "", c->what,
 	       *c->what ? ")" : "", c->M, c->K, c->K, c->N,
 	       c->values == MAT_VALUES_INTS ? "ints" : "floats", c->seed, cap);
 	int runs = j->schedule >= 0 || c->n < 2 ? 1 : 3;
 	if (c->sched_seed == 0 && c->schedule[0])
-		printf(", the reversed schedule (run %d of %d)", c->runs, runs);
+		fprintf(out, ", the reversed schedule (run %d of %d)", c->runs, runs);
 	else if (c->schedule[0])
-		printf(", schedule seed %d (run %d of %d)%s", c->sched_seed, c->runs, runs,
+		fprintf(out, ", schedule seed %d (run %d of %d)%s", c->sched_seed, c->runs, runs,
 		       c->timing ? ", timing-dependent: the default schedule passes" : "");
-	printf(":\n");
+	fprintf(out, ":\n");
 	/* the headline says its kind itself when it starts with it */
 	size_t wl = strlen(word);
 	int says = strncmp(head, word, wl) == 0 ||
 		   (c->verdict == JUDGE_NOT_A_RING && strncmp(head, "not a ring", 10) == 0);
-	printf("  %s%s%s\n", says ? "" : word, says ? "" : ": ", head);
+	fprintf(out, "  %s%s%s\n", says ? "" : word, says ? "" : ": ", head);
 	for (size_t i = 0; i < c->n_notes; i++)
-		printf("    %s\n", c->notes[i]);
+		fprintf(out, "    %s\n", c->notes[i]);
 	if (c->has_trace && c->first_wrong >= 0)
-		printf("  the first wrong event is event %ld of %zu in its trace (--trace FILE "
+		fprintf(out, "  the first wrong event is event %ld of %zu in its trace (--trace FILE "
 		       "writes it)\n", c->first_wrong, c->trace.n_ev);
-	if (o->show_output)
-		judge_report_output(c);
-	judge_report_again(j, c);
+	if (show_output)
+		judge_report_output(out, c);
+	judge_report_again(out, j, c);
 }
 
 static int judge_report_trace(const struct cli_opts *o, const struct judge *j)
@@ -220,7 +220,7 @@ static int judge_report_report(const struct cli_opts *o, const struct judge *j)
 			deadlock |= c->verdict == JUDGE_DEADLOCK;
 		}
 		if (c->verdict != JUDGE_PASS && c->verdict != JUDGE_NOT_RUN)
-			judge_report_details(o, j, c);
+			judge_report_case(stdout, j, c, o->show_output);
 		else if (c->verdict == JUDGE_PASS && o->show_output)
 			judge_report_pass(j, c, 1);
 	}

@@ -159,6 +159,12 @@ static int mm_refuse(struct cli_opts *o, int step)
 					 -(o->given & (CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP |
 						       CLI_GIVEN_MODEL))));
 		why = buf;
+	} else if (o->mode == DM_TP_COL || o->mode == DM_TP_ROW) {
+		why = "-m tp-col and tp-row run in ./distmm-tui -b for now: distmm-mpi runs FSDP "
+		      "and DP";
+	} else if (o->params) {
+		why = "--params belongs to ./distmm-tui -b: the memory table runs nothing, so "
+		      "there is nothing to spread over MPI ranks";
 	} else if (step && o->replay_file) {
 		why = "--step has no effect with --replay (the ranks run nothing to step through)";
 	}
@@ -404,8 +410,12 @@ static int mm_main(int argc, char **argv)
 	}
 	int rc = mpi_rank_run(MPI_COMM_WORLD, &cfg, mm_rank == 0 ? &a : NULL,
 			      mm_rank == 0 ? &b : NULL, &res, &err);
-	if (mm_rank == 0)
+	if (mm_rank == 0) {
+		/* rank 0 writes the files: a signal during the write (mpirun
+		 * passes Ctrl-C and SIGTERM on) leaves no temporary file */
+		report_catch_signals();
 		status = mm_report(&o, &a, &b, &ref, &res, rc, &err);
+	}
 	mpi_rank_result_free(&res);
 	status_flush_stdout();
 	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -206,53 +206,183 @@ static void derive_frac(int64_t num, int64_t den, char *buf, size_t size)
 		snprintf(buf, size, "%" PRId64 "/%" PRId64, num, den);
 }
 
-/* Checks text over a list of cases whose truth is a fraction: the first
- * case it differs at is the counterexample, the truth said between `pre`
- * and `post` ("a rank sends ", " bytes").  Returns the verdict. */
-static int derive_check_cases(const char *text, const char *const *names, int count,
-			      int (*at)(int, int64_t *, int64_t *, int64_t *), const char *pre,
-			      const char *post, int *pos, char *msg, size_t size)
+/* x1/y1 == x2/y2, in 128 bits (products of 64-bit values). */
+static int derive_frac_eq(__int128 x1, __int128 y1, __int128 x2, __int128 y2)
+{
+	return x1 * y2 == x2 * y1;
+}
+
+/* Which subset of the factors (a bit each) the answer is off by at every
+ * case whose truth is not 0: the smallest such, missing (*extra 0: the
+ * answer times them is the truth) or extra (the truth times them is the
+ * answer); 0 when none explains it. */
+static unsigned derive_off_by(const struct expr *e, const struct derive_factor *f, int nf,
+			      derive_case_fn at, int *extra)
+{
+	for (int bits = 1; bits <= nf; bits++) { /* the smaller sets first */
+		for (unsigned set = 1; set < (1u << nf); set++) {
+			if (__builtin_popcount(set) != bits)
+				continue;
+			for (int way = 0; way < 2; way++) {
+				int64_t v[EXPR_MAX_VARS] = { 0 }, num, den;
+				int ok = 1, seen = 0;
+				for (int i = 0; ok && at(i, v, &num, &den); i++) {
+					if (num == 0)
+						continue;
+					struct expr_value got = expr_eval(e, v);
+					if (got.fail != EXPR_OK && got.fail != EXPR_FRACTION) {
+						ok = 0;
+						break;
+					}
+					__int128 fn = 1, fd = 1;
+					for (int k = 0; k < nf; k++)
+						if (set & (1u << k)) {
+							int64_t a, b;
+							f[k].at(v, &a, &b);
+							fn *= a;
+							fd *= b;
+						}
+					seen = 1;
+					ok = way == 0 ? derive_frac_eq((__int128)got.num * fn,
+								       (__int128)got.den * fd, num, den)
+						      : derive_frac_eq(got.num, got.den,
+								       (__int128)num * fn,
+								       (__int128)den * fd);
+				}
+				if (ok && seen) {
+					*extra = way;
+					return set;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+/* Whether every factor of set is other than 1 at v: where it shows. */
+static int derive_factors_show(const struct derive_factor *f, int nf, unsigned set,
+			       const int64_t *v)
+{
+	for (int k = 0; k < nf; k++) {
+		int64_t a, b;
+		if (!(set & (1u << k)))
+			continue;
+		f[k].at(v, &a, &b);
+		if (a == b)
+			return 0;
+	}
+	return 1;
+}
+
+int derive_check_list(const char *text, const char *const *names, int count, derive_case_fn at,
+		      const char *pre, const char *post, const struct derive_factor *factors,
+		      int n_factors, int *pos, char *msg, size_t size)
 {
 	struct expr e;
 	char why[EXPR_MSG_MAX];
+	*pos = 0;
 	if (expr_parse(text, names, count, &e, pos, why, sizeof why)) {
 		snprintf(msg, size, "%s", why);
 		return DERIVE_V_SYNTAX;
 	}
-	int64_t v[EXPR_MAX_VARS] = { 0 }, num, den;
-	for (int i = 0; at(i, v, &num, &den); i++) {
-		struct expr_value got = expr_eval(&e, v);
-		int ok = (got.fail == EXPR_OK || got.fail == EXPR_FRACTION) && got.num == num &&
-			 got.den == den;
-		if (ok)
-			continue;
-		char where[96], yours[64], truth[32];
-		size_t len = 0;
-		where[0] = '\0';
-		for (int k = 0; k < count && len < sizeof where; k++)
-			len += (size_t)snprintf(where + len, sizeof where - len, "%s%s = %" PRId64,
-						k ? ", " : "", names[k], v[k]);
-		if (got.fail == EXPR_DIV_ZERO)
-			snprintf(yours, sizeof yours, "yours divides by zero");
-		else if (got.fail == EXPR_OVERFLOW)
-			snprintf(yours, sizeof yours, "yours is too large to compute");
-		else {
-			char f[40];
-			derive_frac(got.num, got.den, f, sizeof f);
-			snprintf(yours, sizeof yours, "yours gives %s", f);
+	int extra = 0;
+	unsigned off = 0;
+	/* the counterexample: the first case that differs, preferring one
+	 * whose truth is not 0 and, when a factor explains the difference,
+	 * where every such factor is other than 1 (where it shows) */
+	int64_t v[EXPR_MAX_VARS] = { 0 }, num, den, bv[EXPR_MAX_VARS] = { 0 }, bnum = 0, bden = 1;
+	int best = 0, found = 0;
+	for (int pass = 0; pass < 2 && !found; pass++) {
+		if (pass == 1) {
+			if (!best)
+				break;
+			off = derive_off_by(&e, factors, n_factors, at, &extra);
+			best = 0; /* chosen again, the factors known */
 		}
-		derive_frac(num, den, truth, sizeof truth);
-		/* a size in values where bytes are asked for */
-		int64_t x8;
-		int values = got.fail == EXPR_OK && got.den == 1 && den == 1 && num != 0 &&
-			     !__builtin_mul_overflow(got.num, 8, &x8) && x8 == num &&
-			     strstr(post, "bytes");
-		snprintf(msg, size, "%s: %s, %s%s%s%s", where, yours, pre, truth, post,
-			 values ? " (that is in float64s: each is 8 bytes)" : "");
-		return DERIVE_V_WRONG;
+		for (int i = 0; at(i, v, &num, &den); i++) {
+			struct expr_value got = expr_eval(&e, v);
+			if ((got.fail == EXPR_OK || got.fail == EXPR_FRACTION) && got.num == num &&
+			    got.den == den)
+				continue;
+			int rank = 1 + (num != 0) + (num != 0 && (!off || derive_factors_show(
+								       factors, n_factors, off, v)));
+			if (rank > best) {
+				best = rank;
+				memcpy(bv, v, sizeof bv);
+				bnum = num;
+				bden = den;
+			}
+			if (pass == 1 && rank == 3) {
+				found = 1;
+				break;
+			}
+		}
 	}
-	return DERIVE_V_RIGHT;
+	if (!best)
+		return DERIVE_V_RIGHT;
+	struct expr_value got = expr_eval(&e, bv);
+	char where[96], yours[64], truth[32], named[160] = "";
+	size_t len = 0;
+	where[0] = '\0';
+	for (int k = 0; k < count && len < sizeof where; k++)
+		len += (size_t)snprintf(where + len, sizeof where - len, "%s%s = %" PRId64,
+					k ? ", " : "", names[k], bv[k]);
+	if (got.fail == EXPR_DIV_ZERO)
+		snprintf(yours, sizeof yours, "yours divides by zero");
+	else if (got.fail == EXPR_OVERFLOW)
+		snprintf(yours, sizeof yours, "yours is too large to compute");
+	else {
+		char fr[40];
+		derive_frac(got.num, got.den, fr, sizeof fr);
+		snprintf(yours, sizeof yours, "yours gives %s", fr);
+	}
+	derive_frac(bnum, bden, truth, sizeof truth);
+	/* a size in values where bytes are asked for */
+	int64_t x8;
+	int values = got.fail == EXPR_OK && got.den == 1 && bden == 1 && bnum != 0 &&
+		     !__builtin_mul_overflow(got.num, 8, &x8) && x8 == bnum && strstr(post, "bytes");
+	if (off) {
+		int bits = __builtin_popcount(off), said = 0;
+		size_t nl = (size_t)snprintf(named, sizeof named, "; yours %s factor%s ",
+					     extra ? "has the extra" : "lacks the", bits > 1 ? "s" : "");
+		for (int k = 0; k < n_factors && nl < sizeof named; k++)
+			if (off & (1u << k)) {
+				said++;
+				nl += (size_t)snprintf(named + nl, sizeof named - nl, "%s%s",
+						       said == 1 ? "" : said == bits ? " and " : ", ",
+						       factors[k].name);
+			}
+	}
+	snprintf(msg, size, "%s: %s, %s%s%s%s%s", where, yours, pre, truth, post,
+		 values ? " (that is in float64s: each is 8 bytes)" : "", named);
+	return DERIVE_V_WRONG;
 }
+
+/* The factors a rank's bytes are made of, for naming what an answer lacks. */
+static void derive_f8(const int64_t *v, int64_t *num, int64_t *den)
+{
+	(void)v;
+	*num = 8;
+	*den = 1;
+}
+
+static void derive_fn1(const int64_t *v, int64_t *num, int64_t *den)
+{
+	*num = v[2] - 1;
+	*den = 1;
+}
+
+static void derive_f1n(const int64_t *v, int64_t *num, int64_t *den)
+{
+	*num = 1;
+	*den = v[2];
+}
+
+static const struct derive_factor derive_bytes_factors[] = {
+	{ "8 (the bytes of a float64)", derive_f8 },
+	{ "(n - 1) (the transfers)", derive_fn1 },
+	{ "1/n (a shard is N/n columns)", derive_f1n },
+};
 
 /* expr_check for one of the questions over r, s, n-like variables. */
 static int derive_check_expr(int q, const char *text, int *pos, char *msg, size_t size)
@@ -287,11 +417,11 @@ int derive_check(int q, const char *text, int *pos, char *msg, size_t size)
 	case DERIVE_HOLDER:
 		return derive_check_expr(q, text, pos, msg, size);
 	case DERIVE_BYTES:
-		return derive_check_cases(text, derive_kn, 3, derive_bytes_case,
-					  "a rank sends ", " bytes", pos, msg, size);
+		return derive_check_list(text, derive_kn, 3, derive_bytes_case, "a rank sends ",
+					 " bytes", derive_bytes_factors, 3, pos, msg, size);
 	case DERIVE_PEAK:
-		return derive_check_cases(text, derive_n, 1, derive_peak_case,
-					  "a rank holds at most ", " of B", pos, msg, size);
+		return derive_check_list(text, derive_n, 1, derive_peak_case,
+					 "a rank holds at most ", " of B", NULL, 0, pos, msg, size);
 	}
 	snprintf(msg, size, "no such question");
 	return DERIVE_V_SYNTAX;

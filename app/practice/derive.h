@@ -10,6 +10,7 @@
 #define TUI_DERIVE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "expr.h"
 
@@ -117,6 +118,29 @@ const char *derive_answer(int q);
 /* Checks text as the answer to q: the verdict (enum derive_verdict), with
  * pos and msg as for the screen (msg at least EXPR_MSG_MAX). */
 int derive_check(int q, const char *text, int *pos, char *msg, size_t size);
+
+/* A question checked over a list of cases whose truth is a fraction (the
+ * bytes, the peak, the interview's follow-ups): case i's values into v and
+ * its truth num/den, 0 past the last. */
+typedef int (*derive_case_fn)(int i, int64_t *v, int64_t *num, int64_t *den);
+
+/* A factor the truth is made of, for naming the one an answer lacks:
+ * "(n - 1)", and its value at v. */
+struct derive_factor {
+	const char *name;
+	void (*at)(const int64_t *v, int64_t *num, int64_t *den);
+};
+
+/* Checks text (in names[0..count)) over the cases of at: DERIVE_V_RIGHT,
+ * _WRONG or _SYNTAX, with pos and msg as derive_check's.  The truth is said
+ * between pre and post ("a rank sends ", " bytes").  A wrong answer's
+ * counterexample is the first case that differs whose truth is not 0;
+ * when the answer is off by some of the factors at every case (the
+ * fewest that explain it), they are named ("yours lacks the factor 8") and
+ * the case is the first where each of them is other than 1. */
+int derive_check_list(const char *text, const char *const *names, int count, derive_case_fn at,
+		      const char *pre, const char *post, const struct derive_factor *factors,
+		      int n_factors, int *pos, char *msg, size_t size);
 
 /* x: the practice turned off shows every formula and the memory table, so
  * each question without an outcome counts as shown (as after Tab) and the

@@ -379,16 +379,17 @@ void draw_frame(const struct view *v, int cols, int rows, uint64_t now)
 
 void draw_too_small(const struct layout *l, int cols, int rows)
 {
-	char buf[96];
+	char line[LAYOUT_SMALL_LINES][40];
+	int n = layout_too_small(cols, rows, l->need_cols, l->need_rows, line);
 	erase();
-	snprintf(buf, sizeof buf, "terminal too small: need %dx%d", l->need_cols, l->need_rows);
-	int y = rows / 2 - 1 > 0 ? rows / 2 - 1 : 0;
-	int len = (int)strlen(buf);
-	draw_text(y, len < cols ? (cols - len) / 2 : 0, cols, theme_attr(ROLE_BAD), buf);
-	snprintf(buf, sizeof buf, "(now %dx%d)  q quits", cols, rows);
-	len = (int)strlen(buf);
-	if (y + 1 < rows)
-		draw_text(y + 1, len < cols ? (cols - len) / 2 : 0, cols, theme_attr(ROLE_NORMAL), buf);
+	int y = (rows - n) / 2 > 0 ? (rows - n) / 2 : 0;
+	for (int i = 0; i < n && y + i < rows; i++) {
+		int len = (int)strlen(line[i]);
+		/* the line with the size to reach is the one that matters */
+		int bad = strstr(line[i], "need") != NULL;
+		draw_text(y + i, len < cols ? (cols - len) / 2 : 0, cols,
+			  theme_attr(bad ? ROLE_BAD : ROLE_NORMAL), line[i]);
+	}
 	wnoutrefresh(stdscr);
 }
 

@@ -182,9 +182,11 @@ static int draw_refused(const struct view *v, const struct keys_binding *k,
 }
 
 /* The help: every binding of the key table, in its order, a line each;
- * the box as wide as the longest and as tall as the list.  A binding the
- * modes on screen refuse is dimmed and marked '-' in the border's column,
- * and the title says by whom (pressing it says why). */
+ * the box as wide as the longest and as tall as the list, or, on a screen
+ * too short for it, a page of it at a time (layout_help_per_page; Space
+ * goes on, the bottom border says so).  A binding the modes on screen
+ * refuse is dimmed and marked '-' in the border's column, and the title
+ * says by whom (pressing it says why). */
 void draw_help(const struct draw_ctx *d)
 {
 	int n = keys_count(), names = 0, what = 0;
@@ -201,13 +203,16 @@ void draw_help(const struct draw_ctx *d)
 	if (who)
 		snprintf(title, sizeof title, "keys (- not in %s)", who->name);
 	struct rect box;
+	int per = layout_help_per_page(d->l.rows, n), pages = layout_help_pages(d->l.rows, n);
+	int page = d->v->help_page < pages ? d->v->help_page : pages - 1; /* after a resize */
+	int first = page * per, last = first + per < n ? first + per : n;
 	/* the title and the closing hint sit in the borders */
-	layout_overlay(&d->l, names + what + 7, n + 2, &box);
-	if (box.h < n + 2 && d->l.rows >= n + 2)
-		box = (struct rect){ box.x, (d->l.rows - (n + 2)) / 2, box.w, n + 2 };
+	layout_overlay(&d->l, names + what + 7, per + 2, &box);
+	if (box.h < per + 2 && d->l.rows >= per + 2)
+		box = (struct rect){ box.x, (d->l.rows - (per + 2)) / 2, box.w, per + 2 };
 	draw_titled_box(&box, theme_attr(ROLE_TITLE), theme_attr(ROLE_TITLE), title);
 	int y = box.y + 1;
-	for (int i = 0; i < n && y < box.y + box.h - 1; i++, y++) {
+	for (int i = first; i < last && y < box.y + box.h - 1; i++, y++) {
 		const struct keys_binding *k = keys_binding(i);
 		int off = draw_refused(d->v, k, NULL);
 		if (off)
@@ -216,7 +221,18 @@ void draw_help(const struct draw_ctx *d)
 		draw_text(y, box.x + 3 + names, box.w - names - 5,
 			  theme_attr(off ? ROLE_DIM : ROLE_NORMAL), k->what);
 	}
+	char more[64];
 	const char *hint = " any key closes this ";
+	if (pages > 1) {
+		/* the shortest form that fits the border, the page's number first */
+		snprintf(more, sizeof more, page + 1 < pages ? " %d/%d Space more, other keys close "
+							      : " %d/%d any key closes ",
+			 page + 1, pages);
+		if ((int)strlen(more) + 4 > box.w)
+			snprintf(more, sizeof more, page + 1 < pages ? " %d/%d Space " : " %d/%d ",
+				 page + 1, pages);
+		hint = more;
+	}
 	int hw = (int)strlen(hint);
 	if (hw + 4 <= box.w)
 		draw_text(box.y + box.h - 1, box.x + box.w - hw - 2, hw, theme_attr(ROLE_DIM), hint);

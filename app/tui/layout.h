@@ -190,6 +190,20 @@ int layout_gather_path(const struct layout *l, int from, struct point *pts, int 
  * margin of one cell.  Returns 1 when it shows everything it wants. */
 int layout_overlay(const struct layout *l, int want_w, int want_h, struct rect *box);
 
+/* The "terminal too small" message for a screen of cols x rows that needs
+ * need_cols x need_rows: the longest wording whose lines all fit, down to
+ * "need WxH" alone, so the size to reach stays readable down to 10x1.
+ * Writes up to 4 lines of at most 39 characters; returns how many. */
+#define LAYOUT_SMALL_LINES 4
+int layout_too_small(int cols, int rows, int need_cols, int need_rows,
+		     char line[LAYOUT_SMALL_LINES][40]);
+
+/* The help's pages on a screen of `rows`: lines a page (every one when the
+ * box of lines + 2 fits, else what a box of rows - 2 holds, at least one)
+ * and how many pages the n lines take. */
+int layout_help_per_page(int rows, int n);
+int layout_help_pages(int rows, int n);
+
 /* Greedy word wrap of text at width: line i is text[start[i] .. start[i] +
  * len[i]), spaces at the breaks dropped, a word longer than a line cut.
  * Writes at most max lines, returns how many there are. */

@@ -6,6 +6,7 @@
  * "fits" monotone for layout.c's "too small" arithmetic. */
 #include "layout.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int layout_wrap(const char *text, int width, int *start, int *len, int max)
@@ -56,6 +57,50 @@ int layout_wrap_items(const int *w, int n, int width, int gap, int *line, int *x
 		at += w[i];
 	}
 	return lines;
+}
+
+int layout_too_small(int cols, int rows, int need_cols, int need_rows,
+		     char line[LAYOUT_SMALL_LINES][40])
+{
+	char need[24], now[24];
+	snprintf(need, sizeof need, "%dx%d", need_cols, need_rows);
+	snprintf(now, sizeof now, "%dx%d", cols, rows);
+	/* each wording's lines; "%N" is the need, "%C" the size now */
+	static const char *const forms[][LAYOUT_SMALL_LINES] = {
+		{ "terminal too small: need %N", "(now %C)  q quits", NULL, NULL },
+		{ "too small", "need %N", "now %C", "q quits" },
+		{ "need %N", "now %C", "q quits", NULL },
+		{ "need %N", "q quits", NULL, NULL },
+		{ "need %N", NULL, NULL, NULL },
+	};
+	int nforms = (int)(sizeof forms / sizeof forms[0]);
+	for (int f = 0; f < nforms; f++) {
+		int n = 0, fits = 1;
+		for (; n < LAYOUT_SMALL_LINES && forms[f][n]; n++) {
+			const char *src = forms[f][n];
+			const char *at = strchr(src, '%');
+			snprintf(line[n], 40, "%.*s%s%s", at ? (int)(at - src) : (int)strlen(src), src,
+				 at ? (at[1] == 'N' ? need : now) : "", at ? at + 2 : "");
+			if ((int)strlen(line[n]) > cols)
+				fits = 0;
+		}
+		if ((fits && n <= rows) || f == nforms - 1)
+			return n;
+	}
+	return 0;
+}
+
+int layout_help_per_page(int rows, int n)
+{
+	if (rows >= n + 2)
+		return n > 0 ? n : 1;
+	return rows - 4 > 1 ? rows - 4 : 1;
+}
+
+int layout_help_pages(int rows, int n)
+{
+	int per = layout_help_per_page(rows, n);
+	return n > 0 ? (n + per - 1) / per : 1;
 }
 
 int layout_overlay(const struct layout *l, int want_w, int want_h, struct rect *box)

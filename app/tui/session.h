@@ -61,6 +61,14 @@ int session_next_part(struct session *t, uint64_t now, struct dm_err *err);
  * close frees it all. */
 int session_judge_open(struct session *t, const struct cli_opts *o);
 int session_judge_start(struct session *t, uint64_t now, struct dm_err *err);
+/* --interview's failing case (instead of session_open): t shows case c of
+ * a judge the caller ran and keeps (it outlives t), with the options o
+ * (its judge_file the judged file).  0, or -1 (too many devices, out of
+ * memory: t is then as session_close leaves it). */
+struct judge;
+struct judge_case;
+int session_judge_lend(struct session *t, const struct cli_opts *o, const struct judge *j,
+		       const struct judge_case *c);
 int session_judge_switch(struct session *t, uint64_t now, struct dm_err *err);
 void session_judge_close(struct session *t);
 

@@ -22,6 +22,7 @@
 
 struct session_judge {
 	struct judge j;
+	int lent;                   /* j is the caller's (session_judge_lend): not freed here */
 	const struct judge_case *c; /* the case on screen */
 	struct mode_judged vj;      /* what its modes say of it (modes/judged.c) */
 };
@@ -127,13 +128,29 @@ int session_judge_open(struct session *t, const struct cli_opts *o)
 	return STATUS_OK;
 }
 
+int session_judge_lend(struct session *t, const struct cli_opts *o, const struct judge *j,
+		       const struct judge_case *c)
+{
+	struct session_judge *sj;
+	memset(t, 0, sizeof *t);
+	t->opts = *o;
+	if (c->n > LAYOUT_MAX_DEVICES || !(sj = calloc(1, sizeof *sj)))
+		return -1;
+	sj->j = *j; /* its cases stay the caller's: c points into them */
+	sj->lent = 1;
+	sj->c = c;
+	sj_keep(t, sj);
+	return 0;
+}
+
 void session_judge_close(struct session *t)
 {
 	struct session_judge *sj = sj_of(t);
 	if (!sj)
 		return;
 	mode_judged_release(&sj->vj);
-	judge_free(&sj->j);
+	if (!sj->lent)
+		judge_free(&sj->j);
 	free(sj);
 	sj_keep(t, NULL);
 }

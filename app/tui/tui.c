@@ -241,9 +241,18 @@ static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 			view_open_overlay(v, VIEW_OV_TABLE);
 		break;
 	case ACT_HELP:
+		v->help_page = 0;
 		view_open_overlay(v, VIEW_OV_HELP);
 		break;
 	case ACT_CLOSE_OVERLAY:
+		/* a help too tall for the screen pages: Space, n or the arrows
+		 * down go on (the last page closes), any other key closes */
+		if (v->overlay == VIEW_OV_HELP &&
+		    (ch == ' ' || ch == 'n' || ch == KEY_NPAGE || ch == KEY_DOWN) &&
+		    v->help_page + 1 < layout_help_pages(LINES, keys_count())) {
+			v->help_page++;
+			break;
+		}
 		view_close_overlay(v, now);
 		break;
 	case ACT_ESCAPE:
@@ -324,6 +333,66 @@ static int tui_record_open(struct record *rec, const struct session *t, int argc
 	return record_open(rec, t->opts.record_file, title, command, &pal, NULL, NULL, err);
 }
 
+SCREEN *tui_screen_open(void)
+{
+	setlocale(LC_ALL, "");
+	tui_catch_signals(); /* before curses, which then leaves them alone */
+	tui_have_tty = tcgetattr(STDIN_FILENO, &tui_saved_tty) == 0;
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	if (!scr || !tui_addressable()) {
+		/* TERM=dumb, or any terminal that cannot move its cursor: a blank
+		 * screen would be all it showed */
+		const char *term = getenv("TERM");
+		if (scr) {
+			endwin();
+			delscreen(scr);
+		}
+		status_error("%s '%s' (check TERM, or use -b for batch mode)",
+			     scr ? "the interface needs a terminal that can move its cursor, not"
+				 : "cannot use the terminal",
+			     term ? term : "");
+		return NULL;
+	}
+	return scr;
+}
+
+void tui_screen_modes(const struct cli_opts *o)
+{
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	theme_init(session_mono(o), o->ascii, o->theme);
+	tui_catch_crashes();
+}
+
+void tui_screen_close(SCREEN *scr)
+{
+	endwin();
+	delscreen(scr);
+	tui_release_crashes();
+}
+
+int tui_signalled(void)
+{
+	return tui_signal;
+}
+
+void tui_end_signal(void)
+{
+	if (tui_signal) {
+		signal(tui_signal, SIG_DFL);
+		raise(tui_signal);
+	}
+}
+
+int tui_view_loop(struct session *t, struct dm_err *err)
+{
+	return tui_loop(t, NULL, err);
+}
+
 int tui_main(const struct cli_opts *o, int argc, char *const argv[])
 {
 	struct session t;
@@ -358,22 +427,8 @@ int tui_main(const struct cli_opts *o, int argc, char *const argv[])
 		return STATUS_USAGE;
 	}
 
-	setlocale(LC_ALL, "");
-	tui_catch_signals(); /* before curses, which then leaves them alone */
-	tui_have_tty = tcgetattr(STDIN_FILENO, &tui_saved_tty) == 0;
-	SCREEN *scr = newterm(NULL, stdout, stdin);
-	if (!scr || !tui_addressable()) {
-		/* TERM=dumb, or any terminal that cannot move its cursor: a blank
-		 * screen would be all it showed */
-		const char *term = getenv("TERM");
-		if (scr) {
-			endwin();
-			delscreen(scr);
-		}
-		status_error("%s '%s' (check TERM, or use -b for batch mode)",
-			     scr ? "the interface needs a terminal that can move its cursor, not"
-				 : "cannot use the terminal",
-			     term ? term : "");
+	SCREEN *scr = tui_screen_open();
+	if (!scr) {
 		session_stop(&t);
 		session_close(&t);
 		return STATUS_USAGE;
@@ -386,21 +441,12 @@ int tui_main(const struct cli_opts *o, int argc, char *const argv[])
 		session_close(&t);
 		return STATUS_USAGE;
 	}
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	curs_set(0);
-	set_escdelay(25);
-	theme_init(session_mono(o), o->ascii, o->theme);
+	tui_screen_modes(o);
 	t.v.utf8 = theme_utf8();
-	tui_catch_crashes();
 
 	rc = tui_loop(&t, o->record_file ? &rec : NULL, &err);
 
-	endwin();
-	delscreen(scr);
-	tui_release_crashes();
+	tui_screen_close(scr);
 	/* q, Ctrl-C or a hang-up: the recording so far is kept (renamed) */
 	if (o->record_file) {
 		rec_rc = record_close(&rec, &rec_err);
@@ -411,10 +457,7 @@ int tui_main(const struct cli_opts *o, int argc, char *const argv[])
 	session_close(&t);
 	if (rec_rc)
 		status_error("%s", rec_err.msg);
-	if (tui_signal) {
-		signal(tui_signal, SIG_DFL);
-		raise(tui_signal);
-	}
+	tui_end_signal();
 	if (rc) {
 		status_error("%s", err.msg);
 		return status_of(rc);

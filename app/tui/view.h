@@ -141,6 +141,7 @@ struct view {
 	uint64_t next_at;        /* when playing: the next stop's time */
 	int overlay;             /* enum view_overlay */
 	int resume;              /* the overlay paused playback: play again on closing */
+	int help_page;           /* the help's page shown, when it takes more than one */
 	int result_closed;       /* Esc closed the final C */
 	struct quiz quiz;        /* predict, then reveal */
 	int cmp_valid;           /* cmp holds this configuration's numbers */

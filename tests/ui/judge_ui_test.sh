@@ -296,7 +296,7 @@ st=$?
 "$BIN" --judge "$W/neither.py" >"$W/out" 2>"$W/err"
 [ $? = 2 ] && grep -q 'defines neither' "$W/err" && pass || bad "neither: $(cat "$W/err")"
 DISTMM_PYTHON=/nonexistent "$BIN" --judge "$W/correct.py" >"$W/out" 2>"$W/err"
-[ $? = 2 ] && grep -q 'needs python3 with numpy' "$W/err" && pass || bad "no python: $(cat "$W/err")"
+[ $? = 2 ] && grep -q 'DISTMM_PYTHON=/nonexistent cannot be run' "$W/err" && pass || bad "no python: $(cat "$W/err")"
 "$BIN" --judge "$W/correct.py" --quiz >"$W/out" 2>"$W/err"
 [ $? = 2 ] && grep -q -- '--quiz has no effect with --judge' "$W/err" && pass ||
 	bad "--quiz with --judge: $(cat "$W/err")"

@@ -105,11 +105,44 @@ screen | grep -q '^EXIT:' && bad "Esc quit the program"
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$' && pass
 
+test_name="help in pages"
+# a screen too short for the help's 22 lines: a page at a time, Space on,
+# the page's number in the border, the last page holds q, then it closes
+start 60x14 -d 1
+wait_for 'rank 0 '
+keys '?'
+wait_for '1/[0-9] Space' && pass
+screen | grep -q 'space n Right' && pass || bad "the help's first page lacks the first key"
+screen | grep -q 'q  *quit' && bad "the first page already shows q"
+pages=$(screen | grep -oE ' 1/[0-9]+ Space' | grep -oE '/[0-9]+' | tr -d /)
+[ "${pages:-0}" -ge 2 ] && pass || bad "the help's page count: '$pages'"
+for page in $(seq 2 "${pages:-1}"); do   # each Space once its page showed
+	keys Space
+	wait_for " $page/$pages " || break
+done
+wait_for 'any key closes' && pass
+screen | grep -Eq '│ *q  *quit' && pass || bad "the help's last page lacks q"
+keys Space
+wait_gone 'any key closes' && pass
+keys '?'
+wait_for '1/[0-9] Space' && pass
+keys Escape   # any other key closes at once
+wait_gone 'Space more' && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$' && pass
+
 test_name="resize"
 start 120x40 -d 4
 wait_for 'rank 3 '
 T resize-window -t 0 -x 30 -y 10
-wait_for 'terminal too small: need [0-9]+x[0-9]+' && pass
+wait_for 'need [0-9]+x[0-9]+' && pass
+screen | grep -q 'now 30x10' && pass || bad "at 30x10 the message does not say the size now"
+T resize-window -t 0 -x 20 -y 5   # the smallest the message keeps whole
+wait_for 'now 20x5' && pass
+screen | grep -Eq '^ *need [0-9]+x[0-9]+ *$' && screen | grep -q 'q quits' && pass ||
+	bad "at 20x5 the size to reach or how to quit is cut"
+T resize-window -t 0 -x 30 -y 10
+wait_for 'now 30x10'
 keys n
 T resize-window -t 0 -x 120 -y 40
 wait_for 'rank 3 ' && pass
@@ -118,7 +151,7 @@ keys n n
 T resize-window -t 0 -x 80 -y 24   # during the motion
 wait_for 'rank 3 ' && pass
 T resize-window -t 0 -x 30 -y 10
-wait_for 'terminal too small'
+wait_for 'need [0-9]+x[0-9]+'
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$' && pass
 

@@ -4,6 +4,7 @@
 
 #include <distmm/dm_err.h>
 
+#include "interview.h"
 #include "judged.h"
 #include "lab.h"
 #include "lessons.h"
@@ -14,7 +15,7 @@
 #include "tui/view.h"
 
 const struct view_mode *const modes_all[] = {
-	&mode_judged, &mode_judged_ring, &mode_lessons, &mode_train,
+	&mode_interview, &mode_judged, &mode_judged_ring, &mode_lessons, &mode_train,
 	&mode_practice, &mode_lab, &mode_replay, &mode_run,
 };
 

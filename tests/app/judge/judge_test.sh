@@ -305,9 +305,11 @@ one_line "-d must be at most 128"
 [ $? = 2 ] && one_line "--judge-timeout has no effect without --judge" || bad "--judge-timeout alone"
 
 # --- no python with numpy: one line, exit 2; the rest still works ------------
-NO_PY="--judge needs python3 with numpy (make deps installs python3-numpy; or set DISTMM_PYTHON)"
+# a DISTMM_PYTHON that fails is named, with what failed
 DISTMM_PYTHON=/nonexistent "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
-[ $? = 2 ] && one_line "$NO_PY" || bad "DISTMM_PYTHON=/nonexistent"
+[ $? = 2 ] && one_line "DISTMM_PYTHON=/nonexistent cannot be run: No such file or directory" ||
+	bad "DISTMM_PYTHON=/nonexistent"
+NOT_PY="did not run the judge (is it python3 with numpy? unset it to use python3 on PATH)"
 nonumpy=""
 # As root the sandbox runs python as uid 65534: a python it cannot reach
 # (/root/.pyenv) gets a line of its own, not the missing numpy's.  Through
@@ -322,7 +324,7 @@ for p in $(which -a python3 python3.11 python3.12 python3.10 2>/dev/null) /root/
 done
 if [ -n "$nonumpy" ]; then
 	DISTMM_PYTHON=$nonumpy "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
-	[ $? = 2 ] && one_line "$NO_PY" || bad "a python without numpy ($nonumpy)"
+	[ $? = 2 ] && one_line "DISTMM_PYTHON=$nonumpy $NOT_PY" || bad "a python without numpy ($nonumpy)"
 else
 	echo "judge_test: no python3 without numpy here: made one that lacks it"
 	cat >"$P/py-no-numpy" <<WRAP
@@ -331,7 +333,7 @@ exec $PY -c 'import sys; sys.modules["numpy"] = None; exec(sys.argv[1])' "\$2" "
 WRAP
 	chmod 755 "$P/py-no-numpy"
 	DISTMM_PYTHON=$P/py-no-numpy "$BIN" -b --judge "$T/assets/correct.py" >"$T/out" 2>"$T/err"
-	[ $? = 2 ] && one_line "$NO_PY" || bad "a python without numpy (made)"
+	[ $? = 2 ] && one_line "DISTMM_PYTHON=$P/py-no-numpy $NOT_PY" || bad "a python without numpy (made)"
 fi
 DISTMM_PYTHON=/nonexistent "$BIN" -b -q >/dev/null 2>&1 && ok || bad "batch mode without python"
 none_left "the python searches"

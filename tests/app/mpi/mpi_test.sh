@@ -351,5 +351,44 @@ wait_for 'verify: allclose ok' 60 && ok
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$' && ok
 
+# --- SIGTERM while rank 0 writes -o: the temporary file goes with it ----------
+# As batch_test does: rank 0 is caught with its temporary file there, stopped,
+# sent SIGTERM (what mpirun passes on for Ctrl-C) and let go; tries bounded,
+# every wait on what can be seen, never on a time.
+mkdir -p "$TMPD/sig"
+caught=0
+for try in 1 2 3 4 5 6; do
+	rm -rf "$TMPD/sig" && mkdir "$TMPD/sig"
+	timeout -k 5 "$LIMIT" mpirun -q --oversubscribe --allow-run-as-root -np 2 "$MPI_BIN" -q \
+		-M 3000 -K 2 -N 3000 -o "$TMPD/sig/big.csv" >/dev/null 2>&1 &
+	job=$!
+	pid=
+	for _ in $(seq 1 3000); do
+		tmpf=$(ls -A "$TMPD/sig" | grep '^\.big\.csv\.' | head -1)
+		if [ -n "$tmpf" ]; then
+			# the rank that holds it open: rank 0, among the job's
+			for p in $(pgrep -x distmm-mpi); do
+				ls -l "/proc/$p/fd" 2>/dev/null | grep -qF "$tmpf" && { pid=$p; break; }
+			done
+			[ -n "$pid" ] && break
+		fi
+		kill -0 $job 2>/dev/null || break
+		sleep 0.01
+	done
+	if [ -n "$pid" ] && kill -STOP "$pid" 2>/dev/null; then
+		for _ in $(seq 1 400); do
+			[ "$(cut -d' ' -f3 "/proc/$pid/stat" 2>/dev/null)" = T ] && break
+			sleep 0.01
+		done
+		if ls -A "$TMPD/sig" | grep -q '^\.big\.csv\.'; then kill -TERM "$pid"; caught=1; fi
+		kill -CONT "$pid" 2>/dev/null
+	fi
+	{ wait $job; } 2>/dev/null
+	[ $caught = 1 ] && break
+done
+if [ $caught = 0 ]; then bad "SIGTERM during -o: rank 0's temporary file never caught in $try tries"
+elif [ -z "$(ls -A "$TMPD/sig")" ]; then ok
+else bad "SIGTERM to rank 0 during -o left: $(ls -A "$TMPD/sig" | tr '\n' ' ')"; fi
+
 echo "mpi_test: $passes passed, $fails failed"
 [ "$fails" = 0 ]

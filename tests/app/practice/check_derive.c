@@ -79,7 +79,6 @@ static int first_bytes_miss(int64_t (*f)(int64_t, int64_t, int64_t), int64_t *K_
 
 static int64_t b_values(int64_t K, int64_t N, int64_t n) { return K * N * (n - 1) / n; }
 static int64_t b_all(int64_t K, int64_t N, int64_t n) { return 8 * K * N * (n - 1); }
-static int64_t b_whole(int64_t K, int64_t N, int64_t n) { (void)n; return 8 * K * N; }
 
 START_TEST(the_bytes_sent)
 {
@@ -90,7 +89,7 @@ START_TEST(the_bytes_sent)
 	static const struct {
 		const char *text;
 		int64_t (*f)(int64_t, int64_t, int64_t);
-	} wrong[] = { { "K*N*(n-1)/n", b_values }, { "8*K*N*(n-1)", b_all }, { "8*K*N", b_whole } };
+	} wrong[] = { { "K*N*(n-1)/n", b_values }, { "8*K*N*(n-1)", b_all } };
 	for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
 		int64_t K, N, n;
 		char want[128];
@@ -107,8 +106,27 @@ START_TEST(the_bytes_sent)
 	ck_assert_msg(strstr(msg, "8 bytes"), "%s", msg);
 	check(DERIVE_BYTES, "8*K*N");
 	ck_assert_msg(!strstr(msg, "8 bytes"), "%s", msg);
+	/* off by factors of the truth: the first case where each shows, and
+	 * the factors named (at n = 1 every answer's truth is 0; at n = 2, n - 1
+	 * is 1) */
+	ck_assert_int_eq(check(DERIVE_BYTES, "K * N"), DERIVE_V_WRONG);
+	ck_assert_msg(strstr(msg, "K = 1, N = 3, n = 3: yours gives 3, a rank sends 16 bytes; yours "
+			     "lacks the factors 8 (the bytes of a float64), (n - 1) (the transfers) "
+			     "and 1/n"), "%s", msg);
+	ck_assert_int_eq(check(DERIVE_BYTES, "K * N / n"), DERIVE_V_WRONG);
+	ck_assert_msg(strstr(msg, "K = 1, N = 3, n = 3: yours gives 1, a rank sends 16 bytes; yours "
+			     "lacks the factors 8 (the bytes of a float64) and (n - 1)"), "%s", msg);
+	ck_assert_int_eq(check(DERIVE_BYTES, "8*K*N"), DERIVE_V_WRONG);
+	ck_assert_msg(strstr(msg, "n = 3: yours gives 24, a rank sends 16 bytes; yours lacks the "
+			     "factors (n - 1) (the transfers) and 1/n"), "%s", msg);
+	ck_assert_int_eq(check(DERIVE_BYTES, "K*N*(n-1)/n"), DERIVE_V_WRONG);
+	ck_assert_msg(strstr(msg, "yours lacks the factor 8 (the bytes of a float64)"), "%s", msg);
+	ck_assert_int_eq(check(DERIVE_BYTES, "8*K*N*(n-1)"), DERIVE_V_WRONG);
+	ck_assert_msg(strstr(msg, "yours lacks the factor 1/n"), "%s", msg);
 	ck_assert_int_eq(check(DERIVE_BYTES, "8*K*N/(n-1)"), DERIVE_V_WRONG);
-	ck_assert_msg(strstr(msg, "n = 1: yours divides by zero"), "%s", msg);
+	/* the first case with something to send, not n = 1's division */
+	ck_assert_msg(strstr(msg, "K = 1, N = 2, n = 2: yours gives 16, a rank sends 8 bytes"), "%s",
+		      msg);
 	ck_assert_int_eq(check(DERIVE_BYTES, "8 * k"), DERIVE_V_SYNTAX); /* K, not k */
 }
 END_TEST
