@@ -77,7 +77,7 @@ struct layout_block {
 	int min_cell, ideal_cell;
 };
 
-/* A way a message went, sender to receiver (a judged run's, as recorded). */
+/* A way a message went, sender to receiver (a judged run's, as it ran). */
 struct layout_route {
 	int from, to;
 };
