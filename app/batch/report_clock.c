@@ -64,12 +64,21 @@ void report_clock_run(const struct cli_opts *o, const struct dm_plan *p, size_t 
 	printf("modelled time, model %s\n  %s%s\n", model, clockw_rule(),
 	       plan_mode(p) == DM_DP ? "; DP's copies of B are placed before the run, not sent "
 				       "(as in the accounting)" : "");
+	if (plan_prefetch(p))
+		printf("  --prefetch: each transfer runs beside its step's compute (the shard multiplied "
+		       "is sent while the next comes in): a pair takes the longer of the two on each "
+		       "rank, and its communication is the part no product hides (exposed)\n");
 	if (!o->quiet) {
 		printf("  %5s  %-22s %12s %12s %14s  %s\n", "phase", "kind", "time", "compute",
 		       "communication", "slowest rank");
 		for (int ph = 0; ph < c.phases; ph++) {
 			const struct cost_phase *x = &c.phase[ph];
 			report_clock_phase_name(p, ph, name, sizeof name);
+			if (x->joined) {
+				printf("  %5d  %-22s %12s  beside phase %d, timed there\n", ph, name, "-",
+				       ph - 1);
+				continue;
+			}
 			clockw_time(x->time_s, t, sizeof t);
 			clockw_time(x->compute_s, a, sizeof a);
 			clockw_time(x->comm_s, b, sizeof b);

@@ -172,8 +172,13 @@ int inputs_load_dc(const struct cli_opts *o, size_t M, size_t N, struct mat *dc,
 
 int inputs_plan(const struct cli_opts *o, struct dm_plan **out, struct dm_err *err)
 {
-	return plan_make_run(out, o->mode, o->devices, o->train ? DM_TRAIN : DM_FORWARD, o->order,
-			     o->bug, o->capacity, err);
+	int rc = plan_make_run(out, o->mode, o->devices, o->train ? DM_TRAIN : DM_FORWARD, o->order,
+			       o->bug, o->capacity, err);
+	if (!rc && (rc = plan_set_prefetch(*out, o->prefetch, err))) {
+		plan_free(*out);
+		*out = NULL;
+	}
+	return rc;
 }
 
 void inputs_run_config(const struct cli_opts *o, const struct mat *a, const struct mat *b,
