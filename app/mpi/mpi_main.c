@@ -128,6 +128,9 @@ static void mm_usage(void)
 	status_put_stdout(cli_usage());
 }
 
+/* distmm-tui's batch options distmm-mpi does not run yet. */
+#define MM_TUI_ONLY (CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_MODEL | CLI_GIVEN_PREFETCH)
+
 /* Options distmm-mpi cannot honour, refused the same way on every rank;
  * then the device count becomes the job's size.  Returns 0 or STATUS_USAGE
  * (rank 0 printed why). */
@@ -150,14 +153,11 @@ static int mm_refuse(struct cli_opts *o, int step)
 	} else if (o->capacity != RUN_UNBOUNDED) {
 		why = "--capacity sets the inboxes of the in-process transport; over MPI the "
 		      "channel is MPI's: leave it out (or use ./distmm-tui)";
-	} else if (o->given & (CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_MODEL)) {
+	} else if (o->given & MM_TUI_ONLY) {
 		snprintf(buf, sizeof buf,
 			 "%s belongs to ./distmm-tui -b for now: distmm-mpi neither runs the "
-			 "collectives family nor models time yet",
-			 cli_option_name(o->given & (CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP |
-						     CLI_GIVEN_MODEL) &
-					 -(o->given & (CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP |
-						       CLI_GIVEN_MODEL))));
+			 "collectives family, nor models time, nor overlaps a ring step yet",
+			 cli_option_name(o->given & MM_TUI_ONLY & -(o->given & MM_TUI_ONLY)));
 		why = buf;
 	} else if (step && o->replay_file) {
 		why = "--step has no effect with --replay (the ranks run nothing to step through)";
