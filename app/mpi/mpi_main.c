@@ -33,6 +33,7 @@
 #include <distmm/schedule.h>
 #include "cli/status.h"
 #include "cli/version.h"
+#include "mpi_calibrate.h"
 #include "words/bug_words.h"
 #include "words/clock_words.h"
 
@@ -47,15 +48,15 @@ static int mm_rank, mm_size;
  * The device count is the job's size: a -d of the user's is only checked
  * against it (mm_refuse), so cli_parse sees -d exactly when it was given
  * (--replay refuses one).  Returns cli_parse's action. */
-static int mm_parse(int argc, char **argv, struct cli_opts *o, int *step, char *err,
-		    size_t size)
+static int mm_parse(int argc, char **argv, struct cli_opts *o, int *step, int *calibrate,
+		    char *err, size_t size)
 {
 	static char name[] = "distmm-mpi", opt_b[] = "-b";
 	enum { MM_MAX_ARGS = 256 };
 	char *args[MM_MAX_ARGS + 2];
 	int n = 0;
 
-	*step = 0;
+	*step = *calibrate = 0;
 	memset(o, 0, sizeof *o); /* read after an error too (o->refused) */
 	if (argc > MM_MAX_ARGS) {
 		snprintf(err, size, "too many arguments (%d)", argc);
@@ -71,6 +72,8 @@ static int mm_parse(int argc, char **argv, struct cli_opts *o, int *step, char *
 		}
 		if (strcmp(argv[i], "--step") == 0)
 			*step = 1;
+		else if (strcmp(argv[i], "--calibrate") == 0)
+			*calibrate = 1;
 		else
 			args[n++] = argv[i];
 	}
@@ -122,6 +125,9 @@ static void mm_usage(void)
 			  "Only rank 0 reads -A/-B and writes -o/--trace; -d, when given, must be N.\n"
 			  "  --step  before every phase the ranks meet at a barrier, each prints what it\n"
 			  "          holds, and rank 0 waits for Enter\n"
+			  "  --calibrate  ranks 0 and 1 ping-pong 8 B to 64 MiB; alpha and beta fitted\n"
+			  "          to the medians, printed with the fit's error and written as a\n"
+			  "          preset file for --hw (-o FILE, default " MPI_CALIBRATE_FILE ")\n"
 			  "--naive, --order, --fix and --capacity (the in-process transport's, which\n"
 			  "detects deadlocks), the clock's (--hw, --collective, --sweep...) and the\n"
 			  "interface's options belong to distmm-tui.\n\n");
@@ -130,6 +136,20 @@ static void mm_usage(void)
 
 /* distmm-tui's batch options distmm-mpi does not run yet. */
 #define MM_TUI_ONLY (CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_MODEL | CLI_GIVEN_PREFETCH)
+
+/* --calibrate takes -o and -q alone (and not --step).  Returns 0 or
+ * STATUS_USAGE (rank 0 printed why). */
+static int mm_refuse_calibrate(const struct cli_opts *o, int step)
+{
+	cli_given_t other = o->given & ~(CLI_GIVEN_BATCH | CLI_GIVEN_OUT | CLI_GIVEN_QUIET);
+	if (!step && !other)
+		return 0;
+	if (mm_rank == 0)
+		status_error("%s has no effect with --calibrate (it measures messages between ranks "
+			     "0 and 1: -o FILE names the preset file, -q shortens the report)",
+			     step ? "--step" : cli_option_name(other & -other));
+	return STATUS_USAGE;
+}
 
 /* Options distmm-mpi cannot honour, refused the same way on every rank;
  * then the device count becomes the job's size.  Returns 0 or STATUS_USAGE
@@ -337,7 +357,7 @@ static int mm_main(int argc, char **argv)
 	struct mm_step step_state = { 0 };
 	struct dm_err err = { DM_OK, "" };
 	char msg[256];
-	int step, status = STATUS_OK;
+	int step, calibrate, status = STATUS_OK;
 
 	memset(&ref, 0, sizeof ref);
 	if (mm_size > RUN_MAX_DEVICES) {
@@ -348,7 +368,7 @@ static int mm_main(int argc, char **argv)
 	}
 	if ((status = mm_agree(argc, argv)))
 		return status;
-	switch (mm_parse(argc, argv, &o, &step, msg, sizeof msg)) {
+	switch (mm_parse(argc, argv, &o, &step, &calibrate, msg, sizeof msg)) {
 	case CLI_HELP:
 		if (mm_rank == 0)
 			mm_usage();
@@ -375,6 +395,9 @@ static int mm_main(int argc, char **argv)
 		}
 		return STATUS_USAGE;
 	}
+	if (calibrate)
+		return (status = mm_refuse_calibrate(&o, step)) ? status
+								 : mpi_calibrate(&o, mm_rank, mm_size);
 	if ((status = mm_refuse(&o, step)))
 		return status;
 	if (o.replay_file) { /* a recorded run: nothing to distribute */
