@@ -28,6 +28,7 @@
 #include "cli/inputs.h"
 #include <distmm/mpi_rank.h>
 #include "batch/report.h"
+#include "batch/report_clock.h"
 #include "batch/report_train.h"
 #include <distmm/run.h>
 #include <distmm/schedule.h>
@@ -128,14 +129,18 @@ static void mm_usage(void)
 			  "  --calibrate  ranks 0 and 1 ping-pong 8 B to 64 MiB; alpha and beta fitted\n"
 			  "          to the medians, printed with the fit's error and written as a\n"
 			  "          preset file for --hw (-o FILE, default " MPI_CALIBRATE_FILE ")\n"
+			  "  --hw, --alpha, --bw, --flops: each phase's modelled time beside the\n"
+			  "          measured one (its slowest rank's span, on each rank's own clock)\n"
 			  "--naive, --order, --fix and --capacity (the in-process transport's, which\n"
-			  "detects deadlocks), the clock's (--hw, --collective, --sweep...) and the\n"
-			  "interface's options belong to distmm-tui.\n\n");
+			  "detects deadlocks), --collective, --sweep, --prefetch and the interface's\n"
+			  "options belong to distmm-tui.\n\n");
 	status_put_stdout(cli_usage());
 }
 
-/* distmm-tui's batch options distmm-mpi does not run yet. */
-#define MM_TUI_ONLY (CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_MODEL | CLI_GIVEN_PREFETCH)
+/* distmm-tui's batch options distmm-mpi does not run yet (the model of
+ * time it takes: --hw and the rest time the MPI run, beside its own
+ * measured times). */
+#define MM_TUI_ONLY (CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_PREFETCH)
 
 /* --calibrate takes -o and -q alone (and not --step).  Returns 0 or
  * STATUS_USAGE (rank 0 printed why). */
@@ -176,7 +181,7 @@ static int mm_refuse(struct cli_opts *o, int step)
 	} else if (o->given & MM_TUI_ONLY) {
 		snprintf(buf, sizeof buf,
 			 "%s belongs to ./distmm-tui -b for now: distmm-mpi neither runs the "
-			 "collectives family, nor models time, nor overlaps a ring step yet",
+			 "collectives family nor overlaps a ring step yet",
 			 cli_option_name(o->given & MM_TUI_ONLY & -(o->given & MM_TUI_ONLY)));
 		why = buf;
 	} else if (step && o->replay_file) {
@@ -290,6 +295,9 @@ static int mm_prepare(const struct cli_opts *o, struct mat *a, struct mat *b, st
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
+	struct dm_hw hw; /* a bad --hw costs no run */
+	if (report_clock_asked(o))
+		return report_clock_model(o, 1, &hw);
 	return STATUS_OK;
 }
 
@@ -304,11 +312,13 @@ static int mm_report_train(const struct cli_opts *o, const struct mat *a, const 
 	if (rc) {
 		status_flush_stdout();
 		status_error("%s", err->msg);
+		report_clock_none(o, 0);
 		report_train_write(o, res->ev, res->n_ev, res->sum, ref->plan, NULL, NULL, NULL);
 		return STATUS_MISMATCH;
 	}
 	report_train_summary(res->sum, res->ev, res->n_ev, ref->plan, a->rows, a->cols, b->cols);
 	report_train_compare(ref->plan, a->rows, a->cols, b->cols);
+	report_clock_beside(o, ref->plan, a->cols, res->ev, res->n_ev);
 	status = report_train_write(o, res->ev, res->n_ev, res->sum, ref->plan, &res->c, &res->da,
 				    &res->db);
 	if (status == STATUS_OK)
@@ -335,6 +345,7 @@ static int mm_report(const struct cli_opts *o, const struct mat *a, const struct
 	if (rc) {
 		status_flush_stdout();
 		status_error("%s", err->msg);
+		report_clock_none(o, 0);
 		/* the trace of what happened, which is whole; never a result */
 		report_write_outputs(o, res->ev, res->n_ev, res->sum, ref->plan, NULL);
 		return STATUS_MISMATCH;
@@ -342,6 +353,7 @@ static int mm_report(const struct cli_opts *o, const struct mat *a, const struct
 	report_summary(res->sum, ref->plan, a->rows, a->cols, b->cols);
 	inputs_run_config(o, a, b, &cfg);
 	report_compare(a, b, ref->plan, &cfg, res->sum, o->compare);
+	report_clock_beside(o, ref->plan, a->cols, res->ev, res->n_ev);
 	status = report_write_outputs(o, res->ev, res->n_ev, res->sum, ref->plan, &res->c);
 	if (status == STATUS_OK)
 		status = report_verify(o, a, b, &res->c);

@@ -11,7 +11,8 @@
 # The training step (--train): for N = 1..4 and both modes, C, dA and dB
 # written by rank 0 equal bit for bit to distmm-tui's, the same stdout and
 # trace; a backward bug; a bad dC on rank 0.  --calibrate: its report's
-# shape and a preset file distmm-tui --hw reads.
+# shape and a preset file distmm-tui --hw reads; --hw with it: the
+# modelled time of each phase beside the measured one (no time asserted).
 #
 # Every mpirun runs under a deadline, so a hang fails instead of hanging.
 # Without Open MPI (mpirun or mpicc missing) the script says so and passes:
@@ -306,6 +307,17 @@ else ok; fi
 mkdir "$TMPD/cal" && (cd "$TMPD/cal" && mpi 3 --calibrate -q); st=$?
 [ "$st" = 0 ] && [ "$(ls -A "$TMPD/cal")" = distmm-calibration.hw ] && ! grep -q '^  ' "$TMPD/out" && ok ||
 	bad "--calibrate -q on 3 ranks: exit $st, left $(ls -A "$TMPD/cal" | tr '\n' ' ')"
+# --hw: the modelled time of each phase beside the measured one
+mpi 3 --hw "$TMPD/cal.hw" --flops 0.01 -M 12 -K 6 -N 12; st=$?
+if [ "$st" = 0 ] && grep -q '^  phase  kind .*slowest rank      measured$' "$TMPD/out" &&
+	[ "$(grep -cE '^ +[0-5]  [a-z]+( [0-9])? +[0-9.]+ (ns|us|ms) .* [0-9.]+ (ns|us|ms|s)$' "$TMPD/out")" = 6 ] &&
+	grep -q '^  measured [0-9.]* [nmu]*s: each phase its longest rank' "$TMPD/out"; then ok
+else bad "distmm-mpi --hw FILE: exit $st, no measured column: $(grep -A8 '^modelled' "$TMPD/out" | head -9)"; fi
+mpi 2 --hw "$TMPD/cal.hw" --train --flops 1 -q; st=$?
+[ "$st" = 0 ] && grep -q '^  measured ' "$TMPD/out" && ok || bad "distmm-mpi --train --hw: exit $st"
+expect2 "no peak F" 2 --hw "$TMPD/cal.hw"
+expect2 "--prefetch belongs to ./distmm-tui -b" 2 --prefetch
+expect2 "--collective belongs to ./distmm-tui -b" 2 --collective allreduce
 expect2 "--calibrate measures a message between two ranks" 1 --calibrate
 expect2 "-M has no effect with --calibrate" 2 --calibrate -M 3
 expect2 "--step has no effect with --calibrate" 2 --calibrate --step
