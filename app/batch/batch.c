@@ -10,6 +10,8 @@
 #include <stdlib.h>
 
 #include "batch_clock.h"
+#include "batch_params.h"
+#include "report_tp.h"
 #include "batch_train.h"
 #include "cli/inputs.h"
 #include <distmm/replay.h>
@@ -121,6 +123,8 @@ int batch_main(const struct cli_opts *o)
 
 	if (o->collective >= 0 || o->sweep >= 0) /* no matrices: the clock's own runs */
 		return batch_clock_main(o);
+	if (o->params) /* no run: the memory argument's closed forms */
+		return batch_params_main(o);
 	/* a --hw that cannot be read costs no run */
 	if (report_clock_asked(o) && (status = report_clock_model(o, 1, &hw)) != STATUS_OK)
 		return status;
@@ -171,9 +175,15 @@ int batch_main(const struct cli_opts *o)
 		report_write_outputs(o, ev, n_ev, sum, plan, NULL);
 		goto out;
 	}
-	report_summary(sum, plan, a.rows, a.cols, b.cols);
-	report_threads(&snap);
-	report_compare(&a, &b, plan, &cfg, sum, o->compare);
+	if (plan_mode_tp(plan_mode(plan))) { /* tensor parallel: its own table, the modes */
+		report_tp_summary(sum, plan, a.rows, a.cols, b.cols);
+		report_threads(&snap);
+		report_tp_modes(sum, plan, a.rows, a.cols, b.cols);
+	} else {
+		report_summary(sum, plan, a.rows, a.cols, b.cols);
+		report_threads(&snap);
+		report_compare(&a, &b, plan, &cfg, sum, o->compare);
+	}
 	report_clock_run(o, plan, a.cols, ev, n_ev);
 	status = report_write_outputs(o, ev, n_ev, sum, plan, run_result(r));
 	if (status == STATUS_OK)

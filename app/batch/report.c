@@ -25,6 +25,7 @@
 #include <distmm/verify.h>
 #include "words/bug_words.h"
 #include "words/model_words.h"
+#include "report_tp.h"
 #include "words/order_words.h"
 
 /* The DP-vs-FSDP table has a line a device: up to this many. */
@@ -71,6 +72,10 @@ void report_event(const struct ev *e, const struct dm_plan *p)
 {
 	int mode = plan_mode(p), n = plan_devices(p), bug = plan_bug(p);
 	char f[64];
+	if (plan_mode_tp(mode)) {
+		report_tp_event(e, p);
+		return;
+	}
 	switch (e->op) {
 	case EV_COMPUTE:
 		if (mode == DM_FSDP && bug != BUG_NONE) {

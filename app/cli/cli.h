@@ -91,6 +91,11 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 	CLI_GIVEN_INTERVIEW_BIT,
 	CLI_GIVEN_INTERVIEW_TIME_BIT,
 	CLI_GIVEN_INTERVIEW_RESTART_BIT,
+	/* the memory argument at real scale (docs/tensor-parallel.md) */
+	CLI_GIVEN_PARAMS_BIT,
+	CLI_GIVEN_GPU_MEM_BIT,
+	/* tensor parallel (-m tp-col, tp-row) */
+	CLI_GIVEN_REDUCE_SCATTER_BIT,
 	CLI_GIVEN_COUNT
 };
 #define CLI_GIVEN_BATCH (UINT64_C(1) << CLI_GIVEN_BATCH_BIT)
@@ -151,7 +156,11 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 #define CLI_GIVEN_INTERVIEW (UINT64_C(1) << CLI_GIVEN_INTERVIEW_BIT)
 #define CLI_GIVEN_INTERVIEW_TIME (UINT64_C(1) << CLI_GIVEN_INTERVIEW_TIME_BIT)
 #define CLI_GIVEN_INTERVIEW_RESTART (UINT64_C(1) << CLI_GIVEN_INTERVIEW_RESTART_BIT)
+#define CLI_GIVEN_PARAMS (UINT64_C(1) << CLI_GIVEN_PARAMS_BIT)
+#define CLI_GIVEN_GPU_MEM (UINT64_C(1) << CLI_GIVEN_GPU_MEM_BIT)
+#define CLI_GIVEN_REDUCE_SCATTER (UINT64_C(1) << CLI_GIVEN_REDUCE_SCATTER_BIT)
 #define CLI_GIVEN_ALL ((UINT64_C(1) << CLI_GIVEN_COUNT) - 1u)
+_Static_assert(CLI_GIVEN_COUNT <= 64, "an option's given bit must fit cli_given_t");
 /* The files only a training step reads or writes. */
 #define CLI_GIVEN_GRAD_FILES (CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT)
 /* The options that set the model of time (-b adds it to a run's report). */
@@ -183,7 +192,8 @@ enum cli_start {
 struct cli_opts {
 	int batch, quiet, play, no_color, ascii;
 	int devices;          /* -d */
-	int mode;             /* DM_FSDP or DM_DP */
+	int mode;             /* DM_FSDP, DM_DP, DM_TP_COL or DM_TP_ROW */
+	int reduce_scatter;   /* --reduce-scatter: tp-row ends with each rank's slice */
 	size_t M, K, N;       /* sizes; 0 = not given */
 	uint64_t seed;
 	int values;           /* MAT_VALUES_INTS or MAT_VALUES_FLOATS */
@@ -231,7 +241,12 @@ struct cli_opts {
 	const char *interview_file;
 	uint64_t interview_ms[2]; /* --interview-time: DP's and FSDP's, ms */
 	int interview_restart;    /* --interview-restart: the state file beside FILE ignored */
+	/* the memory argument at real scale: -b --params, nothing runs */
+	uint64_t params;      /* --params: the model's parameters, 0 none */
+	double gpu_mem_gb;    /* --gpu-mem: a device's memory, GB (10^9 bytes) */
 };
+
+#define CLI_DEFAULT_GPU_MEM_GB 80.0 /* --gpu-mem: an H100's or an A100's 80 GB */
 
 #define CLI_DEFAULT_BYTES (UINT64_C(1) << 20) /* --bytes: 1 MiB */
 

@@ -15,8 +15,7 @@
 #include <distmm/hw.h>
 #include <distmm/plan.h>
 
-/* A decimal number (digits, one point, an exponent), nothing else. */
-static int cli_clock_real(const char *s, double lo, double hi, int lo_open, double *out)
+int cli_real(const char *s, double lo, double hi, int lo_open, double *out)
 {
 	if (!s || !((*s >= '0' && *s <= '9') || (*s == '.' && s[1] >= '0' && s[1] <= '9')))
 		return -1;
@@ -78,15 +77,15 @@ int cli_clock_option(const char *opt, const char *arg, struct cli_opts *o, char 
 					"list names the presets)");
 		o->hw = arg;
 	} else if (strcmp(opt, "--alpha") == 0) {
-		if (cli_clock_real(arg, 0, HW_VALUE_MAX, 0, &o->alpha_us))
+		if (cli_real(arg, 0, HW_VALUE_MAX, 0, &o->alpha_us))
 			return cli_fail(err, size, "--alpha must be microseconds from 0 to %g, not '%s'",
 					HW_VALUE_MAX, arg);
 	} else if (strcmp(opt, "--bw") == 0) {
-		if (cli_clock_real(arg, 0, HW_VALUE_MAX, 1, &o->bw_gbps))
+		if (cli_real(arg, 0, HW_VALUE_MAX, 1, &o->bw_gbps))
 			return cli_fail(err, size, "--bw must be GB/s above 0 up to %g, not '%s'",
 					HW_VALUE_MAX, arg);
 	} else if (strcmp(opt, "--flops") == 0) {
-		if (cli_clock_real(arg, 0, HW_VALUE_MAX, 1, &o->tflops))
+		if (cli_real(arg, 0, HW_VALUE_MAX, 1, &o->tflops))
 			return cli_fail(err, size, "--flops must be TFLOPS above 0 up to %g, not '%s'",
 					HW_VALUE_MAX, arg);
 	} else if (strcmp(opt, "--collective") == 0) {
@@ -125,8 +124,9 @@ int cli_clock_check(struct cli_opts *o, char *err, size_t size)
 		why = "with --collective or --sweep (it overlaps the matrix multiply's ring)";
 	else if (!o->batch)
 		why = "without -b (batch mode runs the overlapped ring; the interface does not yet)";
-	else if (o->mode == DM_DP)
-		why = "with -m dp (DP's B never travels: no transfer to overlap)";
+	else if (o->mode != DM_FSDP)
+		why = o->mode == DM_DP ? "with -m dp (DP's B never travels: no transfer to overlap)"
+				       : "with tensor parallel (it overlaps FSDP's ring of B's shards)";
 	else if (o->bug != BUG_NONE)
 		why = "with --bug (it overlaps the correct ring; a bug is a mistake of the plain one)";
 	if (!why)

@@ -17,6 +17,11 @@ int cli_fail(char *err, size_t size, const char *fmt, ...) __attribute__((format
 int cli_number(const char *s, unsigned long long lo, unsigned long long hi,
 	       unsigned long long *out);
 
+/* A decimal number in [lo, hi] (above lo when lo_open): digits, one
+ * point, an exponent, nothing else ("inf", "nan", hex, " 4" are not).  0,
+ * or -1.  (cli_clock.c) */
+int cli_real(const char *s, double lo, double hi, int lo_open, double *out);
+
 /* cli_values.c: --start-at, --size, --speed into o; --judge-timeout's
  * seconds into *ms (0, or -1 when it is not 0.1 to 600). */
 int cli_start_at(const char *arg, struct cli_opts *o, char *err, size_t size);
@@ -42,5 +47,30 @@ int cli_clock_check(struct cli_opts *o, char *err, size_t size);
 int cli_interview_option(const char *opt, const char *arg, struct cli_opts *o, char *err,
 			 size_t size);
 int cli_interview_check(struct cli_opts *o, char *err, size_t size);
+/* cli_params.c: --params and --gpu-mem with their values into o; and
+ * cli_params_check, once the line is read, when either was given: the
+ * options a --params line may have (the closed forms alone: -b, -d, --json
+ * and --gpu-mem), anything else refused with o->refused set.  CLI_RUN or
+ * CLI_ERROR. */
+int cli_params_option(const char *opt, const char *arg, struct cli_opts *o, char *err,
+		      size_t size);
+int cli_params_check(struct cli_opts *o, char *err, size_t size);
+
+/* cli_tp.c: -m's tensor-parallel words ("tp-col", "tp-row") into *mode
+ * (0, or -1 for another word); and cli_tp_check, once the line is read:
+ * what a tensor-parallel run does not do yet (the training step, the bugs,
+ * the deadlock lab, the trace, the model of time, the interface, the
+ * judge) and --reduce-scatter without -m tp-row, refused with o->refused
+ * set.  CLI_RUN or CLI_ERROR. */
+int cli_tp_mode(const char *arg, int *mode);
+int cli_tp_check(struct cli_opts *o, char *err, size_t size);
+
+/* The lowest given bit of mask, by the order of the enum. */
+cli_given_t cli_first_bit(cli_given_t mask);
+
+/* The table of options that do nothing in the mode the command line chose
+ * (cli_rules.c): CLI_RUN, or CLI_ERROR with err filled and o->refused the
+ * option refused. */
+int cli_rules_check(struct cli_opts *o, char *err, size_t err_size);
 
 #endif

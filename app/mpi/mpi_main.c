@@ -184,6 +184,12 @@ static int mm_refuse(struct cli_opts *o, int step)
 			 "collectives family nor overlaps a ring step yet",
 			 cli_option_name(o->given & MM_TUI_ONLY & -(o->given & MM_TUI_ONLY)));
 		why = buf;
+	} else if (o->mode == DM_TP_COL || o->mode == DM_TP_ROW) {
+		why = "-m tp-col and tp-row run in ./distmm-tui -b for now: distmm-mpi runs FSDP "
+		      "and DP";
+	} else if (o->params) {
+		why = "--params belongs to ./distmm-tui -b: the memory table runs nothing, so "
+		      "there is nothing to spread over MPI ranks";
 	} else if (step && o->replay_file) {
 		why = "--step has no effect with --replay (the ranks run nothing to step through)";
 	}

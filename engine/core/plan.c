@@ -193,6 +193,37 @@ static int plan_check_prefetch(const struct dm_plan *p, struct dm_err *err)
 	return 0;
 }
 
+/* Tensor parallel: the forward, correct, its one collective the ring's. */
+static int plan_check_tp(const struct dm_plan *p, struct dm_err *err)
+{
+	const char *name = plan_mode_name(p->mode);
+	if (p->pass != DM_FORWARD)
+		return dm_err_set(err, DM_EINVAL, "%s runs the forward alone (its training step is "
+				  "not written yet)", name);
+	if (p->bug != BUG_NONE)
+		return dm_err_set(err, DM_EINVAL, "bug %s is a mistake of the FSDP and DP rings, not "
+				  "of %s", bug_name(p->bug), name);
+	if (p->order != ORDER_PARITY)
+		return dm_err_set(err, DM_EINVAL, "%s orders its calls as the collectives do (a send "
+				  "to a higher rank first), not by %s", name, order_name(p->order));
+	return 0;
+}
+
+int plan_mode_tp(enum dm_mode mode)
+{
+	return mode == DM_TP_COL || mode == DM_TP_ROW;
+}
+
+int plan_set_tp_collective(struct dm_plan *p, enum ccl_kind kind, struct dm_err *err)
+{
+	if (kind != CCL_ALLREDUCE && kind != CCL_REDUCESCATTER)
+		return dm_err_set(err, DM_EINVAL, "tp-row sums its partials by an all-reduce or a "
+				  "reduce-scatter, not a %s", ccl_kind_title(kind));
+	p->ccl = kind;
+	p->algo = CCL_RING;
+	return 0;
+}
+
 int plan_check(const struct dm_plan *p, struct dm_err *err)
 {
 	int rc;
@@ -200,6 +231,8 @@ int plan_check(const struct dm_plan *p, struct dm_err *err)
 		return rc;
 	if (p->mode == DM_COLL)
 		return plan_check_collective(p, err);
+	if (plan_mode_tp(p->mode))
+		return plan_check_tp(p, err);
 	if (p->pass != DM_TRAIN)
 		return 0;
 	/* the bug before the order, as run_new has always said them */
@@ -215,5 +248,12 @@ int plan_check(const struct dm_plan *p, struct dm_err *err)
 
 const char *plan_mode_name(enum dm_mode mode)
 {
-	return mode == DM_DP ? "DP" : mode == DM_FSDP ? "FSDP" : mode == DM_COLL ? "collective" : "?";
+	switch (mode) {
+	case DM_FSDP: return "FSDP";
+	case DM_DP: return "DP";
+	case DM_COLL: return "collective";
+	case DM_TP_COL: return "tp-col";
+	case DM_TP_ROW: return "tp-row";
+	default: return "?";
+	}
 }

@@ -80,8 +80,41 @@ static void sched_forward_at(enum dm_mode mode, int n, int p, enum sched_kind *k
 	*step = mode == DM_DP ? 0 : p >= last ? n - 1 : p / 2;
 }
 
+/* Tensor parallel's phase p (schedule.h), rs: tp-row's reduce-scatter
+ * instead of the all-reduce.  Past the end: the last phase's. */
+static int sched_tp_count(enum dm_mode mode, int n, int rs)
+{
+	return mode == DM_TP_COL ? 3 : rs ? n + 1 : 2 * n - 1;
+}
+
+static void sched_tp_at(enum dm_mode mode, int n, int rs, int p, enum sched_kind *kind,
+			int *step)
+{
+	int count = sched_tp_count(mode, n, rs);
+	if (p >= count)
+		p = count - 1;
+	*step = 0;
+	if (mode == DM_TP_COL) {
+		*kind = p == 0 ? SCHED_DISTRIBUTE : p == 1 ? SCHED_COMPUTE : SCHED_GATHER;
+		return;
+	}
+	if (p == 0) {
+		*kind = SCHED_COMPUTE;
+	} else if (p < n) {
+		*kind = SCHED_CCL_RING_RS;
+		*step = p - 1;
+	} else if (rs) {
+		*kind = SCHED_GATHER;
+	} else {
+		*kind = SCHED_CCL_RING_AG;
+		*step = p - n;
+	}
+}
+
 int sched_count_of(enum dm_mode mode, enum dm_pass pass, int n)
 {
+	if (plan_mode_tp(mode))
+		return sched_tp_count(mode, n, 0);
 	if (pass == DM_FORWARD)
 		return mode == DM_DP ? 2 : 2 * n;
 	return mode == DM_DP ? 2 * n + 2 : 5 * n - 1;
@@ -91,7 +124,9 @@ int sched_count_of(enum dm_mode mode, enum dm_pass pass, int n)
 static void sched_at(enum dm_mode mode, enum dm_pass pass, int n, int p, enum sched_kind *kind,
 		     int *step)
 {
-	if (pass == DM_FORWARD)
+	if (plan_mode_tp(mode))
+		sched_tp_at(mode, n, 0, p, kind, step);
+	else if (pass == DM_FORWARD)
 		sched_forward_at(mode, n, p, kind, step);
 	else
 		sched_train_at(mode, n, p, kind, step);
@@ -114,7 +149,7 @@ int sched_step_of(enum dm_mode mode, enum dm_pass pass, int n, int phase)
 }
 
 _Static_assert(SCHED_CCL_DOUBLING - SCHED_CCL_FIRST == CCL_P_DOUBLING &&
-		       SCHED_CCL_DOUBLING + 1 == SCHED_KIND_COUNT && CCL_P_DOUBLING + 1 == CCL_PRIM_COUNT,
+		       SCHED_CCL_DOUBLING + 2 == SCHED_KIND_COUNT && CCL_P_DOUBLING + 1 == CCL_PRIM_COUNT,
 	       "a collective's kinds are its primitives, in their order");
 
 /* A collective's phase: its primitive's kind, and its step in *step.  Past
@@ -136,14 +171,21 @@ int sched_phase_count(const struct dm_plan *p)
 {
 	if (p->mode == DM_COLL)
 		return ccl_phase_count(p->ccl, p->algo, p->n);
+	if (plan_mode_tp(p->mode))
+		return sched_tp_count(p->mode, p->n, p->ccl == CCL_REDUCESCATTER);
 	return sched_count_of(p->mode, p->pass, p->n);
 }
 
 enum sched_kind sched_phase_kind(const struct dm_plan *p, int phase)
 {
 	int step;
+	enum sched_kind kind;
 	if (p->mode == DM_COLL)
 		return sched_ccl_at(p, phase, &step);
+	if (plan_mode_tp(p->mode)) {
+		sched_tp_at(p->mode, p->n, p->ccl == CCL_REDUCESCATTER, phase, &kind, &step);
+		return kind;
+	}
 	return sched_kind_of(p->mode, p->pass, p->n, phase);
 }
 
@@ -152,6 +194,11 @@ int sched_phase_step(const struct dm_plan *p, int phase)
 	int step;
 	if (p->mode == DM_COLL) {
 		sched_ccl_at(p, phase, &step);
+		return step;
+	}
+	if (plan_mode_tp(p->mode)) {
+		enum sched_kind kind;
+		sched_tp_at(p->mode, p->n, p->ccl == CCL_REDUCESCATTER, phase, &kind, &step);
 		return step;
 	}
 	return sched_step_of(p->mode, p->pass, p->n, phase);
@@ -210,6 +257,7 @@ const char *sched_kind_name(enum sched_kind kind)
 	case SCHED_DB_PARTIAL: return "partial dB";
 	case SCHED_REDUCE_SCATTER: return "reduce-scatter";
 	case SCHED_ALL_GATHER: return "all-gather";
+	case SCHED_DISTRIBUTE: return "distribute A";
 	case SCHED_NONE:
 	case SCHED_KIND_COUNT:
 		break;

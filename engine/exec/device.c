@@ -18,6 +18,7 @@
 #include <distmm/bug.h>
 #include "exec/bug_int.h"
 #include "exec/ccl_device.h"
+#include "exec/tp.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 #include "core/xalloc.h"
@@ -207,6 +208,8 @@ int device_run(struct device *d)
 {
 	if (d->mode == DM_COLL)
 		return ccldev_run(d);
+	if (plan_mode_tp(d->mode))
+		return tp_run(d);
 	if (d->train)
 		return train_device_run(d);
 	return d->mode == DM_DP ? dp_device_run(d) : fsdp_device_run(d);

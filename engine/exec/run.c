@@ -25,6 +25,7 @@
 #include <distmm/split.h>
 #include "exec/barrier.h"
 #include "exec/ccl_device.h"
+#include "exec/tp.h"
 #include "core/xalloc.h"
 #include "core/schedule_int.h"
 #include "exec/bug_int.h"
@@ -88,6 +89,16 @@ uint64_t run_estimate_bytes(const struct dm_plan *p, size_t M, size_t K, size_t 
 	if (p->mode == DM_COLL)
 		return ccldev_estimate_bytes(p, RUN_STACK_BYTES / 16);
 	uint64_t n = (uint64_t)(p->n > 0 ? p->n : 1), d = sizeof(double);
+	if (plan_mode_tp(p->mode)) {
+		uint64_t events = tp_event_count(p);
+		if (keep == RUN_KEEP_NONE)
+			events = 0;
+		else if (keep == RUN_KEEP_LATEST && events > RUN_LATEST_EVENTS + 3 * n)
+			events = RUN_LATEST_EVENTS + 3 * n;
+		return tp_estimate_bytes(p, M, K, N, events,
+					 512 + (uint64_t)N * sizeof(int) + n * sizeof(int) +
+						 RUN_STACK_BYTES / 16);
+	}
 	uint64_t a = run_sat_mul(run_sat_mul(M, K), d);
 	uint64_t b = run_sat_mul(run_sat_mul(K, N), d);
 	uint64_t c = run_sat_mul(run_sat_mul(M, N), d);
@@ -143,8 +154,11 @@ const struct mat *run_result(const struct run *r)
 
 const struct mat *run_ccl_output(const struct run *r, int rank)
 {
-	return r->finished && r->plan.mode == DM_COLL && rank >= 0 && rank < r->n ? &r->dev[rank].c
-										    : NULL;
+	if (!r->finished || rank < 0 || rank >= r->n)
+		return NULL;
+	if (r->plan.mode == DM_TP_ROW && r->plan.ccl == CCL_ALLREDUCE) /* rank 0's is the result */
+		return rank == 0 ? &r->dev[0].gathered : &r->dev[rank].c;
+	return r->plan.mode == DM_COLL ? &r->dev[rank].c : NULL;
 }
 
 const struct mat *run_result_da(const struct run *r)
@@ -214,6 +228,7 @@ static int run_setup_device(struct run *r, int i, const struct mat *a, const str
 {
 	struct device *d = &r->dev[i];
 	int rc = r->plan.mode == DM_COLL ? ccldev_setup(d, i, &r->plan, a, err)
+		 : plan_mode_tp(r->plan.mode) ? tp_setup(d, i, &r->plan, r->M, r->K, r->N, a, b, err)
 		 : r->train
 			 ? device_setup_train(d, i, r->n, r->plan.mode, r->plan.bug, r->M, r->K, r->N, a, b,
 					      err)
@@ -748,7 +763,9 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 		run_train_view(r, d, v);
 		if (s->col_fill)
 			memcpy(&s->col_fill[(size_t)i * r->N], d->col_fill, r->N * sizeof(int));
-		if (s->c && d->c.data)
+		if (s->c && plan_mode_tp(r->plan.mode))
+			tp_snapshot_c(d, s->c); /* its own layout of C */
+		else if (s->c && d->c.data)
 			memcpy(&s->c[d->row_begin * r->N], d->c.data,
 			       rows * r->N * sizeof(double));
 	}

@@ -257,7 +257,7 @@ static const struct int_field {
 	{ "ascii", offsetof(struct cli_opts, ascii), 0, 1 },
 	{ "order", offsetof(struct cli_opts, order), ORDER_PARITY, ORDER_COUNT - 1 },
 	{ "devices", offsetof(struct cli_opts, devices), 1, RUN_MAX_DEVICES },
-	{ "mode", offsetof(struct cli_opts, mode), DM_FSDP, DM_DP },
+	{ "mode", offsetof(struct cli_opts, mode), DM_FSDP, DM_TP_ROW },
 	{ "values", offsetof(struct cli_opts, values), MAT_VALUES_INTS, MAT_VALUES_FLOATS },
 	{ "bug", offsetof(struct cli_opts, bug), BUG_NONE, BUG_COUNT - 1 },
 	{ "quiz", offsetof(struct cli_opts, quiz), 0, CLI_QUIZ_DERIVE },
@@ -316,7 +316,8 @@ enum {
 	NO_EXPORT = 1 << 8, IN_JUDGE = 1 << 9, NO_JUDGE = 1 << 10, IN_LESSON = 1 << 11,
 	IN_TRAIN = 1 << 12, NO_TRAIN = 1 << 13, NO_GRADS = 1 << 14, FWD_BUG = 1 << 15,
 	BWD_BUG = 1 << 16, IN_CCL = 1 << 17, NO_CCL = 1 << 18, IN_SWEEP = 1 << 19,
-	NO_SWEEP = 1 << 20,
+	NO_SWEEP = 1 << 20, IN_PARAMS = 1 << 21, NO_PARAMS = 1 << 22,
+	IN_TP = 1 << 23, NO_TP_ROW = 1 << 24, IN_TP_COL = 1 << 25,
 };
 
 static int is_backward_bug(int bug)
@@ -341,7 +342,10 @@ static unsigned mode_of(const struct cli_opts *o)
 	       (o->lesson_file ? IN_LESSON : 0) |
 	       (o->train ? IN_TRAIN : NO_TRAIN) | (o->train || o->replay_file ? 0 : NO_GRADS) |
 	       (o->bug == BUG_NONE ? 0 : is_backward_bug(o->bug) ? BWD_BUG : FWD_BUG) |
-	       (o->collective >= 0 ? IN_CCL : NO_CCL) | (o->sweep >= 0 ? IN_SWEEP : NO_SWEEP);
+	       (o->collective >= 0 ? IN_CCL : NO_CCL) | (o->sweep >= 0 ? IN_SWEEP : NO_SWEEP) |
+	       (o->params ? IN_PARAMS : NO_PARAMS) |
+	       (o->mode == DM_TP_COL || o->mode == DM_TP_ROW ? IN_TP : 0u) |
+	       (o->mode == DM_TP_ROW ? 0u : NO_TP_ROW) | (o->mode == DM_TP_COL ? IN_TP_COL : 0u);
 }
 
 /* What a multiply has and a collective or the sweep has not (docs/clock.md). */
@@ -412,7 +416,22 @@ static const struct mode_rule {
 	{ "the clock's runs with --replay", IN_REPLAY, CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP },
 	{ "--sweep with --collective", IN_CCL, CLI_GIVEN_SWEEP },
 	{ "--algo, --bytes without --collective", NO_CCL, CLI_GIVEN_ALGO | CLI_GIVEN_BYTES },
-	{ "--json without --sweep", NO_SWEEP, CLI_GIVEN_JSON },
+	{ "--json without --sweep or --params", NO_SWEEP | NO_PARAMS, CLI_GIVEN_JSON },
+	/* the memory argument: the closed forms alone, with -b */
+	{ "--params without -b", IN_INTERFACE, CLI_GIVEN_PARAMS },
+	{ "--gpu-mem without --params", NO_PARAMS, CLI_GIVEN_GPU_MEM },
+	/* tensor parallel: batch mode's forward alone, yet */
+	{ "--reduce-scatter without -m tp-row", NO_TP_ROW, CLI_GIVEN_REDUCE_SCATTER },
+	{ "tensor parallel without -b", IN_TP | IN_INTERFACE, CLI_GIVEN_MODE },
+	{ "what tensor parallel does not do yet", IN_TP,
+	  CLI_GIVEN_TRAIN | CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT | CLI_GIVEN_BUG |
+		  CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX | CLI_GIVEN_CAPACITY |
+		  CLI_GIVEN_TRACE | CLI_GIVEN_TRACE_FORMAT | CLI_GIVEN_REPLAY | CLOCK_MODEL |
+		  CLI_GIVEN_TIMELINE | CLI_GIVEN_COMPARE | CLI_GIVEN_JUDGE | CLI_GIVEN_LESSON |
+		  CLI_GIVEN_QUIZ },
+	{ "what runs with --params", IN_PARAMS,
+	  CLI_GIVEN_ALL & ~(CLI_GIVEN_BATCH | CLI_GIVEN_DEVICES | CLI_GIVEN_JSON | CLI_GIVEN_PARAMS |
+			    CLI_GIVEN_GPU_MEM) },
 	{ "a multiply's options with --collective", IN_CCL, MATRICES_ONLY | CLI_GIVEN_FLOPS },
 	{ "what runs with --sweep", IN_SWEEP,
 	  MATRICES_ONLY | CLI_GIVEN_FLOPS | CLI_GIVEN_SEED | CLI_GIVEN_VALUES | CLI_GIVEN_CAPACITY |
@@ -455,6 +474,7 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 	CHECK(o->bytes >= 8 && o->bytes % 8 == 0 && o->bytes <= (UINT64_C(16) << 30));
 	CHECK(o->alpha_us >= 0 && o->alpha_us <= 1e6);
 	CHECK(o->bw_gbps >= 0 && o->bw_gbps <= 1e6 && (o->bw_gbps > 0) == !!(o->given & CLI_GIVEN_BW));
+	CHECK(o->params <= UINT64_C(1000000000000000) && o->gpu_mem_gb > 0 && o->gpu_mem_gb <= 1e6);
 	CHECK(o->tflops >= 0 && o->tflops <= 1e6 &&
 	      (o->tflops > 0) == !!(o->given & CLI_GIVEN_FLOPS));
 	for (size_t i = 0; i < COUNT(file_fields); i++) {
@@ -519,6 +539,9 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		{ "--sweep", CLI_GIVEN_SWEEP, o->sweep != -1 },
 		{ "--json", CLI_GIVEN_JSON, o->json != 0 },
 		{ "--timeline", CLI_GIVEN_TIMELINE, o->timeline != 0 },
+		{ "--params", CLI_GIVEN_PARAMS, o->params != 0 },
+		{ "--gpu-mem", CLI_GIVEN_GPU_MEM, o->gpu_mem_gb != CLI_DEFAULT_GPU_MEM_GB },
+		{ "--reduce-scatter", CLI_GIVEN_REDUCE_SCATTER, o->reduce_scatter != 0 },
 	};
 	for (size_t i = 0; i < COUNT(given); i++)
 		CHECK_ROW(!given[i].differs || (o->given & given[i].bit), given[i].name);

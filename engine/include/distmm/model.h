@@ -167,4 +167,71 @@ uint64_t model_chunk_bytes(const struct dm_plan *p, size_t K, size_t N, long k);
  * 0 on one device). */
 uint64_t model_train_ring_sent(const struct dm_plan *p, size_t K, size_t N, int rank);
 
+/* Tensor parallel's forward, one rank (the accounting of exec/tp.c, with
+ * the real, possibly uneven, splits: w_r = |cols_r| of N, k_r = |k_r| of
+ * K, m_c = |rows of chunk c| of M, R_c = 8·N·m_c):
+ *   tp-col: holds A (8MK: rank 0 from the start, the others from its
+ *     arrival), its columns of B (8·K·w_r) and of C (8·M·w_r); rank 0 also
+ *     the gathered C (8MN).  Sends: rank 0 A to each other rank,
+ *     (n-1)·8MK; rank r > 0 its columns of C, 8·M·w_r.
+ *   tp-row: holds its columns of A (8·M·k_r), its rows of B (8·k_r·N) and
+ *     the M x N partial (8MN), plus at a ring step the rows it sends and
+ *     the rows it receives.  Sends by the ring (ccl.h's closed form over
+ *     C's row chunks): all-reduce 2·8MN - R_r - R_{r+1} (2(n-1)/n · 8MN
+ *     when n divides M); reduce-scatter 8MN - R_r, then R_r to rank 0
+ *     (rank r > 0), which as DP's gather holds the gathered C and each
+ *     rank first its slice beside the partial. */
+struct model_tp {
+	uint64_t a, b, c;  /* what it holds of A, B and C (tp-row: the partial) */
+	uint64_t peak;     /* its peak over the run, the gathered C included */
+	uint64_t sent, recv;
+	uint64_t textbook; /* sent by the textbook: tp-row's 2(n-1)/n·8MN (reduce-scatter:
+			      (n-1)/n·8MN), tp-col's A to each other rank from rank 0 */
+};
+
+/* Rank r of p's tensor-parallel mode (tp-row's collective p's), M x K @
+ * K x N.  Any other mode: all zero. */
+void model_tp_rank(const struct dm_plan *p, int r, size_t M, size_t K, size_t N,
+		   struct model_tp *m);
+
+/* The memory argument at real scale (ZeRO, Rajbhandari et al. 2020): the
+ * model states of mixed-precision Adam, per parameter 2 bytes of bf16/fp16
+ * parameters, 2 of gradients and 12 of optimizer states (fp32 parameters,
+ * momentum, variance), on n data-parallel devices, per device:
+ *   DP      (2 + 2 + 12) Psi = 16 Psi
+ *   ZeRO-1  4 Psi + 12 Psi/n     (optimizer states sharded)
+ *   ZeRO-2  2 Psi + 14 Psi/n     (and the gradients)
+ *   ZeRO-3  16 Psi/n             (and the parameters: FSDP's full shard)
+ * with Psi/n the largest shard, ceil(Psi/n) parameters (the paper's even
+ * split when n divides Psi).  Sent a step, per device: one all-reduce of
+ * the 2-byte gradients, 2(n-1)/n x 2 Psi bytes by a ring (cost.h's busbw
+ * factor) for DP, ZeRO-1 and ZeRO-2; 1.5 times that for ZeRO-3 (an
+ * all-gather of the parameters in the forward and in the backward, a
+ * reduce-scatter of the gradients).  Activations, temporary buffers and
+ * fragmentation are not model states: not here. */
+#define MODEL_ZERO_PARAM_BYTES 2
+#define MODEL_ZERO_GRAD_BYTES 2
+#define MODEL_ZERO_OPTIM_BYTES 12
+#define MODEL_ZERO_MAX_PARAMS 1e15 /* the most --params takes: 16 Psi fits 64 bits */
+
+enum model_zero_stage {
+	MODEL_ZERO_DP = 0,
+	MODEL_ZERO_1,
+	MODEL_ZERO_2,
+	MODEL_ZERO_3,
+	MODEL_ZERO_COUNT
+};
+
+struct model_zero {
+	uint64_t params, grads, optim; /* the three model states' bytes on one device */
+	uint64_t bytes;                /* their sum */
+	double sent;                   /* bytes one device sends a step */
+	int fits;                      /* bytes <= the device's memory */
+};
+
+/* The figures of stage for psi parameters (1 to MODEL_ZERO_MAX_PARAMS) on
+ * n devices (at least 1) of mem_bytes each. */
+void model_zero(enum model_zero_stage stage, uint64_t psi, int n, double mem_bytes,
+		struct model_zero *out);
+
 #endif

@@ -33,6 +33,12 @@ enum dm_mode {
 	DM_FSDP = 0, /* A by rows, B by columns; B's shards travel round a ring */
 	DM_DP = 1,   /* A by rows, every device holds all of B */
 	DM_COLL = 2, /* no matrices: one collective on a buffer per rank (plan_ccl_*) */
+	/* tensor parallel (docs/tensor-parallel.md), the forward alone: */
+	DM_TP_COL = 3, /* column-parallel: B's column shards stay, every rank gets all of A
+			  (sent by rank 0), computes its columns of C; C gathered to rank 0 */
+	DM_TP_ROW = 4, /* row-parallel: A by columns, B by rows along K; each rank's M x N
+			  partial summed by a ring all-reduce (or reduce-scatter, then the
+			  slices gathered to rank 0: plan_set_tp_collective) */
 	DM_MODE_COUNT
 };
 
@@ -90,6 +96,14 @@ int plan_set_prefetch(struct dm_plan *p, int on, struct dm_err *err);
 int plan_set_collective(struct dm_plan *p, enum ccl_kind kind, enum ccl_algo algo, size_t count,
 			struct dm_err *err);
 
+/* tp-row's collective: CCL_ALLREDUCE (the default: every rank ends with
+ * C) or CCL_REDUCESCATTER (each rank ends with its rows of C, numpy's
+ * array_split of M, then gathered to rank 0 to be checked), by the ring.
+ * Returns 0 or DM_EINVAL for another kind. */
+int plan_set_tp_collective(struct dm_plan *p, enum ccl_kind kind, struct dm_err *err);
+/* Whether mode is tensor parallel's (tp-col, tp-row). */
+int plan_mode_tp(enum dm_mode mode);
+
 enum dm_mode plan_mode(const struct dm_plan *p);
 int plan_devices(const struct dm_plan *p);
 enum dm_pass plan_pass(const struct dm_plan *p);
@@ -112,7 +126,7 @@ size_t plan_ccl_count(const struct dm_plan *p); /* doubles in a rank's buffer */
  * with err filled. */
 int plan_check(const struct dm_plan *p, struct dm_err *err);
 
-/* "FSDP", "DP", "collective" */
+/* "FSDP", "DP", "collective", "tp-col", "tp-row" */
 const char *plan_mode_name(enum dm_mode mode);
 
 #endif

@@ -118,7 +118,8 @@ const struct dm_plan *run_plan(const struct run *r); /* the run's copy, until ru
 const struct mat *run_result(const struct run *r);
 /* A collective's result on rank: its buffer (1 x the plan's count) once
  * the last phase is done, else NULL (and for a matrices' run, whose
- * run_result is C). */
+ * run_result is C).  tp-row with its all-reduce: the C rank holds (rank
+ * 0's is run_result). */
 const struct mat *run_ccl_output(const struct run *r, int rank);
 /* A training step's gathered dA (M x K) and dB (K x N) once the last phase
  * is done, else NULL (and for a forward run). */

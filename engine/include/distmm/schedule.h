@@ -34,6 +34,8 @@ enum sched_kind {
 	SCHED_CCL_TREE_SCATTER, /* a level, scattering chunks down */
 	SCHED_CCL_HALVING,      /* a step of recursive halving */
 	SCHED_CCL_DOUBLING,     /* a step of recursive doubling */
+	/* tensor parallel's (tp-col): rank 0 sends all of A to every other rank */
+	SCHED_DISTRIBUTE,
 	SCHED_KIND_COUNT
 };
 
@@ -49,6 +51,11 @@ enum sched_kind {
  *   more), the partial dB, n - 1 reduce-scatter steps and the gather: 5n - 1
  *   phases; DP: compute, backward compute, partial dB, n - 1 reduce-scatter
  *   steps, n - 1 all-gather steps, gather: 2n + 2 phases.
+ *   Tensor parallel (the forward alone), tp-col: distribute A, compute,
+ *   gather: 3 phases.  tp-row: compute, then its collective by the ring
+ *   over C's row chunks (ccl.h's ring: the all-reduce's n - 1
+ *   reduce-scatter steps and n - 1 all-gather steps, 2n - 1 phases; with
+ *   the reduce-scatter, its n - 1 steps and the gather, n + 1).
  * A phase past the last is the gather's. */
 int sched_phase_count(const struct dm_plan *p);
 enum sched_kind sched_phase_kind(const struct dm_plan *p, int phase);
@@ -86,8 +93,9 @@ int sched_left(int n, int rank);  /* (rank - 1) mod n: where they come from */
 
 /* "compute", "transfer", "gather", "backward", "backward transfer",
  * "partial dB", "reduce-scatter", "all-gather", then a collective's
+ * (and tp-row's),
  * ccl_prim_name ("reduce-scatter", "all-gather", "chain broadcast", ...,
- * "doubling"); "?" for none */
+ * "doubling"), "distribute A"; "?" for none */
 const char *sched_kind_name(enum sched_kind kind);
 
 #endif

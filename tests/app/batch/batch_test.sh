@@ -702,6 +702,10 @@ done
 . "$(dirname "$0")/batch_clock.sh"
 # shellcheck source=tests/app/batch/batch_prefetch.sh
 . "$(dirname "$0")/batch_prefetch.sh"
+# shellcheck source=tests/app/batch/batch_params.sh
+. "$(dirname "$0")/batch_params.sh"
+# shellcheck source=tests/app/batch/batch_tp.sh
+. "$(dirname "$0")/batch_tp.sh"
 
 echo "batch_test: $passes passed, $fails failed"
 [ "$fails" = 0 ]

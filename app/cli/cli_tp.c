@@ -1,0 +1,81 @@
+/* cli_tp: tensor parallel on the command line (docs/tensor-parallel.md):
+ * -m tp-col and -m tp-row, tp-row's --reduce-scatter, and what such a run
+ * does not do yet, refused by name as cli.c's rules refuse an option that
+ * would do nothing: a silently ignored option makes a person believe it
+ * worked.  Read before cli.c's table, whose rules then apply as to any
+ * run. */
+#include "cli.h"
+#include "cli_int.h"
+
+#include <string.h>
+
+#include <distmm/plan.h>
+
+int cli_tp_mode(const char *arg, int *mode)
+{
+	if (strcmp(arg, "tp-col") == 0)
+		*mode = DM_TP_COL;
+	else if (strcmp(arg, "tp-row") == 0)
+		*mode = DM_TP_ROW;
+	else
+		return -1;
+	return 0;
+}
+
+/* What a tensor-parallel run refuses, and why. */
+static const struct cli_tp_rule {
+	cli_given_t opts;
+	const char *why;
+} cli_tp_rules[] = {
+	{ CLI_GIVEN_TRAIN | CLI_GIVEN_GRAD_FILES,
+	  "has no effect with -m tp-col or tp-row (their training step is not written yet: the "
+	  "forward alone)" },
+	{ CLI_GIVEN_BUG, "has no effect with -m tp-col or tp-row (the bugs are the FSDP and DP "
+			 "rings' mistakes)" },
+	{ CLI_GIVEN_ORDERS | CLI_GIVEN_CAPACITY,
+	  "has no effect with -m tp-col or tp-row (the deadlock lab is FSDP's ring; tensor "
+	  "parallel orders its calls as the collectives do)" },
+	{ CLI_GIVEN_TRACE | CLI_GIVEN_TRACE_FORMAT | CLI_GIVEN_REPLAY,
+	  "has no effect with -m tp-col or tp-row (the trace files and the replay know FSDP and "
+	  "DP alone yet)" },
+	{ CLI_GIVEN_MODEL | CLI_GIVEN_TIMELINE,
+	  "has no effect with -m tp-col or tp-row (the model of time does not time tensor "
+	  "parallel yet)" },
+	{ CLI_GIVEN_COMPARE, "has no effect with -m tp-col or tp-row (their report always puts "
+			     "DP, FSDP, tp-col and tp-row side by side)" },
+	{ CLI_GIVEN_JUDGE | CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ,
+	  "has no effect with -m tp-col or tp-row (the judge, the lessons and the quiz know FSDP "
+	  "and DP alone yet)" },
+};
+
+int cli_tp_check(struct cli_opts *o, char *err, size_t size)
+{
+	const char *why = NULL;
+	if (o->mode != DM_TP_COL && o->mode != DM_TP_ROW) {
+		if (o->given & CLI_GIVEN_REDUCE_SCATTER) {
+			o->refused = CLI_GIVEN_REDUCE_SCATTER;
+			why = "has no effect without -m tp-row (it ends tp-row's sum with a "
+			      "reduce-scatter)";
+		}
+	} else if (!o->batch && !(o->given & CLI_GIVEN_JUDGE)) {
+		o->refused = CLI_GIVEN_MODE;
+		why = "has no effect without -b when it names tp-col or tp-row (batch mode runs "
+		      "tensor parallel; the interface does not show it yet)";
+	} else if (o->mode == DM_TP_COL && (o->given & CLI_GIVEN_REDUCE_SCATTER)) {
+		o->refused = CLI_GIVEN_REDUCE_SCATTER;
+		why = "has no effect with -m tp-col (tp-col gathers its columns; the reduce-scatter "
+		      "is tp-row's)";
+	} else {
+		for (size_t i = 0; i < sizeof cli_tp_rules / sizeof cli_tp_rules[0]; i++) {
+			cli_given_t hit = o->given & cli_tp_rules[i].opts;
+			if (hit) {
+				o->refused = hit & -hit;
+				why = cli_tp_rules[i].why;
+				break;
+			}
+		}
+	}
+	if (!why)
+		return CLI_RUN;
+	return cli_fail(err, size, "%s %s", cli_option_name(o->refused), why);
+}

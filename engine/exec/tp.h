@@ -1,0 +1,45 @@
+/* tp: tensor parallel's ranks (modes DM_TP_COL and DM_TP_ROW), and what
+ * run.c needs of them besides the threads: the setup, the memory estimate
+ * and the snapshot's C.  Private to engine/. */
+#ifndef DM_TP_H
+#define DM_TP_H
+
+#ifndef DM_ENGINE_INTERNAL
+#error "engine-internal header: app/ uses only the public API, <distmm/...> in engine/include"
+#endif
+
+#include <stdint.h>
+
+#include <distmm/dm_err.h>
+#include <distmm/mat.h>
+#include <distmm/plan.h>
+
+struct device;
+
+/* Sets device `rank` up for p's mode, M x K @ K x N, from the caller's a
+ * and b (which must outlive the device), counted as held:
+ *   tp-col: rank 0 holds A (a view), the others get it in the first phase;
+ *     its columns of B (shard rank, a copy: B's columns are not contiguous)
+ *     and its columns of C, M x |cols|, zeroed.
+ *   tp-row: its columns of A along K (a copy), its rows of B (a view: rows
+ *     are contiguous), the M x N partial, zeroed.
+ * The owner then sets comm, enter and ctx.  Returns 0 or DM_ENOMEM. */
+int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size_t K, size_t N,
+	     const struct mat *a, const struct mat *b, struct dm_err *err);
+
+/* The rank's phases (schedule.h), each after device_enter.  Returns 0, or
+ * an error with d->err filled. */
+int tp_run(struct device *d);
+
+/* What run_new allocates for p, M x K @ K x N, with `events` events kept
+ * (each twice) and per_dev bytes a device besides; UINT64_MAX when it
+ * overflows.  tp_event_count: the events a whole run logs. */
+uint64_t tp_estimate_bytes(const struct dm_plan *p, size_t M, size_t K, size_t N,
+			   uint64_t events, uint64_t per_dev);
+uint64_t tp_event_count(const struct dm_plan *p);
+
+/* The C that device d holds, placed in c (M x N): tp-col its columns,
+ * tp-row its rows (of the partial, or of the summed slice). */
+void tp_snapshot_c(const struct device *d, double *c);
+
+#endif

@@ -1,0 +1,85 @@
+# batch_tp: tensor parallel in batch mode (-m tp-col, -m tp-row
+# [--reduce-scatter], docs/tensor-parallel.md), sourced by batch_test.sh,
+# whose helpers (expect, expect_msg, ok, bad) and $BIN, $T and $PY it uses.
+# numpy's product on random shapes, n = 1..16, uneven and empty splits,
+# ints and floats; each rank's bytes equal to the closed forms, written out
+# again here in Python; the four modes' table; the refusals.
+
+# --- numpy, and the closed forms, on shapes this script did not pick --------
+seed=${DISTMM_TEST_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+echo "batch_tp: random shapes from seed $seed (DISTMM_TEST_SEED=$seed repeats them)"
+for i in $(seq 1 18); do
+	read -r M K N D MODE RS VALUES < <($PY -c "
+import random; r = random.Random($seed * 100 + $i)
+print(r.randint(1, 40), r.randint(1, 20), r.randint(1, 40), r.randint(1, 16),
+      r.choice(['tp-col', 'tp-row', 'tp-row']), r.choice(['all-reduce', '--reduce-scatter']),
+      r.choice(['ints', 'floats']))")
+	{ [ "$MODE" = tp-col ] || [ "$RS" = all-reduce ]; } && RS=""
+	$PY - "$T" "$M" "$K" "$N" "$VALUES" "$seed$i" <<'PY'
+import numpy as np, sys
+t, M, K, N, values, seed = sys.argv[1], *map(int, sys.argv[2:5]), sys.argv[5], int(sys.argv[6])
+rng = np.random.default_rng(seed)
+if values == "ints":
+    a, b = rng.integers(-9, 9, (M, K)), rng.integers(-9, 9, (K, N))
+else:
+    a, b = rng.standard_normal((M, K)), rng.standard_normal((K, N))
+np.save(f"{t}/ta.npy", a.astype(np.float64)); np.save(f"{t}/tb.npy", b.astype(np.float64))
+PY
+	# shellcheck disable=SC2086
+	if ! "$BIN" -b -d "$D" -m "$MODE" $RS -A "$T/ta.npy" -B "$T/tb.npy" -o "$T/tc.npy" >"$T/out" 2>"$T/err"; then
+		bad "tp $M x $K x $N, d=$D $MODE $RS: $(cat "$T/err")"; continue
+	fi
+	if $PY - "$T" "$M" "$K" "$N" "$D" "$MODE" "$RS" <<'PY'
+import numpy as np, re, sys
+t, M, K, N, n, mode, rs = sys.argv[1], *map(int, sys.argv[2:6]), sys.argv[6], sys.argv[7] if len(sys.argv) > 7 else ""
+a, b, c = np.load(f"{t}/ta.npy"), np.load(f"{t}/tb.npy"), np.load(f"{t}/tc.npy")
+assert c.shape == (M, N) and np.allclose(c, a @ b), abs(c - a @ b).max()
+def size(L, k): return L // n + (1 if k < L % n else 0)   # numpy.array_split
+C = 8 * M * N
+R = [8 * N * size(M, k) for k in range(n)]
+rows = {}
+for line in open(f"{t}/out"):
+    m = re.match(r"  rank (\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+)$", line)
+    if m:
+        rows[int(m[1])] = list(map(int, m.groups()[1:]))
+assert sorted(rows) == list(range(n)), rows
+for r in range(n):
+    peak, mpeak, sent, msent, recv, mrecv = rows[r]
+    assert (peak, sent, recv) == (mpeak, msent, mrecv), (r, rows[r])
+    if mode == "tp-col":
+        want = (n - 1) * 8 * M * K if r == 0 else 8 * M * size(N, r)
+    elif rs:
+        want = (C - R[r] if n > 1 else 0) + (R[r] if r > 0 else 0)
+    else:
+        want = 2 * C - R[r] - R[(r + 1) % n] if n > 1 else 0
+    assert sent == want, (r, sent, want)
+    if mode == "tp-row" and not rs and M % n == 0:
+        assert sent == 2 * (n - 1) * C // n
+PY
+	then ok; else bad "tp: numpy or the closed forms disagree: $M x $K x $N, d=$D $MODE $RS $VALUES"; fi
+done
+
+# --- the report ----------------------------------------------------------------
+expect 0 "tp-row" -- -b -m tp-row -d 4 -M 8 -K 6 -N 4
+grep -q "^  tp-row's all-reduce: 2(n-1)/n x 8MN = 2x3/4 x 256 = 384 B a rank$" "$T/out" && ok ||
+	bad "tp-row's closed form line: $(grep "all-reduce" "$T/out")"
+grep -q '^DP, FSDP, tp-col and tp-row on this job' "$T/out" && ok || bad "no table of the four modes"
+[ "$(grep -c '^reduce-scatter \|^all-gather ' "$T/out")" = 24 ] && ok || bad "want 24 ring sends"
+grep -q '^verify: allclose ok, max |err| = 0$' "$T/out" && ok || bad "tp-row verify: $(tail -1 "$T/out")"
+expect 0 "tp-col" -- -b -m tp-col -d 3 -M 5 -K 4 -N 7
+grep -q '^distribute  rank 0 -> rank 2  all of A  160 B$' "$T/out" && ok || bad "tp-col distribute line"
+grep -q '^compute  rank 1  A @ B\[:, 3:5\] (its shard, which stays)  -> C\[:, 3:5\]$' "$T/out" && ok ||
+	bad "tp-col compute line"
+expect 0 "tp-row reduce-scatter, more devices than rows" -- -b -q -m tp-row --reduce-scatter -d 9 -M 4 -K 2 -N 3
+expect 0 "tp-col, more devices than columns" -- -b -q -m tp-col -d 9 -M 4 -K 2 -N 3
+expect 0 "tp-row on one device" -- -b -q -m tp-row -d 1
+expect 0 "tp, freivalds" -- -b -q -m tp-row -d 3 --verify freivalds --values floats
+
+# --- refusals ------------------------------------------------------------------
+expect_msg 2 "^distmm-tui: -m has no effect without -b when it names tp-col or tp-row" -- -m tp-col
+expect_msg 2 "^distmm-tui: --reduce-scatter has no effect without -m tp-row" -- -b --reduce-scatter
+expect_msg 2 "^distmm-tui: --reduce-scatter has no effect with -m tp-col" -- -b -m tp-col --reduce-scatter
+expect_msg 2 "^distmm-tui: --train has no effect with -m tp-col or tp-row" -- -b -m tp-row --train
+expect_msg 2 "^distmm-tui: --trace has no effect with -m tp-col or tp-row" -- -b -m tp-row --trace "$T/x.jsonl"
+expect_msg 2 "^distmm-tui: --naive has no effect with -m tp-col or tp-row" -- -b -m tp-col --naive
+expect_msg 2 "^distmm-tui: unknown mode 'tp' (use fsdp, dp, tp-col or tp-row)" -- -b -m tp

@@ -1,0 +1,87 @@
+/* check_cli_tp: -m tp-col, -m tp-row and --reduce-scatter
+ * (app/cli/cli_tp.c): the fields they set, the plan inputs_plan makes of
+ * them, and each refusal of what tensor parallel does not do yet, one
+ * line each, whatever the order of the options. */
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/inputs.h"
+#include <distmm/plan.h>
+#include "cli_util.h"
+
+
+
+
+START_TEST(test_fields)
+{
+	struct dm_plan *p;
+	struct dm_err err;
+	ck_assert_int_eq(parse("-b", "-m", "tp-col", NULL), CLI_RUN);
+	ck_assert_int_eq(opts.mode, DM_TP_COL);
+	ck_assert_int_eq(opts.reduce_scatter, 0);
+	ck_assert_int_eq(parse("--reduce-scatter", "-m", "tp-row", "-b", "-d", "5", NULL), CLI_RUN);
+	ck_assert_int_eq(opts.mode, DM_TP_ROW);
+	ck_assert_int_eq(opts.reduce_scatter, 1);
+	ck_assert_int_eq(inputs_plan(&opts, &p, &err), 0);
+	ck_assert_int_eq(plan_mode(p), DM_TP_ROW);
+	ck_assert_int_eq(plan_ccl_kind(p), CCL_REDUCESCATTER);
+	ck_assert_int_eq(plan_devices(p), 5);
+	plan_free(p);
+	ck_assert_int_eq(parse("-b", "-m", "tp-row", "-o", "c.npy", "--values", "floats", "-q",
+			       "--verify", "freivalds", NULL), CLI_RUN);
+	ck_assert_int_eq(inputs_plan(&opts, &p, &err), 0);
+	ck_assert_int_eq(plan_ccl_kind(p), CCL_ALLREDUCE);
+	plan_free(p);
+	REFUSED_AS("unknown mode 'TP-COL' (use fsdp, dp, tp-col or tp-row)", "-m", "TP-COL");
+}
+END_TEST
+
+START_TEST(test_refusals)
+{
+	REFUSED_AS("-m has no effect without -b when it names tp-col or tp-row (batch mode runs "
+		   "tensor parallel; the interface does not show it yet)", "-m", "tp-row");
+	REFUSED_AS("--reduce-scatter has no effect without -m tp-row (it ends tp-row's sum with a "
+		   "reduce-scatter)", "--reduce-scatter", "-b", "-m", "dp");
+	REFUSED_AS("--reduce-scatter has no effect with -m tp-col (tp-col gathers its columns; the "
+		   "reduce-scatter is tp-row's)", "--reduce-scatter", "-b", "-m", "tp-col");
+	static const char *const opts_[][3] = {
+		{ "--train", NULL, "--train" },       { "--bug", "r-plus-s", "--bug" },
+		{ "--naive", NULL, "--naive" },       { "--capacity", "0", "--capacity" },
+		{ "--trace", "t.jsonl", "--trace" },  { "--hw", "ib-ndr", "--hw" },
+		{ "--timeline", NULL, "--timeline" }, { "--compare", NULL, "--compare" },
+	};
+	for (size_t i = 0; i < sizeof opts_ / sizeof opts_[0]; i++) {
+		if (opts_[i][1])
+			ck_assert_int_eq(parse(opts_[i][0], opts_[i][1], "-b", "-m", "tp-row", NULL),
+					 CLI_ERROR);
+		else
+			ck_assert_int_eq(parse("-m", "tp-col", opts_[i][0], "-b", NULL), CLI_ERROR);
+		ck_assert_msg(strstr(msg, " has no effect with -m tp-col or tp-row (") != NULL &&
+				      strncmp(msg, opts_[i][2], strlen(opts_[i][2])) == 0, "%s", msg);
+		ck_assert_str_eq(cli_option_name(opts.refused), opts_[i][2]);
+	}
+}
+END_TEST
+
+static Suite *cli_tp_suite(void)
+{
+	Suite *s = suite_create("cli_tp");
+	TCase *tc = tcase_create("tensor parallel");
+	tcase_set_timeout(tc, 10);
+	tcase_add_test(tc, test_fields);
+	tcase_add_test(tc, test_refusals);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(cli_tp_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
