@@ -62,7 +62,8 @@ int fsdp_compute_prep(struct device *d, int phase, int step, struct dev_job *j)
 		return dm_err_set(&d->err, DM_EPROTO, "rank %d, step %d: %s", r, step, why);
 	size_t rows = d->a.rows;
 	*j = (struct dev_job){ .bwd = 0, .rows = rows, .K = d->K, .N = d->N, .c0 = c0, .w = w,
-			       .a = d->a.data, .b = d->b.data, .out = d->c.data, .t0_ns = d->t0_ns };
+			       .ldb = d->b.cols, .a = d->a.data, .b = d->b.data, .out = d->c.data,
+			       .t0_ns = d->t0_ns };
 	j->ev = (struct ev){ .phase = phase, .step = step, .op = EV_COMPUTE, .rank = r, .peer = -1,
 			     .shard = d->shard, .row_begin = (uint32_t)d->row_begin,
 			     .row_end = (uint32_t)d->row_end, .col_begin = (uint32_t)c0,

@@ -33,10 +33,10 @@ void dev_job_run(struct dev_job *j)
 {
 	uint64_t t = overlap_now_ns();
 	if (j->bwd)
-		gemm_acc_nt(j->rows, j->K, j->w, j->a ? j->a + j->c0 : NULL, j->N, j->b, j->w,
+		gemm_acc_nt(j->rows, j->K, j->w, j->a ? j->a + j->c0 : NULL, j->N, j->b, j->ldb,
 			    j->out, j->K);
 	else
-		gemm_acc(j->rows, j->w, j->K, j->a, j->K, j->b, j->w, j->out ? j->out + j->c0 : NULL,
+		gemm_acc(j->rows, j->w, j->K, j->a, j->K, j->b, j->ldb, j->out ? j->out + j->c0 : NULL,
 			 j->N);
 	j->ev.t_begin_ns = t - j->t0_ns;
 	j->ev.t_end_ns = overlap_now_ns() - j->t0_ns;

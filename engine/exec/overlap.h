@@ -19,14 +19,15 @@
 #include <distmm/dm_err.h>
 #include <distmm/evlog.h>
 
-/* One product: bwd 0, out[:, c0:c0+w] (ld N) += a (rows x K) @ b (K x w);
- * bwd 1, out (rows x K) += a[:, c0:c0+w] (ld N) @ bᵀ (b K x w).  ev is its
+/* One product: bwd 0, out[:, c0:c0+w] (ld N) += a (rows x K) @ b[:, 0:w]
+ * (ld ldb: a deliberate bug may use fewer columns than the shard has);
+ * bwd 1, out (rows x K) += a[:, c0:c0+w] (ld N) @ bᵀ (b K x w, ld ldb).  ev is its
  * event, timed by dev_job_run from t0_ns; held and peak, when stamped, the
  * bytes its event says (the receive buffer of the transfer it overlapped
  * is held while it runs). */
 struct dev_job {
 	int bwd;
-	size_t rows, K, N, c0, w;
+	size_t rows, K, N, c0, w, ldb;
 	const double *a, *b;
 	double *out;
 	uint64_t t0_ns;

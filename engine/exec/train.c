@@ -44,7 +44,8 @@ int train_da_prep(struct device *d, int phase, int step, struct dev_job *j)
 		device_hold(d, mat_bytes(rows, d->K));
 	}
 	*j = (struct dev_job){ .bwd = 1, .rows = rows, .K = d->K, .N = d->N, .c0 = c0, .w = w,
-			       .a = d->dc.data, .b = d->b.data, .out = d->da.data, .t0_ns = d->t0_ns };
+			       .ldb = w, .a = d->dc.data, .b = d->b.data, .out = d->da.data,
+			       .t0_ns = d->t0_ns };
 	j->ev = (struct ev){ .phase = phase, .step = step, .op = EV_COMPUTE, .rank = r, .peer = -1,
 			     .shard = d->mode == DM_FSDP ? d->shard : -1, .tensor = EV_TENSOR_DA,
 			     .row_begin = (uint32_t)d->row_begin, .row_end = (uint32_t)d->row_end,
