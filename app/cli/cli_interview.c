@@ -71,8 +71,8 @@ int cli_interview_check(struct cli_opts *o, char *err, size_t size)
 	}
 	if (o->batch) {
 		o->refused = CLI_GIVEN_BATCH;
-		cli_fail(err, size, "--interview has no -b: it is a session in the interface, which "
-			 "watches your file while you edit it");
+		cli_fail(err, size, "-b has no effect with --interview (it is a session in the "
+			 "interface, which watches your file while you edit it)");
 		return -1;
 	}
 	cli_given_t extra = o->given & ~takes;

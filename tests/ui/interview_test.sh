@@ -39,7 +39,9 @@ save() { cat "$@" >"$F.tmp" && mv "$F.tmp" "$F"; }
 
 test_name="-b is refused with one line"
 out=$("$BIN" -b --interview "$F" 2>&1); st=$?
-[ "$st" = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && pass || bad "status $st: $out"
+[ "$st" = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
+	printf '%s\n' "$out" | grep -q '^distmm-tui: -b has no effect with --interview (it is a session' &&
+	pass || bad "status $st: $out"
 [ -e "$F" ] && bad "-b --interview wrote the starter" || pass
 
 test_name="the starter, the task, the countdown"
