@@ -81,6 +81,8 @@ struct view_other {
 enum view_table {
 	VIEW_TABLE_RING = 0, /* the forward: FSDP's shards by step, DP's one compute */
 	VIEW_TABLE_TRAIN,    /* a training step's phases (draw_table_train.c) */
+	VIEW_TABLE_PHASES,   /* a column a phase, each cell the mode's words (phase_cell;
+				draw_table_phases.c): tensor parallel's */
 };
 
 /* What a key hook did (view_mode_key). */
@@ -198,6 +200,15 @@ struct view_mode {
 	int (*block)(const struct view *v, const void *data, int r, int slot, struct view_block *b);
 	int (*result)(const struct view *v, const void *data, int i, struct view_block *b);
 	int (*memory)(const struct view *v, const void *data, struct view_memtab *t);
+	/* phase_cell: with the table VIEW_TABLE_PHASES, the words of rank r's
+	 * cell at phase p ("A<-r0", "C1>+C0"), r = -1 the column's header, p =
+	 * -1 the table's title; *shard the colour it takes (-1 none).  1 when
+	 * said. */
+	int (*phase_cell)(const struct view *v, const void *data, int p, int r, char *buf,
+			  size_t size, int *shard);
+	/* panel_title: what a full panel's title says after "rank R" ("A[:, 0:2]
+	 * B[0:2, :]"), in place of its rows of A; 1 when said. */
+	int (*panel_title)(const struct view *v, const void *data, int r, char *buf, size_t size);
 
 	/* Keys (enum keys_action).  refuse: the one-line reason this mode does
 	 * not take the action (the help marks it; pressing says it), without
