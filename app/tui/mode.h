@@ -4,8 +4,8 @@
  * file in app/tui/modes/ exporting one const struct view_mode: the FSDP/DP
  * run (run.c, the base), the training step (train.c), a replay of a trace
  * (replay.c), a judged run and its correct ring (judged.c), the practice
- * (practice.c), the deadlock lab (lab.c), a lesson's part (lessons.c) and
- * the model of time (clock.c).
+ * (practice.c), the deadlock lab (lab.c), a lesson's part (lessons.c),
+ * the model of time (clock.c) and tensor parallel (tp.c).
  *
  * Modes combine (a replay of a training step's trace, a lesson's part in
  * the lab, the practice over a training step), so the view holds the active
@@ -13,7 +13,8 @@
  * (view_mode.c) asks them in that order; the base run, at the highest
  * layer, answers last.  A hook that answers ("said" something) stops the
  * asking; a hook that returns 0 lets the modes below speak.  The layers in
- * use: a judged run 10, a lesson 20, the training step 40, the practice 50,
+ * use: a judged run 10, a lesson 20, the training step 40, tensor parallel
+ * 45, the practice 50,
  * the lab 60, a replay 70, the clock 90, the base run 100.
  *
  * Every hook may be NULL: the mode has nothing to say there.  Hooks that

@@ -108,8 +108,7 @@ static void tpb_col(const struct view *v, int r, int slot, struct view_block *b)
 	size_t c0 = split_offset(N, n, r), w = split_size(N, n, r);
 	if (slot == 0 && end && r == 0) {
 		tpb_put(b, "C", s->c, N, M, N, &v->fc, -1);
-		snprintf(b->label, sizeof b->label, "C, all of it: its columns and every rank's, "
-						    "placed");
+		snprintf(b->label, sizeof b->label, "C, all columns, placed");
 		snprintf(b->brief, sizeof b->brief, "all of C");
 		if (v->kind == VIEW_VERIFY)
 			tpb_checked(b, v->ref.data, N);
@@ -191,9 +190,10 @@ static void tpb_ring(const struct view *v, const struct tp_state *t, int r, int 
 	int parts = s->ccl_parts ? s->ccl_parts[r * n + c] : 0;
 	if (slot == 0) {
 		tpb_hot(b, 0, N, c);
-		snprintf(b->label, sizeof b->label, "C[%zu:%zu] from rank %d, %s: now %d of %d parts",
-			 r0, r1, peer, x.reduce ? "added into its own" : "stored", parts, n);
-		snprintf(b->brief, sizeof b->brief, "c%d %s%d/%d", c, x.reduce ? "+" : "=", parts, n);
+		snprintf(b->label, sizeof b->label, "C[%zu:%zu] %s rank %d's: %d of %d parts", r0, r1,
+			 x.reduce ? "+=" : "=", peer, parts, n);
+		snprintf(b->brief, sizeof b->brief, "c%d %s r%d: %d/%d", c, x.reduce ? "+=" : "=", peer,
+			 parts, n);
 	} else {
 		snprintf(b->label, sizeof b->label, "sent C[%zu:%zu] -> rank %d (chunk %d)", r0, r1, peer,
 			 c);
