@@ -138,7 +138,7 @@ static int draw_hints_in(unsigned in, unsigned have, const struct keys_binding *
 	for (int i = 0; i < keys_count() && n < LAYOUT_MAX_ITEMS; i++) {
 		const struct keys_binding *k = keys_binding(i);
 		if (keys_in_bar(k, in, have)) {
-			w[n] = (int)(strlen(k->bar_key) + 1 + strlen(k->bar_what));
+			w[n] = keys_bar_w(k);
 			if (hint)
 				hint[n] = k;
 			n++;
@@ -198,6 +198,11 @@ void draw_prepare(struct draw_ctx *d, const struct view *v, int cols, int rows, 
 	req->n = v->snap.n > 0 ? v->snap.n : v->cfg.devices;
 	req->focus = v->focus;
 	req->show = v->show;
+	int routes = view_routes(v, d->route, LAYOUT_MAX_LINKS);
+	if (routes >= 0) { /* a judged run's links: where its messages went */
+		req->routes = d->route;
+		req->n_routes = routes;
+	}
 	draw_blocks(v, req);
 	/* what every stop of the run shows (view_still), so that n moves no
 	 * panel: its widest formula and panel text, its most paragraph lines */
@@ -306,6 +311,8 @@ static void draw_footer(const struct draw_ctx *d)
 {
 	const struct layout *l = &d->l;
 	int line[LAYOUT_MAX_ITEMS], x[LAYOUT_MAX_ITEMS];
+	/* the correct run beside the panels: j makes it large, not shows it */
+	int beside = l->table.w > 0 && view_table_kind(d->v) == VIEW_TABLE_BESIDE;
 	if (d->n_hint == 0) {
 		draw_text(l->footer.y, 1, l->cols - 2, theme_attr(ROLE_KEY), DRAW_BAR_OVERLAY);
 		return;
@@ -316,7 +323,8 @@ static void draw_footer(const struct draw_ctx *d)
 		if (y >= l->footer.y + l->footer.h)
 			break;
 		cx += draw_textf(y, cx, l->cols - cx, theme_attr(ROLE_KEY), "%s", d->hint[i]->bar_key);
-		draw_textf(y, cx, l->cols - cx, theme_attr(ROLE_NORMAL), " %s", d->hint[i]->bar_what);
+		draw_textf(y, cx, l->cols - cx, theme_attr(ROLE_NORMAL), " %s",
+			   keys_bar_what(d->hint[i], beside));
 	}
 }
 

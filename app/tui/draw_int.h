@@ -49,6 +49,7 @@ struct draw_ctx {
 	int n_head;
 	struct draw_span tok[DRAW_MAX_TOKENS];     /* the labels drawn this frame */
 	int n_tok;
+	struct layout_route route[LAYOUT_MAX_LINKS]; /* the links a mode draws (req.routes) */
 };
 
 /* draw.c: the request and the layout for the view on a cols x rows screen. */
@@ -110,6 +111,10 @@ void draw_table_train_size(const struct view *v, int *w, int *h, int *min_w, int
  * its cells are the mode's phase_cell words). */
 void draw_table_phases(const struct view *v, const struct rect *box);
 void draw_table_phases_size(const struct view *v, int *w, int *h, int *min_w, int *min_h);
+/* draw_table_beside.c: the correct run at the stop shown, a line a rank
+ * (view_beside), in the table's place. */
+void draw_table_beside(const struct view *v, const struct rect *box);
+void draw_table_beside_size(const struct view *v, int *w, int *h, int *min_w, int *min_h);
 
 /* draw_info.c: the info area (the paragraphs, then the formulas) and the
  * paragraphs for the view; one paragraph more (pre: drawn unwrapped, as

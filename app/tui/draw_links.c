@@ -308,9 +308,10 @@ void draw_tokens(struct draw_ctx *d)
 
 /* A mode's mark on a message (--judge: the first wrong event, when it is a
  * message and its phase is on screen): its label ("!B0", "!C2:4") at the
- * start of the link it took, or, when the ring has no such link (a shard
- * sent to the wrong rank), of the sender's own link, naming where it went
- * ("!B0->2"); a block of C on the sender's route to rank 0.  Bold and
+ * start of the link it took (a judged run's links are its own), or, when
+ * the screen draws no such link (in focus, a rank not beside it), of the
+ * sender's own link, naming where it went ("!B0->2"); a block of C on the
+ * sender's route to rank 0.  Bold and
  * reversed, and a '!': not colour alone. */
 void draw_mark(struct draw_ctx *d)
 {

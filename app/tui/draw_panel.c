@@ -29,7 +29,11 @@ static attr_t draw_fill_attr(const struct view *v, int r, int fill, size_t j)
 static int draw_any_wrong(const struct view *v, int r, size_t j0, size_t j1)
 {
 	const struct run_dev_view *d = &v->snap.dev[r];
-	if (!v->finished || v->verdict == VIEW_OK)
+	int said;
+	/* before the verification only a mode marks (a judged run's every
+	 * wrong write): else nothing to look for */
+	if ((!v->finished || v->verdict == VIEW_OK) &&
+	    (d->row_begin == d->row_end || !view_mode_wrong(v, d->row_begin, j0, &said)))
 		return 0;
 	for (size_t row = d->row_begin; row < d->row_end; row++)
 		for (size_t j = j0; j < j1; j++)
@@ -154,7 +158,9 @@ static void draw_c_rows(const struct view *v, int r, int y, int x, const struct 
 				char buf[48];
 				a = theme_attr(ROLE_BAD) | A_UNDERLINE;
 				view_value(&v->fc, val, cell - 1, buf, sizeof buf);
-				if ((int)strlen(buf) <= cell - 2)
+				/* before the value, in the column between cells when the
+				 * value fills its own: every wrong value keeps its '!' */
+				if ((int)strlen(buf) <= cell - 1)
 					draw_text(y + i, cx + cell - (int)strlen(buf) - 1, 1, a, "!");
 			}
 			draw_value(&v->fc, val, y + i, cx, cell, a | (here ? A_REVERSE : 0));

@@ -55,6 +55,10 @@ void draw_table_size(const struct view *v, int *w, int *h, int *min_w, int *min_
 		draw_table_phases_size(v, w, h, min_w, min_h);
 		return;
 	}
+	if (view_table_kind(v) == VIEW_TABLE_BESIDE) {
+		draw_table_beside_size(v, w, h, min_w, min_h);
+		return;
+	}
 	if (v->cfg.mode == DM_DP) {
 		*w = *min_w = 2 + 1 + lw + DP_COMPUTE_W + GATHER_W + 1;
 		*h = 3 + n;
@@ -134,6 +138,10 @@ void draw_table(const struct view *v, const struct rect *box)
 	}
 	if (view_table_kind(v) == VIEW_TABLE_PHASES) {
 		draw_table_phases(v, box);
+		return;
+	}
+	if (view_table_kind(v) == VIEW_TABLE_BESIDE) {
+		draw_table_beside(v, box);
 		return;
 	}
 	if (v->cfg.mode == DM_DP) {

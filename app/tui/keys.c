@@ -8,6 +8,7 @@
 
 #include <curses.h>
 #include <stddef.h>
+#include <string.h>
 
 #define KEYS_ESC 27
 #define KEYS_CTRL_L 12
@@ -21,9 +22,9 @@
 
 static const struct keys_binding keys_table[] = {
 	{ "space n Right", "next stop (cuts the motion short)", "n", "next", MAIN | CELL, 0,
-	  { { ' ', ACT_NEXT }, { 'n', ACT_NEXT }, { KEY_RIGHT, ACT_NEXT } } },
+	  { { ' ', ACT_NEXT }, { 'n', ACT_NEXT }, { KEY_RIGHT, ACT_NEXT } }, NULL },
 	{ "b Left", "one stop back (rebuilt from the log)", "b", "back", MAIN | CELL, 0,
-	  { { 'b', ACT_BACK }, { KEY_LEFT, ACT_BACK } } },
+	  { { 'b', ACT_BACK }, { KEY_LEFT, ACT_BACK } }, NULL },
 	/* two keys' lines share one where they belong together: the help fits
 	 * 80x24 (the table's length is held to it by check_keys) */
 	{ "p + -", "play / pause; faster / slower", "p +/-", "play/speed", MAIN,
@@ -32,42 +33,42 @@ static const struct keys_binding keys_table[] = {
 	    { '+', ACT_FASTER },
 	    { '=', ACT_FASTER },
 	    { '-', ACT_SLOWER },
-	    { '_', ACT_SLOWER } } },
+	    { '_', ACT_SLOWER } }, NULL },
 	{ "Home End g", "the start, the end; g: go to step s", "g", "step", MAIN, 0,
-	  { { KEY_HOME, ACT_HOME }, { KEY_END, ACT_END }, { 'g', ACT_GOTO } } },
+	  { { KEY_HOME, ACT_HOME }, { KEY_END, ACT_END }, { 'g', ACT_GOTO } }, NULL },
 	{ "m [ ]", "restarts: the next mode (FSDP, DP, tp-col, tp-row); a device fewer / more", "m [ ]", "mode/devs", MAIN,
-	  KEYS_NEED_LIVE, { { 'm', ACT_MODE }, { '[', ACT_FEWER }, { ']', ACT_MORE } } },
+	  KEYS_NEED_LIVE, { { 'm', ACT_MODE }, { '[', ACT_FEWER }, { ']', ACT_MORE } }, NULL },
 	/* the bar has no room for d at 80 columns (two lines, check_layout) */
 	{ "d", "forward only / the training step (restarts)", NULL, NULL, MAIN, KEYS_NEED_LIVE,
-	  { { 'd', ACT_TRAIN } } },
-	{ "r", "restart", "r", "reset", MAIN, 0, { { 'r', ACT_RESTART } } },
+	  { { 'd', ACT_TRAIN } }, NULL },
+	{ "r", "restart", "r", "reset", MAIN, 0, { { 'r', ACT_RESTART } }, NULL },
 	{ "Tab 0-9", "one rank large, by its neighbours", "Tab", "rank", MAIN, 0,
-	  { { KEYS_TAB, ACT_FOCUS_NEXT }, { KEY_BTAB, ACT_FOCUS_PREV } } },
+	  { { KEYS_TAB, ACT_FOCUS_NEXT }, { KEY_BTAB, ACT_FOCUS_PREV } }, NULL },
 	{ "v", "panels show all / C / A / the B shard", "v", "panel", MAIN, 0,
-	  { { 'v', ACT_SHOW } } },
+	  { { 'v', ACT_SHOW } }, NULL },
 	{ "w", "a worked cell of C; arrows pick it", "w", "cell", MAIN | CELL, 0,
-	  { { 'w', ACT_CELL } } },
-	{ "t", "the schedule table, rank by step", "t", "table", MAIN, 0, { { 't', ACT_TABLE } } },
+	  { { 'w', ACT_CELL } }, NULL },
+	{ "t", "the schedule table, rank by step", "t", "table", MAIN, 0, { { 't', ACT_TABLE } }, NULL },
 	{ "x", "quiz: predict, then reveal (on / off)", "x", "quiz", MAIN | QUIZ, KEYS_NEED_LIVE,
-	  { { 'x', ACT_QUIZ } } },
+	  { { 'x', ACT_QUIZ } }, NULL },
 	{ "a", "practice: answer its question (again)", "a", "answer", MAIN, KEYS_NEED_DERIVE,
-	  { { 'a', ACT_DERIVE_OPEN } } },
+	  { { 'a', ACT_DERIVE_OPEN } }, NULL },
 	{ "Enter", "answer (n skips); go to the step typed", "Enter", "answer", QUIZ | TEXT, 0,
-	  { { '\n', ACT_ENTER }, { '\r', ACT_ENTER }, { KEY_ENTER, ACT_ENTER } } },
-	{ "c", "memory and traffic, DP vs FSDP", "c", "mem", MAIN, 0, { { 'c', ACT_MEMORY } } },
+	  { { '\n', ACT_ENTER }, { '\r', ACT_ENTER }, { KEY_ENTER, ACT_ENTER } }, NULL },
+	{ "c", "memory and traffic, DP vs FSDP", "c", "mem", MAIN, 0, { { 'c', ACT_MEMORY } }, NULL },
 	{ "f", "after a deadlock: the fixed order", "f", "fix it", MAIN, KEYS_NEED_DEADLOCK,
-	  { { 'f', ACT_FIX } } },
+	  { { 'f', ACT_FIX } }, NULL },
 	{ "s", "share: the command line of this view", "s", "share", MAIN, 0,
-	  { { 's', ACT_SHARE } } },
+	  { { 's', ACT_SHARE } }, NULL },
 	{ "j", "with --judge: the correct ring / your run", "j", "compare", MAIN, KEYS_NEED_JUDGE,
-	  { { 'j', ACT_JUDGE } } },
-	{ "T", "theme: default, projector, light", "T", "theme", MAIN, 0, { { 'T', ACT_THEME } } },
+	  { { 'j', ACT_JUDGE } }, "ring large" },
+	{ "T", "theme: default, projector, light", "T", "theme", MAIN, 0, { { 'T', ACT_THEME } }, NULL },
 	{ "Esc", "back: the cell, the focus, the final C", "Esc", "back", MAIN | CELL | GOTO | TEXT,
-	  KEYS_NEED_BACKOUT, { { KEYS_ESC, ACT_ESCAPE } } },
+	  KEYS_NEED_BACKOUT, { { KEYS_ESC, ACT_ESCAPE } }, NULL },
 	{ "? h F1", "this help (Ctrl-L redraws)", "?", "help", MAIN | CELL | QUIZ, 0,
 	  { { '?', ACT_HELP }, { 'h', ACT_HELP }, { KEY_F(1), ACT_HELP },
-	    { KEYS_CTRL_L, ACT_REDRAW } } },
-	{ "q", "quit", "q", "quit", MAIN | CELL | QUIZ, 0, { { 'q', ACT_QUIT } } },
+	    { KEYS_CTRL_L, ACT_REDRAW } }, NULL },
+	{ "q", "quit", "q", "quit", MAIN | CELL | QUIZ, 0, { { 'q', ACT_QUIT } }, NULL },
 };
 
 enum { KEYS_COUNT = sizeof keys_table / sizeof keys_table[0] };
@@ -89,6 +90,17 @@ const struct keys_binding *keys_find(int action)
 			if (keys_table[i].key[k].action == action)
 				return &keys_table[i];
 	return NULL;
+}
+
+const char *keys_bar_what(const struct keys_binding *b, int beside)
+{
+	return beside && b->bar_beside ? b->bar_beside : b->bar_what;
+}
+
+int keys_bar_w(const struct keys_binding *b)
+{
+	size_t w = strlen(b->bar_what), alt = b->bar_beside ? strlen(b->bar_beside) : 0;
+	return (int)(strlen(b->bar_key) + 1 + (alt > w ? alt : w));
 }
 
 int keys_in_bar(const struct keys_binding *b, unsigned in, unsigned have)

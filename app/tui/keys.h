@@ -91,7 +91,14 @@ struct keys_binding {
 		int code;   /* a curses key code */
 		int action; /* enum keys_action; ACT_NONE ends the list */
 	} key[KEYS_MAX_CODES];
+	const char *bar_beside; /* the bar's words when what the key shows is already
+				   beside the panels, compact (j: the correct ring), or NULL */
 };
+
+/* The key bar's words for b: bar_beside when the screen shows what b's key
+ * would, compact, beside the panels; and the most columns either takes. */
+const char *keys_bar_what(const struct keys_binding *b, int beside);
+int keys_bar_w(const struct keys_binding *b);
 
 /* The number of bindings, and binding i (0 <= i < keys_count()), in the
  * order the help lists them. */

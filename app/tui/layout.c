@@ -202,9 +202,6 @@ static void place_grid(struct layout *l, const struct cand *c, int bx, int by)
 					     c->h };
 		l->plan[r] = c->plan;
 	}
-	l->n_links = 0;
-	for (int r = 0; n > 1 && r < n; r++)
-		l->link[l->n_links++] = (struct layout_link){ r, (r + 1) % n, r == n - 1, 0 };
 }
 
 static int grid_box_w(const struct layout *l, const struct cand *c)
@@ -322,15 +319,6 @@ static int place_focus(struct layout *l, const struct layout_req *req)
 		l->panel[right] = (struct rect){ x, mid - sh / 2, swid, sh };
 		layout_plan_panel(req, side_lv, swid - 2, sh - 2, &l->plan[right]);
 	}
-	l->n_links = 0;
-	if (left >= 0)
-		l->link[l->n_links++] = (struct layout_link){ left, f, 0, 0 };
-	if (right >= 0 && n == 2) {
-		l->link[l->n_links++] = (struct layout_link){ f, right, 0, -1 };
-		l->link[l->n_links++] = (struct layout_link){ right, f, 0, 1 };
-	} else if (right >= 0) {
-		l->link[l->n_links++] = (struct layout_link){ f, right, 0, 0 };
-	}
 	l->focus = f;
 	return 1;
 }
@@ -419,6 +407,75 @@ static void recentre(struct layout *l)
 		l->table.y = a->y + (a->h - l->table.h) / 2;
 }
 
+/* Whether the pair from -> to is one the screen draws: the request's
+ * routes, else the ring's r -> r + 1. */
+static int link_wanted(const struct layout_req *req, int from, int to)
+{
+	if (!req->routes)
+		return req->n > 1 && to == (from + 1) % req->n;
+	for (int i = 0; i < req->n_routes; i++)
+		if (req->routes[i].from == from && req->routes[i].to == to)
+			return 1;
+	return 0;
+}
+
+/* One link from -> to, if the screen has a way for it: in focus, between
+ * two panels side by side; in the grid, to the next rank (the ring's own
+ * path), to the previous one (that path reversed), else a detour by the
+ * gaps.  Two arrows between one pair, one each way, run a row apart (a
+ * column, going down); the lane carries one. */
+static int link_lane(int n, int from, int to)
+{
+	int fwd = to == (from + 1) % n, back = from == (to + 1) % n && !fwd;
+	return (fwd && from == n - 1) || (back && to == n - 1);
+}
+
+static void place_link(struct layout *l, const struct layout_req *req, int from, int to)
+{
+	int n = l->n, fwd = to == (from + 1) % n, back = from == (to + 1) % n && !fwd;
+	struct layout_link k = { .from = from, .to = to };
+	if (from == to || l->panel[from].w <= 0 || l->panel[to].w <= 0 ||
+	    l->n_links >= LAYOUT_MAX_LINKS)
+		return;
+	const struct rect *a = &l->panel[from], *b = &l->panel[to];
+	int both = link_wanted(req, to, from);
+	if (l->focus >= 0) {
+		/* side by side: nothing between them */
+		int ax = a->x < b->x ? a->x + a->w : b->x + b->w, bx = a->x < b->x ? b->x : a->x;
+		for (int r = 0; r < n; r++)
+			if (l->panel[r].w > 0 && l->panel[r].x >= ax && l->panel[r].x < bx)
+				return;
+		k.dy = both ? (b->x > a->x ? -1 : 1) : 0;
+	} else {
+		k.lane = link_lane(n, from, to);
+		k.back = back;
+		k.detour = !fwd && !back;
+		both = both && !link_lane(n, to, from);
+		k.dy = both && !k.lane && !k.detour ? (fwd ? -1 : 1) : 0;
+	}
+	l->link[l->n_links++] = k;
+}
+
+static void place_links(struct layout *l, const struct layout_req *req)
+{
+	int n = l->n;
+	l->n_links = 0;
+	if (req->routes) {
+		for (int i = 0; i < req->n_routes; i++) {
+			int from = req->routes[i].from, to = req->routes[i].to, seen = 0;
+			if (from < 0 || from >= n || to < 0 || to >= n)
+				continue;
+			for (int j = 0; j < i && !seen; j++)
+				seen = req->routes[j].from == from && req->routes[j].to == to;
+			if (!seen)
+				place_link(l, req, from, to);
+		}
+		return;
+	}
+	for (int r = 0; n > 1 && r < n; r++)
+		place_link(l, req, r, (r + 1) % n);
+}
+
 void layout_compute(struct layout *l, int cols, int rows, const struct layout_req *req)
 {
 	memset(l, 0, sizeof *l);
@@ -464,6 +521,7 @@ void layout_compute(struct layout *l, int cols, int rows, const struct layout_re
 	int extra = min_int(max_int(req->extra_lines, 0), slack_rows(l));
 	l->panels.h -= extra;
 	recentre(l);
+	place_links(l, req);
 	l->info_lines = info;
 	l->info = (struct rect){ 0, 1 + l->panels.h, cols, info + extra };
 	l->footer = (struct rect){ 0, rows - foot, cols, foot };

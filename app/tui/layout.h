@@ -27,7 +27,7 @@
 #define LAYOUT_MAX_PATH 1024 /* cells in one link's path */
 #define LAYOUT_MAX_INFO 10   /* paragraphs in the info area */
 #define LAYOUT_MAX_ITEMS 40  /* hints in the key bar */
-#define LAYOUT_MAX_LINKS LAYOUT_MAX_DEVICES
+#define LAYOUT_MAX_LINKS (4 * LAYOUT_MAX_DEVICES) /* a judged run's: any rank to any */
 
 struct rect {
 	int x, y, w, h; /* column, row of the top-left corner; w, h > 0 when used */
@@ -77,9 +77,16 @@ struct layout_block {
 	int min_cell, ideal_cell;
 };
 
+/* A way a message went, sender to receiver (a judged run's, as it ran). */
+struct layout_route {
+	int from, to;
+};
+
 /* What the screen must show, beside the terminal's size. */
 struct layout_req {
 	int n;                 /* devices, 1..LAYOUT_MAX_DEVICES */
+	const struct layout_route *routes; /* the links drawn; NULL: the ring's, r -> r + 1 */
+	int n_routes;
 	int focus;             /* the rank shown large, or -1 for the grid */
 	int show;              /* enum layout_show */
 	struct layout_block c, a, b; /* C's rows of a rank, A's rows, the B shard */
@@ -116,8 +123,10 @@ struct layout_plan {
 
 struct layout_link {
 	int from, to; /* ranks: the arrow points from `from` to `to` */
-	int lane;     /* the ring's closing arrow, by the lanes */
-	int dy;       /* rows from the middle (focus on two ranks: one each way) */
+	int lane;     /* by the lanes: the ring's closing arrow, or its reverse */
+	int back;     /* to the previous rank: the ring's path from `to`, reversed */
+	int detour;   /* to neither neighbour: by the gap below `from` and the one left of `to` */
+	int dy;       /* rows (columns, going down) from the middle: two arrows, one each way */
 };
 
 struct layout {
@@ -163,8 +172,12 @@ void layout_want(const struct layout_req *req, int level, int *w, int *h);
 /* The cells of link i's arrow, in order from the edge of its `from` panel
  * to the edge of its `to` panel, through the gaps and lanes only (never
  * inside a panel).  The ring's closing link goes down to the bottom lane,
- * left to the left lane and up to rank 0.  Returns the cells written (at
- * most max). */
+ * left to the left lane and up to rank 0; a link against the ring takes
+ * the ring's path backwards; a detour (to a rank neither next nor
+ * previous) goes down into the gap below its sender, along it to the gap
+ * left of its receiver, and up or down that gap into it.  In focus, only
+ * panels side by side are linked.  Returns the cells written (at most
+ * max, the first ones). */
 int layout_link_path(const struct layout *l, int i, struct point *pts, int max);
 
 /* The route of rank `from`'s rows of C to rank 0 at the gather, through the

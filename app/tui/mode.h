@@ -31,6 +31,7 @@
 struct cli_opts;
 struct dm_err;
 struct dm_plan;
+struct layout_route;
 struct run_config;
 struct view;
 struct view_block;
@@ -84,6 +85,17 @@ enum view_table {
 	VIEW_TABLE_TRAIN,    /* a training step's phases (draw_table_train.c) */
 	VIEW_TABLE_PHASES,   /* a column a phase, each cell the mode's words (phase_cell;
 				draw_table_phases.c): tensor parallel's */
+	VIEW_TABLE_BESIDE,   /* the correct run at the stop shown, compact (a judged run's:
+				draw_table_beside.c, from view_beside) */
+};
+
+/* The correct run beside the one shown, at the same stop (the table
+ * VIEW_TABLE_BESIDE draws): its state rebuilt at the stop's phase, NULL
+ * before the first; what it is. */
+struct run_snapshot;
+struct view_beside {
+	const struct run_snapshot *snap;
+	const char *title; /* "the correct ring" */
 };
 
 /* What a key hook did (view_mode_key). */
@@ -174,12 +186,20 @@ struct view_mode {
 
 	/* Panels and tables.  hides: every formula and shard index hidden.
 	 * fresh: whether column j of rank r was written at this stop, in
-	 * *fresh; returns 1 when the mode says.  marks: rank r's panel carries
+	 * *fresh; returns 1 when the mode says.  wrong: whether C[row, col]
+	 * is marked '!' at the stop shown, in *wrong; 1 when the mode says
+	 * (else: at the verification, where the final C differs from A @ B).
+	 * marks: rank r's panel carries
 	 * the mode's mark.  message: the mark on a link, 1 when there is one.
 	 * other: the other layout's bytes on rank r (view_other); 1 when said.
 	 * panel_lines: lines a full panel adds; panel_line: rank r's.  table:
-	 * the schedule table's kind (enum view_table).  links: 1 when the
+	 * the schedule table's kind (enum view_table).  beside: the run the
+	 * table VIEW_TABLE_BESIDE shows, 1 when the mode gives one.  links: 1 when the
 	 * ring's links are drawn (besides FSDP's: DP's training all-reduce).
+	 * routes: the links the run's messages took, sender to receiver, into
+	 * out (at most max), over the whole run so that they hold still from
+	 * stop to stop; the count, or -1 to let the modes below say (none
+	 * does: the ring's r -> r + 1).
 	 * block: what place `slot` (0..2, where the forward shows C, A's rows
 	 * and the B shard; v cycles them) of rank r's panel holds at the stop
 	 * shown, or with r = -1 the largest it holds on any rank at any stop of
@@ -190,6 +210,7 @@ struct view_mode {
 	 * gives it (else the forward's DP against FSDP). */
 	int (*hides)(const struct view *v, const void *data);
 	int (*fresh)(const struct view *v, const void *data, int r, size_t j, int *fresh);
+	int (*wrong)(const struct view *v, const void *data, size_t row, size_t col, int *wrong);
 	int (*marks)(const struct view *v, const void *data, int r);
 	int (*message)(const struct view *v, const void *data, struct view_mark *m);
 	int (*other)(const struct view *v, const void *data, int r, struct view_other *o);
@@ -197,7 +218,9 @@ struct view_mode {
 	int (*panel_line)(const struct view *v, const void *data, int r, int width, char *buf,
 			  size_t size);
 	int (*table)(const struct view *v, const void *data);
+	int (*beside)(const struct view *v, const void *data, struct view_beside *b);
 	int (*links)(const struct view *v, const void *data);
+	int (*routes)(const struct view *v, const void *data, struct layout_route *out, int max);
 	int (*block)(const struct view *v, const void *data, int r, int slot, struct view_block *b);
 	int (*result)(const struct view *v, const void *data, int i, struct view_block *b);
 	int (*memory)(const struct view *v, const void *data, struct view_memtab *t);

@@ -30,7 +30,7 @@ struct record {
 	/* the phase on screen: its key, its caption, and whether it has its marker */
 	int key[6], have_key, marked;
 	char caption[1024];
-	WINDOW *win;           /* the part of the screen recorded: NULL, stdscr whole */
+	WINDOW *win;           /* the part of the screen --record writes: NULL, stdscr whole */
 	record_still_fn still;
 	void *still_ctx;
 	int failed;            /* a still could not be written, or memory ran out */

@@ -148,6 +148,7 @@ void session_judge_close(struct session *t)
 	struct session_judge *sj = sj_of(t);
 	if (!sj)
 		return;
+	mode_judged_release(&sj->vj);
 	if (!sj->lent)
 		judge_free(&sj->j);
 	free(sj);

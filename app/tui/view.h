@@ -405,6 +405,9 @@ void view_status_extra(const struct view *v, char *buf, size_t size);
 int view_chapter(const struct view *v);
 int view_marks(const struct view *v, int r);
 int view_mark_message(const struct view *v, struct view_mark *m);
+/* Whether a mode marks C[row, col] wrong at the stop shown (mode.h: wrong),
+ * in *wrong; 0 when none says.  view_cell_wrong asks it first. */
+int view_mode_wrong(const struct view *v, size_t row, size_t col, int *wrong);
 int view_panel_lines(const struct view *v);
 /* Rank r's line under its values, "" for none. */
 void view_panel_line(const struct view *v, int r, int width, char *buf, size_t size);
@@ -415,7 +418,13 @@ int view_phase_cell(const struct view *v, int p, int r, char *buf, size_t size, 
 /* What rank r's panel title says after "rank R" (mode.h: panel_title), 0
  * when no mode says (its rows of A). */
 int view_panel_title(const struct view *v, int r, char *buf, size_t size);
+/* The correct run beside this one at the stop shown (mode.h: beside); 0
+ * when no mode gives one. */
+int view_beside(const struct view *v, struct view_beside *b);
 int view_links(const struct view *v);
+/* The links the run's messages took (mode.h: routes), or -1 when no mode
+ * says: the ring's. */
+int view_routes(const struct view *v, struct layout_route *out, int max);
 /* What place `slot` of rank r's panel holds (mode.h: block; r = -1 the
  * largest over the run), 0 when no mode says (the forward's C, A, B). */
 int view_block(const struct view *v, int r, int slot, struct view_block *b);

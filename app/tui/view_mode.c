@@ -313,6 +313,14 @@ int view_marks(const struct view *v, int r)
 	return 0;
 }
 
+int view_mode_wrong(const struct view *v, size_t row, size_t col, int *wrong)
+{
+	EACH(v, e)
+		if (e->mode->wrong && e->mode->wrong(v, e->data, row, col, wrong))
+			return 1;
+	return 0;
+}
+
 int view_mark_message(const struct view *v, struct view_mark *m)
 {
 	EACH(v, e)
@@ -403,12 +411,29 @@ int view_panel_title(const struct view *v, int r, char *buf, size_t size)
 	return 0;
 }
 
+int view_beside(const struct view *v, struct view_beside *b)
+{
+	EACH(v, e)
+		if (e->mode->beside && e->mode->beside(v, e->data, b))
+			return 1;
+	return 0;
+}
+
 int view_links(const struct view *v)
 {
 	EACH(v, e)
 		if (e->mode->links && e->mode->links(v, e->data))
 			return 1;
 	return 0;
+}
+
+int view_routes(const struct view *v, struct layout_route *out, int max)
+{
+	int n;
+	EACH(v, e)
+		if (e->mode->routes && (n = e->mode->routes(v, e->data, out, max)) >= 0)
+			return n;
+	return -1;
 }
 
 /* --- keys: what a mode refuses, takes, offers, and adds to s */

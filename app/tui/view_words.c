@@ -219,6 +219,9 @@ void view_cell_text(const struct view *v, char *buf, size_t size)
 
 int view_cell_wrong(const struct view *v, size_t row, size_t col)
 {
+	int wrong;
+	if (view_mode_wrong(v, row, col, &wrong))
+		return wrong;
 	if (!v->finished || v->verdict == VIEW_OK || !v->snap.c || row >= v->ref.rows ||
 	    col >= v->ref.cols)
 		return 0;

@@ -53,7 +53,7 @@ wait_for 'ready  paused' 30 && pass
 none_left "the judge, before the screen"
 wait_text 'your fsdp_mat_mul, case [0-9]+ \(n = 3, A 9x5 @ B 5x6\): wrong result: step 1, rank 0' && pass
 wait_text 'marked ! at step 1.s compute' && pass
-screen | grep -q 'j compare' && pass || bad "the key bar has no j"
+screen | grep -Eq 'j (compare|ring large)' && pass || bad "the key bar has no j"
 screen | grep -q 'terminal too small' && bad "80x24 is too small for the judged run"
 screen | grep -q '! rank' && bad "the mark is on screen before its phase"
 # a key the judged run does not take says why, and the help marks it
@@ -138,10 +138,134 @@ wait_for 'B\[0\] -> rank 2, B\[1\] <- rank 1' && pass
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$'
 
+# The links are the ones the shards took, read off the recorded sends: the
+# left-sending ring's arrows point left (and the ring's, after j, right);
+# a shard sent two ranks on is drawn on its own link, not the ring's.
+test_name="the links a left-sending ring took point left"
+start 80x24 --judge "$W/wrong_neighbour.py" -d 3 -M 9 -K 5 -N 6
+wait_for 'ready  paused' 30
+keys n n
+wait_for 's=0 1/3 transfer' && pass
+wait_for '◀─+┤' && pass
+screen | grep -Eq '├─+▶' && bad "a left-sending run drawn with the ring's right arrows"
+wait_for '!B0─' && pass                  # the mark on the link it took
+screen | grep -q '!B0->' && bad "the mark names a link the screen does not draw"
+keys j
+wait_for 'FSDP ring' && pass
+wait_for '├─+▶' && pass                  # the correct ring goes right
+screen | grep -Eq '◀─+┤' && bad "the correct ring drawn with the candidate's links"
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
+test_name="a left-sending ring in ASCII without colour at 200x60"
+START_ENV=NO_COLOR=1 start 200x60 --judge "$W/wrong_neighbour.py" -d 4 -M 8 -K 6 -N 8 --ascii
+wait_for 'ready  paused' 30
+keys n n
+wait_for 'step s=0 \(1 of 4\)  transfer' && pass
+wait_for '\|<-+\+' && pass             # 1 -> 0, right to left
+wait_for '   \^   ' && pass              # 2 -> 1, up the snake (the ring's goes down)
+screen | grep -Eq '   v   ' && bad "--ascii: 1 -> 2 drawn down the snake"
+wait_for '!B0' && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
+test_name="a shard sent two ranks on is drawn on its own link"
+start 200x60 --judge "$W/skip_neighbour.py" -d 4 -M 8 -K 6 -N 8
+wait_for 'ready  paused' 30
+keys n n
+wait_for 'step s=0 \(1 of 4\)  transfer' && pass
+wait_text '! wrong neighbour: step 0: rank 0 sent shard 0 \(B\[:, 0:2\]\) to rank 2' && pass
+wait_for '!B0' && pass
+screen | grep -q '!B0->' && bad "the detour to rank 2 is not drawn: the mark names it"
+screen | grep -Eq '├─+▶' && bad "a run that never sends to r + 1 drawn with the ring's arrows"
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
+# Every wrong write is marked, not only the first: held to the engine's
+# correct run at the same stop, each rank's cells that differ from it (or
+# that it had not written by then) carry a '!'; the caption explains the
+# first alone; the correct ring, after j, has none.
+test_name="every wrong write marked at 80x24"
+start 80x24 --judge "$W/r_plus_s.py" -d 3 -M 9 -K 5 -N 6
+wait_for 'ready  paused' 30
+keys n n n
+wait_for 's=1 2/3 compute' && pass
+wait_for 'C 00!!··' && pass              # rank 0: the first wrong event
+wait_for 'C ··11!!' && pass              # and ranks 1 and 2 as well
+wait_for 'C !!··22' && pass
+wait_text '! wrong result: step 1, rank 0 wrote' && pass
+keys b
+wait_for 's=0 1/3 transfer' && pass
+screen | grep -q '!!' && bad "step 0 was right, yet marked: $(screen | grep '!!')"
+keys j
+wait_for 'FSDP ring' && pass
+keys n
+wait_for 's=1 2/3 compute' && pass
+screen | grep -q 'C [0-9·]*!' && bad "the correct ring carries the candidate's marks"
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
+test_name="every wrong write marked at 200x60, each value"
+start 200x60 --judge "$W/wrong_neighbour.py" -d 4 -M 8 -K 6 -N 8
+wait_for 'ready  paused' 30
+keys n n n
+wait_for 'step s=1 \(2 of 4\)  compute' && pass
+wait_for '![-0-9]' && pass
+marks=$(screen | grep -o '![-0-9]' | wc -l)
+# each rank wrote a 2x2 block of C with the shard it wrongly held: 16 values
+[ "$marks" -ge 16 ] && pass || bad "only $marks wrong values marked at step 1 (want 16)"
+keys End
+wait_text 'differs from A @ B in [0-9]+ of 64 elements' && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
+# The correct ring beside the candidate's run, at the same stop, where the
+# screen has room (in the schedule table's place, compact, from the
+# engine's own run rebuilt at that phase); the key bar says j makes it
+# large; without room (t takes the table off) j compares as before.
+test_name="the correct ring beside, at the same stop"
+start 80x24 --judge "$W/r_plus_s.py" -d 3 -M 9 -K 5 -N 6
+wait_for 'ready  paused' 30
+wait_for 'the correct ring, this stop \(j: large\)' && pass
+wait_for 'j ring large' && pass
+screen | grep -q 'j compare' && bad "the key bar says compare with the ring beside"
+keys n n n
+wait_for 's=1 2/3 compute' && pass
+wait_for 'r0 +B2 +00··22' && pass         # the ring's rank 0 at step 1: B2 into C[:, 4:6]
+wait_for 'r1 +B0 +0011··' && pass
+wait_for 'C 00!!··' && pass              # the candidate's, marked, on the panels above
+keys n
+wait_for 's=1 2/3 transfer' && pass
+wait_for 'r0 +B2->1 ' && pass            # the same stop: what the ring moved there
+keys t
+wait_gone 'the correct ring, this stop' && pass
+wait_for 'j compare' && pass
+keys t
+wait_for 'the correct ring, this stop' && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
+test_name="the correct ring beside at 200x60, ASCII, no colour"
+START_ENV=NO_COLOR=1 start 200x60 --judge "$W/wrong_neighbour.py" -d 4 -M 8 -K 6 -N 8 --ascii
+wait_for 'ready  paused' 30
+keys n n
+wait_for 'step s=0 \(1 of 4\)  transfer' && pass
+wait_for 'the correct ring, this stop \(j: large\)' && pass
+wait_for 'r0 +B0->1 ' && pass            # the ring passes right ...
+wait_for 'B\[0\] -> rank 3, B\[1\] <- rank 1' && pass   # ... the candidate left
+wait_for 'j ring large' && pass
+keys j
+wait_for 'FSDP ring' && pass
+wait_gone 'the correct ring, this stop' && pass   # the ring large: the schedule table
+wait_for 'j compare' && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
 test_name="the mark without colour, in ASCII, at 80x24"
 START_ENV=NO_COLOR=1 start 80x24 --judge "$W/r_plus_s.py" -d 3 -M 9 -K 5 -N 6 --ascii --start-at 1
 wait_for 's=1 2/3 compute' 30 && pass
 wait_for '! rank 0' && pass
+wait_for 'C \.\.11!!' && pass             # another rank's wrong write, in ASCII
 screen | grep -q '[┌│─]' && bad "--ascii drew box glyphs"
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$'

@@ -247,11 +247,9 @@ static void iv_follow(const struct iv_screen *s, struct iv_out *o)
 {
 	char buf[300];
 	const struct iv_state *st = &s->st;
-	int n = ivq_count(), right = 0, done = 0;
-	for (int q = 0; q < n; q++) {
+	int n = ivq_count(), right = 0;
+	for (int q = 0; q < n; q++)
 		right += st->q_outcome[q] == IV_Q_RIGHT;
-		done += st->q_outcome[q] != IV_Q_PENDING;
-	}
 	if (st->q_cur >= n) {
 		snprintf(buf, sizeof buf, "follow-up: %d of %d right", right, n);
 		iv_add(o, VIEW_TONE_TITLE, buf);

@@ -19,6 +19,7 @@
 
 #include "cli/cli.h"
 #include "tui/keys.h"
+#include "tui/layout.h"
 #include "tui/view.h"
 
 static const char *vj_fn(const struct judge_case *c)
@@ -73,7 +74,9 @@ static void vj_phase_words(const struct dm_plan *p, int phase, char *buf, size_t
 int mode_judged_init(struct mode_judged *vj, const struct judge *j, const struct judge_case *c,
 		     const struct ev *ev, size_t n_ev, struct dm_err *err)
 {
+	mode_judged_release(vj);
 	memset(vj, 0, sizeof *vj);
+	vj->wrong_stop = -1;
 	vj->j = j;
 	vj->c = c;
 	vj->mark = -1;
@@ -104,7 +107,8 @@ int mode_judged_init(struct mode_judged *vj, const struct judge *j, const struct
  * v->fail. */
 static void judged_shown(struct view *v, void *data)
 {
-	const struct mode_judged *vj = data;
+	struct mode_judged *vj = data;
+	mode_judged_wrong_derive(v, vj); /* every wrong write of this stop */
 	if (!v->run_failed)
 		return;
 	/* the run hung or raised: its verdict is the failure's word */
@@ -368,6 +372,30 @@ static int judged_fresh(const struct view *v, const void *data, int r, size_t j,
 	return 1;
 }
 
+/* Every wrong write of the stop shown (judged_wrong.c). */
+static int judged_wrong(const struct view *v, const void *data, size_t row, size_t col,
+			int *wrong)
+{
+	return mode_judged_wrong_cell(v, data, row, col, wrong);
+}
+
+/* Beside the panels, where the screen has room: the correct run at the
+ * same stop, rebuilt from its log (judged_wrong.c), in the table's place. */
+static int judged_table(const struct view *v, const void *data)
+{
+	(void)v, (void)data;
+	return VIEW_TABLE_BESIDE;
+}
+
+static int judged_beside(const struct view *v, const void *data, struct view_beside *b)
+{
+	const struct mode_judged *vj = data;
+	b->snap = vj->ring_snap_ok && vj->wrong_stop >= 0 && vj->wrong_stop == v->stop
+			  ? &vj->ring_snap : NULL;
+	b->title = vj_right(vj->c);
+	return 1;
+}
+
 /* What to do after a deadlock, in the judge's words (its last note). */
 static const char *judged_advice(const struct view *v, const void *data)
 {
@@ -380,6 +408,28 @@ static const char *judged_ring_advice(const struct view *v, const void *data)
 {
 	(void)v, (void)data;
 	return ""; /* the ring's deadlock would be the engine's: the judge has no words for it */
+}
+
+/* The links the candidate's shards took, as its sends recorded them (a
+ * left-sending ring's point left, a wrong neighbour's go where it sent),
+ * over the whole run: the layout keeps them from stop to stop.  The
+ * gather's blocks of C take their own routes, not these. */
+static int judged_routes(const struct view *v, const void *data, struct layout_route *out,
+			 int max)
+{
+	int n = 0;
+	(void)data;
+	for (size_t i = 0; i < v->n_ev; i++) {
+		const struct ev *e = &v->ev[i];
+		int seen = 0;
+		if (e->op != EV_SEND || e->shard < 0 || e->peer < 0 || e->peer == e->rank)
+			continue;
+		for (int j = 0; j < n && !seen; j++)
+			seen = out[j].from == e->rank && out[j].to == e->peer;
+		if (!seen && n < max)
+			out[n++] = (struct layout_route){ e->rank, e->peer };
+	}
+	return n;
 }
 
 /* Every stop rebuilt as recorded: the candidate's run need not follow the ring. */
@@ -488,8 +538,12 @@ const struct view_mode mode_judged = {
 	.headline = judged_headline,
 	.advice = judged_advice,
 	.fresh = judged_fresh,
+	.wrong = judged_wrong,
+	.table = judged_table,
+	.beside = judged_beside,
 	.marks = judged_marks,
 	.message = judged_message,
+	.routes = judged_routes,
 	.refuse = judged_refuse,
 	.key = judged_key,
 	.needs = judged_needs,
@@ -526,5 +580,7 @@ int mode_judged_show(struct view *v, const struct mat *a, const struct mat *b,
 	}
 	struct view_log log = { c->has_trace ? c->trace.ev : NULL, c->has_trace ? c->trace.n_ev : 0,
 				c->mode, c->n, BUG_NONE, NULL, vj->over, 0, &mode_judged, vj };
+	if (!vj->ring_plan && (rc = mode_judged_ring_log(vj, a, b, err)))
+		return rc;
 	return view_init_log(v, a, b, &log, now, err);
 }

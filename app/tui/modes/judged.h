@@ -19,6 +19,7 @@
 #include <distmm/evlog.h>
 #include <distmm/mat.h>
 #include <distmm/replay.h>
+#include <distmm/run.h>
 
 #include "judge/judge.h"
 #include "tui/mode.h"
@@ -36,6 +37,17 @@ struct mode_judged {
 	struct ev mark_ev;         /* that event */
 	int by_judge;              /* the judge named it (else the rules did) */
 	struct replay_wrong rules; /* the first event the rules reject */
+	/* every wrong write (judged_wrong.c): the engine's correct run of the
+	 * case, its log and its state at the stop shown, and the cells of C
+	 * (M x N) the candidate's events wrote wrongly by then */
+	struct dm_plan *ring_plan;
+	struct ev *ring_ev;
+	size_t ring_n;
+	struct run_snapshot ring_snap;
+	int ring_snap_ok;
+	unsigned char *wrong;
+	size_t n_wrong;
+	int wrong_stop; /* the stop wrong[] is of, -1 none */
 };
 
 /* The candidate's run, and the correct ring beside it. */
@@ -45,6 +57,26 @@ extern const struct view_mode mode_judged, mode_judged_ring;
  * the mark, and whether the run returned.  Returns 0 or an engine error. */
 int mode_judged_init(struct mode_judged *vj, const struct judge *j, const struct judge_case *c,
 		     const struct ev *ev, size_t n_ev, struct dm_err *err);
+
+/* What vj holds besides the case's words (the correct run, the marks):
+ * freed, vj left with none; safe on a zeroed vj.  mode_judged_init calls
+ * it first. */
+void mode_judged_release(struct mode_judged *vj);
+
+/* judged_wrong.c: runs the engine's correct run of vj's case on A and B
+ * and keeps its log, for the marks.  Returns 0 or an error (vj then holds
+ * none of it). */
+int mode_judged_ring_log(struct mode_judged *vj, const struct mat *a, const struct mat *b,
+			 struct dm_err *err);
+/* The marks for the stop v shows: the correct run's state at that phase
+ * rebuilt from its log, and each cell the candidate's events wrote held
+ * to it (written there by then, the same value). */
+void mode_judged_wrong_derive(struct view *v, struct mode_judged *vj);
+/* Whether C[row, col] is a wrong write at the stop shown, in *wrong; 0
+ * when the marks do not say (at the verification: the final C against
+ * A @ B, the view's own test). */
+int mode_judged_wrong_cell(const struct view *v, const struct mode_judged *vj, size_t row,
+			   size_t col, int *wrong);
 
 /* Starts v on vj's case, on its matrices A and B: the candidate's run as
  * recorded (every stop rebuilt by replay_recorded, a run that hung shown

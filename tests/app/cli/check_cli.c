@@ -16,24 +16,9 @@
 
 #include "cli/cli.h"
 #include "practice/lesson.h"
+#include "cli_util.h"
 
-static struct cli_opts opts;
-static char msg[512];
 
-/* Parses the words given (after a program name, NULL-terminated). */
-static int parse(const char *first, ...)
-{
-	char *argv[64];
-	int argc = 0;
-	va_list ap;
-	argv[argc++] = (char *)"distmm-tui";
-	va_start(ap, first);
-	for (const char *w = first; w && argc < 63; w = va_arg(ap, const char *))
-		argv[argc++] = (char *)w;
-	va_end(ap);
-	argv[argc] = NULL;
-	return cli_parse(argc, argv, &opts, msg, sizeof msg);
-}
 
 #define REFUSED(...)                                                  \
 	do {                                                          \

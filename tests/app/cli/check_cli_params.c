@@ -9,29 +9,10 @@
 
 #include "cli/cli.h"
 #include "words/zero_words.h"
+#include "cli_util.h"
 
-static struct cli_opts opts;
-static char msg[512];
 
-static int parse(const char *first, ...)
-{
-	char *argv[64];
-	int argc = 0;
-	va_list ap;
-	argv[argc++] = (char *)"distmm-tui";
-	va_start(ap, first);
-	for (const char *w = first; w && argc < 63; w = va_arg(ap, const char *))
-		argv[argc++] = (char *)w;
-	va_end(ap);
-	argv[argc] = NULL;
-	return cli_parse(argc, argv, &opts, msg, sizeof msg);
-}
 
-#define REFUSED_AS(line, ...)                                          \
-	do {                                                           \
-		ck_assert_int_eq(parse(__VA_ARGS__, NULL), CLI_ERROR);  \
-		ck_assert_str_eq(msg, line);                           \
-	} while (0)
 
 START_TEST(test_counts)
 {

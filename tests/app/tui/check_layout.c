@@ -673,6 +673,50 @@ START_TEST(snake_order_and_the_wrap)
 }
 END_TEST
 
+/* A judged run's links, where its messages went: a left-sending ring gets
+ * arrows against the ring, every other pair a detour; in the grid every
+ * one has a path by the gaps and lanes, in focus those side by side. */
+START_TEST(routes_a_run_took_have_paths)
+{
+	static struct layout_route routes[LAYOUT_MAX_LINKS];
+	int s = _i / NCOUNTS, c = _i % NCOUNTS, n = counts[c];
+	int cols = sizes[s][0], rows = sizes[s][1];
+	struct layout_req q;
+	struct layout l;
+	if (n > 16)
+		return; /* 64 ranks have more pairs than links: the first ones drawn */
+	for (int kind = 0; kind < 2; kind++) {
+		int nr = 0;
+		for (int a = 0; a < n; a++)
+			for (int b = 0; b < n; b++)
+				if (kind == 0 ? b == (a + n - 1) % n && a != b : a != b)
+					routes[nr++] = (struct layout_route){ a, b };
+		for (int f = -1; f < n; f++) {
+			make_req(&q, n, 8, 6, 4, 3, 3, LAYOUT_SHOW_ALL, f, 1, captions[2]);
+			q.routes = routes;
+			q.n_routes = nr;
+			snprintf(ctx, sizeof ctx, "%s n=%d focus %d at %dx%d",
+				 kind ? "every pair" : "left ring", n, f, cols, rows);
+			layout_compute(&l, cols, rows, &q);
+			if (!l.ok)
+				continue;
+			check_paths(&l);
+			if (l.focus < 0 && kind == 0)
+				CHECK_EQ(l.n_links, n > 1 ? n : 0);
+			for (int i = 0; i < l.n_links; i++) {
+				int seen = 0;
+				for (int k = 0; k < nr; k++)
+					seen |= routes[k].from == l.link[i].from &&
+						routes[k].to == l.link[i].to;
+				CHECK(seen);
+			}
+			if (l.focus >= 0 && kind == 0 && n > 2) /* f's two: left of it and from the right */
+				CHECK_EQ(l.n_links, 2);
+		}
+	}
+}
+END_TEST
+
 START_TEST(overlays_fit)
 {
 	/* the help, from the real key table, fits whole at every size named */
@@ -734,6 +778,7 @@ static Suite *layout_suite(void)
 	tcase_add_test(tc, too_small_says_what_fits_and_fitting_is_monotone);
 	tc = tcase(s, "paths and overlays");
 	tcase_add_test(tc, snake_order_and_the_wrap);
+	tcase_add_loop_test(tc, routes_a_run_took_have_paths, 0, NSIZES * NCOUNTS);
 	tcase_add_test(tc, overlays_fit);
 	return s;
 }
