@@ -30,6 +30,12 @@ int report_clock_model(const struct cli_opts *o, int computes, struct dm_hw *hw)
 void report_clock_run(const struct cli_opts *o, const struct dm_plan *p, size_t K,
 		      const struct ev *ev, size_t n_ev);
 
+/* report_clock_run with each phase's measured time beside the modelled
+ * one (distmm-mpi --hw: the run's own event times, each phase its longest
+ * rank's span) and their sums. */
+void report_clock_beside(const struct cli_opts *o, const struct dm_plan *p, size_t K,
+			 const struct ev *ev, size_t n_ev);
+
 /* When the options ask for it, a run that did not finish: "modelled time:
  * none: ...". */
 void report_clock_none(const struct cli_opts *o, int deadlock);

@@ -72,6 +72,7 @@ enum {
 	OPT_SWEEP,
 	OPT_JSON,
 	OPT_TIMELINE,
+	OPT_PREFETCH,
 	OPT_INTERVIEW,
 	OPT_INTERVIEW_TIME,
 	OPT_INTERVIEW_RESTART,
@@ -134,6 +135,7 @@ static const struct option cli_longopts[] = {
 	{ "sweep", required_argument, NULL, OPT_SWEEP },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "timeline", no_argument, NULL, OPT_TIMELINE },
+	{ "prefetch", no_argument, NULL, OPT_PREFETCH },
 	{ "interview", required_argument, NULL, OPT_INTERVIEW },
 	{ "interview-time", required_argument, NULL, OPT_INTERVIEW_TIME },
 	{ "interview-restart", no_argument, NULL, OPT_INTERVIEW_RESTART },
@@ -208,6 +210,7 @@ static const struct cli_name {
 	{ OPT_SWEEP, CLI_GIVEN_SWEEP, "--sweep" },
 	{ OPT_JSON, CLI_GIVEN_JSON, "--json" },
 	{ OPT_TIMELINE, CLI_GIVEN_TIMELINE, "--timeline" },
+	{ OPT_PREFETCH, CLI_GIVEN_PREFETCH, "--prefetch" },
 	{ OPT_INTERVIEW, CLI_GIVEN_INTERVIEW, "--interview" },
 	{ OPT_INTERVIEW_TIME, CLI_GIVEN_INTERVIEW_TIME, "--interview-time" },
 	{ OPT_INTERVIEW_RESTART, CLI_GIVEN_INTERVIEW_RESTART, "--interview-restart" },
@@ -454,6 +457,7 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 	case OPT_SWEEP:
 	case OPT_JSON:
 	case OPT_TIMELINE:
+	case OPT_PREFETCH:
 		return cli_clock_option(cli_option_name(cli_bit_of(c)), arg, o, err, size);
 	case OPT_INTERVIEW:
 	case OPT_INTERVIEW_TIME:
@@ -557,6 +561,8 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 	if (cli_tp_check(o, err, err_size) == CLI_ERROR) /* tensor parallel's few rules */
 		return CLI_ERROR;
 	if (cli_rules_check(o, err, err_size) == CLI_ERROR) /* cli_rules.c */
+		return CLI_ERROR;
+	if (cli_clock_check(o, err, err_size)) /* --prefetch's own */
 		return CLI_ERROR;
 	/* cut-off fractions only show when there are fractions */
 	if (o->bug == BUG_INT_ACC && !(o->given & CLI_GIVEN_VALUES))

@@ -86,6 +86,7 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 	CLI_GIVEN_SWEEP_BIT,
 	CLI_GIVEN_JSON_BIT,
 	CLI_GIVEN_TIMELINE_BIT,
+	CLI_GIVEN_PREFETCH_BIT,
 	/* the mock interview (docs/interview.md) */
 	CLI_GIVEN_INTERVIEW_BIT,
 	CLI_GIVEN_INTERVIEW_TIME_BIT,
@@ -151,6 +152,7 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 #define CLI_GIVEN_SWEEP (UINT64_C(1) << CLI_GIVEN_SWEEP_BIT)
 #define CLI_GIVEN_JSON (UINT64_C(1) << CLI_GIVEN_JSON_BIT)
 #define CLI_GIVEN_TIMELINE (UINT64_C(1) << CLI_GIVEN_TIMELINE_BIT)
+#define CLI_GIVEN_PREFETCH (UINT64_C(1) << CLI_GIVEN_PREFETCH_BIT)
 #define CLI_GIVEN_INTERVIEW (UINT64_C(1) << CLI_GIVEN_INTERVIEW_BIT)
 #define CLI_GIVEN_INTERVIEW_TIME (UINT64_C(1) << CLI_GIVEN_INTERVIEW_TIME_BIT)
 #define CLI_GIVEN_INTERVIEW_RESTART (UINT64_C(1) << CLI_GIVEN_INTERVIEW_RESTART_BIT)
@@ -234,6 +236,7 @@ struct cli_opts {
 	int sweep;            /* --sweep: enum ccl_kind, -1 none */
 	int json;             /* --json: the sweep as JSON Lines */
 	int timeline;         /* --timeline: -b's run on the modelled clock, as text */
+	int prefetch;         /* --prefetch: FSDP's compute overlaps its transfer */
 	/* --interview FILE.py: the mock interview (app/interview/) */
 	const char *interview_file;
 	uint64_t interview_ms[2]; /* --interview-time: DP's and FSDP's, ms */

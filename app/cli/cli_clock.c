@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <distmm/bug.h>
 #include <distmm/ccl.h>
 #include <distmm/hw.h>
 #include <distmm/plan.h>
@@ -102,6 +103,34 @@ int cli_clock_option(const char *opt, const char *arg, struct cli_opts *o, char 
 		o->json = 1;
 	} else if (strcmp(opt, "--timeline") == 0) {
 		o->timeline = 1;
+	} else if (strcmp(opt, "--prefetch") == 0) {
+		o->prefetch = 1;
 	}
 	return 0;
+}
+
+/* --prefetch overlaps a batch run of FSDP's correct ring, forward or
+ * training step: everywhere else it would be silently ignored. */
+int cli_clock_check(struct cli_opts *o, char *err, size_t size)
+{
+	const char *why = NULL;
+	if (!(o->given & CLI_GIVEN_PREFETCH))
+		return 0;
+	if (o->judge_file)
+		why = "with --judge (your file runs with its own communicator)";
+	else if (o->replay_file)
+		why = "with --replay (the replay redoes the recorded events; it runs nothing)";
+	else if (o->collective >= 0 || o->sweep >= 0)
+		why = "with --collective or --sweep (it overlaps the matrix multiply's ring)";
+	else if (!o->batch)
+		why = "without -b (batch mode runs the overlapped ring; the interface does not yet)";
+	else if (o->mode != DM_FSDP)
+		why = o->mode == DM_DP ? "with -m dp (DP's B never travels: no transfer to overlap)"
+				       : "with tensor parallel (it overlaps FSDP's ring of B's shards)";
+	else if (o->bug != BUG_NONE)
+		why = "with --bug (it overlaps the correct ring; a bug is a mistake of the plain one)";
+	if (!why)
+		return 0;
+	o->refused = CLI_GIVEN_PREFETCH;
+	return cli_fail(err, size, "--prefetch has no effect %s", why);
 }

@@ -31,10 +31,14 @@ int cli_seconds(const char *s, unsigned *ms);
 
 /* cli_clock.c: the clock's option named opt ("--hw", "--alpha", "--bw",
  * "--flops", "--collective", "--algo", "--bytes", "--sweep", "--json",
- * "--timeline")
+ * "--timeline", "--prefetch")
  * with its value into o. */
 int cli_clock_option(const char *opt, const char *arg, struct cli_opts *o, char *err,
 		     size_t size);
+/* Once every option is read and cli.c's rules passed: where --prefetch
+ * does nothing, refused as those rules refuse (o->refused set).  0, or
+ * CLI_ERROR with err holding the line. */
+int cli_clock_check(struct cli_opts *o, char *err, size_t size);
 
 /* cli_interview.c: --interview, --interview-time, --interview-restart into
  * o; then, once every option is read, what the interview refuses (-b, and

@@ -174,7 +174,8 @@ int inputs_plan(const struct cli_opts *o, struct dm_plan **out, struct dm_err *e
 {
 	int rc = plan_make_run(out, o->mode, o->devices, o->train ? DM_TRAIN : DM_FORWARD, o->order,
 			       o->bug, o->capacity, err);
-	if (!rc && o->reduce_scatter && (rc = plan_set_tp_collective(*out, CCL_REDUCESCATTER, err))) {
+	if (!rc && ((rc = plan_set_prefetch(*out, o->prefetch, err)) ||
+		    (o->reduce_scatter && (rc = plan_set_tp_collective(*out, CCL_REDUCESCATTER, err))))) {
 		plan_free(*out);
 		*out = NULL;
 	}

@@ -28,11 +28,13 @@
 #include "cli/inputs.h"
 #include <distmm/mpi_rank.h>
 #include "batch/report.h"
+#include "batch/report_clock.h"
 #include "batch/report_train.h"
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 #include "cli/status.h"
 #include "cli/version.h"
+#include "mpi_calibrate.h"
 #include "words/bug_words.h"
 #include "words/clock_words.h"
 
@@ -47,15 +49,15 @@ static int mm_rank, mm_size;
  * The device count is the job's size: a -d of the user's is only checked
  * against it (mm_refuse), so cli_parse sees -d exactly when it was given
  * (--replay refuses one).  Returns cli_parse's action. */
-static int mm_parse(int argc, char **argv, struct cli_opts *o, int *step, char *err,
-		    size_t size)
+static int mm_parse(int argc, char **argv, struct cli_opts *o, int *step, int *calibrate,
+		    char *err, size_t size)
 {
 	static char name[] = "distmm-mpi", opt_b[] = "-b";
 	enum { MM_MAX_ARGS = 256 };
 	char *args[MM_MAX_ARGS + 2];
 	int n = 0;
 
-	*step = 0;
+	*step = *calibrate = 0;
 	memset(o, 0, sizeof *o); /* read after an error too (o->refused) */
 	if (argc > MM_MAX_ARGS) {
 		snprintf(err, size, "too many arguments (%d)", argc);
@@ -71,6 +73,8 @@ static int mm_parse(int argc, char **argv, struct cli_opts *o, int *step, char *
 		}
 		if (strcmp(argv[i], "--step") == 0)
 			*step = 1;
+		else if (strcmp(argv[i], "--calibrate") == 0)
+			*calibrate = 1;
 		else
 			args[n++] = argv[i];
 	}
@@ -122,10 +126,34 @@ static void mm_usage(void)
 			  "Only rank 0 reads -A/-B and writes -o/--trace; -d, when given, must be N.\n"
 			  "  --step  before every phase the ranks meet at a barrier, each prints what it\n"
 			  "          holds, and rank 0 waits for Enter\n"
+			  "  --calibrate  ranks 0 and 1 ping-pong 8 B to 64 MiB; alpha and beta fitted\n"
+			  "          to the medians, printed with the fit's error and written as a\n"
+			  "          preset file for --hw (-o FILE, default " MPI_CALIBRATE_FILE ")\n"
+			  "  --hw, --alpha, --bw, --flops: each phase's modelled time beside the\n"
+			  "          measured one (its slowest rank's span, on each rank's own clock)\n"
 			  "--naive, --order, --fix and --capacity (the in-process transport's, which\n"
-			  "detects deadlocks), the clock's (--hw, --collective, --sweep...) and the\n"
-			  "interface's options belong to distmm-tui.\n\n");
+			  "detects deadlocks), --collective, --sweep, --prefetch and the interface's\n"
+			  "options belong to distmm-tui.\n\n");
 	status_put_stdout(cli_usage());
+}
+
+/* distmm-tui's batch options distmm-mpi does not run yet (the model of
+ * time it takes: --hw and the rest time the MPI run, beside its own
+ * measured times). */
+#define MM_TUI_ONLY (CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_PREFETCH)
+
+/* --calibrate takes -o and -q alone (and not --step).  Returns 0 or
+ * STATUS_USAGE (rank 0 printed why). */
+static int mm_refuse_calibrate(const struct cli_opts *o, int step)
+{
+	cli_given_t other = o->given & ~(CLI_GIVEN_BATCH | CLI_GIVEN_OUT | CLI_GIVEN_QUIET);
+	if (!step && !other)
+		return 0;
+	if (mm_rank == 0)
+		status_error("%s has no effect with --calibrate (it measures messages between ranks "
+			     "0 and 1: -o FILE names the preset file, -q shortens the report)",
+			     step ? "--step" : cli_option_name(other & -other));
+	return STATUS_USAGE;
 }
 
 /* Options distmm-mpi cannot honour, refused the same way on every rank;
@@ -150,14 +178,11 @@ static int mm_refuse(struct cli_opts *o, int step)
 	} else if (o->capacity != RUN_UNBOUNDED) {
 		why = "--capacity sets the inboxes of the in-process transport; over MPI the "
 		      "channel is MPI's: leave it out (or use ./distmm-tui)";
-	} else if (o->given & (CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_MODEL)) {
+	} else if (o->given & MM_TUI_ONLY) {
 		snprintf(buf, sizeof buf,
 			 "%s belongs to ./distmm-tui -b for now: distmm-mpi neither runs the "
-			 "collectives family nor models time yet",
-			 cli_option_name(o->given & (CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP |
-						     CLI_GIVEN_MODEL) &
-					 -(o->given & (CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP |
-						       CLI_GIVEN_MODEL))));
+			 "collectives family nor overlaps a ring step yet",
+			 cli_option_name(o->given & MM_TUI_ONLY & -(o->given & MM_TUI_ONLY)));
 		why = buf;
 	} else if (o->mode == DM_TP_COL || o->mode == DM_TP_ROW) {
 		why = "-m tp-col and tp-row run in ./distmm-tui -b for now: distmm-mpi runs FSDP "
@@ -276,6 +301,9 @@ static int mm_prepare(const struct cli_opts *o, struct mat *a, struct mat *b, st
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
+	struct dm_hw hw; /* a bad --hw costs no run */
+	if (report_clock_asked(o))
+		return report_clock_model(o, 1, &hw);
 	return STATUS_OK;
 }
 
@@ -290,11 +318,13 @@ static int mm_report_train(const struct cli_opts *o, const struct mat *a, const 
 	if (rc) {
 		status_flush_stdout();
 		status_error("%s", err->msg);
+		report_clock_none(o, 0);
 		report_train_write(o, res->ev, res->n_ev, res->sum, ref->plan, NULL, NULL, NULL);
 		return STATUS_MISMATCH;
 	}
 	report_train_summary(res->sum, res->ev, res->n_ev, ref->plan, a->rows, a->cols, b->cols);
 	report_train_compare(ref->plan, a->rows, a->cols, b->cols);
+	report_clock_beside(o, ref->plan, a->cols, res->ev, res->n_ev);
 	status = report_train_write(o, res->ev, res->n_ev, res->sum, ref->plan, &res->c, &res->da,
 				    &res->db);
 	if (status == STATUS_OK)
@@ -321,6 +351,7 @@ static int mm_report(const struct cli_opts *o, const struct mat *a, const struct
 	if (rc) {
 		status_flush_stdout();
 		status_error("%s", err->msg);
+		report_clock_none(o, 0);
 		/* the trace of what happened, which is whole; never a result */
 		report_write_outputs(o, res->ev, res->n_ev, res->sum, ref->plan, NULL);
 		return STATUS_MISMATCH;
@@ -328,6 +359,7 @@ static int mm_report(const struct cli_opts *o, const struct mat *a, const struct
 	report_summary(res->sum, ref->plan, a->rows, a->cols, b->cols);
 	inputs_run_config(o, a, b, &cfg);
 	report_compare(a, b, ref->plan, &cfg, res->sum, o->compare);
+	report_clock_beside(o, ref->plan, a->cols, res->ev, res->n_ev);
 	status = report_write_outputs(o, res->ev, res->n_ev, res->sum, ref->plan, &res->c);
 	if (status == STATUS_OK)
 		status = report_verify(o, a, b, &res->c);
@@ -343,7 +375,7 @@ static int mm_main(int argc, char **argv)
 	struct mm_step step_state = { 0 };
 	struct dm_err err = { DM_OK, "" };
 	char msg[256];
-	int step, status = STATUS_OK;
+	int step, calibrate, status = STATUS_OK;
 
 	memset(&ref, 0, sizeof ref);
 	if (mm_size > RUN_MAX_DEVICES) {
@@ -354,7 +386,7 @@ static int mm_main(int argc, char **argv)
 	}
 	if ((status = mm_agree(argc, argv)))
 		return status;
-	switch (mm_parse(argc, argv, &o, &step, msg, sizeof msg)) {
+	switch (mm_parse(argc, argv, &o, &step, &calibrate, msg, sizeof msg)) {
 	case CLI_HELP:
 		if (mm_rank == 0)
 			mm_usage();
@@ -381,6 +413,9 @@ static int mm_main(int argc, char **argv)
 		}
 		return STATUS_USAGE;
 	}
+	if (calibrate)
+		return (status = mm_refuse_calibrate(&o, step)) ? status
+								 : mpi_calibrate(&o, mm_rank, mm_size);
 	if ((status = mm_refuse(&o, step)))
 		return status;
 	if (o.replay_file) { /* a recorded run: nothing to distribute */

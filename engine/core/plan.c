@@ -131,6 +131,14 @@ int plan_set_capacity(struct dm_plan *p, size_t capacity, struct dm_err *err)
 	return 0;
 }
 
+int plan_set_prefetch(struct dm_plan *p, int on, struct dm_err *err)
+{
+	if (on != 0 && on != 1)
+		return dm_err_set(err, DM_EINVAL, "prefetch is on (1) or off (0), not %d", on);
+	p->prefetch = on;
+	return 0;
+}
+
 int plan_set_collective(struct dm_plan *p, enum ccl_kind kind, enum ccl_algo algo, size_t count,
 			struct dm_err *err)
 {
@@ -154,6 +162,7 @@ int plan_train(const struct dm_plan *p) { return p->pass == DM_TRAIN; }
 enum dm_order plan_order(const struct dm_plan *p) { return p->order; }
 enum dm_bug plan_bug(const struct dm_plan *p) { return p->bug; }
 size_t plan_capacity(const struct dm_plan *p) { return p->capacity; }
+int plan_prefetch(const struct dm_plan *p) { return p->prefetch; }
 enum ccl_kind plan_ccl_kind(const struct dm_plan *p) { return p->ccl; }
 enum ccl_algo plan_ccl_algo(const struct dm_plan *p) { return p->algo; }
 size_t plan_ccl_count(const struct dm_plan *p) { return p->count; }
@@ -170,6 +179,18 @@ static int plan_check_collective(const struct dm_plan *p, struct dm_err *err)
 		return dm_err_set(err, DM_EINVAL, "a collective orders its calls itself (a send to "
 				  "a higher rank first), not by %s", order_name(p->order));
 	return ccl_check(p->ccl, p->algo, p->n, err);
+}
+
+/* --prefetch: FSDP's correct ring, whatever the order. */
+static int plan_check_prefetch(const struct dm_plan *p, struct dm_err *err)
+{
+	if (p->mode != DM_FSDP)
+		return dm_err_set(err, DM_EINVAL, "--prefetch overlaps FSDP's ring: in %s no shard of "
+				  "B travels", plan_mode_name(p->mode));
+	if (p->bug != BUG_NONE)
+		return dm_err_set(err, DM_EINVAL, "--prefetch runs the correct ring: bug %s is a "
+				  "mistake of the plain one", bug_name(p->bug));
+	return 0;
 }
 
 /* Tensor parallel: the forward, correct, its one collective the ring's. */
@@ -205,6 +226,9 @@ int plan_set_tp_collective(struct dm_plan *p, enum ccl_kind kind, struct dm_err 
 
 int plan_check(const struct dm_plan *p, struct dm_err *err)
 {
+	int rc;
+	if (p->prefetch && (rc = plan_check_prefetch(p, err)))
+		return rc;
 	if (p->mode == DM_COLL)
 		return plan_check_collective(p, err);
 	if (plan_mode_tp(p->mode))

@@ -24,6 +24,7 @@ struct dm_plan {
 	enum ccl_kind ccl;
 	enum ccl_algo algo;
 	size_t count;
+	int prefetch;       /* FSDP: a step's compute and transfer overlap */
 };
 
 /* plan_new's defaults for mode, n and pass, unchecked: the caller's
@@ -31,7 +32,7 @@ struct dm_plan {
 static inline struct dm_plan plan_of(enum dm_mode mode, int n, enum dm_pass pass)
 {
 	return (struct dm_plan){ mode, n, pass, ORDER_PARITY, BUG_NONE, PLAN_UNBOUNDED,
-				 CCL_ALLREDUCE, CCL_RING, 1 };
+				 CCL_ALLREDUCE, CCL_RING, 1, 0 };
 }
 
 #endif

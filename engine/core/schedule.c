@@ -213,6 +213,19 @@ int sched_first_phase(const struct dm_plan *p, enum sched_kind kind)
 	return -1;
 }
 
+int sched_joined_of(enum dm_mode mode, enum dm_pass pass, int n, int prefetch, int phase)
+{
+	if (!prefetch || mode != DM_FSDP || phase < 0 || phase >= sched_count_of(mode, pass, n))
+		return 0;
+	enum sched_kind kind = sched_kind_of(mode, pass, n, phase);
+	return kind == SCHED_TRANSFER || kind == SCHED_BWD_TRANSFER;
+}
+
+int sched_joined(const struct dm_plan *p, int phase)
+{
+	return p->mode != DM_COLL && sched_joined_of(p->mode, p->pass, p->n, p->prefetch, phase);
+}
+
 int sched_rs_send_chunk(int n, int rank, int step)
 {
 	return split_mod((long)rank - step - 1, n);

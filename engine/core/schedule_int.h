@@ -17,5 +17,7 @@
 int sched_count_of(enum dm_mode mode, enum dm_pass pass, int n);
 enum sched_kind sched_kind_of(enum dm_mode mode, enum dm_pass pass, int n, int phase);
 int sched_step_of(enum dm_mode mode, enum dm_pass pass, int n, int phase);
+/* sched_joined by the numbers, and prefetch on or off. */
+int sched_joined_of(enum dm_mode mode, enum dm_pass pass, int n, int prefetch, int phase);
 
 #endif

@@ -239,9 +239,14 @@ int device_enter(struct device *d, int phase)
 
 int device_log(struct device *d, const struct ev *e)
 {
+	return device_log_as(d, e, d->held, d->peak);
+}
+
+int device_log_as(struct device *d, const struct ev *e, uint64_t held, uint64_t peak)
+{
 	struct ev stamped = *e;
-	stamped.held = d->held;
-	stamped.peak = d->peak;
+	stamped.held = held;
+	stamped.peak = peak;
 	if (d->log_off)
 		return 0;
 	if (evlog_push(&d->log, &stamped))

@@ -62,6 +62,8 @@ struct device {
 	struct rxthread *rx;      /* its receive thread (recv-thread), or NULL */
 	int bug;                  /* enum dm_bug: a deliberate mistake in the ring */
 	int train;                /* the training step: the backward follows the forward */
+	int prefetch;             /* FSDP --prefetch: a step's compute overlaps its transfer */
+	struct overlap *ov;       /* its compute worker (prefetch), or NULL */
 
 	struct mat a;      /* its rows of A: rows x K */
 	struct mat b;      /* DP: all of B; FSDP: the shard it holds, K x width */
@@ -166,6 +168,34 @@ int fsdp_compute(struct device *d, int phase, int step);
 int fsdp_transfer(struct device *d, int phase, int step);
 int dp_compute(struct device *d, int phase);
 
+/* --prefetch (prefetch.c): FSDP's compute at step (phase) and the transfer
+ * after it (phase + 1) at once, the product on the compute worker while
+ * this thread passes the shards; the double buffer (the shard multiplied
+ * and the one coming in) is held from the start of the pair.  bwd: the
+ * backward's compute of dA and its all-gather's transfer.  The events are
+ * the plain phases' (phase, then phase + 1).  Returns as fsdp_transfer. */
+int prefetch_pair(struct device *d, int phase, int step, int bwd);
+/* The compute worker of a device that prefetches on more than one device
+ * (d->ov), and its end.  Returns 0 or DM_ETHREAD / DM_ENOMEM. */
+int prefetch_start(struct device *d);
+void prefetch_stop(struct device *d);
+
+/* The pieces prefetch_pair runs apart (overlap.h's dev_job): a compute's
+ * checks and its product to be (prep), its bookkeeping and event once it
+ * ran (done); a transfer's calls with its accounting, the shard it held
+ * set aside in *aside rather than sent (a copy goes: the product still
+ * reads it; NULL sends it as the plain ring does), its events in ev and
+ * their number in *logged, the bytes held with both buffers in *held and
+ * *peak (go); then their logging (log). */
+struct dev_job;
+int fsdp_compute_prep(struct device *d, int phase, int step, struct dev_job *j);
+int fsdp_compute_done(struct device *d, struct dev_job *j);
+int train_da_prep(struct device *d, int phase, int step, struct dev_job *j);
+int train_da_done(struct device *d, struct dev_job *j);
+int fsdp_transfer_go(struct device *d, int phase, int step, struct mat *aside, struct ev *ev,
+		     int *logged, uint64_t *held, uint64_t *peak);
+int fsdp_transfer_log(struct device *d, const struct ev *ev, int logged);
+
 /* The training step's ring steps over dB's chunks (collective.c): one step
  * of the reduce-scatter (send the running sum of a chunk right, receive one
  * from the left, add its own part into it) and of DP's all-gather (pass the
@@ -193,5 +223,8 @@ int device_enter(struct device *d, int phase);
 /* Appends an event, stamped with the bytes the device holds now and its
  * peak (the times are the caller's). */
 int device_log(struct device *d, const struct ev *e);
+/* The same, stamped with held and peak as given (an event logged after the
+ * moment it stands for: prefetch_pair's compute). */
+int device_log_as(struct device *d, const struct ev *e, uint64_t held, uint64_t peak);
 
 #endif

@@ -22,6 +22,7 @@
 #include <distmm/bug.h>
 #include "core/gemm.h"
 #include <distmm/order.h>
+#include "exec/overlap.h"
 #include "exec/rxthread.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
@@ -45,13 +46,11 @@ static int fsdp_truncating_gemm(struct device *d, size_t c0, size_t w)
 	return 0;
 }
 
-int fsdp_compute(struct device *d, int phase, int step)
+int fsdp_compute_prep(struct device *d, int phase, int step, struct dev_job *j)
 {
 	int n = d->n, r = d->rank;
-	uint32_t flags = 0;
 	size_t c0, w;
 	char why[DM_ERR_MSG_MAX - 32];
-	int rc;
 
 	if (d->bug == BUG_NONE && d->shard != sched_shard(n, r, step))
 		return dm_err_set(&d->err, DM_EPROTO,
@@ -62,23 +61,40 @@ int fsdp_compute(struct device *d, int phase, int step)
 	if (bug_place(d->bug, n, d->N, r, step, d->shard, d->b.cols, &c0, &w, why, sizeof why))
 		return dm_err_set(&d->err, DM_EPROTO, "rank %d, step %d: %s", r, step, why);
 	size_t rows = d->a.rows;
-	uint64_t t = device_now_ns();
+	*j = (struct dev_job){ .bwd = 0, .rows = rows, .K = d->K, .N = d->N, .c0 = c0, .w = w,
+			       .ldb = d->b.cols, .a = d->a.data, .b = d->b.data, .out = d->c.data,
+			       .t0_ns = d->t0_ns };
+	j->ev = (struct ev){ .phase = phase, .step = step, .op = EV_COMPUTE, .rank = r, .peer = -1,
+			     .shard = d->shard, .row_begin = (uint32_t)d->row_begin,
+			     .row_end = (uint32_t)d->row_end, .col_begin = (uint32_t)c0,
+			     .col_end = (uint32_t)(c0 + w), .bytes = mat_bytes(rows, w) };
+	return 0;
+}
+
+int fsdp_compute_done(struct device *d, struct dev_job *j)
+{
+	for (size_t c = j->c0; c < j->c0 + j->w; c++)
+		d->col_fill[c] = j->ev.shard;
+	return j->stamped ? device_log_as(d, &j->ev, j->held, j->peak) : device_log(d, &j->ev);
+}
+
+int fsdp_compute(struct device *d, int phase, int step)
+{
+	struct dev_job j;
+	int rc = fsdp_compute_prep(d, phase, step, &j);
+	if (rc)
+		return rc;
 	if (d->bug == BUG_INT_ACC) {
-		if ((rc = fsdp_truncating_gemm(d, c0, w)))
+		uint64_t t = device_now_ns();
+		if ((rc = fsdp_truncating_gemm(d, j.c0, j.w)))
 			return rc;
-		flags |= EV_FLAG_TRUNCATED;
+		j.ev.flags |= EV_FLAG_TRUNCATED;
+		j.ev.t_begin_ns = t - d->t0_ns;
+		j.ev.t_end_ns = device_now_ns() - d->t0_ns;
 	} else {
-		gemm_acc(rows, w, d->K, d->a.data, d->K, d->b.data, d->b.cols,
-			 d->c.data ? d->c.data + c0 : NULL, d->N);
+		dev_job_run(&j);
 	}
-	for (size_t j = c0; j < c0 + w; j++)
-		d->col_fill[j] = d->shard;
-	struct ev e = { .phase = phase, .step = step, .op = EV_COMPUTE, .rank = r, .peer = -1,
-			.shard = d->shard, .row_begin = (uint32_t)d->row_begin,
-			.row_end = (uint32_t)d->row_end, .col_begin = (uint32_t)c0,
-			.col_end = (uint32_t)(c0 + w), .flags = flags, .bytes = mat_bytes(rows, w),
-			.t_begin_ns = t - d->t0_ns, .t_end_ns = device_now_ns() - d->t0_ns };
-	return device_log(d, &e);
+	return fsdp_compute_done(d, &j);
 }
 
 /* The message that carries *out (owner index `shard`) to `to`, and its
@@ -263,29 +279,34 @@ static int fsdp_forward(struct device *d, int phase, int step, struct mat *out, 
 /* Send right and receive from the left, in the configured order or fix
  * (order.h): parity completes even when a send waits for its receiver
  * (capacity 0); send-first deadlocks there, recv-first everywhere.  The
- * shard held moves out of d->b first, so either order works.  Both events
- * are logged at the end, stamped with the bytes held then. */
-int fsdp_transfer(struct device *d, int phase, int step)
+ * shard held moves out of d->b first, so either order works (with aside,
+ * a copy of it goes and the shard waits in *aside).  The events go to ev,
+ * for fsdp_transfer_log, which stamps them with the bytes held then. */
+int fsdp_transfer_go(struct device *d, int phase, int step, struct mat *aside, struct ev *ev,
+		     int *logged, uint64_t *held, uint64_t *peak)
 {
 	int sends = bug_sends(d->bug, d->n, d->rank), receives = bug_receives(d->bug, d->rank);
 	int forwards = sends && receives && bug_forwards(d->bug, d->n, d->rank);
 	/* the training step's first transfer of a pass: its own shard stays */
 	int keep = d->train && receives && !d->own.rows; /* rows: K even for an empty shard */
 	struct mat out = { 0, 0, NULL };
-	int out_shard = d->shard, rc = 0, logged = 0;
+	int out_shard = d->shard, rc = 0;
 	uint64_t out_bytes = mat_bytes(d->b.rows, d->b.cols), peak_before = d->peak;
 	int incoming = sched_shard(d->n, d->rank, step + 1);
 	uint64_t in_bytes = receives ? mat_bytes(d->K, split_size(d->N, d->n, incoming)) : 0;
 	/* the buffered fix's send buffer: a copy of the shard, held for the transfer */
 	uint64_t buf_bytes = sends && d->order == ORDER_BUFFERED ? out_bytes : 0;
-	struct ev ev[2];
 
-	if (keep) {
+	*logged = 0;
+	if (keep || (aside && receives)) {
 		/* a real device sends it in place: the copy is the message, not a
 		 * buffer the device holds */
 		if ((rc = fsdp_copy_held(d, &out)))
 			return rc;
-		d->own = d->b;
+		if (keep)
+			d->own = d->b;
+		else
+			*aside = d->b;
 		d->b = (struct mat){ 0, 0, NULL };
 		d->shard = -1;
 	} else if (receives) {
@@ -297,15 +318,19 @@ int fsdp_transfer(struct device *d, int phase, int step)
 		return rc;
 	}
 	device_hold(d, in_bytes + buf_bytes); /* the receive buffer (and the send buffer) */
+	if (held)
+		*held = d->held;
+	if (peak)
+		*peak = d->peak;
 	if (forwards)
-		rc = fsdp_forward(d, phase, step, &out, ev, &logged);
+		rc = fsdp_forward(d, phase, step, &out, ev, logged);
 	else
-		rc = fsdp_calls(d, phase, step, &out, out_shard, sends, receives, ev, &logged);
+		rc = fsdp_calls(d, phase, step, &out, out_shard, sends, receives, ev, logged);
 	device_mat_free(d, &out); /* still ours only if the receive failed before the send */
 	/* the shard it held is gone whatever happened (sent, moved into a send
-	 * that failed, or let go), and the receive buffer's count ends: the
-	 * shard that came takes its place, and it may differ in size from the
-	 * one the schedule named */
+	 * that failed, or let go, or set aside for its product), and the
+	 * receive buffer's count ends: the shard that came takes its place, and
+	 * it may differ in size from the one the schedule named */
 	if (receives && !keep)
 		device_drop(d, out_bytes);
 	device_drop(d, in_bytes + buf_bytes);
@@ -323,10 +348,23 @@ int fsdp_transfer(struct device *d, int phase, int step)
 	}
 	if (receives)
 		device_hold(d, mat_bytes(d->b.rows, d->b.cols));
+	return 0;
+}
+
+int fsdp_transfer_log(struct device *d, const struct ev *ev, int logged)
+{
+	int rc;
 	for (int i = 0; i < logged; i++)
 		if ((rc = device_log(d, &ev[i])))
 			return rc;
 	return 0;
+}
+
+int fsdp_transfer(struct device *d, int phase, int step)
+{
+	struct ev ev[2];
+	int logged, rc = fsdp_transfer_go(d, phase, step, NULL, ev, &logged, NULL, NULL);
+	return rc ? rc : fsdp_transfer_log(d, ev, logged);
 }
 
 /* extra-rotation: after its last compute the rank sends its shard once
@@ -352,6 +390,11 @@ static int fsdp_ring(struct device *d)
 	for (int s = 0; s < d->n; s++) {
 		if ((rc = device_enter(d, 2 * s)))
 			return rc;
+		if (d->prefetch && s < d->n - 1) { /* the compute and the transfer, one stop */
+			if ((rc = prefetch_pair(d, 2 * s, s, 0)))
+				return rc;
+			continue;
+		}
 		if ((rc = fsdp_compute(d, 2 * s, s)))
 			return rc;
 		if (s == d->n - 1)
@@ -374,10 +417,16 @@ int fsdp_device_run(struct device *d)
 	if (d->order == ORDER_RECV_THREAD && d->n > 1 &&
 	    (rc = rxthread_start(&d->rx, d->comm, d->rank, &d->err)))
 		return rc;
+	if ((rc = prefetch_start(d))) {
+		rxthread_stop(d->rx);
+		d->rx = NULL;
+		return rc;
+	}
 	rc = fsdp_ring(d);
 	if (rc && rc != DM_ESTOPPED && rc != DM_EDEADLOCK && d->rx)
 		comm_close(d->comm); /* whatever the receive thread waits for ends */
 	rxthread_stop(d->rx);
 	d->rx = NULL;
+	prefetch_stop(d);
 	return rc;
 }

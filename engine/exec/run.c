@@ -241,6 +241,7 @@ static int run_setup_device(struct run *r, int i, const struct mat *a, const str
 	d->enter = run_enter;
 	d->ctx = r;
 	d->order = r->plan.mode == DM_FSDP ? r->plan.order : ORDER_PARITY; /* DP: no ring */
+	d->prefetch = r->plan.mode == DM_FSDP && r->plan.prefetch;
 	d->log_off = r->cfg.keep == RUN_KEEP_NONE;
 	return 0;
 }
@@ -456,7 +457,9 @@ static int run_fail(struct run *r, struct dm_err *err)
 	return r->err.code;
 }
 
-/* Runs phases up to `p` (the devices park only after it) and waits. */
+/* Runs phases up to `p` (the devices park only after it) and waits.  A
+ * phase joined to the next (--prefetch: a compute and the transfer it
+ * overlaps) is one stop with it: the devices never park between the two. */
 static int run_to(struct run *r, int p, struct dm_err *err)
 {
 	if (r->failed)
@@ -464,6 +467,8 @@ static int run_to(struct run *r, int p, struct dm_err *err)
 	if (r->finished)
 		return 1;
 	int rc;
+	if (sched_joined(&r->plan, p + 1))
+		p++;
 	rc = barrier_run_phase(r->bar, p);
 	if (run_collect_error(r)) {
 		/* keep what the failed phase did: its trace is whole up to there */

@@ -18,13 +18,14 @@
 #include <distmm/bug.h>
 #include "core/gemm.h"
 #include "core/schedule_int.h"
+#include "exec/overlap.h"
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 
 /* dA_r += dC_r[:, cols of the B held] @ B_heldᵀ: in FSDP with the shard the
  * backward's all-gather brought (its columns of dC), in DP with all of B.
- * dA's rows are allocated at the backward's first compute. */
-static int train_da_compute(struct device *d, int phase, int step)
+ * dA's rows are allocated at the backward's first compute, by the prep. */
+int train_da_prep(struct device *d, int phase, int step, struct dev_job *j)
 {
 	int n = d->n, r = d->rank, rc;
 	size_t rows = d->a.rows, c0 = 0, w = d->N;
@@ -42,17 +43,31 @@ static int train_da_compute(struct device *d, int phase, int step)
 			return rc;
 		device_hold(d, mat_bytes(rows, d->K));
 	}
-	uint64_t t = device_now_ns();
-	gemm_acc_nt(rows, d->K, w, d->dc.data ? d->dc.data + c0 : NULL, d->N, d->b.data, w,
-		    d->da.data, d->K);
-	d->da_parts = d->mode == DM_FSDP ? d->da_parts + 1 : n;
-	struct ev e = { .phase = phase, .step = step, .op = EV_COMPUTE, .rank = r, .peer = -1,
-			.shard = d->mode == DM_FSDP ? d->shard : -1, .tensor = EV_TENSOR_DA,
-			.row_begin = (uint32_t)d->row_begin, .row_end = (uint32_t)d->row_end,
-			.col_begin = (uint32_t)c0, .col_end = (uint32_t)(c0 + w),
-			.bytes = mat_bytes(rows, d->K), .t_begin_ns = t - d->t0_ns,
-			.t_end_ns = device_now_ns() - d->t0_ns };
-	return device_log(d, &e);
+	*j = (struct dev_job){ .bwd = 1, .rows = rows, .K = d->K, .N = d->N, .c0 = c0, .w = w,
+			       .ldb = w, .a = d->dc.data, .b = d->b.data, .out = d->da.data,
+			       .t0_ns = d->t0_ns };
+	j->ev = (struct ev){ .phase = phase, .step = step, .op = EV_COMPUTE, .rank = r, .peer = -1,
+			     .shard = d->mode == DM_FSDP ? d->shard : -1, .tensor = EV_TENSOR_DA,
+			     .row_begin = (uint32_t)d->row_begin, .row_end = (uint32_t)d->row_end,
+			     .col_begin = (uint32_t)c0, .col_end = (uint32_t)(c0 + w),
+			     .bytes = mat_bytes(rows, d->K) };
+	return 0;
+}
+
+int train_da_done(struct device *d, struct dev_job *j)
+{
+	d->da_parts = d->mode == DM_FSDP ? d->da_parts + 1 : d->n;
+	return j->stamped ? device_log_as(d, &j->ev, j->held, j->peak) : device_log(d, &j->ev);
+}
+
+static int train_da_compute(struct device *d, int phase, int step)
+{
+	struct dev_job j;
+	int rc = train_da_prep(d, phase, step, &j);
+	if (rc)
+		return rc;
+	dev_job_run(&j);
+	return train_da_done(d, &j);
 }
 
 /* FSDP after a pass (the forward, the backward's all-gather): the gathered
@@ -175,11 +190,32 @@ static int train_phase(struct device *d, int phase)
 	}
 }
 
-int train_device_run(struct device *d)
+/* The schedule's phases; with --prefetch a compute and the transfer joined
+ * to it (sched_joined_of) are one pair, entered once. */
+static int train_phases(struct device *d)
 {
 	int count = sched_count_of(d->mode, DM_TRAIN, d->n), rc;
-	for (int p = 0; p < count; p++)
-		if ((rc = device_enter(d, p)) || (rc = train_phase(d, p)))
+	for (int p = 0; p < count; p++) {
+		if ((rc = device_enter(d, p)))
 			return rc;
+		if (sched_joined_of(d->mode, DM_TRAIN, d->n, d->prefetch, p + 1)) {
+			int bwd = sched_kind_of(d->mode, DM_TRAIN, d->n, p) == SCHED_BWD_COMPUTE;
+			if ((rc = prefetch_pair(d, p, sched_step_of(d->mode, DM_TRAIN, d->n, p), bwd)))
+				return rc;
+			p++;
+		} else if ((rc = train_phase(d, p))) {
+			return rc;
+		}
+	}
 	return 0;
+}
+
+int train_device_run(struct device *d)
+{
+	int rc = prefetch_start(d);
+	if (rc)
+		return rc;
+	rc = train_phases(d);
+	prefetch_stop(d);
+	return rc;
 }

@@ -37,9 +37,25 @@ static int cost_alloc(struct cost_run *c, int n, int phases, struct dm_err *err)
 	return 0;
 }
 
+/* Rank r's time in phase ph: its compute and its sends; in a pair (the
+ * next phase joined to ph) the longer of that and its time in the next
+ * one, which runs at once. */
+static double cost_rank_s(const struct cost_run *c, int ph, int r, int pair)
+{
+	const struct cost_lane *l = &c->lane[(size_t)ph * (size_t)c->n + (size_t)r];
+	double t = l->compute_s + l->comm_s;
+	if (pair) {
+		const struct cost_lane *x = &c->lane[(size_t)(ph + 1) * (size_t)c->n + (size_t)r];
+		double u = x->compute_s + x->comm_s;
+		t = u > t ? u : t;
+	}
+	return t;
+}
+
 /* The phases from the lanes: each as long as its slowest rank, the lowest
  * rank of a tie named; its compute that rank's, the rest its exposed
- * communication. */
+ * communication.  A joined phase starts with the one before and is timed
+ * in it (cost.h). */
 static void cost_close(struct cost_run *c)
 {
 	double at = 0;
@@ -48,14 +64,18 @@ static void cost_close(struct cost_run *c)
 		struct cost_phase *p = &c->phase[ph];
 		p->start_s = at;
 		p->critical = -1;
-		p->time_s = 0;
+		p->time_s = p->compute_s = p->comm_s = 0;
+		if (p->joined && ph > 0) {
+			p->start_s = c->phase[ph - 1].start_s;
+			continue;
+		}
+		int pair = ph + 1 < c->phases && c->phase[ph + 1].joined;
 		for (int r = 0; r < c->n; r++) {
-			const struct cost_lane *l = &c->lane[(size_t)ph * (size_t)c->n + (size_t)r];
-			double t = l->compute_s + l->comm_s;
+			double t = cost_rank_s(c, ph, r, pair);
 			if (t > p->time_s) {
 				p->time_s = t;
 				p->critical = r;
-				p->compute_s = l->compute_s;
+				p->compute_s = c->lane[(size_t)ph * (size_t)c->n + (size_t)r].compute_s;
 			}
 		}
 		p->comm_s = p->time_s - p->compute_s;
@@ -72,6 +92,8 @@ int cost_of_events(struct cost_run *c, const struct dm_plan *p, const struct dm_
 	int n = p->n, phases = sched_phase_count(p), rc;
 	if ((rc = cost_alloc(c, n, phases, err)))
 		return rc;
+	for (int ph = 0; ph < phases; ph++)
+		c->phase[ph].joined = sched_joined(p, ph);
 	for (size_t i = 0; i < n_ev; i++) {
 		const struct ev *e = &ev[i];
 		if (e->phase < 0 || e->phase >= phases || e->rank < 0 || e->rank >= n) {

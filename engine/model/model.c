@@ -36,9 +36,10 @@ int model_even(const struct dm_plan *p, size_t N)
 	return model_even_of(p->n, N);
 }
 
-/* model_fwd_peak_by for a mode and a device count. */
-static uint64_t model_peak_at(enum dm_mode mode, int n, int r, size_t M, size_t K, size_t N,
-			      int phase)
+/* model_fwd_peak_by for a mode and a device count (prefetch: the transfer
+ * after step s holds its buffers from the compute of step s on). */
+static uint64_t model_peak_at(enum dm_mode mode, int n, int prefetch, int r, size_t M, size_t K,
+			      size_t N, int phase)
 {
 	uint64_t rows = split_size(M, n, r);
 	uint64_t base = 8 * rows * K + 8 * rows * N; /* A_r + C_r */
@@ -50,8 +51,9 @@ static uint64_t model_peak_at(enum dm_mode mode, int n, int r, size_t M, size_t 
 		return peak;
 	}
 	uint64_t peak = base + shard_bytes(n, r, K, N);
-	/* phase 2s + 1 is the transfer after step s: out and in at once */
-	for (int s = 0; s + 1 < n && 2 * s + 1 <= phase; s++)
+	/* phase 2s + 1 is the transfer after step s: out and in at once (with
+	 * --prefetch already in phase 2s, the compute it runs beside) */
+	for (int s = 0; s + 1 < n && 2 * s + (prefetch ? 0 : 1) <= phase; s++)
 		peak = max_u64(peak, base + shard_bytes(n, sched_shard(n, r, s), K, N) +
 					     shard_bytes(n, sched_shard(n, r, s + 1), K, N));
 	if (r == 0 && phase >= last)
@@ -63,7 +65,7 @@ static uint64_t model_peak_at(enum dm_mode mode, int n, int r, size_t M, size_t 
 uint64_t model_fwd_peak_by(const struct dm_plan *p, int r, size_t M, size_t K, size_t N,
 			   int phase)
 {
-	return model_peak_at(p->mode, p->n, r, M, K, N, phase);
+	return model_peak_at(p->mode, p->n, p->mode == DM_FSDP && p->prefetch, r, M, K, N, phase);
 }
 
 /* model_fwd_rank for a mode and a device count. */
@@ -92,7 +94,7 @@ static void model_rank_at(enum dm_mode mode, int n, int r, size_t M, size_t K, s
 		m->textbook = m->a + (n > 1 ? 2 * B / (uint64_t)n : B) + m->c;
 	}
 	m->work = m->a + m->c + m->b_peak;
-	m->peak = model_peak_at(mode, n, r, M, K, N, last);
+	m->peak = model_peak_at(mode, n, 0, r, M, K, N, last); /* the same with --prefetch */
 }
 
 void model_fwd_rank(const struct dm_plan *p, int r, size_t M, size_t K, size_t N,

@@ -121,8 +121,20 @@ int model_train_phases(const struct dm_plan *plan, size_t M, size_t K, size_t N,
 	int count = sched_count_of(mode, DM_TRAIN, n);
 	uint64_t h = tm_start(&x), m;
 	for (int p = 0; p < count; p++) {
-		tm_phase(&x, sched_kind_of(mode, DM_TRAIN, n, p), sched_step_of(mode, DM_TRAIN, n, p),
-			 &h, &m);
+		int step = sched_step_of(mode, DM_TRAIN, n, p);
+		tm_phase(&x, sched_kind_of(mode, DM_TRAIN, n, p), step, &h, &m);
+		if (sched_joined_of(mode, DM_TRAIN, n, plan->prefetch, p + 1)) {
+			/* --prefetch: the transfer's incoming buffer is held while
+			 * the compute runs beside it (exec/prefetch.c) */
+			uint64_t h2 = h, m2;
+			tm_phase(&x, sched_kind_of(mode, DM_TRAIN, n, p + 1), step, &h2, &m2);
+			m = m2 > m ? m2 : m;
+			if (most)
+				most[p] = m;
+			if (held)
+				held[p] = m2;
+			continue;
+		}
 		if (most)
 			most[p] = m;
 		if (held)

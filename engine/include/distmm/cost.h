@@ -92,6 +92,10 @@ struct cost_phase {
 	int critical;         /* that rank (the lowest of a tie), -1 for a phase with
 				 nothing timed */
 	int sends;            /* messages sent in the phase, every rank */
+	int joined;           /* it runs alongside the phase before (sched_joined:
+				 --prefetch's transfer beside its step's compute): the
+				 pair is timed in that phase, this one starts with it
+				 and takes no time of its own */
 };
 
 struct cost_run {
@@ -107,7 +111,13 @@ struct cost_run {
  * the forward's, dA's and the partial dB's, is rows x K by K x cols or
  * their transposes; K is A's columns), each send alpha + its bytes / beta
  * (the gather's and the rings' alike); a collective's events have no
- * compute.  A phase with no event has time 0.  Returns 0, or DM_EINVAL (F
+ * compute.  A phase with no event has time 0.  With --prefetch a compute
+ * and the transfer joined to it are one pair: a rank takes the longer of
+ * its product and its sends (they overlap), the pair its slowest rank's;
+ * that rank's compute is the pair's compute and the rest, the time its
+ * communication is not hidden behind it, the pair's (exposed)
+ * communication.  So a pair never takes longer than the two phases plain,
+ * and shorter whenever both compute and communicate.  Returns 0, or DM_EINVAL (F
  * unknown and the run computes: err says so), DM_ENOMEM; on failure c is
  * left empty. */
 int cost_of_events(struct cost_run *c, const struct dm_plan *p, const struct dm_hw *hw,

@@ -84,4 +84,22 @@ int hw_format(const struct dm_hw *hw, char *buf, size_t size);
  * DM_EINVAL (hw_check) or DM_EIO. */
 int hw_write_file(const char *path, const struct dm_hw *hw, struct dm_err *err);
 
+/* The fit of alpha and beta to measured message times (distmm-mpi
+ * --calibrate's ping-pong): t = alpha + S / beta by least squares weighted
+ * by 1 / t^2, so that each size's relative error counts alike (unweighted,
+ * the largest sizes' microseconds would decide alpha alone, and often make
+ * it negative).  alpha below 0 is set to 0 and beta refitted (alpha_zero). */
+struct hw_fit {
+	double alpha_us, bw_gbps;
+	double rms_rel, max_rel; /* the fit's relative error over the points */
+	int worst;               /* the point of max_rel */
+	int alpha_zero;          /* alpha came out below 0 and was set to 0 */
+};
+
+/* Fits count (at least 2) points of bytes[i] (above 0, not all equal) and
+ * seconds[i] (above 0).  Returns 0, or DM_EINVAL with err filled (too few
+ * or bad points, or times that fall as sizes grow: no beta above 0). */
+int hw_fit_alpha_beta(const double *bytes, const double *seconds, int count, struct hw_fit *out,
+		      struct dm_err *err);
+
 #endif

@@ -85,6 +85,11 @@ int plan_set_pass(struct dm_plan *p, enum dm_pass pass, struct dm_err *err);
 int plan_set_order(struct dm_plan *p, enum dm_order order, struct dm_err *err);
 int plan_set_bug(struct dm_plan *p, enum dm_bug bug, struct dm_err *err);
 int plan_set_capacity(struct dm_plan *p, size_t capacity, struct dm_err *err);
+/* --prefetch (FSDP's ring, forward and training step): a rank sends its
+ * shard and receives the next while it multiplies the one it holds, so a
+ * step's compute and its transfer are one stop of the step barrier
+ * (sched_joined).  on is 0 or 1; whether the run takes it is plan_check's. */
+int plan_set_prefetch(struct dm_plan *p, int on, struct dm_err *err);
 /* A collective's settings (they matter in mode DM_COLL alone): count at
  * least 1 and at most PLAN_MAX_CCL_COUNT; whether algo runs kind on the
  * plan's devices is plan_check's. */
@@ -106,6 +111,7 @@ int plan_train(const struct dm_plan *p); /* plan_pass(p) == DM_TRAIN */
 enum dm_order plan_order(const struct dm_plan *p);
 enum dm_bug plan_bug(const struct dm_plan *p);
 size_t plan_capacity(const struct dm_plan *p);
+int plan_prefetch(const struct dm_plan *p);
 enum ccl_kind plan_ccl_kind(const struct dm_plan *p);
 enum ccl_algo plan_ccl_algo(const struct dm_plan *p);
 size_t plan_ccl_count(const struct dm_plan *p); /* doubles in a rank's buffer */
@@ -114,7 +120,9 @@ size_t plan_ccl_count(const struct dm_plan *p); /* doubles in a rank's buffer */
  * rings take the parity order alone and the backward's bugs alone (its
  * forward is the correct one); a collective is a forward run with no bug
  * and the parity order (its steps order their calls by ccl.h's rule), by an
- * algorithm that runs it on the plan's devices.  Returns 0 or DM_EINVAL
+ * algorithm that runs it on the plan's devices; --prefetch overlaps FSDP's
+ * correct ring alone (DP's B never travels; a deliberate bug is a mistake
+ * of the plain ring).  Returns 0 or DM_EINVAL
  * with err filled. */
 int plan_check(const struct dm_plan *p, struct dm_err *err);
 

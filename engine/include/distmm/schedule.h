@@ -68,6 +68,13 @@ int sched_phase_step(const struct dm_plan *p, int phase);
  * has no transfers and no reduce-scatter). */
 int sched_first_phase(const struct dm_plan *p, enum sched_kind kind);
 
+/* Whether phase runs alongside the one before it, as one stop of the step
+ * barrier: with --prefetch (plan_prefetch) each of FSDP's ring transfers,
+ * forward's and backward's, with the compute of its step (a rank sends the
+ * shard it multiplies and receives the next meanwhile).  The phases keep
+ * their numbers, kinds and events; the controller stops after the pair. */
+int sched_joined(const struct dm_plan *p, int phase);
+
 /* The reduce-scatter of dB's chunks (the column split of B's shards): at
  * step s = 0..n-2 rank r sends the running sum of chunk (r - s - 1) mod n to
  * r + 1 and receives chunk (r - s - 2) mod n from r - 1, adding its own part

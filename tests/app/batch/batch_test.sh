@@ -700,6 +700,8 @@ done
 # --- the clock: the model of time, the collectives family, the sweep ----------
 # shellcheck source=tests/app/batch/batch_clock.sh
 . "$(dirname "$0")/batch_clock.sh"
+# shellcheck source=tests/app/batch/batch_prefetch.sh
+. "$(dirname "$0")/batch_prefetch.sh"
 # shellcheck source=tests/app/batch/batch_params.sh
 . "$(dirname "$0")/batch_params.sh"
 # shellcheck source=tests/app/batch/batch_tp.sh

@@ -53,7 +53,7 @@ if grep -- '^--' "$T/man" | comm -13 "$T/parser" - >"$T/extra" && ! [ -s "$T/ext
 else bad "options distmm-tui.1 names and the parser does not take: $(tr '\n' ' ' <"$T/extra")"; fi
 # distmm-mpi: its own options, in its page and in its --help
 if [ -x "$MPI_BIN" ]; then
-	for opt in --step; do
+	for opt in --step --calibrate; do
 		grep -q -- "\\\\-\\\\-${opt#--}" "$ROOT/docs/man/distmm-mpi.1" && ok || bad "distmm-mpi.1 lacks $opt"
 		"$MPI_BIN" --help 2>&1 | grep -q -- "$opt" && ok || bad "distmm-mpi --help lacks $opt"
 	done

@@ -10,7 +10,9 @@
 # pipe, and the recorded trace replayed in the interface in a private tmux.
 # The training step (--train): for N = 1..4 and both modes, C, dA and dB
 # written by rank 0 equal bit for bit to distmm-tui's, the same stdout and
-# trace; a backward bug; a bad dC on rank 0.
+# trace; a backward bug; a bad dC on rank 0.  --calibrate: its report's
+# shape and a preset file distmm-tui --hw reads; --hw with it: the
+# modelled time of each phase beside the measured one (no time asserted).
 #
 # Every mpirun runs under a deadline, so a hang fails instead of hanging.
 # Without Open MPI (mpirun or mpicc missing) the script says so and passes:
@@ -281,6 +283,45 @@ expect2 "-d has no effect with --replay" 2 --replay "$TMPD/x.jsonl" -d 2
 expect2 "--step has no effect with --replay" 2 --step --replay "$TMPD/x.jsonl"
 expect2 "--naive has no effect with -m dp" 2 -m dp --naive
 expect2 "--fix has no effect with -m dp" 2 -m dp --fix buffered
+# --- --calibrate: alpha, beta and the fit; a preset file --hw accepts ------
+# (no timing asserted: the shape of the report, the file's keys, and that
+# distmm-tui reads the file and times a collective and a multiply with it)
+mpi 2 --calibrate -o "$TMPD/cal.hw"; st=$?
+if [ "$st" != 0 ]; then bad "--calibrate on 2 ranks: exit $st: $(head -3 "$TMPD/err")"
+elif ! grep -qE '^alpha = [0-9.e+-]+ us, beta = [0-9.e+-]+ GB/s \(least squares' "$TMPD/out" ||
+	! grep -qE '^fit error: [0-9.]+% rms, at most [0-9.]+% \(at [0-9]+ (B|KiB|MiB)\)' "$TMPD/out"; then
+	bad "--calibrate prints no alpha, beta or fit: $(head -3 "$TMPD/out")"
+elif [ "$(grep -cE '^ +[0-9]+ (B|KiB|MiB) +[0-9.]+ (ns|us|ms|s) +[0-9.]+ (ns|us|ms|s) +-?[0-9.]+%$' "$TMPD/out")" != 24 ]; then
+	bad "--calibrate's table has no row for each of the 24 sizes (8 B to 64 MiB)"
+elif ! grep -q '^name = calibrated$' "$TMPD/cal.hw" || ! grep -qE '^alpha_us = [0-9.e+-]+$' "$TMPD/cal.hw" ||
+	! grep -qE '^bw_gbps = [0-9.e+-]+$' "$TMPD/cal.hw" || grep -q '^tflops' "$TMPD/cal.hw"; then
+	bad "--calibrate's preset file: $(cat "$TMPD/cal.hw")"
+else ok; fi
+"$TUI_BIN" -b -q --collective allreduce -d 4 --hw "$TMPD/cal.hw" >"$TMPD/tui.out" 2>&1 &&
+	grep -q '^time: .* from the run.s events' "$TMPD/tui.out" && grep -q 'model calibrated' "$TMPD/tui.out" && ok ||
+	bad "distmm-tui --hw FILE refuses --calibrate's file: $(head -3 "$TMPD/tui.out")"
+"$TUI_BIN" -b -q -d 2 --hw "$TMPD/cal.hw" --flops 1 >"$TMPD/tui.out" 2>&1 &&
+	grep -q '^modelled time, model calibrated' "$TMPD/tui.out" && ok ||
+	bad "distmm-tui -d 2 --hw FILE --flops 1: $(head -3 "$TMPD/tui.out")"
+# without -o: the default name, in the working directory, and nothing else
+mkdir "$TMPD/cal" && (cd "$TMPD/cal" && mpi 3 --calibrate -q); st=$?
+[ "$st" = 0 ] && [ "$(ls -A "$TMPD/cal")" = distmm-calibration.hw ] && ! grep -q '^  ' "$TMPD/out" && ok ||
+	bad "--calibrate -q on 3 ranks: exit $st, left $(ls -A "$TMPD/cal" | tr '\n' ' ')"
+# --hw: the modelled time of each phase beside the measured one
+mpi 3 --hw "$TMPD/cal.hw" --flops 0.01 -M 12 -K 6 -N 12; st=$?
+if [ "$st" = 0 ] && grep -q '^  phase  kind .*slowest rank      measured$' "$TMPD/out" &&
+	[ "$(grep -cE '^ +[0-5]  [a-z]+( [0-9])? +[0-9.]+ (ns|us|ms) .* [0-9.]+ (ns|us|ms|s)$' "$TMPD/out")" = 6 ] &&
+	grep -q '^  measured [0-9.]* [nmu]*s: each phase its longest rank' "$TMPD/out"; then ok
+else bad "distmm-mpi --hw FILE: exit $st, no measured column: $(grep -A8 '^modelled' "$TMPD/out" | head -9)"; fi
+mpi 2 --hw "$TMPD/cal.hw" --train --flops 1 -q; st=$?
+[ "$st" = 0 ] && grep -q '^  measured ' "$TMPD/out" && ok || bad "distmm-mpi --train --hw: exit $st"
+expect2 "no peak F" 2 --hw "$TMPD/cal.hw"
+expect2 "--prefetch belongs to ./distmm-tui -b" 2 --prefetch
+expect2 "--collective belongs to ./distmm-tui -b" 2 --collective allreduce
+expect2 "--calibrate measures a message between two ranks" 1 --calibrate
+expect2 "-M has no effect with --calibrate" 2 --calibrate -M 3
+expect2 "--step has no effect with --calibrate" 2 --calibrate --step
+expect2 "cannot write" 2 --calibrate -o "$TMPD/nodir/cal.hw"
 # without mpirun -q: the program's message once, whatever mpirun adds
 mpi 4 -A "$TMPD/missing.npy"; st=$?
 [ "$st" = 2 ] && [ "$(grep -c '^distmm-mpi: ' "$TMPD/err")" = 1 ] && ok \
