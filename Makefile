@@ -193,6 +193,7 @@ check: $(BIN) mpi check-boundary check-suites
 	tests/ui/judge_ui_test.sh ./$(BIN)
 	tests/ui/ui_test.sh ./$(BIN)
 	tests/ui/train_ui_test.sh ./$(BIN)
+	tests/ui/tp_ui_test.sh ./$(BIN)
 	tests/ui/still_ui_test.sh ./$(BIN)
 	tests/ui/clock_ui_test.sh ./$(BIN)
 	tests/ui/interview_test.sh ./$(BIN)

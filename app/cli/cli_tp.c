@@ -57,10 +57,6 @@ int cli_tp_check(struct cli_opts *o, char *err, size_t size)
 			why = "has no effect without -m tp-row (it ends tp-row's sum with a "
 			      "reduce-scatter)";
 		}
-	} else if (!o->batch && !(o->given & CLI_GIVEN_JUDGE)) {
-		o->refused = CLI_GIVEN_MODE;
-		why = "has no effect without -b when it names tp-col or tp-row (batch mode runs "
-		      "tensor parallel; the interface does not show it yet)";
 	} else if (o->mode == DM_TP_COL && (o->given & CLI_GIVEN_REDUCE_SCATTER)) {
 		o->refused = CLI_GIVEN_REDUCE_SCATTER;
 		why = "has no effect with -m tp-col (tp-col gathers its columns; the reduce-scatter "

@@ -107,6 +107,10 @@ void draw_table_size(const struct view *v, int *w, int *h, int *min_w, int *min_
  * included (draw_table and draw_table_size hand over to these). */
 void draw_table_train(const struct view *v, const struct rect *box);
 void draw_table_train_size(const struct view *v, int *w, int *h, int *min_w, int *min_h);
+/* draw_table_phases.c: a mode's table, a column a phase (VIEW_TABLE_PHASES:
+ * its cells are the mode's phase_cell words). */
+void draw_table_phases(const struct view *v, const struct rect *box);
+void draw_table_phases_size(const struct view *v, int *w, int *h, int *min_w, int *min_h);
 /* draw_table_beside.c: the correct run at the stop shown, a line a rank
  * (view_beside), in the table's place. */
 void draw_table_beside(const struct view *v, const struct rect *box);

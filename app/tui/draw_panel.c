@@ -437,7 +437,7 @@ static int draw_held_shard(const struct view *v, int r)
 static void draw_panel_title(const struct view *v, int r, const struct rect *p, int level)
 {
 	const struct run_dev_view *d = &v->snap.dev[r];
-	char left[64], right[32];
+	char left[64], right[32], words[40];
 	int k = draw_held_shard(v, r), hide = view_hides(v, r);
 	int mark = view_marks(v, r); /* --judge: the first wrong event is this rank's */
 	attr_t ra = theme_attr(ROLE_TITLE);
@@ -448,6 +448,8 @@ static void draw_panel_title(const struct view *v, int r, const struct rect *p, 
 		snprintf(left, sizeof left, mark ? "!%d" : "%d", r);
 	else if (level == LAYOUT_MEDIUM)
 		snprintf(left, sizeof left, "%s rank %d ", bang, r);
+	else if (view_panel_title(v, r, words, sizeof words))
+		snprintf(left, sizeof left, "%s rank %d  %s ", bang, r, words);
 	else if (hide && v->snap.mode == DM_DP)
 		snprintf(left, sizeof left, " rank %d  A rows ? ", r);
 	else

@@ -51,6 +51,10 @@ void draw_table_size(const struct view *v, int *w, int *h, int *min_w, int *min_
 		draw_table_train_size(v, w, h, min_w, min_h);
 		return;
 	}
+	if (view_table_kind(v) == VIEW_TABLE_PHASES) {
+		draw_table_phases_size(v, w, h, min_w, min_h);
+		return;
+	}
 	if (view_table_kind(v) == VIEW_TABLE_BESIDE) {
 		draw_table_beside_size(v, w, h, min_w, min_h);
 		return;
@@ -130,6 +134,10 @@ void draw_table(const struct view *v, const struct rect *box)
 		return;
 	if (view_table_kind(v) == VIEW_TABLE_TRAIN) {
 		draw_table_train(v, box);
+		return;
+	}
+	if (view_table_kind(v) == VIEW_TABLE_PHASES) {
+		draw_table_phases(v, box);
 		return;
 	}
 	if (view_table_kind(v) == VIEW_TABLE_BESIDE) {

@@ -36,7 +36,7 @@ static const struct keys_binding keys_table[] = {
 	    { '_', ACT_SLOWER } }, NULL },
 	{ "Home End g", "the start, the end; g: go to step s", "g", "step", MAIN, 0,
 	  { { KEY_HOME, ACT_HOME }, { KEY_END, ACT_END }, { 'g', ACT_GOTO } }, NULL },
-	{ "m [ ]", "restarts: DP / FSDP; one device fewer / more", "m [ ]", "mode/devs", MAIN,
+	{ "m [ ]", "restarts: FSDP>DP>tp-col>tp-row; one device fewer / more", "m [ ]", "mode/devs", MAIN,
 	  KEYS_NEED_LIVE, { { 'm', ACT_MODE }, { '[', ACT_FEWER }, { ']', ACT_MORE } }, NULL },
 	/* the bar has no room for d at 80 columns (two lines, check_layout) */
 	{ "d", "forward only / the training step (restarts)", NULL, NULL, MAIN, KEYS_NEED_LIVE,

@@ -4,8 +4,8 @@
  * file in app/tui/modes/ exporting one const struct view_mode: the FSDP/DP
  * run (run.c, the base), the training step (train.c), a replay of a trace
  * (replay.c), a judged run and its correct ring (judged.c), the practice
- * (practice.c), the deadlock lab (lab.c), a lesson's part (lessons.c) and
- * the model of time (clock.c).
+ * (practice.c), the deadlock lab (lab.c), a lesson's part (lessons.c),
+ * the model of time (clock.c) and tensor parallel (tp.c).
  *
  * Modes combine (a replay of a training step's trace, a lesson's part in
  * the lab, the practice over a training step), so the view holds the active
@@ -13,7 +13,8 @@
  * (view_mode.c) asks them in that order; the base run, at the highest
  * layer, answers last.  A hook that answers ("said" something) stops the
  * asking; a hook that returns 0 lets the modes below speak.  The layers in
- * use: a judged run 10, a lesson 20, the training step 40, the practice 50,
+ * use: a judged run 10, a lesson 20, the training step 40, tensor parallel
+ * 45, the practice 50,
  * the lab 60, a replay 70, the clock 90, the base run 100.
  *
  * Every hook may be NULL: the mode has nothing to say there.  Hooks that
@@ -82,6 +83,8 @@ struct view_other {
 enum view_table {
 	VIEW_TABLE_RING = 0, /* the forward: FSDP's shards by step, DP's one compute */
 	VIEW_TABLE_TRAIN,    /* a training step's phases (draw_table_train.c) */
+	VIEW_TABLE_PHASES,   /* a column a phase, each cell the mode's words (phase_cell;
+				draw_table_phases.c): tensor parallel's */
 	VIEW_TABLE_BESIDE,   /* the correct run at the stop shown, compact (a judged run's:
 				draw_table_beside.c, from view_beside) */
 };
@@ -221,6 +224,15 @@ struct view_mode {
 	int (*block)(const struct view *v, const void *data, int r, int slot, struct view_block *b);
 	int (*result)(const struct view *v, const void *data, int i, struct view_block *b);
 	int (*memory)(const struct view *v, const void *data, struct view_memtab *t);
+	/* phase_cell: with the table VIEW_TABLE_PHASES, the words of rank r's
+	 * cell at phase p ("A<-r0", "C1>+C0"), r = -1 the column's header, p =
+	 * -1 the table's title; *shard the colour it takes (-1 none).  1 when
+	 * said. */
+	int (*phase_cell)(const struct view *v, const void *data, int p, int r, char *buf,
+			  size_t size, int *shard);
+	/* panel_title: what a full panel's title says after "rank R" ("A[:, 0:2]
+	 * B[0:2, :]"), in place of its rows of A; 1 when said. */
+	int (*panel_title)(const struct view *v, const void *data, int r, char *buf, size_t size);
 
 	/* Keys (enum keys_action).  refuse: the one-line reason this mode does
 	 * not take the action (the help marks it; pressing says it), without

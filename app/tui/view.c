@@ -291,7 +291,9 @@ static void view_animate(struct view *v, uint64_t now)
 	uint64_t dur = k == SCHED_COMPUTE || k == SCHED_BWD_COMPUTE || k == SCHED_DB_PARTIAL
 			       ? VIEW_FILL_NS
 		       : k == SCHED_TRANSFER || k == SCHED_GATHER || k == SCHED_BWD_TRANSFER ||
-				       k == SCHED_REDUCE_SCATTER || k == SCHED_ALL_GATHER
+				       k == SCHED_REDUCE_SCATTER || k == SCHED_ALL_GATHER ||
+				       k == SCHED_DISTRIBUTE || k == SCHED_CCL_RING_RS ||
+				       k == SCHED_CCL_RING_AG
 			       ? VIEW_MOVE_NS
 			       : 0;
 	v->animating = dur > 0;
@@ -434,7 +436,7 @@ int view_init_log(struct view *v, const struct mat *a, const struct mat *b,
 	int rc, n = log->n;
 	view_common_init(v, a, b);
 	v->cfg = (struct view_config){ log->mode, n,	       RUN_UNBOUNDED, ORDER_PARITY,
-				       log->bug,  0,	       log->dc != NULL, log->dc };
+				       log->bug,  0,	       log->dc != NULL, log->dc, 0 };
 	if ((rc = modes_request(v, err)) ||
 	    (view_mode_push(v, log->top, log->top_data) &&
 	     (rc = dm_err_set(err, DM_ENOMEM, "too many modes"))) ||

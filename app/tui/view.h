@@ -57,6 +57,7 @@ struct view_config {
 	int train;      /* the training step's mode: the backward after the forward */
 	const struct mat *dc; /* its dC (M x N), the caller's; kept whether or not train
 				 is on, so that the key can turn it on (NULL: never) */
+	int reduce_scatter; /* tp-row's sum ends in a reduce-scatter (modes/tp.c) */
 };
 
 /* How the values of one matrix are written: whole numbers, or floats with
@@ -411,6 +412,12 @@ int view_panel_lines(const struct view *v);
 /* Rank r's line under its values, "" for none. */
 void view_panel_line(const struct view *v, int r, int width, char *buf, size_t size);
 int view_table_kind(const struct view *v);
+/* The words of a VIEW_TABLE_PHASES cell (mode.h: phase_cell), 0 and "" when
+ * no mode says. */
+int view_phase_cell(const struct view *v, int p, int r, char *buf, size_t size, int *shard);
+/* What rank r's panel title says after "rank R" (mode.h: panel_title), 0
+ * when no mode says (its rows of A). */
+int view_panel_title(const struct view *v, int r, char *buf, size_t size);
 /* The correct run beside this one at the stop shown (mode.h: beside); 0
  * when no mode gives one. */
 int view_beside(const struct view *v, struct view_beside *b);

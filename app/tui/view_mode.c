@@ -392,6 +392,25 @@ int view_table_kind(const struct view *v)
 	return VIEW_TABLE_RING;
 }
 
+int view_phase_cell(const struct view *v, int p, int r, char *buf, size_t size, int *shard)
+{
+	*shard = -1;
+	EACH(v, e)
+		if (e->mode->phase_cell && e->mode->phase_cell(v, e->data, p, r, buf, size, shard))
+			return 1;
+	if (size)
+		buf[0] = '\0';
+	return 0;
+}
+
+int view_panel_title(const struct view *v, int r, char *buf, size_t size)
+{
+	EACH(v, e)
+		if (e->mode->panel_title && e->mode->panel_title(v, e->data, r, buf, size))
+			return 1;
+	return 0;
+}
+
 int view_beside(const struct view *v, struct view_beside *b)
 {
 	EACH(v, e)

@@ -65,6 +65,8 @@ static size_t vs_start_at(const struct view *v, char *buf, size_t size, size_t l
 		return vs_arg(buf, size, len, "gather");
 	if (kind == SCHED_DB_PARTIAL)
 		return vs_arg(buf, size, len, "partial");
+	if (kind == SCHED_DISTRIBUTE || kind >= SCHED_CCL_FIRST)
+		return len; /* a stop --start-at has no word for: the line starts at ready */
 	if (kind != SCHED_COMPUTE && kind != SCHED_TRANSFER) {
 		/* the backward's: b2, b2t, rs1, ag1 */
 		int s = view_phase_step(v, stop);

@@ -40,10 +40,13 @@ void view_position(const struct view *v, int shortform, char *buf, size_t size)
 		snprintf(buf, size, "%s", view_phase_name(v));
 		return;
 	}
-	int ring = kind == SCHED_REDUCE_SCATTER || kind == SCHED_ALL_GATHER;
+	int ring = kind == SCHED_REDUCE_SCATTER || kind == SCHED_ALL_GATHER ||
+		   kind == SCHED_CCL_RING_RS || kind == SCHED_CCL_RING_AG;
 	int bwd = kind == SCHED_BWD_COMPUTE || kind == SCHED_BWD_TRANSFER;
+	/* steps s: FSDP's ring, and a ring over chunks (n - 1 of them) */
 	if (kind == VIEW_READY || kind == VIEW_VERIFY || kind == SCHED_GATHER ||
-	    kind == SCHED_DB_PARTIAL || (v->cfg.mode == DM_DP && !ring)) {
+	    kind == SCHED_DB_PARTIAL || kind == SCHED_DISTRIBUTE ||
+	    (v->cfg.mode != DM_FSDP && !ring)) {
 		snprintf(buf, size, "%s%s", kind == VIEW_READY	  ? "ready"
 					    : kind == VIEW_VERIFY ? "verify"
 								  : sched_kind_name(kind),

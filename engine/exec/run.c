@@ -609,6 +609,8 @@ int run_snapshot_init(struct run_snapshot *s, const struct dm_plan *p, size_t M,
 		return rc;
 	}
 	int n = p->n, rc = run_snapshot_alloc(s, n, M, K, N, want_values, err);
+	if (!rc && p->mode == DM_TP_ROW && (rc = tp_snapshot_alloc(s, want_values, err)))
+		run_snapshot_free(s);
 	if (rc || p->pass == DM_FORWARD)
 		return rc;
 	if (!mat_size_mul((size_t)n, N ? N : 1, &cells))
@@ -773,5 +775,7 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 		memcpy(s->c, r->dev[0].gathered.data, r->M * r->N * sizeof(double));
 	if (coll)
 		ccldev_snapshot_take(r->dev, r->n, s);
+	else if (r->plan.mode == DM_TP_ROW)
+		tp_snapshot_partials(r->dev, r->n, s);
 	run_train_snapshot(r, s);
 }

@@ -33,6 +33,7 @@
 #include "core/plan_int.h"
 #include "core/xalloc.h"
 #include "exec/device.h"
+#include <distmm/run.h>
 
 static uint64_t tp_sat_add(uint64_t a, uint64_t b)
 {
@@ -443,4 +444,39 @@ void tp_snapshot_c(const struct device *d, double *c)
 	/* the partial (M rows) or the rank's summed slice alone */
 	size_t from = src->rows == M ? d->row_begin : 0;
 	memcpy(&c[d->row_begin * N], &src->data[from * N], rows * N * sizeof(double));
+}
+
+int tp_snapshot_alloc(struct run_snapshot *s, int want_values, struct dm_err *err)
+{
+	size_t n = (size_t)s->n, cells;
+	s->ccl_count = s->M * s->N; /* run_snapshot_alloc checked M x N */
+	s->ccl_parts = xcalloc(n * n, sizeof *s->ccl_parts);
+	if (want_values && !mat_size_mul(s->ccl_count ? s->ccl_count : 1, n, &cells))
+		s->ccl_buf = xcalloc(cells, sizeof *s->ccl_buf);
+	if (!s->ccl_parts || (want_values && !s->ccl_buf))
+		return dm_err_set(err, DM_ENOMEM, "out of memory for a snapshot");
+	return 0;
+}
+
+void tp_snapshot_partials(const struct device *dev, int n, struct run_snapshot *s)
+{
+	size_t N = s->N, count = s->ccl_count;
+	for (int r = 0; r < n; r++) {
+		const struct device *d = &dev[r];
+		double *buf = s->ccl_buf ? &s->ccl_buf[(size_t)r * count] : NULL;
+		memcpy(&s->ccl_parts[(size_t)r * (size_t)n], d->parts, (size_t)n * sizeof(int));
+		if (!buf || !count)
+			continue;
+		/* the partial as summed so far; after the reduce-scatter's gather
+		 * its summed rows alone (the rest let go: zeros); after the
+		 * all-reduce rank 0's C is the result */
+		const struct mat *m = d->c.data ? &d->c : &d->gathered;
+		memset(buf, 0, count * sizeof(double));
+		if (!m->data)
+			continue;
+		if (m->rows == s->M)
+			memcpy(buf, m->data, count * sizeof(double));
+		else if (m->rows == d->row_end - d->row_begin)
+			memcpy(&buf[d->row_begin * N], m->data, m->rows * N * sizeof(double));
+	}
 }

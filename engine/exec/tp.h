@@ -15,6 +15,7 @@
 #include <distmm/plan.h>
 
 struct device;
+struct run_snapshot;
 
 /* Sets device `rank` up for p's mode, M x K @ K x N, from the caller's a
  * and b (which must outlive the device), counted as held:
@@ -41,5 +42,12 @@ uint64_t tp_event_count(const struct dm_plan *p);
 /* The C that device d holds, placed in c (M x N): tp-col its columns,
  * tp-row its rows (of the partial, or of the summed slice). */
 void tp_snapshot_c(const struct device *d, double *c);
+
+/* tp-row's buffers in a snapshot (run.h: the ccl_* fields, a buffer of
+ * M x N a rank, its chunks C's row chunks): tp_snapshot_alloc makes them
+ * for s (its M, N and n set), 0 or DM_ENOMEM; tp_snapshot_partials copies
+ * the n devices' partials (summed so far) and the parts each chunk holds. */
+int tp_snapshot_alloc(struct run_snapshot *s, int want_values, struct dm_err *err);
+void tp_snapshot_partials(const struct device *dev, int n, struct run_snapshot *s);
 
 #endif

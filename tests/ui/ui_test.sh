@@ -63,6 +63,11 @@ wait_for 'distmm-tui  DP ' && pass
 wait_for 'all of B' && pass
 keys n n n
 wait_for 'verify: allclose ok' && pass
+# m cycles FSDP, DP, tp-col, tp-row (tp_ui_test.sh shows the last two)
+keys m
+wait_for 'distmm-tui  tp-col ' && pass
+keys m
+wait_for 'distmm-tui  tp-row ' && pass
 keys m
 wait_for 'distmm-tui  FSDP ' && pass
 wait_for 'ready  paused' && pass

@@ -11,11 +11,12 @@
 #include "practice.h"
 #include "replay.h"
 #include "run.h"
+#include "tp.h"
 #include "train.h"
 #include "tui/view.h"
 
 const struct view_mode *const modes_all[] = {
-	&mode_interview, &mode_judged, &mode_judged_ring, &mode_lessons, &mode_train,
+	&mode_interview, &mode_judged, &mode_judged_ring, &mode_lessons, &mode_train, &mode_tp,
 	&mode_practice, &mode_lab, &mode_replay, &mode_run,
 };
 
@@ -29,6 +30,8 @@ int modes_request(struct view *v, struct dm_err *err)
 	if (view_mode_push(v, &mode_run, NULL) ||
 	    (v->cfg.lab && view_mode_push(v, &mode_lab, NULL)))
 		return dm_err_set(err, DM_ENOMEM, "too many modes");
+	if (plan_mode_tp(v->cfg.mode))
+		return mode_tp_push(v, err);
 	return v->cfg.train ? mode_train_push(v, err) : 0;
 }
 

@@ -13,8 +13,9 @@ struct dm_err;
 extern const struct view_mode *const modes_all[];
 int modes_count(void);
 
-/* The modes of v->cfg: the base run always, the deadlock lab (cfg.lab) and
- * the training step (cfg.train) when asked.  Returns 0 or DM_ENOMEM with
+/* The modes of v->cfg: the base run always, the deadlock lab (cfg.lab),
+ * tensor parallel's (cfg.mode tp-col or tp-row) and the training step
+ * (cfg.train) when asked.  Returns 0 or DM_ENOMEM with
  * err filled. */
 int modes_request(struct view *v, struct dm_err *err);
 

@@ -20,6 +20,7 @@
 #include "words/model_words.h"
 #include "tui/keys.h"
 #include "tui/layout.h"
+#include "tp.h"
 #include "train.h"
 #include "tui/view.h"
 
@@ -310,8 +311,12 @@ static int run_key(struct view *v, void *data, int action, int ch, uint64_t now)
 	int n = v->cfg.devices + (action == ACT_MORE ? 1 : -1);
 	(void)data, (void)ch;
 	switch (action) {
-	case ACT_MODE:
-		v->cfg.mode = v->cfg.mode == DM_FSDP ? DM_DP : DM_FSDP;
+	case ACT_MODE: /* FSDP -> DP -> tp-col (tp.c goes on from there) */
+		if (v->cfg.mode == DM_DP) {
+			mode_tp_enter(v, now);
+			return VIEW_KEY_DONE;
+		}
+		v->cfg.mode = DM_DP;
 		view_restart(v, now, &err);
 		return VIEW_KEY_DONE;
 	case ACT_FEWER:

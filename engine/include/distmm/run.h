@@ -202,7 +202,10 @@ struct run_snapshot {
 			      before; NULL when not asked for */
 	/* a collective's, in a snapshot made for a collective's plan (mode
 	 * DM_COLL: no matrices, col_fill and c NULL; NULL and 0 otherwise): its
-	 * chunks, which the interface draws as rows on each rank */
+	 * chunks, which the interface draws as rows on each rank.  tp-row's
+	 * too (mode DM_TP_ROW: its sum is a collective): a buffer of M x N
+	 * a rank, the partial summed so far, its chunks C's row chunks (after
+	 * the reduce-scatter's gather a rank's own rows alone, zeros around) */
 	size_t ccl_count;  /* doubles in a rank's buffer */
 	int *ccl_parts;    /* n * n: ccl_parts[r*n + c], how many ranks' parts rank r's
 			      chunk c holds (0: none; a copy of rank c's own chunk, or of

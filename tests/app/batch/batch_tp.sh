@@ -76,7 +76,7 @@ expect 0 "tp-row on one device" -- -b -q -m tp-row -d 1
 expect 0 "tp, freivalds" -- -b -q -m tp-row -d 3 --verify freivalds --values floats
 
 # --- refusals ------------------------------------------------------------------
-expect_msg 2 "^distmm-tui: -m has no effect without -b when it names tp-col or tp-row" -- -m tp-col
+expect_msg 2 "^distmm-tui: --quiz has no effect with -m tp-col or tp-row" -- -m tp-col --quiz
 expect_msg 2 "^distmm-tui: --reduce-scatter has no effect without -m tp-row" -- -b --reduce-scatter
 expect_msg 2 "^distmm-tui: --reduce-scatter has no effect with -m tp-col" -- -b -m tp-col --reduce-scatter
 expect_msg 2 "^distmm-tui: --train has no effect with -m tp-col or tp-row" -- -b -m tp-row --train

@@ -41,8 +41,11 @@ END_TEST
 
 START_TEST(test_refusals)
 {
-	REFUSED_AS("-m has no effect without -b when it names tp-col or tp-row (batch mode runs "
-		   "tensor parallel; the interface does not show it yet)", "-m", "tp-row");
+	/* the interface shows them (app/tui/modes/tp.c) */
+	ck_assert_int_eq(parse("-m", "tp-row", "--reduce-scatter", "-d", "3", NULL), CLI_RUN);
+	ck_assert_int_eq(parse("-m", "tp-col", NULL), CLI_RUN);
+	REFUSED_AS("--quiz has no effect with -m tp-col or tp-row (the judge, the lessons and the "
+		   "quiz know FSDP and DP alone yet)", "-m", "tp-col", "--quiz");
 	REFUSED_AS("--reduce-scatter has no effect without -m tp-row (it ends tp-row's sum with a "
 		   "reduce-scatter)", "--reduce-scatter", "-b", "-m", "dp");
 	REFUSED_AS("--reduce-scatter has no effect with -m tp-col (tp-col gathers its columns; the "
