@@ -534,7 +534,13 @@ static void draw_medium(const struct view *v, int r, int x, int y, int w, int h)
 	if (line < h) {
 		view_bytes(d->peak_bytes, held, sizeof held);
 		/* the longest that fits whole: never a unit cut in half */
-		snprintf(buf, sizeof buf, "A %zu:%zu  peak %s", d->row_begin, d->row_end, held);
+		char words[64];
+		/* what the rank holds, in the mode's words where it has them (tensor
+		 * parallel's ranks hold columns or k-slices, not rows of A) */
+		if (view_panel_title(v, r, words, sizeof words))
+			snprintf(buf, sizeof buf, "%s  peak %s", words, held);
+		else
+			snprintf(buf, sizeof buf, "A %zu:%zu  peak %s", d->row_begin, d->row_end, held);
 		if ((int)strlen(buf) > w)
 			snprintf(buf, sizeof buf, "peak %s", held);
 		if ((int)strlen(buf) > w)

@@ -82,6 +82,8 @@ wait_for 'tp-row \(row-parallel\)' && pass
 screen | grep -q 'too small' && bad "80x24 is too small for tp-row"
 nkeys 2
 wait_for 's=0 1/2 reduce-scatter' && pass
+# the compact panels never call a rank's k-slice "A rows"
+screen | grep -Eq '│A [0-9]+:[0-9]+ ' && bad "a compact tp-row panel names rows of A" || pass
 nkeys 2
 wait_for 'gather: the reduce-scatter left rank r with its rows of C alone' && pass
 wait_for 'r2 +p2 +c1>\+c0 +c0>\+c2 +->r0' && pass
