@@ -420,9 +420,8 @@ static const struct mode_rule {
 	/* the memory argument: the closed forms alone, with -b */
 	{ "--params without -b", IN_INTERFACE, CLI_GIVEN_PARAMS },
 	{ "--gpu-mem without --params", NO_PARAMS, CLI_GIVEN_GPU_MEM },
-	/* tensor parallel: batch mode's forward alone, yet */
+	/* tensor parallel: the forward alone, yet (in batch mode and the interface) */
 	{ "--reduce-scatter without -m tp-row", NO_TP_ROW, CLI_GIVEN_REDUCE_SCATTER },
-	{ "tensor parallel without -b", IN_TP | IN_INTERFACE, CLI_GIVEN_MODE },
 	{ "what tensor parallel does not do yet", IN_TP,
 	  CLI_GIVEN_TRAIN | CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT | CLI_GIVEN_BUG |
 		  CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX | CLI_GIVEN_CAPACITY |
