@@ -373,7 +373,7 @@ def main():
                        "0.90..1.10", 0.9 <= r["ratio"] <= 1.1)
         p("   the run's peak RSS over the process's before the inputs were made: after run_new")
         p("   the inputs the devices copied are freed, the ones they view kept (VmHWM reset); the model:")
-        p("   train_model_together, the most the ranks hold in one phase summed (app/train_model.c).")
+        p("   model_train_together, the most the ranks hold in one phase summed (engine/model).")
         p()
 
     return finish(a, m, out, targets, res, quick)
