@@ -86,8 +86,10 @@ static void cost_close(struct cost_run *c)
 	c->total_s = at;
 }
 
-int cost_of_events(struct cost_run *c, const struct dm_plan *p, const struct dm_hw *hw,
-		   size_t K, const struct ev *ev, size_t n_ev, struct dm_err *err)
+/* The lanes of events ev[0..n_ev) of a run of p, timed by the model (hw)
+ * or, with hw NULL, by the events' own times; then the phases of them. */
+static int cost_lanes(struct cost_run *c, const struct dm_plan *p, const struct dm_hw *hw,
+		      size_t K, const struct ev *ev, size_t n_ev, struct dm_err *err)
 {
 	int n = p->n, phases = sched_phase_count(p), rc;
 	if ((rc = cost_alloc(c, n, phases, err)))
@@ -103,7 +105,16 @@ int cost_of_events(struct cost_run *c, const struct dm_plan *p, const struct dm_
 					  phases, n);
 		}
 		struct cost_lane *l = &c->lane[(size_t)e->phase * (size_t)n + (size_t)e->rank];
-		if (e->op == EV_COMPUTE) {
+		double span = e->t_end_ns > e->t_begin_ns ? 1e-9 * (double)(e->t_end_ns - e->t_begin_ns)
+							  : 0;
+		if (e->op == EV_SEND)
+			c->phase[e->phase].sends++;
+		if (!hw) {
+			if (e->op == EV_COMPUTE)
+				l->compute_s += span;
+			else if (e->op == EV_SEND || e->op == EV_RECV)
+				l->comm_s += span;
+		} else if (e->op == EV_COMPUTE) {
 			if (hw->tflops <= 0) {
 				cost_run_free(c);
 				return dm_err_set(err, DM_EINVAL, "the hardware %s gives no peak F "
@@ -113,11 +124,22 @@ int cost_of_events(struct cost_run *c, const struct dm_plan *p, const struct dm_
 						    (double)e->col_end - e->col_begin);
 		} else if (e->op == EV_SEND) {
 			l->comm_s += cost_msg_s(hw, (double)e->bytes);
-			c->phase[e->phase].sends++;
 		}
 	}
 	cost_close(c);
 	return 0;
+}
+
+int cost_of_events(struct cost_run *c, const struct dm_plan *p, const struct dm_hw *hw,
+		   size_t K, const struct ev *ev, size_t n_ev, struct dm_err *err)
+{
+	return cost_lanes(c, p, hw, K, ev, n_ev, err);
+}
+
+int cost_of_event_times(struct cost_run *c, const struct dm_plan *p, const struct ev *ev,
+			size_t n_ev, struct dm_err *err)
+{
+	return cost_lanes(c, p, NULL, 0, ev, n_ev, err);
 }
 
 int cost_of_schedule(struct cost_run *c, const struct dm_plan *p, const struct dm_hw *hw,

@@ -122,6 +122,17 @@ struct cost_run {
  * left empty. */
 int cost_of_events(struct cost_run *c, const struct dm_plan *p, const struct dm_hw *hw,
 		   size_t K, const struct ev *ev, size_t n_ev, struct dm_err *err);
+/* The same lanes on the measured clock: the events' own times (t_begin_ns
+ * to t_end_ns, the run's clock) in place of the formulas.  A rank's
+ * compute is the sum of its computes' spans, its communication that of
+ * its sends and receives (a receive's span is its wait for the message),
+ * and the phases are closed by the same rule (each as long as its busiest
+ * rank, a --prefetch pair the longer of its two), so the time the devices
+ * spend parked at the step barrier between phases (the interface waiting
+ * for a key) is left out.  Returns 0, or DM_EINVAL (an event outside the
+ * run), DM_ENOMEM; on failure c is left empty. */
+int cost_of_event_times(struct cost_run *c, const struct dm_plan *p, const struct ev *ev,
+			size_t n_ev, struct dm_err *err);
 /* The same phase by phase from the collective's schedule alone (a plan of
  * mode DM_COLL: <distmm/ccl.h>'s transfers with the real chunk sizes), no
  * run needed.  Returns as cost_of_events. */

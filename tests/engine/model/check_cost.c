@@ -274,6 +274,44 @@ START_TEST(events_time_phase_by_phase)
 }
 END_TEST
 
+/* The measured clock: the events' own spans in place of the formulas,
+ * sends and receives as communication, adds not timed; the gap between two
+ * phases (the step barrier's pause) left out. */
+START_TEST(event_times_are_the_measured_clock)
+{
+	struct dm_plan *p;
+	struct cost_run c;
+	struct dm_err err;
+	ck_assert_int_eq(plan_make(&p, DM_FSDP, 2, DM_FORWARD, NULL), 0); /* 4 phases */
+	struct ev ev[] = {
+		{ .phase = 0, .op = EV_COMPUTE, .rank = 0, .t_begin_ns = 1000, .t_end_ns = 4000 },
+		{ .phase = 0, .op = EV_COMPUTE, .rank = 1, .t_begin_ns = 1000, .t_end_ns = 2000 },
+		/* a second later: the interface waited for a key */
+		{ .phase = 1, .op = EV_SEND, .rank = 0, .t_begin_ns = 1000001000ull,
+		  .t_end_ns = 1000003000ull },
+		{ .phase = 1, .op = EV_RECV, .rank = 0, .t_begin_ns = 1000003000ull,
+		  .t_end_ns = 1000008000ull },
+		{ .phase = 1, .op = EV_SEND, .rank = 1, .t_begin_ns = 1000001000ull,
+		  .t_end_ns = 1000002000ull },
+		{ .phase = 1, .op = EV_ADD, .rank = 1, .t_begin_ns = 1000002000ull,
+		  .t_end_ns = 1000090000ull },
+	};
+	ck_assert_int_eq(cost_of_event_times(&c, p, ev, sizeof ev / sizeof ev[0], &err), 0);
+	ck_assert_int_eq(c.phases, 4);
+	ck_same(c.phase[0].time_s, 3e-6);
+	ck_assert_int_eq(c.phase[0].critical, 0);
+	ck_same(c.phase[1].time_s, 7e-6); /* rank 0's send and its receive's wait */
+	ck_assert_int_eq(c.phase[1].critical, 0);
+	ck_assert_int_eq(c.phase[1].sends, 2);
+	ck_same(c.lane[1 * 2 + 1].comm_s, 1e-6);
+	ck_same(c.total_s, 10e-6);
+	cost_run_free(&c);
+	struct ev outside = { .phase = 4, .op = EV_SEND, .rank = 0 };
+	ck_assert_int_eq(cost_of_event_times(&c, p, &outside, 1, &err), DM_EINVAL);
+	plan_free(p);
+}
+END_TEST
+
 static Suite *cost_suite(void)
 {
 	Suite *s = suite_create("cost");
@@ -293,6 +331,7 @@ static Suite *cost_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, a_schedule_times_to_its_closed_form);
 	tcase_add_test(tc, events_time_phase_by_phase);
+	tcase_add_test(tc, event_times_are_the_measured_clock);
 	suite_add_tcase(s, tc);
 	return s;
 }
