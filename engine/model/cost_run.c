@@ -59,12 +59,12 @@ static double cost_rank_s(const struct cost_run *c, int ph, int r, int pair)
 static void cost_close(struct cost_run *c)
 {
 	double at = 0;
-	c->compute_s = c->comm_s = 0;
+	c->compute_s = c->comm_s = c->hidden_s = 0;
 	for (int ph = 0; ph < c->phases; ph++) {
 		struct cost_phase *p = &c->phase[ph];
 		p->start_s = at;
 		p->critical = -1;
-		p->time_s = p->compute_s = p->comm_s = 0;
+		p->time_s = p->compute_s = p->comm_s = p->hidden_s = 0;
 		if (p->joined && ph > 0) {
 			p->start_s = c->phase[ph - 1].start_s;
 			continue;
@@ -79,8 +79,16 @@ static void cost_close(struct cost_run *c)
 			}
 		}
 		p->comm_s = p->time_s - p->compute_s;
+		if (pair && p->critical >= 0) {
+			/* what the critical rank sends in the pair, less what shows */
+			size_t k = (size_t)p->critical, n = (size_t)c->n;
+			double sent = c->lane[(size_t)ph * n + k].comm_s +
+				      c->lane[(size_t)(ph + 1) * n + k].comm_s;
+			p->hidden_s = sent > p->comm_s ? sent - p->comm_s : 0;
+		}
 		c->compute_s += p->compute_s;
 		c->comm_s += p->comm_s;
+		c->hidden_s += p->hidden_s;
 		at += p->time_s;
 	}
 	c->total_s = at;

@@ -89,6 +89,9 @@ struct cost_phase {
 	double time_s;        /* its slowest rank's compute + sends */
 	double compute_s;     /* that rank's compute ... */
 	double comm_s;        /* ... and the rest: its communication, exposed */
+	double hidden_s;      /* a --prefetch pair's: that rank's sends its product
+				 covers (its sends in the pair less the exposed
+				 communication); 0 in a phase of its own */
 	int critical;         /* that rank (the lowest of a tie), -1 for a phase with
 				 nothing timed */
 	int sends;            /* messages sent in the phase, every rank */
@@ -104,6 +107,8 @@ struct cost_run {
 	struct cost_lane *lane;   /* phases * n: lane[ph * n + r] */
 	double total_s;           /* the sum of the phases */
 	double compute_s, comm_s; /* its split along the critical ranks */
+	double hidden_s;          /* the phases' hidden_s summed: comm_s + hidden_s is what
+				     the critical ranks send in all */
 };
 
 /* The time of the events ev[0..n_ev) of a run of p, phase by phase: each

@@ -5,8 +5,9 @@
  * ring step both computes and sends (n > 1, the product and the message
  * comparable); on even shards a pair takes exactly the longer of 2mkn/F
  * and alpha + S/beta, written out here; its exposed communication is the
- * total less the compute along the critical ranks, and a joined phase
- * starts with its compute and takes no time of its own. */
+ * total less the compute along the critical ranks, the hidden the sending
+ * the product covers (the shorter of the two), and a joined phase starts
+ * with its compute and takes no time of its own. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -136,7 +137,15 @@ START_TEST(a_pair_is_the_longer_of_the_two)
 				      s, x->time_s, pair);
 			ck_assert(fabs(x->compute_s - comp) <= 1e-12 * comp);
 			ck_assert(fabs(x->comm_s - (pair - comp)) <= 1e-12 * pair);
+			/* the sending the product covers: all of it, or as much as the product lasts */
+			double hidden = comp < msg ? comp : msg;
+			ck_assert_msg(fabs(x->hidden_s - hidden) <= 1e-12 * pair, "step %d: hidden "
+				      "%.17g, want %.17g", s, x->hidden_s, hidden);
+			ck_assert(c.phase[2 * s + 1].hidden_s == 0);
 		}
+		/* the last step computes alone: nothing to hide */
+		ck_assert(c.phase[2 * (n - 1)].hidden_s == 0);
+		ck_assert(fabs(c.hidden_s - (n - 1) * (comp < msg ? comp : msg)) <= 1e-12 * c.total_s);
 		cost_run_free(&c);
 	}
 	mat_free(&a);
