@@ -109,8 +109,9 @@ int cli_clock_option(const char *opt, const char *arg, struct cli_opts *o, char 
 	return 0;
 }
 
-/* --prefetch overlaps a batch run of FSDP's correct ring, forward or
- * training step: everywhere else it would be silently ignored. */
+/* --prefetch overlaps FSDP's correct ring, forward or training step, in
+ * batch mode and the interface: everywhere else it would be silently
+ * ignored. */
 int cli_clock_check(struct cli_opts *o, char *err, size_t size)
 {
 	const char *why = NULL;
@@ -122,8 +123,8 @@ int cli_clock_check(struct cli_opts *o, char *err, size_t size)
 		why = "with --replay (the replay redoes the recorded events; it runs nothing)";
 	else if (o->collective >= 0 || o->sweep >= 0)
 		why = "with --collective or --sweep (it overlaps the matrix multiply's ring)";
-	else if (!o->batch)
-		why = "without -b (batch mode runs the overlapped ring; the interface does not yet)";
+	else if (o->lesson_file)
+		why = "with --lesson (a lesson's parts set their own runs)";
 	else if (o->mode != DM_FSDP)
 		why = o->mode == DM_DP ? "with -m dp (DP's B never travels: no transfer to overlap)"
 				       : "with tensor parallel (it overlaps FSDP's ring of B's shards)";

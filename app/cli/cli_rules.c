@@ -71,9 +71,6 @@ static const struct cli_rule {
 	  CLI_IN_INTERFACE,
 	  "has no effect without -b (batch mode runs a collective or the sweep and prints it; "
 	  "the interface does not yet)" },
-	{ CLI_GIVEN_TIMELINE, CLI_IN_INTERFACE,
-	  "has no effect without -b (batch mode prints the timeline as text; the interface does "
-	  "not draw one yet)" },
 	{ CLI_GIVEN_TIMELINE, CLI_IN_SWEEP,
 	  "has no effect with --sweep (the sweep runs nothing: a timeline is a run's)" },
 	{ CLI_GIVEN_SWEEP, CLI_IN_CCL,

@@ -219,6 +219,11 @@ void draw_prepare(struct draw_ctx *d, const struct view *v, int cols, int rows, 
 	req->medium_w = sw > 18 ? sw : 18;
 	req->train_lines = view_panel_lines(v);
 	req->table = v->table && req->n > 1; /* one rank: nothing walks round */
+	if ((d->has_tl = view_timeline(v, &d->tl))) { /* the timeline: no focus, no table */
+		req->timeline_h = draw_timeline_rows(&d->tl, req->n);
+		req->focus = -1;
+		req->table = 0;
+	}
 	draw_table_size(v, &req->table_w, &req->table_h, &req->table_min_w, &req->table_min_h);
 	draw_info_paragraphs(d);
 	req->n_info = 0;
@@ -353,7 +358,10 @@ static void draw_all(struct draw_ctx *d)
 			draw_table(v, &l->table);
 		draw_tokens(d);
 		draw_mark(d);
-		draw_result(d);
+		if (l->timeline.w > 0)
+			draw_timeline(d); /* over the final C's place: the timeline was asked for */
+		else
+			draw_result(d);
 	}
 	draw_info(d);
 	if (!v->bare)

@@ -50,6 +50,8 @@ struct draw_ctx {
 	struct draw_span tok[DRAW_MAX_TOKENS];     /* the labels drawn this frame */
 	int n_tok;
 	struct layout_route route[LAYOUT_MAX_LINKS]; /* the links a mode draws (req.routes) */
+	struct view_timeline tl;                   /* the timeline a mode shows (has_tl) */
+	int has_tl;
 };
 
 /* draw.c: the request and the layout for the view on a cols x rows screen. */
@@ -101,6 +103,11 @@ void draw_mark(struct draw_ctx *d);
 
 /* draw_table.c: the schedule table, rank by step, in box (a panel or an
  * overlay); its size showing everything and its smallest worth showing. */
+/* draw_timeline.c: the rows the timeline t of n ranks wants, borders
+ * included; the timeline in d->l.timeline. */
+int draw_timeline_rows(const struct view_timeline *t, int n);
+void draw_timeline(const struct draw_ctx *d);
+
 void draw_table(const struct view *v, const struct rect *box);
 void draw_table_size(const struct view *v, int *w, int *h, int *min_w, int *min_h);
 /* draw_table_train.c: the same for a training step, the backward's phases

@@ -48,7 +48,9 @@ static const struct keys_binding keys_table[] = {
 	  { { 'v', ACT_SHOW } }, NULL },
 	{ "w", "a worked cell of C; arrows pick it", "w", "cell", MAIN | CELL, 0,
 	  { { 'w', ACT_CELL } }, NULL },
-	{ "t", "the schedule table, rank by step", "t", "table", MAIN, 0, { { 't', ACT_TABLE } }, NULL },
+	/* l shares t's line (the help fills 80x24) and has no room in the bar */
+	{ "t l", "the schedule table; l: the timeline (again: measured)", "t", "table", MAIN, 0,
+	  { { 't', ACT_TABLE }, { 'l', ACT_TIMELINE } }, NULL },
 	{ "x", "quiz: predict, then reveal (on / off)", "x", "quiz", MAIN | QUIZ, KEYS_NEED_LIVE,
 	  { { 'x', ACT_QUIZ } }, NULL },
 	{ "a", "practice: answer its question (again)", "a", "answer", MAIN, KEYS_NEED_DERIVE,

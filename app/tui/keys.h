@@ -32,6 +32,7 @@ enum keys_action {
 	ACT_CELL_LEFT,
 	ACT_CELL_RIGHT,
 	ACT_TABLE,         /* the schedule table */
+	ACT_TIMELINE,      /* the timeline: the modelled clock, the measured one, off */
 	ACT_QUIZ,          /* the quiz on / off */
 	ACT_MEMORY,        /* DP vs FSDP, memory and traffic */
 	ACT_FIX,           /* after a deadlock, run the fixed (parity) order */

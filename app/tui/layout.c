@@ -476,6 +476,39 @@ static void place_links(struct layout *l, const struct layout_req *req)
 		place_link(l, req, r, (r + 1) % n);
 }
 
+/* The timeline at the foot of the panel area (area_h rows), as tall as
+ * its lanes want (draw_timeline shows a window of them when they do not
+ * all fit); the grid above it when it keeps MEDIUM panels (compact ones
+ * say too little to be worth the lanes' rows), else the timeline alone in
+ * the middle of the area.  No focus, no table: the rank kept in view is the
+ * timeline's business. */
+static void place_timeline(struct layout *l, const struct layout_req *req, int area_h)
+{
+	struct layout_req grid = *req;
+	int th = min_int(req->timeline_h, area_h), placed = 0;
+	grid.focus = -1;
+	grid.table = 0;
+	if (area_h - th >= LAYOUT_MEDIUM_MIN_H) {
+		l->panels = (struct rect){ 0, 1, l->cols, area_h - th };
+		placed = place_grid_and_table(l, &grid) && l->level <= LAYOUT_MEDIUM;
+	}
+	if (placed) {
+		place_links(l, &grid);
+	}
+	int y = 1 + area_h - th;
+	if (!placed) { /* alone: in the middle of the area */
+		memset(l->panel, 0, sizeof l->panel);
+		l->n_links = 0;
+		y = 1 + (area_h - th) / 2;
+	}
+	l->focus = -1;
+	l->table = (struct rect){ 0, 0, 0, 0 };
+	l->panels = (struct rect){ 0, 1, l->cols, area_h };
+	l->timeline = (struct rect){ 0, y, l->cols, th };
+	l->need_cols = l->cols;
+	l->need_rows = l->rows;
+}
+
 void layout_compute(struct layout *l, int cols, int rows, const struct layout_req *req)
 {
 	memset(l, 0, sizeof *l);
@@ -496,6 +529,14 @@ void layout_compute(struct layout *l, int cols, int rows, const struct layout_re
 		return;
 	l->status = (struct rect){ 0, 0, cols, 1 };
 	l->panels = (struct rect){ 0, 1, cols, area_h };
+	if (req->timeline_h > 0) {
+		place_timeline(l, req, area_h);
+		l->info_lines = info;
+		l->info = (struct rect){ 0, 1 + l->panels.h, cols, info };
+		l->footer = (struct rect){ 0, rows - foot, cols, foot };
+		l->ok = 1;
+		return;
+	}
 	int placed = 0;
 	if (req->focus >= 0 && req->focus < n && n > 1)
 		placed = place_focus(l, req);

@@ -7,7 +7,9 @@
  * panels in a grid whose reading order follows the ring, with gaps for the
  * arrows and a lane left of the grid and one below it for the arrow that
  * closes the ring; or, in focus, one rank large between its neighbours; and
- * the schedule table beside or below them when there is room); the info
+ * the schedule table beside or below them when there is room; or the
+ * timeline at its foot, under the panels when they keep MEDIUM above it,
+ * else alone); the info
  * area (every line of every paragraph it is given, wrapped at word
  * boundaries, then optional lines when rows are left); the key bar, on as
  * many lines as its hints need.
@@ -96,6 +98,7 @@ struct layout_req {
 	int table;             /* the schedule table, as a panel when there is room */
 	int table_w, table_h;  /* its size showing everything, borders included */
 	int table_min_w, table_min_h; /* the smallest worth showing */
+	int timeline_h;        /* the timeline's rows showing every lane, 0: no timeline */
 	const char *info[LAYOUT_MAX_INFO]; /* paragraphs: every line is reserved */
 	int n_info;
 	int info_min;          /* lines kept for them however few they take (a run's most) */
@@ -142,6 +145,7 @@ struct layout {
 	struct layout_plan plan[LAYOUT_MAX_DEVICES]; /* what it shows */
 	int grid_x[LAYOUT_MAX_DEVICES], grid_y[LAYOUT_MAX_DEVICES]; /* its cell in the grid */
 	struct rect table;        /* the schedule table's panel; w == 0: none */
+	struct rect timeline;     /* the timeline, the panel area's last rows; w == 0: none */
 	struct rect info;         /* the paragraphs, then the optional lines */
 	int info_lines;           /* lines kept for the paragraphs (the rest are optional) */
 	struct rect footer;       /* the key bar, the last rows */

@@ -15,7 +15,7 @@
  * asking; a hook that returns 0 lets the modes below speak.  The layers in
  * use: a judged run 10, a lesson 20, the training step 40, tensor parallel
  * 45, the practice 50,
- * the lab 60, a replay 70, the clock 90, the base run 100.
+ * the lab 60, a replay 70, the timeline 85, the clock 90, the base run 100.
  *
  * Every hook may be NULL: the mode has nothing to say there.  Hooks that
  * take `const struct view *` change nothing; `data` is what the mode was
@@ -96,6 +96,20 @@ struct run_snapshot;
 struct view_beside {
 	const struct run_snapshot *snap;
 	const char *title; /* "the correct ring" */
+};
+
+/* The timeline a mode shows in the panels' area (mode.h: timeline; drawn
+ * by draw_timeline.c with lanes.c's layout): a clock's lanes, or why there
+ * are none.  The pointers are the mode's, valid while the stop is shown. */
+struct cost_run;
+struct view_timeline {
+	const struct cost_run *run; /* the clock shown, NULL: none (why says) */
+	int measured;     /* the events' own times; else the model's */
+	int upto;         /* the last phase done at the stop shown (-1: none yet) */
+	int rank;         /* the rank to keep in view when not every lane fits, -1 none */
+	char title[320];  /* "modelled clock: h100-nvlink (α 3.4 us, β 450 GB/s, F 67 TFLOPS)" */
+	char why[320];    /* with no run: why ("the model does not time tensor parallel") */
+	char exposed[200]; /* the exposed communication, summed, in words */
 };
 
 /* What a key hook did (view_mode_key). */
@@ -230,6 +244,9 @@ struct view_mode {
 	 * said. */
 	int (*phase_cell)(const struct view *v, const void *data, int p, int r, char *buf,
 			  size_t size, int *shard);
+	/* timeline: the timeline the panels' area shows (view_timeline), 1 when
+	 * the mode shows one. */
+	int (*timeline)(const struct view *v, const void *data, struct view_timeline *t);
 	/* panel_title: what a full panel's title says after "rank R" ("A[:, 0:2]
 	 * B[0:2, :]"), in place of its rows of A; 1 when said. */
 	int (*panel_title)(const struct view *v, const void *data, int r, char *buf, size_t size);

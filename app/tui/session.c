@@ -13,6 +13,7 @@
 #include "cli/inputs.h"
 #include "layout.h"
 #include "modes/clock.h"
+#include "modes/timeline.h"
 #include "modes/lessons.h"
 #include "modes/practice.h"
 #include "modes/replay.h"
@@ -156,7 +157,7 @@ static int session_start_view(struct session *t, uint64_t now, struct dm_err *er
 			return rc;
 		}
 		struct view_config cfg = { o->mode, o->devices, o->capacity, o->order, o->bug, lab,
-					   o->train, &t->dc, o->reduce_scatter };
+					   o->train, &t->dc, o->reduce_scatter, o->prefetch };
 		if ((rc = view_init(&t->v, &t->a, &t->b, &cfg, o->play, now, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);
@@ -188,6 +189,14 @@ int session_start(struct session *t, uint64_t now, struct dm_err *err)
 		struct dm_hw hw;
 		if ((rc = inputs_hw_products(o, &hw, err)) ||
 		    (rc = mode_clock_push(&t->v, &hw, inputs_hw_given(o), err))) {
+			session_stop(t);
+			return rc;
+		}
+	}
+	if (!t->judge) { /* the timeline and --prefetch's words: the model, named or not */
+		struct dm_hw hw;
+		if ((rc = inputs_hw_products(o, &hw, err)) ||
+		    (rc = mode_timeline_push(&t->v, &hw, inputs_hw_given(o), o->timeline, err))) {
 			session_stop(t);
 			return rc;
 		}

@@ -11,6 +11,7 @@
 
 #include "layout.h"
 #include "modes/modes.h"
+#include <distmm/bug.h>
 #include <distmm/order.h>
 #include <distmm/schedule.h>
 
@@ -88,8 +89,12 @@ static int view_plan(struct view *v, struct dm_err *err)
 	struct dm_plan *p;
 	int rc = plan_make_run(&p, v->cfg.mode, v->cfg.devices, DM_FORWARD, v->cfg.order,
 			       v->cfg.bug, v->cfg.capacity, err);
-	if (rc)
+	if (!rc && v->cfg.prefetch && v->cfg.mode == DM_FSDP && v->cfg.bug == BUG_NONE)
+		rc = plan_set_prefetch(p, 1, err);
+	if (rc) {
+		plan_free(p);
 		return rc;
+	}
 	plan_free(v->plan);
 	v->plan = p;
 	run_config_default(&v->run_cfg);
@@ -436,7 +441,7 @@ int view_init_log(struct view *v, const struct mat *a, const struct mat *b,
 	int rc, n = log->n;
 	view_common_init(v, a, b);
 	v->cfg = (struct view_config){ log->mode, n,	       RUN_UNBOUNDED, ORDER_PARITY,
-				       log->bug,  0,	       log->dc != NULL, log->dc, 0 };
+				       log->bug,  0,	       log->dc != NULL, log->dc, 0, 0 };
 	if ((rc = modes_request(v, err)) ||
 	    (view_mode_push(v, log->top, log->top_data) &&
 	     (rc = dm_err_set(err, DM_ENOMEM, "too many modes"))) ||

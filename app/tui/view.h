@@ -58,6 +58,9 @@ struct view_config {
 	const struct mat *dc; /* its dC (M x N), the caller's; kept whether or not train
 				 is on, so that the key can turn it on (NULL: never) */
 	int reduce_scatter; /* tp-row's sum ends in a reduce-scatter (modes/tp.c) */
+	int prefetch;   /* --prefetch: FSDP's correct ring overlaps each step's transfer with
+			   its compute (one stop a step); the runs it does not apply to
+			   (DP, tensor parallel, a bug) run plain */
 };
 
 /* How the values of one matrix are written: whole numbers, or floats with
@@ -421,6 +424,8 @@ int view_panel_title(const struct view *v, int r, char *buf, size_t size);
 /* The correct run beside this one at the stop shown (mode.h: beside); 0
  * when no mode gives one. */
 int view_beside(const struct view *v, struct view_beside *b);
+/* The timeline the panels' area shows (mode.h: timeline), 0 when none. */
+int view_timeline(const struct view *v, struct view_timeline *t);
 int view_links(const struct view *v);
 /* The links the run's messages took (mode.h: routes), or -1 when no mode
  * says: the ring's. */

@@ -419,6 +419,14 @@ int view_beside(const struct view *v, struct view_beside *b)
 	return 0;
 }
 
+int view_timeline(const struct view *v, struct view_timeline *t)
+{
+	EACH(v, e)
+		if (e->mode->timeline && e->mode->timeline(v, e->data, t))
+			return 1;
+	return 0;
+}
+
 int view_links(const struct view *v)
 {
 	EACH(v, e)

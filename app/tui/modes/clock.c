@@ -44,6 +44,8 @@ static void clock_shown(struct view *v, void *data)
 		snprintf(times, sizeof times, "%s", err.msg); /* F unknown: refused at start */
 	} else {
 		int upto = v->stop < run.phases ? v->stop : run.phases - 1;
+		if (upto > 0 && run.phase[upto].joined)
+			upto--; /* --prefetch: the pair is timed in its compute's phase */
 		clockw_screen_times(&run, v->finished ? run.phases : upto, times, sizeof times);
 		cost_run_free(&run);
 	}

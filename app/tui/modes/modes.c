@@ -11,13 +11,14 @@
 #include "practice.h"
 #include "replay.h"
 #include "run.h"
+#include "timeline.h"
 #include "tp.h"
 #include "train.h"
 #include "tui/view.h"
 
 const struct view_mode *const modes_all[] = {
 	&mode_interview, &mode_judged, &mode_judged_ring, &mode_lessons, &mode_train, &mode_tp,
-	&mode_practice, &mode_lab, &mode_replay, &mode_run,
+	&mode_practice, &mode_lab, &mode_replay, &mode_timeline, &mode_run,
 };
 
 int modes_count(void)

@@ -258,6 +258,15 @@ static int train_caption(const struct view *v, const void *data, char *buf, size
 				 t, t + 1, n, t, n);
 		return 1;
 	case SCHED_BWD_TRANSFER:
+		if (v->plan && sched_joined(v->plan, v->stop)) {
+			char note[320];
+			view_transfer_note(v, note, sizeof note);
+			snprintf(buf, size, "backward step t=%d with its transfer, at once (--prefetch): "
+					    "each rank adds dC_r[:, its columns] @ B_shard^T into its rows "
+					    "of dA while it passes that shard to (r + 1) mod %d. %s",
+				 t, n, note);
+			return 1;
+		}
 		snprintf(buf, size, "backward transfer after t=%d: the second all-gather of B, the "
 				    "forward's ring again: each rank passes its shard to (r + 1) mod %d "
 				    "(held bytes rise again).",

@@ -26,7 +26,7 @@ static const struct {
 	{ KEY_BTAB, ACT_FOCUS_PREV }, { 'v', ACT_SHOW },     { 'w', ACT_CELL },
 	{ 't', ACT_TABLE },       { 'x', ACT_QUIZ },         { 'c', ACT_MEMORY },
 	{ 'f', ACT_FIX },         { 's', ACT_SHARE },        { 'T', ACT_THEME },
-	{ 'j', ACT_JUDGE },       { 'd', ACT_TRAIN },
+	{ 'j', ACT_JUDGE },       { 'd', ACT_TRAIN },        { 'l', ACT_TIMELINE },
 	{ '\n', ACT_ENTER },      { '\r', ACT_ENTER },       { KEY_ENTER, ACT_ENTER },
 	{ '?', ACT_HELP },        { 'h', ACT_HELP },         { KEY_F(1), ACT_HELP },
 	{ 12 /* Ctrl-L */, ACT_REDRAW }, { 'q', ACT_QUIT },  { 27 /* Esc */, ACT_ESCAPE },
