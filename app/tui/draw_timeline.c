@@ -5,7 +5,7 @@
  * shown are drawn in their colours, the later ones dim, and a mark on the
  * border under the lanes stands where the stop ends.  When the lanes do not all fit
  * (16 ranks at 80x24) a window of them shows, holding the focused rank:
- * Tab scrolls it, and the bottom border says which ranks show. */
+ * Tab scrolls it, and the top border says which ranks show. */
 #include <stdio.h>
 #include <string.h>
 
@@ -21,7 +21,7 @@
 
 int draw_timeline_rows(const struct view_timeline *t, int n)
 {
-	return 2 + (t->run ? TL_FIXED + n : 2);
+	return 2 + (t->run ? TL_FIXED + n : 3);
 }
 
 /* The column at which the stop shown ends: the end of its phase (of its
@@ -105,9 +105,9 @@ void draw_timeline(const struct draw_ctx *d)
 		draw_text(yc, x, TL_LABEL_W, theme_attr(ROLE_TITLE), "crit");
 		tl_lane(yc, x + TL_LABEL_W, line, width, now);
 	}
-	if (count < n)
-		draw_textf(r->y + r->h - 1, r->x + 2, r->w - 4, theme_attr(ROLE_TITLE),
-			   " ranks %d-%d of %d (Tab scrolls) ", first, first + count - 1, n);
+	if (count < n) /* on the top border, after the title: the mark has the bottom one */
+		draw_textf(r->y, r->x + 47, r->w - 49, theme_attr(ROLE_TITLE),
+			   " ranks %d-%d of %d, Tab scrolls ", first, first + count - 1, n);
 	/* where the stop shown ends, on the border under the lanes */
 	theme_put(stdscr, r->y + r->h - 1, x + TL_LABEL_W + (now < width ? now : width - 1),
 		  GLYPH_UARROW, theme_attr(ROLE_KEY) | A_BOLD);

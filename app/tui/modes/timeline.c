@@ -207,7 +207,7 @@ static int tl_timeline(const struct view *v, const void *data, struct view_timel
 	} else {
 		snprintf(out->exposed, sizeof out->exposed, "exposed communication %s of %s (%.1f%%)%s",
 			 ex, total, 100.0 * c->comm_s / c->total_s,
-			 lanes_joined(c) ? "" : ": nothing overlaps");
+			 lanes_joined(c) || c->comm_s <= 0 ? "" : ": nothing overlaps");
 	}
 	return 1;
 }
