@@ -183,7 +183,8 @@ test: check
 
 # The plain build's tests: Check suites, batch mode, the judge (batch and
 # interface), the interface, the practice lab (--quiz=derive, the deadlock lab
-# on screen), the storm, the export and --record, the clock on screen.
+# on screen), the storm, the export and --record, the clock on screen, the
+# timeline and --prefetch on screen.
 check: WERROR = -Werror
 check: $(BIN) mpi check-boundary check-suites
 	tests/app/batch/batch_test.sh ./$(BIN)
@@ -196,6 +197,7 @@ check: $(BIN) mpi check-boundary check-suites
 	tests/ui/tp_ui_test.sh ./$(BIN)
 	tests/ui/still_ui_test.sh ./$(BIN)
 	tests/ui/clock_ui_test.sh ./$(BIN)
+	tests/ui/timeline_test.sh ./$(BIN)
 	tests/ui/interview_test.sh ./$(BIN)
 	tests/ui/practice_test.sh ./$(BIN)
 	tests/ui/storm_test.sh ./$(BIN)

@@ -4,7 +4,8 @@
 # phase; its output, played into a real terminal (a private tmux of the same
 # size), must end on the very screen, colours included, that the interface
 # itself ends on when driven to its end in tmux with the same options.  The
-# SVG stills parse as XML and hold the panels' text (tests/ui/export_svg.py).
+# SVG stills parse as XML and hold the panels' text (tests/ui/export_svg.py),
+# and the timeline's when it is on screen (--timeline).
 # --record is driven in tmux, through a resize, q and Ctrl-C; bad paths exit
 # 2 with one line and leave nothing behind.  Every wait is for something on
 # screen (tmux.sh), never for a time.
@@ -204,6 +205,13 @@ export_ok -d 3 --export "$W/svg/run.svg" &&
 [ "$(ls -A "$W/svg" | wc -l)" = 9 ] && pass || bad "the svg folder holds $(ls -A "$W/svg" | tr '\n' ' ')"
 grep -q '<title>Ready: rank r holds' "$W/svg/run-000.svg" && grep -q '<title>step s=0: ' "$W/svg/run-001.svg" &&
 	pass || bad "a still's title is not its phase's caption"
+# the timeline on screen (--timeline) is in every still and in the cast
+export_ok -d 4 --timeline --export "$W/svg/tl.svg" &&
+	"$PY" "$HERE/export_svg.py" "$W/svg/tl" 10 "+timeline: the modelled clock" "+h100-nvlink" \
+		"+r3" "+crit" "+exposed communication" > "$W/out" && pass || bad "timeline: $(cat "$W/out")"
+export_ok -d 4 --timeline --export "$W/tl.cast" && grep -q 'timeline: the modelled clock' "$W/tl.cast" &&
+	grep -q 'exposed communication' "$W/tl.cast" && pass || bad "the cast has no timeline"
+rm -f "$W"/svg/tl*.svg "$W/tl.cast"
 export_ok -d 3 --no-color --ascii --export "$W/svg/mono.svg" &&
 	"$PY" "$HERE/export_svg.py" "$W/svg/mono" 8 "+rank 0" "+|" "=+-" '!#ff0000' '!<path' \
 		> "$W/out" && pass || bad "--no-color --ascii: $(cat "$W/out")"

@@ -66,10 +66,10 @@ static void run_fsdp_caption(const struct view *v, char *buf, size_t size)
 				    "B[(r - %d) mod %d], into those columns of C.",
 			 s, s, n);
 	else if (v->kind == SCHED_TRANSFER && sched_joined(v->plan, v->stop))
-		snprintf(buf, size, "step s=%d with its transfer, at once (--prefetch): each rank "
-				    "multiplies its rows of A by B[(r - %d) mod %d] while it passes that "
-				    "shard to (r + 1) mod %d and gets the next from (r - 1) mod %d. %s",
-			 s, s, n, n, n, note);
+		snprintf(buf, size, "step s=%d and its transfer at once (--prefetch): each rank "
+				    "multiplies by B[(r - %d) mod %d] while it passes it to (r + 1) mod "
+				    "%d. %s",
+			 s, s, n, n, note);
 	else if (v->kind == SCHED_TRANSFER && note[0])
 		snprintf(buf, size, "transfer after s=%d: each rank passes its shard to (r + 1) mod %d and "
 				    "gets one from (r - 1) mod %d. %s",

@@ -233,8 +233,8 @@ static int tl_transfer_note(const struct view *v, const void *data, char *buf, s
 	clockw_time(p->hidden_s, hid, sizeof hid);
 	clockw_time(p->comm_s, ex, sizeof ex);
 	clockw_time(p->hidden_s + p->comm_s, sent, sizeof sent);
-	snprintf(buf, size, "On %s the slowest rank's product hides %s of its %s of sending; %s "
-		 "exposed.", t->hw.name, hid, sent, ex);
+	snprintf(buf, size, "%s: the slowest rank's product hides %s of its %s sent, %s exposed.",
+		 t->hw.name, hid, sent, ex);
 	return 1;
 }
 

@@ -261,9 +261,9 @@ static int train_caption(const struct view *v, const void *data, char *buf, size
 		if (v->plan && sched_joined(v->plan, v->stop)) {
 			char note[320];
 			view_transfer_note(v, note, sizeof note);
-			snprintf(buf, size, "backward step t=%d with its transfer, at once (--prefetch): "
+			snprintf(buf, size, "backward step t=%d and its transfer at once (--prefetch): "
 					    "each rank adds dC_r[:, its columns] @ B_shard^T into its rows "
-					    "of dA while it passes that shard to (r + 1) mod %d. %s",
+					    "of dA while it passes the shard to (r + 1) mod %d. %s",
 				 t, n, note);
 			return 1;
 		}
