@@ -5,7 +5,8 @@
  * run (run.c, the base), the training step (train.c), a replay of a trace
  * (replay.c), a judged run and its correct ring (judged.c), the practice
  * (practice.c), the deadlock lab (lab.c), a lesson's part (lessons.c),
- * the model of time (clock.c) and tensor parallel (tp.c).
+ * the model of time (clock.c), the timeline and --prefetch on screen
+ * (timeline.c) and tensor parallel (tp.c).
  *
  * Modes combine (a replay of a training step's trace, a lesson's part in
  * the lab, the practice over a training step), so the view holds the active
