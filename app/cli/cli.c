@@ -563,8 +563,11 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 		return iv < 0 ? CLI_ERROR : CLI_RUN;
 	if (o->drill >= 0) /* a drill takes the look and, timed, the hardware */
 		return cli_drill_check(o, err, err_size);
-	if (o->given & (CLI_GIVEN_PARAMS | CLI_GIVEN_GPU_MEM)) /* its own few options */
-		return cli_params_check(o, err, err_size);
+	if (o->given & (CLI_GIVEN_PARAMS | CLI_GIVEN_GPU_MEM)) { /* its own few options */
+		int r = cli_params_check(o, err, err_size);
+		if (r == CLI_ERROR || o->batch)
+			return r; /* -b: the table alone; the interface runs and c shows it */
+	}
 	if (cli_tp_check(o, err, err_size) == CLI_ERROR) /* tensor parallel's few rules */
 		return CLI_ERROR;
 	if (cli_rules_check(o, err, err_size) == CLI_ERROR) /* cli_rules.c */
