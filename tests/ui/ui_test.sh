@@ -365,6 +365,20 @@ wait_for 'devices of 141 GB' && pass
 keys q q
 wait_for '^EXIT:0 TTY:RESTORED$'
 
+test_name="the tensor-parallel lesson, 120x40"
+start 120x40 --lesson tensor-parallel
+wait_for 'part 1/3' && pass
+keys End n
+wait_for 'part 2/3' && pass
+keys n
+wait_for 'Rank 0 sends all of A to every other rank' && pass
+keys End
+wait_for 'Bytes sent: rank 0 1\.1 KiB, the others 64 B each' && pass
+keys n End
+wait_for 'Bytes sent: 384 B each, 2\(n - 1\)/n of C' && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
 test_name="lesson player"
 start 120x40 --lesson "$(cd "$(dirname "$0")/../.." && pwd)/assets/lessons/the-exercise.lesson"
 wait_for 'part 1/4' && pass
