@@ -162,9 +162,9 @@ START_TEST(a_small_run_drawn_exactly)
 	static struct fake f;
 	char line[64];
 	memset(&f, 0, sizeof f);
-	f.c = (struct cost_run){ 2, 2, f.phase, f.lane, 10, 0, 0 };
-	f.phase[0] = (struct cost_phase){ 0, 6, 4, 2, 1, 2, 0 };
-	f.phase[1] = (struct cost_phase){ 6, 4, 0, 4, 0, 2, 0 };
+	f.c = (struct cost_run){ .n = 2, .phases = 2, .phase = f.phase, .lane = f.lane, .total_s = 10 };
+	f.phase[0] = (struct cost_phase){ .start_s = 0, .time_s = 6, .critical = 1 };
+	f.phase[1] = (struct cost_phase){ .start_s = 6, .time_s = 4, .critical = 0 };
 	f.lane[0] = (struct cost_lane){ 2, 2 };
 	f.lane[1] = (struct cost_lane){ 4, 2 };
 	f.lane[2] = (struct cost_lane){ 0, 4 };
@@ -176,9 +176,9 @@ START_TEST(a_small_run_drawn_exactly)
 	lanes_fill(&f.c, -1, 10, line);
 	ck_assert_str_eq(line, "1111110000");
 	/* the same as a pair: compute and send from one start */
-	f.c = (struct cost_run){ 2, 2, f.phase, f.lane, 5, 0, 0 };
-	f.phase[0] = (struct cost_phase){ 0, 5, 4, 1, 1, 2, 0 };
-	f.phase[1] = (struct cost_phase){ 0, 0, 0, 0, -1, 2, 1 };
+	f.c = (struct cost_run){ .n = 2, .phases = 2, .phase = f.phase, .lane = f.lane, .total_s = 5 };
+	f.phase[0] = (struct cost_phase){ .start_s = 0, .time_s = 5, .critical = 1 };
+	f.phase[1] = (struct cost_phase){ .start_s = 0, .critical = -1, .joined = 1 };
 	f.lane[0] = (struct cost_lane){ 2, 0 };
 	f.lane[1] = (struct cost_lane){ 4, 0 };
 	f.lane[2] = (struct cost_lane){ 0, 5 };
