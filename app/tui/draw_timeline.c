@@ -71,9 +71,12 @@ void draw_timeline(const struct draw_ctx *d)
 	int iw = r->w - 2, ih = r->h - 2, x = r->x + 1, y = r->y + 1;
 	if (r->w < 4 || r->h < 3)
 		return;
+	/* a file takes no key: its title names none */
 	draw_titled_box(r, theme_attr(ROLE_BORDER), theme_attr(ROLE_TITLE) | A_BOLD,
-			t->measured ? "timeline: the measured clock (l: off)"
-				    : "timeline: the modelled clock (l: measured)");
+			t->measured	  ? (d->v->for_file ? "timeline: the measured clock"
+							    : "timeline: the measured clock (l: off)")
+			: d->v->for_file ? "timeline: the modelled clock"
+					  : "timeline: the modelled clock (l: measured)");
 	draw_text(y, x, iw, theme_attr(ROLE_DIM), t->title);
 	if (!c) {
 		if (ih > 1)
