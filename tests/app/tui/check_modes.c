@@ -22,6 +22,7 @@
 #include "tui/modes/practice.h"
 #include "tui/modes/replay.h"
 #include "tui/modes/run.h"
+#include "tui/modes/timeline.h"
 #include "tui/modes/train.h"
 #include "tui/view.h"
 
@@ -163,6 +164,11 @@ static void with_mode(struct view *v, const struct view_mode *m)
 		ck_assert_int_eq(mode_practice_push(v, &err), 0);
 	else if (m == &mode_lessons)
 		ck_assert_int_eq(mode_lessons_push(v, &lesson, 0, &err), 0);
+	else if (m == &mode_timeline) {
+		struct dm_hw hw;
+		hw_default(&hw);
+		ck_assert_int_eq(mode_timeline_push(v, &hw, 0, 0, &err), 0);
+	}
 	else if (m != &mode_run)
 		ck_assert_int_eq(view_mode_push(v, m, m == &mode_judged || m == &mode_judged_ring
 							  ? &judged : NULL), 0);
