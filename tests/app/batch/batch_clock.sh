@@ -197,5 +197,6 @@ expect 0 "--timeline with a collective" -- -b -q --collective reducescatter --al
 [ "$(grep -c '^  rank [0-9]* *|[C=.]*|$' "$T/out")" = 5 ] || bad "a collective's timeline"
 expect 0 "--timeline with the training step" -- -b -q -d 3 --train --timeline
 grep -q '^exposed communication: ' "$T/out" || bad "the training step's timeline"
-expect_msg 2 "^distmm-tui: --timeline has no effect without -b" -- --timeline
+# the interface takes it (tests/ui/timeline_test.sh); tensor parallel is not timed there either
+expect_msg 2 "^distmm-tui: --timeline has no effect with -m tp-col or tp-row" -- -m tp-col --timeline
 expect_msg 2 "^distmm-tui: --timeline has no effect with --sweep" -- -b --sweep allreduce --timeline

@@ -61,6 +61,8 @@ then ok; else bad "--prefetch's modelled time or timeline"; fi
 # --- refusals --------------------------------------------------------------
 expect_msg 2 "^distmm-tui: --prefetch has no effect with -m dp" -- -b -m dp --prefetch
 expect_msg 2 "^distmm-tui: --prefetch has no effect with --bug" -- -b --bug no-wrap --prefetch
-expect_msg 2 "^distmm-tui: --prefetch has no effect without -b" -- --prefetch
+# the interface takes it (tests/ui/timeline_test.sh), with the same refusals, and a lesson's
+expect_msg 2 "^distmm-tui: --prefetch has no effect with -m dp" -- -m dp --prefetch
+expect_msg 2 "^distmm-tui: --prefetch has no effect with --lesson" -- --lesson "$L/deadlock.lesson" --prefetch
 expect_msg 2 "^distmm-tui: --prefetch has no effect with --collective" -- -b --collective allreduce --prefetch
 expect_msg 2 "^distmm-tui: --prefetch has no effect with --collective or --sweep" -- -b --sweep allreduce --prefetch
