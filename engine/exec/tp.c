@@ -95,14 +95,18 @@ int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size
 		size_t c0 = split_offset(N, n, rank), w = split_size(N, n, rank);
 		d->row_begin = 0;
 		d->row_end = M;
-		if (rank == 0) {
+		if (rank == 0 && a) {
 			d->a = *a;
 			d->a_view = 1;
-			device_hold(d, mat_bytes(M, K));
+		} else if (rank == 0 && (rc = mat_alloc_uninit(&d->a, M, K, err))) {
+			return rc;
 		}
+		if (rank == 0)
+			device_hold(d, mat_bytes(M, K));
 		if ((rc = mat_alloc_uninit(&d->b, K, w, err)))
 			return rc;
-		device_copy_block(&d->b, b, 0, c0);
+		if (b)
+			device_copy_block(&d->b, b, 0, c0);
 		if ((rc = mat_alloc(&d->c, M, w, err)))
 			return rc;
 		device_hold(d, mat_bytes(K, w) + mat_bytes(M, w));
@@ -113,9 +117,14 @@ int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size
 	d->row_end = d->row_begin + split_size(M, n, rank);
 	if ((rc = mat_alloc_uninit(&d->a, M, kw, err)))
 		return rc;
-	device_copy_block(&d->a, a, 0, k0);
-	d->b = (struct mat){ kw, N, kw && N ? &MAT_AT(b, k0, 0) : NULL };
-	d->b_view = 1;
+	if (a)
+		device_copy_block(&d->a, a, 0, k0);
+	if (b) {
+		d->b = (struct mat){ kw, N, kw && N ? &MAT_AT(b, k0, 0) : NULL };
+		d->b_view = 1;
+	} else if ((rc = mat_alloc_uninit(&d->b, kw, N, err))) {
+		return rc;
+	}
 	if ((rc = mat_alloc(&d->c, M, N, err)))
 		return rc;
 	d->parts[rank] = 0;

@@ -24,7 +24,10 @@ struct run_snapshot;
  *     and its columns of C, M x |cols|, zeroed.
  *   tp-row: its columns of A along K (a copy), its rows of B (a view: rows
  *     are contiguous), the M x N partial, zeroed.
- * The owner then sets comm, enter and ctx.  Returns 0 or DM_ENOMEM. */
+ * With a and b NULL (MPI) the buffers are allocated unfilled, for the
+ * owner to fill whole (tp-col's rank 0 A too, and tp-row's rows of B);
+ * the bytes counted are the same.  The owner then sets comm, enter and
+ * ctx.  Returns 0 or DM_ENOMEM. */
 int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size_t K, size_t N,
 	     const struct mat *a, const struct mat *b, struct dm_err *err);
 
