@@ -72,6 +72,10 @@ int mpi_rank_check(const struct dm_plan *p, const struct mat *a, const struct ma
 		return dm_err_set(err, DM_EINVAL, "-m %s runs on the in-process devices "
 				  "(distmm-tui -b), not over MPI yet: distmm-mpi runs fsdp, dp, "
 				  "tp-col and tp-row", plan_mode_name(plan_mode(p)));
+	if (plan_mode_tp(plan_mode(p)) && plan_train(p))
+		return dm_err_set(err, DM_EINVAL, "the training step of -m %s runs on the in-process "
+				  "devices (distmm-tui -b --train), not over MPI yet",
+				  plan_mode_name(plan_mode(p)));
 	/* the same as in-process; MPI's int counts hold what BLAS's ints hold */
 	if ((rc = run_check_shapes(p, a, b, dc, err)))
 		return rc;
