@@ -14,7 +14,6 @@
 #include <distmm/replay.h>
 #include "report.h"
 #include "report_clock.h"
-#include "report_tp_train.h"
 #include "report_train.h"
 #include <distmm/run.h>
 #include <distmm/schedule.h>
@@ -129,20 +128,14 @@ int batch_train_main(const struct cli_opts *o)
 		status = STATUS_USAGE;
 		goto out;
 	}
-	int tp = plan_mode_tp(plan_mode(plan)); /* tensor parallel: its own account */
 	report_header("distmm-tui batch", o, plan, M, K, N);
-	if (tp)
-		report_tp_train_intro(plan);
-	else
-		report_train_intro(o, plan);
+	report_train_intro(o, plan);
 	int run_rc = run_finish(r, &err);
 	size_t n_ev;
 	const struct ev *ev = run_events(r, &n_ev);
 	run_snapshot_take(r, &snap);
 	run_summaries(r, sum);
-	if (!o->quiet && tp)
-		report_tp_train_events(ev, n_ev, plan);
-	else if (!o->quiet)
+	if (!o->quiet)
 		report_train_events(ev, n_ev, plan);
 	if (run_rc) {
 		status_flush_stdout();
@@ -155,12 +148,8 @@ int batch_train_main(const struct cli_opts *o)
 		report_train_write(o, ev, n_ev, sum, plan, NULL, NULL, NULL);
 		goto out;
 	}
-	if (tp) {
-		report_tp_train_summary(sum, plan, M, K, N);
-	} else {
-		report_train_summary(sum, ev, n_ev, plan, M, K, N);
-		report_train_compare(plan, M, K, N);
-	}
+	report_train_summary(sum, ev, n_ev, plan, M, K, N);
+	report_train_compare(plan, M, K, N);
 	report_clock_run(o, plan, K, ev, n_ev);
 	status = report_train_write(o, ev, n_ev, sum, plan, run_result(r), run_result_da(r),
 				    run_result_db(r));

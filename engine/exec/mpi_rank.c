@@ -72,10 +72,6 @@ int mpi_rank_check(const struct dm_plan *p, const struct mat *a, const struct ma
 		return dm_err_set(err, DM_EINVAL, "-m %s runs on the in-process devices "
 				  "(distmm-tui -b), not over MPI yet: distmm-mpi runs fsdp, dp, "
 				  "tp-col and tp-row", plan_mode_name(plan_mode(p)));
-	if (plan_mode_tp(plan_mode(p)) && plan_train(p))
-		return dm_err_set(err, DM_EINVAL, "the training step of -m %s runs on the in-process "
-				  "devices (distmm-tui -b --train), not over MPI yet",
-				  plan_mode_name(plan_mode(p)));
 	/* the same as in-process; MPI's int counts hold what BLAS's ints hold */
 	if ((rc = run_check_shapes(p, a, b, dc, err)))
 		return rc;
@@ -122,14 +118,22 @@ static int mr_enter(struct device *d, int phase)
 	return comm_mpi_barrier(d->comm, phase, x->cfg->pause, x->cfg->ctx, &d->err);
 }
 
+/* Tensor parallel's device (tp_setup), and its part of dC in a training
+ * step, its buffers to be filled by the scatter. */
+static int mr_setup_tp(struct device *d, int rank, const long long *head, struct mr_ctx *x,
+		       struct dm_err *err)
+{
+	int rc = tp_setup(d, rank, &x->plan, (size_t)head[MR_M], (size_t)head[MR_K],
+			  (size_t)head[MR_N], NULL, NULL, err);
+	return rc || !head[MR_TRAIN] ? rc : tp_setup_train(d, NULL, err);
+}
+
 /* A device as in-process (device_setup), its buffers to be filled by the
  * scatter. */
 static int mr_setup_device(struct device *d, int rank, int n, const long long *head,
 			   struct mr_ctx *x, struct dm_err *err)
 {
-	int rc = plan_mode_tp((int)head[MR_MODE])
-			 ? tp_setup(d, rank, &x->plan, (size_t)head[MR_M], (size_t)head[MR_K],
-				    (size_t)head[MR_N], NULL, NULL, err)
+	int rc = plan_mode_tp((int)head[MR_MODE]) ? mr_setup_tp(d, rank, head, x, err)
 		 : head[MR_TRAIN]
 			 ? device_setup_train(d, rank, n, (int)head[MR_MODE], (int)head[MR_BUG],
 					      (size_t)head[MR_M], (size_t)head[MR_K],
@@ -157,12 +161,29 @@ static void mr_send_cols(const double *src, size_t rows, size_t ld, size_t c0, s
 /* Tensor parallel's start (tp_setup's buffers): tp-col rank 0 all of A
  * (the others get it in the run's distribute phase) and every rank its
  * columns of B; tp-row every rank its columns of A along K and its rows of
- * B.  Rank 0 copies its own part, the others receive theirs. */
+ * B.  Rank 0 copies its own part, the others receive theirs.  A training
+ * step's dC: tp-col's columns cols_r to rank r, tp-row's whole to all. */
 static void mr_scatter_tp(struct device *d, MPI_Comm cc, const struct mat *a,
-			  const struct mat *b)
+			  const struct mat *b, const struct mat *dc)
 {
 	int n = d->n, col = d->mode == DM_TP_COL;
 	size_t M = d->M, K = d->K, N = d->N;
+	if (d->train && !col && M * N > 0) {
+		if (d->rank == 0)
+			memcpy(d->dc.data, dc->data, M * N * sizeof(double));
+		MPI_Bcast(d->dc.data, (int)(M * N), MPI_DOUBLE, 0, cc);
+	}
+	if (d->rank != 0 && d->train && col && d->dc.rows * d->dc.cols > 0)
+		MPI_Recv(d->dc.data, (int)(M * d->dc.cols), MPI_DOUBLE, 0, MR_TAG_DC, cc,
+			 MPI_STATUS_IGNORE);
+	if (d->rank == 0 && d->train && col) {
+		device_copy_block(&d->dc, dc, 0, 0);
+		for (int r = 1; r < n; r++) {
+			size_t c0 = split_offset(N, n, r), w = split_size(N, n, r);
+			if (M * w > 0)
+				mr_send_cols(dc->data, M, N, c0, w, r, MR_TAG_DC, cc);
+		}
+	}
 	if (d->rank != 0) {
 		if (!col && d->a.data)
 			MPI_Recv(d->a.data, (int)(M * d->a.cols), MPI_DOUBLE, 0, MR_TAG_A, cc,
@@ -201,7 +222,7 @@ static void mr_scatter(struct device *d, MPI_Comm cc, const struct mat *a, const
 	int n = d->n;
 	size_t K = d->K, N = d->N;
 	if (plan_mode_tp(d->mode)) {
-		mr_scatter_tp(d, cc, a, b);
+		mr_scatter_tp(d, cc, a, b, dc);
 		return;
 	}
 	if (d->rank != 0) {

@@ -11,7 +11,8 @@
 # The training step (--train): for N = 1..4 and both modes, C, dA and dB
 # written by rank 0 equal bit for bit to distmm-tui's, the same stdout and
 # trace; a backward bug; a bad dC on rank 0.  Tensor parallel (-m tp-col,
-# tp-row, --reduce-scatter): for N = 1..4, C and stdout equal to distmm-tui's.  --calibrate: its report's
+# tp-row, --reduce-scatter, and --train): for N = 1..4, C (dA, dB) and
+# stdout equal to distmm-tui's.  --calibrate: its report's
 # shape and a preset file distmm-tui --hw reads; --hw with it: the
 # modelled time of each phase beside the measured one (no time asserted).
 #
@@ -151,6 +152,29 @@ PY
 			$PY -c "import numpy as np, sys; t = sys.argv[1]; a, b, c = (np.load(f'{t}/{x}.npy') for x in ('a', 'b', 'cm')); assert c.shape == (a.shape[0], b.shape[1]) and np.allclose(c, a @ b)" "$TMPD" \
 				&& ok || bad "$what: numpy's A @ B differs"
 		done
+	done
+done
+# the training step (--train) of tp-col and tp-row: C, dA and dB bit for bit
+$PY - "$TMPD" <<'PY'
+import numpy as np, sys
+t, rng = sys.argv[1], np.random.default_rng(6)
+for name, shape in (("a", (13, 5)), ("b", (5, 7)), ("dc", (13, 7))):
+    np.save(f"{t}/{name}.npy", rng.standard_normal(shape))
+PY
+for np_ in 1 2 3 4; do
+	for mode in tp-col tp-row; do
+		what="--train 13 x 5 x 7, -np $np_, -m $mode"
+		files=(-A "$TMPD/a.npy" -B "$TMPD/b.npy" --dC "$TMPD/dc.npy")
+		mpi "$np_" --train -m "$mode" "${files[@]}" -o "$TMPD/cm.npy" --dA-out "$TMPD/dam.npy" --dB-out "$TMPD/dbm.npy"; st=$?
+		if [ "$st" != 0 ]; then bad "$what: exit $st: $(head -5 "$TMPD/err")"; continue; fi
+		"$TUI_BIN" -b --train -d "$np_" -m "$mode" "${files[@]}" -o "$TMPD/ct.npy" --dA-out "$TMPD/dat.npy" \
+			--dB-out "$TMPD/dbt.npy" >"$TMPD/tui.out" 2>&1 || bad "$what: distmm-tui failed"
+		for f in c da db; do
+			cmp -s "$TMPD/${f}m.npy" "$TMPD/${f}t.npy" && ok || bad "$what: $f differs from the in-process run"
+		done
+		diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && ok || bad "$what: stdout differs from distmm-tui -b --train"
+		$PY -c "import numpy as np, sys; t = sys.argv[1]; a, b, dc = (np.load(f'{t}/{x}.npy') for x in ('a', 'b', 'dc')); assert np.allclose(np.load(f'{t}/dam.npy'), dc @ b.T) and np.allclose(np.load(f'{t}/dbm.npy'), a.T @ dc)" "$TMPD" \
+			&& ok || bad "$what: numpy's dA or dB differs"
 	done
 done
 
@@ -315,6 +339,7 @@ expect2 "--step has no effect with --replay" 2 --step --replay "$TMPD/x.jsonl"
 expect2 "--naive has no effect with -m dp" 2 -m dp --naive
 expect2 "--fix has no effect with -m dp" 2 -m dp --fix buffered
 expect2 "--step has no effect with -m tp-col or tp-row" 2 -m tp-col --step
+expect2 "--reduce-scatter has no effect with --train" 2 -m tp-row --train --reduce-scatter
 # --- --calibrate: alpha, beta and the fit; a preset file --hw accepts ------
 # (no timing asserted: the shape of the report, the file's keys, and that
 # distmm-tui reads the file and times a collective and a multiply with it)
