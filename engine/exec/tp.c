@@ -16,6 +16,10 @@
  * summed, keeps them alone (the partial let go) and they are gathered to
  * rank 0 as FSDP's and DP's rows are (device_gather).
  *
+ * The training step (tp_train.c) follows the forward's phases; tp-col's
+ * backward sums its partial dA with the same ring, over dA's row chunks
+ * (struct tp_ring says which buffer a ring step sums).
+ *
  * Accounting: A, B and C as tp.h says; tp-col's ranks hold A from its
  * arrival (rank 0's copies are sent from A in place: not counted); a ring
  * step holds the range sent and the one received for its length, as a
