@@ -26,7 +26,7 @@
 static void draw_blocks(const struct view *v, struct layout_req *req)
 {
 	int n = v->cfg.devices;
-	size_t M = v->a->rows, K = v->a->cols, N = v->b->cols;
+	size_t M = v->a->rows, K = v->a->cols, N = view_cols(v);
 	int rows = (int)split_max(M, n);
 	req->c = (struct layout_block){ rows, (int)N, v->fc.min_w + 1, v->fc.ideal_w + 1 };
 	req->a = (struct layout_block){ rows, (int)K, v->fa.min_w + 1, v->fa.ideal_w + 1 };
