@@ -423,6 +423,23 @@ static int cclv_panel_line(const struct view *v, const void *data, int r, int wi
 		cclv_who(st->mask[r * n + c], n, who, sizeof who);
 		len += (size_t)snprintf(buf + len, size - len, "%sc%d:%s", c ? " " : "", c, who);
 	}
+	for (int form = 1; form < 3 && (int)strlen(buf) > width; form++) {
+		/* shorter: "0 1 2+3 3", then "0 1 23 3" where a rank is a digit */
+		if (form == 2 && n > 10)
+			break;
+		len = 0;
+		buf[0] = '\0';
+		for (int c = 0; c < n && len < size; c++) {
+			char who[160], *w = who, *o = who;
+			cclv_who(st->mask[r * n + c], n, who, sizeof who);
+			for (; form == 2 && *w; w++)
+				if (*w != '+')
+					*o++ = *w;
+			if (form == 2)
+				*o = '\0';
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", c ? " " : "", who);
+		}
+	}
 	if ((int)strlen(buf) > width) { /* too long: how many parts each holds */
 		len = 0;
 		for (int c = 0; c < n && len < size; c++)
@@ -515,6 +532,14 @@ static int cclv_block(const struct view *v, const void *data, int r, int slot,
 		size_t len = strlen(b->label);
 		snprintf(b->label + len, sizeof b->label - len, " (uneven chunks: %zu values)", count);
 	}
+	return 1;
+}
+
+/* The memory bar's other figure: none, a collective has no other layout. */
+static int cclv_other(const struct view *v, const void *data, int r, struct view_other *o)
+{
+	(void)v, (void)data, (void)r;
+	memset(o, 0, sizeof *o);
 	return 1;
 }
 
@@ -658,6 +683,7 @@ const struct view_mode mode_ccl = {
 	.formula = cclv_formula,
 	.verify_line = cclv_verify_line,
 	.note = cclv_note,
+	.other = cclv_other,
 	.panel_lines = cclv_panel_lines,
 	.panel_line = cclv_panel_line,
 	.table = cclv_table,
