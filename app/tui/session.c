@@ -135,6 +135,9 @@ static int session_start_ccl(struct session *t, uint64_t now, struct dm_err *err
 	struct dm_plan *plan;
 	struct run_config rcfg;
 	int rc;
+	if (o->devices < 2) /* no phase to step: batch mode says so in its report */
+		return dm_err_set(err, DM_EINVAL, "a collective on one device moves nothing: the "
+				  "interface needs -d 2 or more (-b reports the one-rank case)");
 	if ((rc = inputs_hw(o, &t->ccl.hw, err)) ||
 	    (rc = inputs_collective(o, &plan, &t->a, &rcfg, err)))
 		return rc;
