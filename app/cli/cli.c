@@ -598,6 +598,10 @@ static const struct cli_lesson_key {
 	{ LESSON_SET_BUG, CLI_GIVEN_BUG, "bug=" },
 	{ LESSON_SET_QUIZ, CLI_GIVEN_QUIZ, "quiz=" },
 	{ LESSON_SET_TRAIN, CLI_GIVEN_TRAIN, "train or forward" },
+	{ LESSON_SET_COLLECTIVE, CLI_GIVEN_COLLECTIVE, "collective=" },
+	{ LESSON_SET_ALGO, CLI_GIVEN_ALGO, "algo=" },
+	{ LESSON_SET_BYTES, CLI_GIVEN_BYTES, "bytes=" },
+	{ LESSON_SET_HW, CLI_GIVEN_HW, "hw=" },
 };
 
 int cli_lesson_check(const struct cli_opts *o, unsigned lesson_set_has, char *err,

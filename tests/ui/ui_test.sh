@@ -379,6 +379,20 @@ wait_for 'Bytes sent: 384 B each, 2\(n - 1\)/n of C' && pass
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$'
 
+test_name="the lesson 'Why a ring', 120x40: collectives in a lesson, timed"
+start 120x40 --lesson why-a-ring
+wait_for 'part 1/4' && wait_for 'allreduce by tree' && pass
+keys End
+wait_for 'The tree took 9\.6 us\. At this size latency is everything: ring 14\.4 us, tree 9\.6 us' && pass
+keys n n
+wait_for 'part 2/4' && wait_for 'Reduce-scatter step s=0: every link busy' && pass
+keys End n End
+wait_for 'The ring took 19\.6 us, its bus bandwidth 80\.1 GB/s' && pass
+keys n End
+wait_for 'ring 19\.6 us, tree 23\.6 us: bandwidth wins large messages' && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
 test_name="lesson player"
 start 120x40 --lesson "$(cd "$(dirname "$0")/../.." && pwd)/assets/lessons/the-exercise.lesson"
 wait_for 'part 1/4' && pass
