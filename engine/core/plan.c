@@ -206,12 +206,37 @@ static int plan_check_tp(const struct dm_plan *p, struct dm_err *err)
 	if (p->order != ORDER_PARITY)
 		return dm_err_set(err, DM_EINVAL, "%s orders its calls as the collectives do (a send "
 				  "to a higher rank first), not by %s", name, order_name(p->order));
+	if (p->mode == DM_TP_MLP && p->ccl != CCL_ALLREDUCE)
+		return dm_err_set(err, DM_EINVAL, "tp-mlp ends with Z on every rank: its partials "
+				  "are summed by an all-reduce, not a %s", ccl_kind_title(p->ccl));
 	return 0;
 }
 
 int plan_mode_tp(enum dm_mode mode)
 {
-	return mode == DM_TP_COL || mode == DM_TP_ROW;
+	return mode == DM_TP_COL || mode == DM_TP_ROW || mode == DM_TP_MLP;
+}
+
+int plan_set_tp_mlp(struct dm_plan *p, enum dm_act act, size_t P, struct dm_err *err)
+{
+	if ((unsigned)act >= DM_ACT_COUNT)
+		return dm_err_set(err, DM_EINVAL, "unknown activation %d", (int)act);
+	if (P == 0 || P > 1000000000u)
+		return dm_err_set(err, DM_EINVAL, "E's columns P = %zu is out of range (1 to 10^9)",
+				  P);
+	p->act = act;
+	p->width = P;
+	return 0;
+}
+
+enum dm_act plan_tp_act(const struct dm_plan *p)
+{
+	return p->act;
+}
+
+size_t plan_tp_width(const struct dm_plan *p)
+{
+	return p->width;
 }
 
 int plan_set_tp_collective(struct dm_plan *p, enum ccl_kind kind, struct dm_err *err)
@@ -254,6 +279,7 @@ const char *plan_mode_name(enum dm_mode mode)
 	case DM_COLL: return "collective";
 	case DM_TP_COL: return "tp-col";
 	case DM_TP_ROW: return "tp-row";
+	case DM_TP_MLP: return "tp-mlp";
 	default: return "?";
 	}
 }

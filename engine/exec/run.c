@@ -70,6 +70,7 @@ void run_config_default(struct run_config *cfg)
 	cfg->keep = RUN_KEEP_ALL;
 	cfg->mem_limit = 0;
 	cfg->dc = NULL;
+	cfg->e = NULL;
 }
 
 /* Saturating arithmetic for the estimate. */
@@ -158,6 +159,8 @@ const struct mat *run_ccl_output(const struct run *r, int rank)
 		return NULL;
 	if (r->plan.mode == DM_TP_ROW && r->plan.ccl == CCL_ALLREDUCE) /* rank 0's is the result */
 		return rank == 0 ? &r->dev[0].gathered : &r->dev[rank].c;
+	if (r->plan.mode == DM_TP_MLP)
+		return rank == 0 ? &r->dev[0].gathered : &r->dev[rank].z;
 	return r->plan.mode == DM_COLL ? &r->dev[rank].c : NULL;
 }
 
@@ -228,7 +231,8 @@ static int run_setup_device(struct run *r, int i, const struct mat *a, const str
 {
 	struct device *d = &r->dev[i];
 	int rc = r->plan.mode == DM_COLL ? ccldev_setup(d, i, &r->plan, a, err)
-		 : plan_mode_tp(r->plan.mode) ? tp_setup(d, i, &r->plan, r->M, r->K, r->N, a, b, err)
+		 : plan_mode_tp(r->plan.mode)
+			 ? tp_setup(d, i, &r->plan, r->M, r->K, r->N, a, b, r->cfg.e, err)
 		 : r->train
 			 ? device_setup_train(d, i, r->n, r->plan.mode, r->plan.bug, r->M, r->K, r->N, a, b,
 					      err)
@@ -281,13 +285,28 @@ int run_check_shapes(const struct dm_plan *p, const struct mat *a, const struct 
 	return p->pass != DM_FORWARD ? run_check_dc(a, b, dc, err) : 0;
 }
 
+/* tp-mlp's second weight: E with values, N x P (B's columns, the plan's P). */
+static int run_check_e(const struct dm_plan *p, const struct mat *b, const struct mat *e,
+		       struct dm_err *err)
+{
+	if (!e || !e->data)
+		return dm_err_set(err, DM_EINVAL, "tp-mlp needs E, the second layer's weight");
+	if (e->rows != b->cols || e->cols != p->width)
+		return dm_err_set(err, DM_EINVAL, "E is %zux%zu, but tp-mlp's E must be N x P = "
+				  "%zux%zu (B's columns by Z's)", e->rows, e->cols, b->cols, p->width);
+	if (mat_bytes(e->rows, e->cols) / sizeof(double) > INT_MAX)
+		return dm_err_set(err, DM_EINVAL, "E is too large: %zux%zu", e->rows, e->cols);
+	return 0;
+}
+
 /* The shapes, the plan's settings together (a training step's order and
  * bug), then the memory: in that order, as a refusal has always read. */
 static int run_check(const struct dm_plan *p, const struct run_config *cfg, const struct mat *a,
 		     const struct mat *b, struct dm_err *err)
 {
 	int rc;
-	if ((rc = run_check_shapes(p, a, b, cfg->dc, err)) || (rc = plan_check(p, err)))
+	if ((rc = run_check_shapes(p, a, b, cfg->dc, err)) || (rc = plan_check(p, err)) ||
+	    (p->mode == DM_TP_MLP && (rc = run_check_e(p, b, cfg->e, err))))
 		return rc;
 	uint64_t need = run_estimate_bytes(p, a->rows, a->cols, b ? b->cols : a->cols, cfg->keep);
 	if (cfg->mem_limit && need > cfg->mem_limit)
@@ -609,7 +628,10 @@ int run_snapshot_init(struct run_snapshot *s, const struct dm_plan *p, size_t M,
 		return rc;
 	}
 	int n = p->n, rc = run_snapshot_alloc(s, n, M, K, N, want_values, err);
-	if (!rc && p->mode == DM_TP_ROW && (rc = tp_snapshot_alloc(s, want_values, err)))
+	if (!rc)
+		s->P = p->mode == DM_TP_MLP ? p->width : 0;
+	if (!rc && (p->mode == DM_TP_ROW || p->mode == DM_TP_MLP) &&
+	    (rc = tp_snapshot_alloc(s, want_values, err)))
 		run_snapshot_free(s);
 	if (rc || p->pass == DM_FORWARD)
 		return rc;
@@ -771,11 +793,12 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 			memcpy(&s->c[d->row_begin * r->N], d->c.data,
 			       rows * r->N * sizeof(double));
 	}
-	if (s->c && r->dev[0].gather_done)
+	/* tp-mlp's gathered is Z, M x P: c stays H, as the ranks hold it */
+	if (s->c && r->dev[0].gather_done && r->plan.mode != DM_TP_MLP)
 		memcpy(s->c, r->dev[0].gathered.data, r->M * r->N * sizeof(double));
 	if (coll)
 		ccldev_snapshot_take(r->dev, r->n, s);
-	else if (r->plan.mode == DM_TP_ROW)
+	else if (r->plan.mode == DM_TP_ROW || r->plan.mode == DM_TP_MLP)
 		tp_snapshot_partials(r->dev, r->n, s);
 	run_train_snapshot(r, s);
 }

@@ -1,4 +1,4 @@
-/* tp: tensor parallel's ranks (modes DM_TP_COL and DM_TP_ROW), and what
+/* tp: tensor parallel's ranks (modes DM_TP_COL, DM_TP_ROW, DM_TP_MLP), and what
  * run.c needs of them besides the threads: the setup, the memory estimate
  * and the snapshot's C.  Private to engine/. */
 #ifndef DM_TP_H
@@ -24,9 +24,11 @@ struct run_snapshot;
  *     and its columns of C, M x |cols|, zeroed.
  *   tp-row: its columns of A along K (a copy), its rows of B (a view: rows
  *     are contiguous), the M x N partial, zeroed.
+ *   tp-mlp: tp-col's, and E's rows matching its columns of B (e, N x P: a
+ *     copy) and its M x P partial of Z, zeroed.
  * The owner then sets comm, enter and ctx.  Returns 0 or DM_ENOMEM. */
 int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size_t K, size_t N,
-	     const struct mat *a, const struct mat *b, struct dm_err *err);
+	     const struct mat *a, const struct mat *b, const struct mat *e, struct dm_err *err);
 
 /* The rank's phases (schedule.h), each after device_enter.  Returns 0, or
  * an error with d->err filled. */
