@@ -76,10 +76,10 @@ expect 0 "tp-row on one device" -- -b -q -m tp-row -d 1
 expect 0 "tp, freivalds" -- -b -q -m tp-row -d 3 --verify freivalds --values floats
 
 # --- refusals ------------------------------------------------------------------
-expect_msg 2 "^distmm-tui: --quiz has no effect with -m tp-col or tp-row" -- -m tp-col --quiz
+expect_msg 2 "^distmm-tui: --quiz has no effect with -m tp-col, tp-row or tp-mlp" -- -m tp-col --quiz
 expect_msg 2 "^distmm-tui: --reduce-scatter has no effect without -m tp-row" -- -b --reduce-scatter
 expect_msg 2 "^distmm-tui: --reduce-scatter has no effect with -m tp-col" -- -b -m tp-col --reduce-scatter
-expect_msg 2 "^distmm-tui: --train has no effect with -m tp-col or tp-row" -- -b -m tp-row --train
-expect_msg 2 "^distmm-tui: --trace has no effect with -m tp-col or tp-row" -- -b -m tp-row --trace "$T/x.jsonl"
-expect_msg 2 "^distmm-tui: --naive has no effect with -m tp-col or tp-row" -- -b -m tp-col --naive
-expect_msg 2 "^distmm-tui: unknown mode 'tp' (use fsdp, dp, tp-col or tp-row)" -- -b -m tp
+expect_msg 2 "^distmm-tui: --train has no effect with -m tp-col, tp-row or tp-mlp" -- -b -m tp-row --train
+expect_msg 2 "^distmm-tui: --trace has no effect with -m tp-col, tp-row or tp-mlp" -- -b -m tp-row --trace "$T/x.jsonl"
+expect_msg 2 "^distmm-tui: --naive has no effect with -m tp-col, tp-row or tp-mlp" -- -b -m tp-col --naive
+expect_msg 2 "^distmm-tui: unknown mode 'tp' (use fsdp, dp, tp-col, tp-row or tp-mlp)" -- -b -m tp

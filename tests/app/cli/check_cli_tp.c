@@ -35,7 +35,7 @@ START_TEST(test_fields)
 	ck_assert_int_eq(inputs_plan(&opts, &p, &err), 0);
 	ck_assert_int_eq(plan_ccl_kind(p), CCL_ALLREDUCE);
 	plan_free(p);
-	REFUSED_AS("unknown mode 'TP-COL' (use fsdp, dp, tp-col or tp-row)", "-m", "TP-COL");
+	REFUSED_AS("unknown mode 'TP-COL' (use fsdp, dp, tp-col, tp-row or tp-mlp)", "-m", "TP-COL");
 }
 END_TEST
 
@@ -44,7 +44,7 @@ START_TEST(test_refusals)
 	/* the interface shows them (app/tui/modes/tp.c) */
 	ck_assert_int_eq(parse("-m", "tp-row", "--reduce-scatter", "-d", "3", NULL), CLI_RUN);
 	ck_assert_int_eq(parse("-m", "tp-col", NULL), CLI_RUN);
-	REFUSED_AS("--quiz has no effect with -m tp-col or tp-row (the judge, the lessons and the "
+	REFUSED_AS("--quiz has no effect with -m tp-col, tp-row or tp-mlp (the judge, the lessons and the "
 		   "quiz know FSDP and DP alone yet)", "-m", "tp-col", "--quiz");
 	REFUSED_AS("--reduce-scatter has no effect without -m tp-row (it ends tp-row's sum with a "
 		   "reduce-scatter)", "--reduce-scatter", "-b", "-m", "dp");
@@ -62,7 +62,7 @@ START_TEST(test_refusals)
 					 CLI_ERROR);
 		else
 			ck_assert_int_eq(parse("-m", "tp-col", opts_[i][0], "-b", NULL), CLI_ERROR);
-		ck_assert_msg(strstr(msg, " has no effect with -m tp-col or tp-row (") != NULL &&
+		ck_assert_msg(strstr(msg, " has no effect with -m tp-col, tp-row or tp-mlp (") != NULL &&
 				      strncmp(msg, opts_[i][2], strlen(opts_[i][2])) == 0, "%s", msg);
 		ck_assert_str_eq(cli_option_name(opts.refused), opts_[i][2]);
 	}
