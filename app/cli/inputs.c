@@ -192,7 +192,7 @@ int inputs_load_e(const struct cli_opts *o, const struct mat *b, struct dm_plan 
 			return rc;
 		}
 	}
-	if ((rc = plan_set_tp_mlp(plan, (enum dm_act)o->act, e->cols, err)))
+	if (plan && (rc = plan_set_tp_mlp(plan, (enum dm_act)o->act, e->cols, err)))
 		mat_free(e);
 	return rc;
 }

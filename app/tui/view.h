@@ -58,6 +58,9 @@ struct view_config {
 	const struct mat *dc; /* its dC (M x N), the caller's; kept whether or not train
 				 is on, so that the key can turn it on (NULL: never) */
 	int reduce_scatter; /* tp-row's sum ends in a reduce-scatter (modes/tp.c) */
+	const struct mat *e; /* tp-mlp's E (N x P), the caller's, kept as dc is so that m can
+				reach tp-mlp (NULL: never) */
+	int act;             /* tp-mlp's activation, enum dm_act */
 };
 
 /* How the values of one matrix are written: whole numbers, or floats with
