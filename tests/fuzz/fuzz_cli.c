@@ -38,6 +38,7 @@
 #include <distmm/bug.h>
 #include <distmm/ccl.h>
 #include "cli/cli.h"
+#include "practice/drills.h"
 #include "practice/lesson.h"
 #include <distmm/mat.h>
 #include <distmm/order.h>
@@ -320,8 +321,8 @@ enum {
 	IN_TRAIN = 1 << 12, NO_TRAIN = 1 << 13, NO_GRADS = 1 << 14, FWD_BUG = 1 << 15,
 	BWD_BUG = 1 << 16, IN_CCL = 1 << 17, NO_CCL = 1 << 18, IN_SWEEP = 1 << 19,
 	NO_SWEEP = 1 << 20, IN_PARAMS = 1 << 21, NO_PARAMS = 1 << 22,
-	IN_TP = 1 << 23, NO_TP_ROW = 1 << 24, IN_TP_COL = 1 << 25, IN_TP_MLP = 1 << 26,
-	NO_TP_MLP = 1 << 27,
+	IN_TP = 1 << 23, NO_TP_ROW = 1 << 24, IN_TP_COL = 1 << 25, IN_DRILL = 1 << 26,
+	UNTIMED_DRILL = 1 << 27, IN_TP_MLP = 1 << 28, NO_TP_MLP = 1 << 29,
 };
 
 static int is_backward_bug(int bug)
@@ -350,7 +351,8 @@ static unsigned mode_of(const struct cli_opts *o)
 	       (o->params ? IN_PARAMS : NO_PARAMS) |
 	       (o->mode == DM_TP_COL || o->mode == DM_TP_ROW || o->mode == DM_TP_MLP ? IN_TP : 0u) |
 	       (o->mode == DM_TP_ROW ? 0u : NO_TP_ROW) | (o->mode == DM_TP_COL ? IN_TP_COL : 0u) |
-	       (o->mode == DM_TP_MLP ? IN_TP_MLP : NO_TP_MLP);
+	       (o->mode == DM_TP_MLP ? IN_TP_MLP : NO_TP_MLP) |
+	       (o->drill >= 0 ? IN_DRILL : 0u) | (o->drill == DRILL_TP ? UNTIMED_DRILL : 0u);
 }
 
 /* What a multiply has and a collective or the sweep has not (docs/clock.md). */
@@ -436,6 +438,12 @@ static const struct mode_rule {
 		  CLI_GIVEN_TRACE | CLI_GIVEN_TRACE_FORMAT | CLI_GIVEN_REPLAY | CLOCK_MODEL |
 		  CLI_GIVEN_TIMELINE | CLI_GIVEN_COMPARE | CLI_GIVEN_JUDGE | CLI_GIVEN_LESSON |
 		  CLI_GIVEN_QUIZ },
+	{ "what a drill takes (--quiz=clock|tp: the look, and the clock's the hardware)", IN_DRILL,
+	  CLI_GIVEN_ALL & ~(CLI_GIVEN_QUIZ | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII | CLI_GIVEN_THEME |
+			    CLI_GIVEN_DEVICES | CLI_GIVEN_HW | CLI_GIVEN_ALPHA | CLI_GIVEN_BW |
+			    CLI_GIVEN_FLOPS) },
+	{ "what --quiz=tp's untimed questions leave out", UNTIMED_DRILL,
+	  CLI_GIVEN_DEVICES | CLI_GIVEN_HW | CLI_GIVEN_ALPHA | CLI_GIVEN_BW | CLI_GIVEN_FLOPS },
 	{ "what runs with --params", IN_PARAMS,
 	  CLI_GIVEN_ALL & ~(CLI_GIVEN_BATCH | CLI_GIVEN_DEVICES | CLI_GIVEN_JSON | CLI_GIVEN_PARAMS |
 			    CLI_GIVEN_GPU_MEM) },
