@@ -573,8 +573,11 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 		return iv < 0 ? CLI_ERROR : CLI_RUN;
 	if (o->drill >= 0) /* a drill takes the look and, timed, the hardware */
 		return cli_drill_check(o, err, err_size);
-	if (o->given & (CLI_GIVEN_PARAMS | CLI_GIVEN_GPU_MEM)) /* its own few options */
-		return cli_params_check(o, err, err_size);
+	if (o->given & (CLI_GIVEN_PARAMS | CLI_GIVEN_GPU_MEM)) { /* its own few options */
+		int r = cli_params_check(o, err, err_size);
+		if (r == CLI_ERROR || o->batch)
+			return r; /* -b: the table alone; the interface runs and c shows it */
+	}
 	if (cli_tp_check(o, err, err_size) == CLI_ERROR) /* tensor parallel's few rules */
 		return CLI_ERROR;
 	if (cli_rules_check(o, err, err_size) == CLI_ERROR) /* cli_rules.c */
@@ -593,7 +596,7 @@ static const struct cli_lesson_key {
 	cli_given_t given; /* CLI_GIVEN_* */
 	const char *key;
 } cli_lesson_keys[] = {
-	{ LESSON_SET_MODE, CLI_GIVEN_MODE, "fsdp or dp" },
+	{ LESSON_SET_MODE, CLI_GIVEN_MODE, "fsdp, dp, tp-col or tp-row" },
 	{ LESSON_SET_DEVICES, CLI_GIVEN_DEVICES, "devices=" },
 	{ LESSON_SET_M, CLI_GIVEN_M, "M=" },
 	{ LESSON_SET_K, CLI_GIVEN_K, "K=" },

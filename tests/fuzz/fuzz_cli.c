@@ -425,7 +425,7 @@ static const struct mode_rule {
 	{ "--algo, --bytes without --collective", NO_CCL, CLI_GIVEN_ALGO | CLI_GIVEN_BYTES },
 	{ "--json without --sweep or --params", NO_SWEEP | NO_PARAMS, CLI_GIVEN_JSON },
 	/* the memory argument: the closed forms alone, with -b */
-	{ "--params without -b", IN_INTERFACE, CLI_GIVEN_PARAMS },
+	{ "--params with --export", IN_EXPORT, CLI_GIVEN_PARAMS },
 	{ "--gpu-mem without --params", NO_PARAMS, CLI_GIVEN_GPU_MEM },
 	/* tensor parallel: the forward alone, yet (in batch mode and the interface) */
 	{ "--reduce-scatter without -m tp-row", NO_TP_ROW, CLI_GIVEN_REDUCE_SCATTER },
@@ -444,7 +444,7 @@ static const struct mode_rule {
 			    CLI_GIVEN_FLOPS) },
 	{ "what --quiz=tp's untimed questions leave out", UNTIMED_DRILL,
 	  CLI_GIVEN_DEVICES | CLI_GIVEN_HW | CLI_GIVEN_ALPHA | CLI_GIVEN_BW | CLI_GIVEN_FLOPS },
-	{ "what runs with --params", IN_PARAMS,
+	{ "what runs with -b --params", IN_PARAMS | IN_BATCH,
 	  CLI_GIVEN_ALL & ~(CLI_GIVEN_BATCH | CLI_GIVEN_DEVICES | CLI_GIVEN_JSON | CLI_GIVEN_PARAMS |
 			    CLI_GIVEN_GPU_MEM) },
 	{ "a multiply's options with --collective", IN_CCL, MATRICES_ONLY | CLI_GIVEN_FLOPS },
