@@ -169,7 +169,7 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 /* a right shift, so that 64 bits in use is still defined (1 << 64 is not) */
 #define CLI_GIVEN_ALL (UINT64_MAX >> (64 - CLI_GIVEN_COUNT))
 _Static_assert(CLI_GIVEN_COUNT >= 1 && CLI_GIVEN_COUNT <= 64,
-	       "an option's given bit must fit cli_given_t (63 of 64 used: widen it next)");
+	       "an option's given bit must fit cli_given_t (all 64 used: widen it next)");
 /* The files only a training step reads or writes. */
 #define CLI_GIVEN_GRAD_FILES (CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT)
 /* The options that set the model of time (-b adds it to a run's report). */
