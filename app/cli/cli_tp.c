@@ -1,10 +1,11 @@
 /* cli_tp: tensor parallel on the command line (docs/tensor-parallel.md):
  * -m tp-col, tp-row and tp-mlp, tp-row's --reduce-scatter, tp-mlp's -E, -P
- * and --act (refused without it, as --reduce-scatter is), and what such a run
- * does not do yet, refused by name as cli.c's rules refuse an option that
- * would do nothing: a silently ignored option makes a person believe it
- * worked.  Read before cli.c's table, whose rules then apply as to any
- * run. */
+ * and --act (refused without it, as --reduce-scatter is), tp-col's and
+ * tp-row's --train (batch mode's, with the all-reduce), and what such a run
+ * does not do yet (tp-mlp's --train among it), refused by name as cli.c's
+ * rules refuse an option that would do nothing: a silently ignored option
+ * makes a person believe it worked.  Read before cli.c's table, whose rules
+ * then apply as to any run. */
 #include "cli.h"
 #include "cli_int.h"
 
@@ -41,9 +42,6 @@ static const struct cli_tp_rule {
 	cli_given_t opts;
 	const char *why;
 } cli_tp_rules[] = {
-	{ CLI_GIVEN_TRAIN | CLI_GIVEN_GRAD_FILES,
-	  "has no effect with -m tp-col, tp-row or tp-mlp (their training step is not written yet: the "
-	  "forward alone)" },
 	{ CLI_GIVEN_BUG, "has no effect with -m tp-col, tp-row or tp-mlp (the bugs are the FSDP and DP "
 			 "rings' mistakes)" },
 	{ CLI_GIVEN_ORDERS | CLI_GIVEN_CAPACITY,
@@ -82,6 +80,20 @@ int cli_tp_check(struct cli_opts *o, char *err, size_t size)
 		o->refused = CLI_GIVEN_REDUCE_SCATTER;
 		why = "has no effect with -m tp-col (tp-col gathers its columns; the reduce-scatter "
 		      "is tp-row's)";
+	} else if (o->mode == DM_TP_MLP && (o->given & (CLI_GIVEN_TRAIN | CLI_GIVEN_GRAD_FILES))) {
+		/* tp-col's and tp-row's training step runs; tp-mlp's is not written */
+		o->refused = cli_first_bit(o->given & (CLI_GIVEN_TRAIN | CLI_GIVEN_GRAD_FILES));
+		why = "has no effect with -m tp-mlp (its training step is not written yet: the "
+		      "forward alone)";
+	} else if ((o->given & CLI_GIVEN_TRAIN) && (o->given & CLI_GIVEN_REDUCE_SCATTER)) {
+		/* the engine's rule too (plan_check), said before any file is read */
+		o->refused = CLI_GIVEN_REDUCE_SCATTER;
+		why = "has no effect with --train (tp-row's backward needs dC whole on every rank, "
+		      "as the all-reduce leaves C, not the reduce-scatter's rows)";
+	} else if ((o->given & CLI_GIVEN_TRAIN) && !o->batch) {
+		o->refused = CLI_GIVEN_TRAIN;
+		why = "has no effect with -m tp-col or tp-row in the interface yet (their training "
+		      "step runs in batch mode: add -b)";
 	} else {
 		for (size_t i = 0; i < sizeof cli_tp_rules / sizeof cli_tp_rules[0]; i++) {
 			cli_given_t hit = o->given & cli_tp_rules[i].opts;

@@ -224,6 +224,15 @@ static void *run_device_main(void *arg)
 	return NULL;
 }
 
+/* Tensor parallel's device (tp-mlp's with its rows of E), and its part of
+ * dC in a training step. */
+static int run_setup_tp(const struct run *r, struct device *d, int i, const struct mat *a,
+			const struct mat *b, struct dm_err *err)
+{
+	int rc = tp_setup(d, i, &r->plan, r->M, r->K, r->N, a, b, r->cfg.e, err);
+	return rc || !r->train ? rc : tp_setup_train(d, r->cfg.dc, err);
+}
+
 /* Gives each device its rows of A and its part of B (device_setup: views
  * of a and b where they can be, copies where they must). */
 static int run_setup_device(struct run *r, int i, const struct mat *a, const struct mat *b,
@@ -231,15 +240,14 @@ static int run_setup_device(struct run *r, int i, const struct mat *a, const str
 {
 	struct device *d = &r->dev[i];
 	int rc = r->plan.mode == DM_COLL ? ccldev_setup(d, i, &r->plan, a, err)
-		 : plan_mode_tp(r->plan.mode)
-			 ? tp_setup(d, i, &r->plan, r->M, r->K, r->N, a, b, r->cfg.e, err)
+		 : plan_mode_tp(r->plan.mode) ? run_setup_tp(r, d, i, a, b, err)
 		 : r->train
 			 ? device_setup_train(d, i, r->n, r->plan.mode, r->plan.bug, r->M, r->K, r->N, a, b,
 					      err)
 			 : device_setup(d, i, r->n, r->plan.mode, r->plan.bug, r->M, r->K, r->N, a, b, err);
 	if (rc)
 		return rc;
-	if (r->train)
+	if (r->train && !plan_mode_tp(r->plan.mode)) /* tp_setup_train took its part */
 		device_copy_block(&d->dc, r->cfg.dc, d->row_begin, 0);
 	d->comm = r->comm;
 	d->enter = run_enter;
@@ -285,20 +293,6 @@ int run_check_shapes(const struct dm_plan *p, const struct mat *a, const struct 
 	return p->pass != DM_FORWARD ? run_check_dc(a, b, dc, err) : 0;
 }
 
-/* tp-mlp's second weight: E with values, N x P (B's columns, the plan's P). */
-static int run_check_e(const struct dm_plan *p, const struct mat *b, const struct mat *e,
-		       struct dm_err *err)
-{
-	if (!e || !e->data)
-		return dm_err_set(err, DM_EINVAL, "tp-mlp needs E, the second layer's weight");
-	if (e->rows != b->cols || e->cols != p->width)
-		return dm_err_set(err, DM_EINVAL, "E is %zux%zu, but tp-mlp's E must be N x P = "
-				  "%zux%zu (B's columns by Z's)", e->rows, e->cols, b->cols, p->width);
-	if (mat_bytes(e->rows, e->cols) / sizeof(double) > INT_MAX)
-		return dm_err_set(err, DM_EINVAL, "E is too large: %zux%zu", e->rows, e->cols);
-	return 0;
-}
-
 /* The shapes, the plan's settings together (a training step's order and
  * bug), then the memory: in that order, as a refusal has always read. */
 static int run_check(const struct dm_plan *p, const struct run_config *cfg, const struct mat *a,
@@ -306,7 +300,7 @@ static int run_check(const struct dm_plan *p, const struct run_config *cfg, cons
 {
 	int rc;
 	if ((rc = run_check_shapes(p, a, b, cfg->dc, err)) || (rc = plan_check(p, err)) ||
-	    (p->mode == DM_TP_MLP && (rc = run_check_e(p, b, cfg->e, err))))
+	    (p->mode == DM_TP_MLP && (rc = tp_check_e(p, b, cfg->e, err))))
 		return rc;
 	uint64_t need = run_estimate_bytes(p, a->rows, a->cols, b ? b->cols : a->cols, cfg->keep);
 	if (cfg->mem_limit && need > cfg->mem_limit)
@@ -693,7 +687,7 @@ static void run_train_snapshot(const struct run *r, struct run_snapshot *s)
 	size_t K = r->K, N = r->N;
 	if (!s->db_fill)
 		return;
-	if (!r->train) { /* a forward run: no gradients */
+	if (!r->train || plan_mode_tp(r->plan.mode)) { /* no gradients (tp's: batch's alone) */
 		memset(s->db_fill, 0, (size_t)r->n * N * sizeof *s->db_fill);
 		if (s->db) {
 			memset(s->da, 0, r->M * K * sizeof(double));

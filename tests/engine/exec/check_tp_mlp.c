@@ -192,6 +192,12 @@ START_TEST(activations_and_refusals)
 	ck_assert_msg(strstr(err.msg, "E is 4x3") != NULL, "%s", err.msg);
 	ck_assert_int_eq(plan_set_tp_collective(p, CCL_REDUCESCATTER, &err), 0);
 	ck_assert_int_eq(plan_check(p, &err), DM_EINVAL);
+	/* tp-col's and tp-row's training step runs; tp-mlp's is not written */
+	ck_assert_int_eq(plan_set_tp_collective(p, CCL_ALLREDUCE, &err), 0);
+	ck_assert_int_eq(plan_set_pass(p, DM_TRAIN, &err), 0);
+	ck_assert_int_eq(plan_check(p, &err), DM_EINVAL);
+	ck_assert_msg(strstr(err.msg, "tp-mlp runs the forward alone") != NULL, "%s", err.msg);
+	ck_assert_int_eq(sched_phase_count(p), 10);
 	plan_free(p);
 	mat_free(&a);
 	mat_free(&b);
