@@ -158,7 +158,7 @@ static int session_start_ccl(struct session *t, uint64_t now, struct dm_err *err
 	t->ccl.count = t->a.cols;
 	t->ccl.given = inputs_hw_given(o);
 	struct view_config cfg = { DM_COLL, o->devices, o->capacity, ORDER_PARITY, BUG_NONE, 0,
-				   0, NULL, 0, 0, 0, &t->ccl };
+				   0, NULL, 0, 0, 0, NULL, 0, &t->ccl };
 	if ((rc = view_init(&t->v, &t->a, NULL, &cfg, o->play, now, err))) {
 		mat_free(&t->a);
 		return rc;
@@ -199,18 +199,21 @@ static int session_start_view(struct session *t, uint64_t now, struct dm_err *er
 		for (int p = 0; t->lesson && p <= t->part && p < t->lesson->nparts; p++)
 			lab |= (t->lesson->part[p].set.has & LESSON_SET_ORDER) != 0;
 		/* dC always: the training step's key turns the backward on */
-		if ((rc = inputs_load_dc(o, t->a.rows, t->b.cols, &t->dc, err))) {
+		if ((rc = inputs_load_dc(o, t->a.rows, t->b.cols, &t->dc, err)) ||
+		    (rc = inputs_load_e(o, &t->b, NULL, &t->e, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);
+			mat_free(&t->dc);
 			return rc;
 		}
 		struct view_config cfg = { o->mode, o->devices, o->capacity, o->order, o->bug, lab,
 					   o->train, &t->dc, o->reduce_scatter, o->params,
-					   o->gpu_mem_gb, NULL };
+					   o->gpu_mem_gb, &t->e, o->act, NULL };
 		if ((rc = view_init(&t->v, &t->a, &t->b, &cfg, o->play, now, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);
 			mat_free(&t->dc);
+			mat_free(&t->e);
 			return rc;
 		}
 		if (o->quiz == CLI_QUIZ_DERIVE && !t->no_quiz)
@@ -357,6 +360,7 @@ void session_stop(struct session *t)
 	mat_free(&t->a);
 	mat_free(&t->b);
 	mat_free(&t->dc);
+	mat_free(&t->e);
 }
 
 int session_next_part(struct session *t, uint64_t now, struct dm_err *err)

@@ -63,11 +63,13 @@ wait_for 'distmm-tui  DP ' && pass
 wait_for 'all of B' && pass
 keys n n n
 wait_for 'verify: allclose ok' && pass
-# m cycles FSDP, DP, tp-col, tp-row (tp_ui_test.sh shows the last two)
+# m cycles FSDP, DP, tp-col, tp-row, tp-mlp (tp_ui_test.sh shows the last three)
 keys m
 wait_for 'distmm-tui  tp-col ' && pass
 keys m
 wait_for 'distmm-tui  tp-row ' && pass
+keys m
+wait_for 'distmm-tui  tp-mlp ' && pass
 keys m
 wait_for 'distmm-tui  FSDP ' && pass
 wait_for 'ready  paused' && pass
