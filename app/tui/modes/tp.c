@@ -331,6 +331,12 @@ static void tp_verify(struct view *v, void *data)
 		tpm_verify(v);
 }
 
+static int tp_verify_line(const struct view *v, const void *data, char *buf, size_t size)
+{
+	(void)data;
+	return plan_mode(v->plan) == DM_TP_MLP && tpm_verify_line(v, buf, size);
+}
+
 /* The mem line's other figure: FSDP's peak by the same point of its own
  * forward (the weights moving instead of the activations). */
 static int tp_other(const struct view *v, const void *data, int r, struct view_other *o)
@@ -501,6 +507,7 @@ const struct view_mode mode_tp = {
 	.key = tp_key,
 	.share = tp_share,
 	.verify = tp_verify,
+	.verify_line = tp_verify_line,
 };
 
 int mode_tp_push(struct view *v, struct dm_err *err)
