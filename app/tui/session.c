@@ -21,6 +21,10 @@
 #include "cli/status.h"
 #include "theme.h"
 
+/* A collective's values a chunk in the interface when --bytes is not
+ * given: few enough that every chunk's values are read on screen. */
+#define SESSION_CCL_VALUES 2
+
 static void session_apply_set(struct cli_opts *o, const struct lesson_set *st)
 {
 	if (st->has & LESSON_SET_MODE) o->mode = st->mode;
@@ -35,6 +39,14 @@ static void session_apply_set(struct cli_opts *o, const struct lesson_set *st)
 	if (st->has & LESSON_SET_BUG) o->bug = st->bug;
 	if (st->has & LESSON_SET_QUIZ) o->quiz = st->quiz;
 	if (st->has & LESSON_SET_TRAIN) o->train = st->train;
+	if (st->has & LESSON_SET_COLLECTIVE) o->collective = st->collective;
+	if (st->has & LESSON_SET_ALGO) o->algo = st->algo;
+	if (st->has & LESSON_SET_HW) o->hw = st->hw;
+	/* a collective's size: the lesson's, or the interface's few values a chunk */
+	if (st->has & LESSON_SET_BYTES)
+		o->bytes = st->bytes;
+	else if (st->has & LESSON_SET_COLLECTIVE)
+		o->bytes = 8u * SESSION_CCL_VALUES * (uint64_t)o->devices;
 }
 
 /* Every part's captions tied to a step name a step its run has: checked
@@ -50,7 +62,10 @@ static int session_lesson_steps(const struct session *t, char *msg, size_t size)
 		struct dm_plan *plan;
 		if (p > 0)
 			session_apply_set(&o, &t->lesson->part[p].set);
-		if (plan_make(&plan, o.mode, o.devices, o.train ? DM_TRAIN : DM_FORWARD, &err)) {
+		if (o.collective >= 0 ? plan_make_collective(&plan, o.collective, o.algo, o.devices,
+							     (size_t)(o.bytes / 8), &err)
+				      : plan_make(&plan, o.mode, o.devices,
+						  o.train ? DM_TRAIN : DM_FORWARD, &err)) {
 			snprintf(msg, size, "%s", err.msg);
 			return -1;
 		}
@@ -68,6 +83,8 @@ int session_open(struct session *t, const struct cli_opts *o)
 	int rc;
 	memset(t, 0, sizeof *t);
 	t->opts = *o;
+	if (o->collective >= 0 && !(o->given & CLI_GIVEN_BYTES))
+		t->opts.bytes = 8u * SESSION_CCL_VALUES * (uint64_t)o->devices;
 	if (o->devices > LAYOUT_MAX_DEVICES) {
 		status_error("the interface shows up to %d devices, not %d (use -b for more)",
 			     LAYOUT_MAX_DEVICES, o->devices);
@@ -122,11 +139,43 @@ void session_close(struct session *t)
 	session_judge_close(t);
 }
 
+/* --collective: its buffers (batch's, inputs_collective: the same checks)
+ * and the view over them, with no B. */
+static int session_start_ccl(struct session *t, uint64_t now, struct dm_err *err)
+{
+	const struct cli_opts *o = &t->opts;
+	struct dm_plan *plan;
+	struct run_config rcfg;
+	int rc;
+	if (o->devices < 2) /* no phase to step: batch mode says so in its report */
+		return dm_err_set(err, DM_EINVAL, "a collective on one device moves nothing: the "
+				  "interface needs -d 2 or more (-b reports the one-rank case)");
+	if ((rc = inputs_hw(o, &t->ccl.hw, err)) ||
+	    (rc = inputs_collective(o, &plan, &t->a, &rcfg, err)))
+		return rc;
+	plan_free(plan); /* the view makes its own, from cfg and the mode */
+	t->ccl.kind = o->collective;
+	t->ccl.algo = o->algo;
+	t->ccl.count = t->a.cols;
+	t->ccl.given = inputs_hw_given(o);
+	struct view_config cfg = { DM_COLL, o->devices, o->capacity, ORDER_PARITY, BUG_NONE, 0,
+				   0, NULL, 0, 0, 0, NULL, 0, &t->ccl, 0 };
+	if ((rc = view_init(&t->v, &t->a, NULL, &cfg, o->play, now, err))) {
+		mat_free(&t->a);
+		return rc;
+	}
+	if (t->lesson && (rc = mode_lessons_push(&t->v, t->lesson, t->part, err)))
+		session_stop(t); /* a lesson's part may be a collective ("Why a ring") */
+	return rc;
+}
+
 /* The matrices the options make and the view over them. */
 static int session_start_view(struct session *t, uint64_t now, struct dm_err *err)
 {
 	const struct cli_opts *o = &t->opts;
 	int rc;
+	if (o->collective >= 0)
+		return session_start_ccl(t, now, err);
 	if ((rc = inputs_load(o, &t->a, &t->b, err)))
 		return rc;
 	if (o->replay_file) {
@@ -151,18 +200,21 @@ static int session_start_view(struct session *t, uint64_t now, struct dm_err *er
 		for (int p = 0; t->lesson && p <= t->part && p < t->lesson->nparts; p++)
 			lab |= (t->lesson->part[p].set.has & LESSON_SET_ORDER) != 0;
 		/* dC always: the training step's key turns the backward on */
-		if ((rc = inputs_load_dc(o, t->a.rows, t->b.cols, &t->dc, err))) {
+		if ((rc = inputs_load_dc(o, t->a.rows, t->b.cols, &t->dc, err)) ||
+		    (rc = inputs_load_e(o, &t->b, NULL, &t->e, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);
+			mat_free(&t->dc);
 			return rc;
 		}
 		struct view_config cfg = { o->mode, o->devices, o->capacity, o->order, o->bug, lab,
 					   o->train, &t->dc, o->reduce_scatter, o->params,
-					   o->gpu_mem_gb, o->prefetch };
+					   o->gpu_mem_gb, &t->e, o->act, NULL, o->prefetch };
 		if ((rc = view_init(&t->v, &t->a, &t->b, &cfg, o->play, now, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);
 			mat_free(&t->dc);
+			mat_free(&t->e);
 			return rc;
 		}
 		if (o->quiz == CLI_QUIZ_DERIVE && !t->no_quiz)
@@ -186,15 +238,18 @@ int session_start(struct session *t, uint64_t now, struct dm_err *err)
 	/* a judged session shows its case's runs, every other the options' */
 	if ((rc = t->judge ? session_judge_start(t, now, err) : session_start_view(t, now, err)))
 		return rc;
-	if (o->given & CLI_GIVEN_MODEL) { /* the clock: which model, on every stop */
+	if ((o->given & CLI_GIVEN_MODEL) || o->collective >= 0) {
+		/* the clock: which model, on every stop (a collective's always:
+		 * h100-nvlink when none is named; it computes nothing, so no F) */
 		struct dm_hw hw;
-		if ((rc = inputs_hw_products(o, &hw, err)) ||
+		if ((rc = o->collective >= 0 ? inputs_hw(o, &hw, err) : inputs_hw_products(o, &hw, err)) ||
 		    (rc = mode_clock_push(&t->v, &hw, inputs_hw_given(o), err))) {
 			session_stop(t);
 			return rc;
 		}
 	}
-	if (!t->judge) { /* the timeline and --prefetch's words: the model, named or not */
+	if (!t->judge && o->collective < 0) {
+		/* the timeline and --prefetch's words: a multiply's, on the model named or not */
 		struct dm_hw hw;
 		if ((rc = inputs_hw_products(o, &hw, err)) ||
 		    (rc = mode_timeline_push(&t->v, &hw, inputs_hw_given(o), o->timeline, err))) {
@@ -315,6 +370,7 @@ void session_stop(struct session *t)
 	mat_free(&t->a);
 	mat_free(&t->b);
 	mat_free(&t->dc);
+	mat_free(&t->e);
 }
 
 int session_next_part(struct session *t, uint64_t now, struct dm_err *err)

@@ -267,8 +267,9 @@ static int tl_key(struct view *v, void *data, int action, int ch, uint64_t now)
 
 static const char *tl_absent(int action)
 {
-	return action == ACT_TIMELINE ? "no timeline here: the model of time times the engine's "
-					"own runs, not a judged file's"
+	return action == ACT_TIMELINE ? "no timeline here: its lanes are the engine's matrix "
+					"multiply's (a judged file's runs are not timed; -b "
+					"--timeline prints a collective's)"
 				      : NULL;
 }
 

@@ -180,19 +180,62 @@ uint64_t model_train_ring_sent(const struct dm_plan *p, size_t K, size_t N, int 
  *     C's row chunks): all-reduce 2·8MN - R_r - R_{r+1} (2(n-1)/n · 8MN
  *     when n divides M); reduce-scatter 8MN - R_r, then R_r to rank 0
  *     (rank r > 0), which as DP's gather holds the gathered C and each
- *     rank first its slice beside the partial. */
+ *     rank first its slice beside the partial.
+ *   tp-mlp (Z = act(A @ B) @ E, E N x P): tp-col's A, B and H = its columns
+ *     of A @ B (8·M·w_r), E's matching rows (8·w_r·P) and the M x P partial
+ *     of Z (8MP), plus at a ring step the rows it sends and receives.
+ *     Sends: rank 0 A to each other rank, (n-1)·8MK; every rank tp-row's
+ *     all-reduce over Z's row chunks, 2·8MP - R_r - R_{r+1} with R_c =
+ *     8·P·m_c (2(n-1)/n · 8MP when n divides M).  Nothing moves before the
+ *     activation: each rank holds whole columns of A @ B.
+ *   The wrong order (row-parallel first), by the same closed forms: the
+ *     M x N partials of A @ B all-reduced before act (act(x + y) is not
+ *     act(x) + act(y)), 2·8MN - R_r - R_{r+1} with R_c = 8·N·m_c, then
+ *     each rank's columns of Z all-gathered so every rank ends with Z as
+ *     in the right order, 8MP - 8·M·p_r (p_r = |cols r| of P).  Both
+ *     leave out how A arrives (Megatron's input is on every rank). */
 struct model_tp {
-	uint64_t a, b, c;  /* what it holds of A, B and C (tp-row: the partial) */
+	uint64_t a, b, c;  /* what it holds of A, B and C (tp-row: the partial; tp-mlp: H) */
+	uint64_t e, z;     /* tp-mlp: E's rows it holds, its partial of Z */
+	uint64_t mlp_right, mlp_wrong; /* tp-mlp: its collectives' bytes, column-then-row
+					  (the all-reduce of Z) and row-then-column */
 	uint64_t peak;     /* its peak over the run, the gathered C included */
 	uint64_t sent, recv;
 	uint64_t textbook; /* sent by the textbook: tp-row's 2(n-1)/n·8MN (reduce-scatter:
 			      (n-1)/n·8MN), tp-col's A to each other rank from rank 0 */
 };
 
-/* Rank r of p's tensor-parallel mode (tp-row's collective p's), M x K @
- * K x N.  Any other mode: all zero. */
+/* Rank r of p's tensor-parallel mode (tp-row's collective p's; tp-mlp's P
+ * the plan's), M x K @ K x N.  Any other mode: all zero. */
 void model_tp_rank(const struct dm_plan *p, int r, size_t M, size_t K, size_t N,
 		   struct model_tp *m);
+
+/* Tensor parallel's training step, one rank, given dC (M x N): the
+ * forward as above, with dC beside it (tp-col its columns, 8·M·w_r;
+ * tp-row all of it, 8MN), then the backward:
+ *   tp-col: dB_r = Aᵀ dC[:, cols_r] (8·K·w_r) is local, dA = Σ_r dC[:,
+ *     cols_r] B_rᵀ is a sum of every rank's M x K partial: a ring
+ *     all-reduce over dA's row chunks sends 2·8MK - S_r - S_{r+1} (S_c =
+ *     8·K·m_c; 2(n-1)/n · 8MK when n divides M) and every rank ends with
+ *     dA; rank r > 0 then sends dB_r to rank 0 (8·K·w_r).
+ *   tp-row: dA[:, k_r] = dC B_rᵀ (8·M·k_r) and dB_r = A[:, k_r]ᵀ dC
+ *     (8·k_r·N) are local, dC being whole on every rank: no collective;
+ *     rank r > 0 sends both to rank 0.
+ * Rank 0 holds the gathered dA and dB (8MK + 8KN; tp-col's dA is its own
+ * after the all-reduce). */
+struct model_tp_train {
+	struct model_tp fwd;     /* the forward's figures */
+	uint64_t ring;           /* the backward's ring bytes sent (tp-col's all-reduce of dA) */
+	uint64_t ring_textbook;  /* 2(n-1)/n · 8MK (tp-col), 0 (tp-row) */
+	uint64_t gather;         /* the backward's gather bytes sent (rank r > 0) */
+	uint64_t sent, recv;     /* the whole step's, forward included */
+	uint64_t peak_fwd, peak_bwd, peak;
+};
+
+/* Rank r of p's tensor-parallel mode, the training step (whatever p's
+ * pass).  Any other mode: all zero. */
+void model_tp_train_rank(const struct dm_plan *p, int r, size_t M, size_t K, size_t N,
+			 struct model_tp_train *m);
 
 /* The memory argument at real scale (ZeRO, Rajbhandari et al. 2020): the
  * model states of mixed-precision Adam, per parameter 2 bytes of bf16/fp16
