@@ -199,5 +199,5 @@ expect 0 "--timeline with a collective" -- -b -q --collective reducescatter --al
 expect 0 "--timeline with the training step" -- -b -q -d 3 --train --timeline
 grep -q '^exposed communication: ' "$T/out" || bad "the training step's timeline"
 # the interface takes it (tests/ui/timeline_test.sh); tensor parallel is not timed there either
-expect_msg 2 "^distmm-tui: --timeline has no effect with -m tp-col or tp-row" -- -m tp-col --timeline
+expect_msg 2 "^distmm-tui: --timeline has no effect with -m tp-col, tp-row or tp-mlp" -- -m tp-col --timeline
 expect_msg 2 "^distmm-tui: --timeline has no effect with --sweep" -- -b --sweep allreduce --timeline
