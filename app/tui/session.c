@@ -231,6 +231,22 @@ static int session_start_view(struct session *t, uint64_t now, struct dm_err *er
 	return 0;
 }
 
+int session_timeline(struct session *t, int on, struct dm_err *err)
+{
+	const struct cli_opts *o = &t->opts;
+	struct dm_hw hw;
+	int rc;
+	if (t->judge)
+		return dm_err_set(err, DM_EINVAL, "no timeline here: a judged file's runs are not "
+				  "timed");
+	if (o->collective >= 0)
+		return dm_err_set(err, DM_EINVAL, "no timeline here: its lanes are a matrix "
+				  "multiply's (-b --collective --timeline prints a collective's)");
+	if ((rc = inputs_hw_products(o, &hw, err)))
+		return rc;
+	return mode_timeline_push(&t->v, &hw, inputs_hw_given(o), on, err);
+}
+
 int session_start(struct session *t, uint64_t now, struct dm_err *err)
 {
 	const struct cli_opts *o = &t->opts;
@@ -248,14 +264,9 @@ int session_start(struct session *t, uint64_t now, struct dm_err *err)
 			return rc;
 		}
 	}
-	if (!t->judge && o->collective < 0) {
-		/* the timeline and --prefetch's words: a multiply's, on the model named or not */
-		struct dm_hw hw;
-		if ((rc = inputs_hw_products(o, &hw, err)) ||
-		    (rc = mode_timeline_push(&t->v, &hw, inputs_hw_given(o), o->timeline, err))) {
-			session_stop(t);
-			return rc;
-		}
+	if ((o->timeline || o->prefetch) && (rc = session_timeline(t, o->timeline, err))) {
+		session_stop(t);
+		return rc;
 	}
 	t->v.utf8 = theme_utf8(); /* 0 until the screen is set up: its owner sets it then */
 	t->v.for_file = t->for_file;

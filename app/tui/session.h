@@ -43,6 +43,11 @@ void session_close(struct session *t);
 /* Loads or makes the matrices and starts the view for t->opts at time now.
  * Returns 0, or an engine error with err filled (nothing left started). */
 int session_start(struct session *t, uint64_t now, struct dm_err *err);
+/* The timeline's mode on in the view (modes/timeline.h), showing the
+ * timeline when on: at the start with --timeline or --prefetch, or at l.
+ * Returns 0, or DM_EINVAL with why there is none (a judged run, a
+ * collective), DM_ENOMEM. */
+int session_timeline(struct session *t, int on, struct dm_err *err);
 void session_stop(struct session *t);
 
 /* --start-at: goes to the stop it names (nothing for ready).  Returns 0, or

@@ -240,6 +240,10 @@ static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 		else
 			view_open_overlay(v, VIEW_OV_TABLE);
 		break;
+	case ACT_TIMELINE: /* the timeline's mode is off: on, showing it */
+		if (session_timeline(t, 1, &err))
+			snprintf(v->msg, sizeof v->msg, "l: %s", err.msg);
+		break;
 	case ACT_HELP:
 		v->help_page = 0;
 		view_open_overlay(v, VIEW_OV_HELP);

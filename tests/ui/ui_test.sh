@@ -97,7 +97,7 @@ wait_for 'one device fewer / more' && pass
 # every binding of keys.c's table, in its order: the key column of the box
 screen | grep -q '─ keys ─' || bad "the help has no title"
 help_keys=$(screen | grep -oE '│ [^│]{13} [a-z][^│]*│' | cut -c5-17 | sed 's/ *$//' | tr '\n' ,)
-[ "$help_keys" = "space n Right,b Left,p + -,Home End g,m [ ],d,r,Tab 0-9,v,w,t,x,a,Enter,c,f,s,j,T,Esc,? h F1,q," ] && pass ||
+[ "$help_keys" = "space n Right,b Left,p + -,Home End g,m [ ],d,r,Tab 0-9,v,w,t l,x,a,Enter,c,f,s,j,T,Esc,? h F1,q," ] && pass ||
 	bad "the help lists the keys '$help_keys'"
 screen | grep -Eq 'this help \(Ctrl-L redraws\)' && pass || bad "the help lacks Ctrl-L"
 keys x
@@ -369,9 +369,9 @@ wait_for '^EXIT:0 TTY:RESTORED$'
 
 test_name="the tensor-parallel lesson, 120x40"
 start 120x40 --lesson tensor-parallel
-wait_for 'part 1/3' && pass
+wait_for 'part 1/4' && pass
 keys End n
-wait_for 'part 2/3' && pass
+wait_for 'part 2/4' && pass
 keys n
 wait_for 'Rank 0 sends all of A to every other rank' && pass
 keys End

@@ -254,6 +254,9 @@ static void tl_status(const struct view *v, const void *data, char *buf, size_t 
 		snprintf(buf, size, "  prefetch");
 }
 
+/* l: the modelled clock, the measured one, off.  Off and with no
+ * --prefetch to speak for, the mode leaves (as tensor parallel's does on
+ * m): a mode on beside the base run keeps m from tensor parallel. */
 static int tl_key(struct view *v, void *data, int action, int ch, uint64_t now)
 {
 	struct tl_state *t = data;
@@ -261,16 +264,11 @@ static int tl_key(struct view *v, void *data, int action, int ch, uint64_t now)
 	if (action != ACT_TIMELINE)
 		return VIEW_KEY_PASS;
 	t->on = (t->on + 1) % TL_SHOWS;
-	tl_shown(v, t);
+	if (t->on == TL_OFF && !v->cfg.prefetch)
+		view_mode_pop(v, &mode_timeline);
+	else
+		tl_shown(v, t);
 	return VIEW_KEY_DONE;
-}
-
-static const char *tl_absent(int action)
-{
-	return action == ACT_TIMELINE ? "no timeline here: its lanes are the engine's matrix "
-					"multiply's (a judged file's runs are not timed; -b "
-					"--timeline prints a collective's)"
-				      : NULL;
 }
 
 static void tl_share(const struct view *v, const void *data, struct view_share *s)
@@ -292,7 +290,6 @@ const struct view_mode mode_timeline = {
 	.status = tl_status,
 	.timeline = tl_timeline,
 	.key = tl_key,
-	.absent = tl_absent,
 	.share = tl_share,
 };
 

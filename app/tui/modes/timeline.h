@@ -1,8 +1,9 @@
 /* timeline: the run on the clock in the panels' area (the l key, or
  * --timeline), and what --prefetch hides, in a transfer's caption and the
- * status bar (timeline.c).  On in every session of a matrix multiply but
- * a judged one (the judged file's runs are not modelled); a collective's
- * timeline is batch mode's. */
+ * status bar (timeline.c).  On from the start with --timeline or
+ * --prefetch, else from the first l (session_timeline), in a session of a
+ * matrix multiply but a judged one (the judged file's runs are not
+ * modelled; a collective's timeline is batch mode's). */
 #ifndef TUI_MODES_TIMELINE_H
 #define TUI_MODES_TIMELINE_H
 
