@@ -32,9 +32,6 @@ static const struct cli_tp_rule {
 	{ CLI_GIVEN_ORDERS | CLI_GIVEN_CAPACITY,
 	  "has no effect with -m tp-col or tp-row (the deadlock lab is FSDP's ring; tensor "
 	  "parallel orders its calls as the collectives do)" },
-	{ CLI_GIVEN_TRACE | CLI_GIVEN_TRACE_FORMAT | CLI_GIVEN_REPLAY,
-	  "has no effect with -m tp-col or tp-row (the trace files and the replay know FSDP and "
-	  "DP alone yet)" },
 	{ CLI_GIVEN_MODEL | CLI_GIVEN_TIMELINE,
 	  "has no effect with -m tp-col or tp-row (the model of time does not time tensor "
 	  "parallel yet)" },

@@ -8,6 +8,7 @@
 #error "engine-internal header: app/ uses only the public API, <distmm/...> in engine/include"
 #endif
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <distmm/dm_err.h>
@@ -30,6 +31,10 @@ struct run_snapshot;
  * ctx.  Returns 0 or DM_ENOMEM. */
 int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size_t K, size_t N,
 	     const struct mat *a, const struct mat *b, struct dm_err *err);
+
+/* The bytes rank holds once set up (tp_setup's, and with train
+ * tp_setup_train's dC): what a replay starts each rank from. */
+uint64_t tp_setup_bytes(int mode, int n, int rank, size_t M, size_t K, size_t N, int train);
 
 /* The training step (tp_train.c): tp_setup_train gives a device set up
  * by tp_setup its part of dC (tp-col its columns, tp-row all of it), from

@@ -39,8 +39,8 @@ static struct taken take(const struct tt_train_log *l, unsigned bugs, int policy
 {
 	struct taken t = { 0, -1, 0, { 0 } };
 	struct evr x;
-	t.rc = evr_init(&x, l->copy, l->mode, 1, l->n, l->a.rows, l->a.cols, l->b.cols, bugs,
-			policy, &t.err);
+	t.rc = evr_init(&x, l->copy, l->plan, l->a.rows, l->a.cols, l->b.cols, bugs, policy,
+			&t.err);
 	ck_assert_msg(t.rc == 0, "evr_init: %s", t.err.msg);
 	for (size_t i = 0; i < l->n_ev && !t.rc; i++)
 		if ((t.rc = evr_event(&x, i, &t.err)))
