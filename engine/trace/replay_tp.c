@@ -83,7 +83,7 @@ static int rtp_alloc(struct rtp *t, struct dm_err *err)
 		t->g = rtp_buf(M, N, 1);
 		t->sa = rtp_buf(M, K, 1);
 		t->sb = rtp_buf(K, N, 1);
-		t->sc = rtp_buf(M, N, 1);
+		t->sc = rtp_buf(M + K, N + K, 1); /* M x w, K x w, M x kw: whichever is made */
 		t->sd = rtp_buf(M, N, 1);
 		bad = !t->cb || !t->g || !t->sa || !t->sb || !t->sc || !t->sd;
 		if (train && !bad) {
