@@ -151,9 +151,7 @@ int evr_gathered(const struct evr *x, int rank);
  * dB's chunk) in the last phase. */
 int evr_gathered_tensor(const struct evr *x, int tensor, int rank);
 
-/* Whether a tensor-parallel log is a finished run's: its last phase has
- * every event the schedule gives it (an all-reduce's last step gathers
- * nothing: rank 0's C is the result). */
+/* Whether a tensor-parallel log is a finished run's (replay_finished). */
 int evr_tp_finished(const struct evr_run *run, const struct ev *ev, size_t n_ev);
 
 #endif

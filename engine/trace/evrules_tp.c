@@ -256,7 +256,12 @@ static int tp_end_ring(struct evr *x, int phase, struct dm_err *err)
 		if (got && c.reduce && !evr_took(ad, r, phase))
 			return dm_err_set(err, DM_EFORMAT, "event %zu: rank %d receives chunk %d but "
 					  "does not add its own part to it", q[r].ev, r, c.recv_c0);
-		if (c.send_to >= 0 && !sent)
+	}
+	/* what no event is left to name */
+	for (int r = 0; r < x->run.n; r++) {
+		struct ccl_xfer c;
+		tp_ring(&x->run, phase, r, &c);
+		if (c.send_to >= 0 && !evr_took(s, r, phase))
 			return dm_err_set(err, DM_EFORMAT, "phase %d: rank %d does not send chunk %d "
 					  "to rank %d", phase, r, c.send_c0, c.send_to);
 	}
@@ -320,33 +325,28 @@ int evr_tp_by_peer(const struct evr_run *run, const struct ev *e)
 	       e->phase < run->phases && evr_kind_at(run, e->phase) == SCHED_DISTRIBUTE;
 }
 
-/* The events phase has when every rank did its part. */
-static size_t tp_phase_events(const struct evr_run *run, int phase)
-{
-	size_t n = (size_t)run->n, count = 0;
-	switch (evr_kind_at(run, phase)) {
-	case SCHED_DISTRIBUTE: return 2 * (n - 1);
-	case SCHED_COMPUTE: return n;
-	case SCHED_BWD_COMPUTE: return 2 * n;
-	case SCHED_GATHER:
-		for (int t = 0; t < EV_TENSOR_CCL; t++)
-			count += tp_tensor_ok(run, phase, t) ? 2 * n - 1 : 0;
-		return count;
-	default:
-		for (int r = 0; r < run->n; r++) {
-			struct ccl_xfer c;
-			tp_ring(run, phase, r, &c);
-			count += (c.send_to >= 0) + (c.recv_from >= 0) * (1 + (c.reduce != 0));
-		}
-		return count;
-	}
-}
-
+/* Finished as FSDP's and DP's runs are, by what ends it: rank 0 gathered
+ * every block of the last phase; or, where the run ends with the
+ * all-reduce's last step, every rank received its chunk (with one device,
+ * computed).  A run that failed lacks them: it replays up to its stop. */
 int evr_tp_finished(const struct evr_run *run, const struct ev *ev, size_t n_ev)
 {
-	int last = run->phases - 1;
-	size_t in_last = 0;
+	int last = run->phases - 1, kind = evr_kind_at(run, last);
+	int op = kind == SCHED_GATHER ? EV_GATHER : kind == SCHED_COMPUTE ? EV_COMPUTE : EV_RECV;
+	size_t want = 0, got = 0;
+	for (int r = 0; r < run->n; r++) {
+		struct ccl_xfer c;
+		if (kind == SCHED_GATHER) {
+			for (int t = 0; t < EV_TENSOR_CCL; t++)
+				want += tp_tensor_ok(run, last, t);
+		} else if (kind == SCHED_COMPUTE) {
+			want++;
+		} else {
+			tp_ring(run, last, r, &c);
+			want += c.recv_from >= 0;
+		}
+	}
 	for (size_t i = 0; ev && i < n_ev; i++)
-		in_last += ev[i].phase == last;
-	return n_ev > 0 && in_last == tp_phase_events(run, last);
+		got += ev[i].phase == last && ev[i].op == op;
+	return n_ev > 0 && got == want;
 }

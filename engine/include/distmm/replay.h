@@ -91,7 +91,9 @@ int replay_first_wrong(const struct dm_plan *p, const struct ev *ev, size_t n_ev
 		       size_t K, size_t N, int over, struct replay_wrong *w, struct dm_err *err);
 
 /* Whether the events are those of a run of p that finished: rank 0
- * gathered every rank's block of C in p's last phase.  The last phase alone
+ * gathered every rank's block of C in p's last phase (tensor parallel's:
+ * every block of its last phase, or, ending with an all-reduce, every
+ * rank received its last chunk).  The last phase alone
  * does not say: in a run that failed, ranks that went on may have sent their
  * rows to a rank 0 that had stopped. */
 int replay_finished(const struct dm_plan *p, const struct ev *ev, size_t n_ev);
