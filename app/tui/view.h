@@ -215,6 +215,7 @@ struct view_log {
 				   first phase is shown stopped at ready, not refused */
 	const struct view_mode *top; /* the mode that shows it, pushed with top_data */
 	void *top_data;
+	int reduce_scatter;     /* tp-row's sum ended with a reduce-scatter */
 };
 
 /* Starts the view on log, on A and B (which the caller has found to fit):

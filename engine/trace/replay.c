@@ -164,6 +164,7 @@ void replay_initial(struct run_snapshot *s, int mode, int train, int n, size_t M
 		v->sent_shard = v->sent_to = v->recv_shard = v->recv_from = -1;
 		v->wait_state = s->finished ? RUN_EXITED : RUN_IDLE;
 		v->wait_peer = -1;
+		v->wait_shard = -1; /* a replay is never blocked in a send */
 		v->threads = 1; /* the trace does not say which order ran */
 		v->rx_state = RUN_IDLE;
 		v->rx_peer = -1;

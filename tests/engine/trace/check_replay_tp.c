@@ -70,7 +70,7 @@ static void tp_same(const struct run_snapshot *x, const struct run_snapshot *y, 
 	size_t n = (size_t)x->n;
 	tu_snap_same(x, y, what);
 	ck_assert_msg(x->kind == y->kind, "%s: kind %d vs %d", what, x->kind, y->kind);
-	ck_assert_msg(x->pass == y->pass, "%s: pass", what);
+	ck_assert_msg(x->pass == y->pass && x->order == y->order, "%s: pass, order", what);
 	ck_assert_msg((x->ccl_parts == NULL) == (y->ccl_parts == NULL), "%s: parts", what);
 	for (size_t k = 0; x->ccl_parts && k < n * n; k++)
 		ck_assert_msg(x->ccl_parts[k] == y->ccl_parts[k], "%s: rank %zu chunk %zu holds %d "
@@ -79,6 +79,10 @@ static void tp_same(const struct run_snapshot *x, const struct run_snapshot *y, 
 		same_doubles(x->ccl_buf, y->ccl_buf, n * x->ccl_count, what, "partials");
 	for (int r = 0; r < x->n; r++) {
 		const struct run_dev_view *u = &x->dev[r], *v = &y->dev[r];
+		ck_assert_msg(u->wait_shard == v->wait_shard && u->wait_via_rx == v->wait_via_rx &&
+			      u->threads == v->threads && u->rx_state == v->rx_state &&
+			      u->rx_peer == v->rx_peer, "%s: rank %d's waits %d vs %d", what, r,
+			      u->wait_shard, v->wait_shard);
 		ck_assert_msg(u->da_parts == v->da_parts && u->db_sent == v->db_sent &&
 			      u->db_recv == v->db_recv && u->db_added == v->db_added &&
 			      u->db_chunk == v->db_chunk, "%s: rank %d's gradient fields", what, r);
