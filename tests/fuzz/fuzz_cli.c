@@ -427,11 +427,10 @@ static const struct mode_rule {
 	{ "--reduce-scatter without -m tp-row", NO_TP_ROW, CLI_GIVEN_REDUCE_SCATTER },
 	{ "--reduce-scatter with --train", IN_TRAIN, CLI_GIVEN_REDUCE_SCATTER },
 	{ "tensor parallel's --train in the interface", IN_TP | IN_INTERFACE, CLI_GIVEN_TRAIN },
-	{ "what tensor parallel does not do yet", IN_TP,
+	{ "what tensor parallel does not do yet (its traces and --replay it does)", IN_TP,
 	  CLI_GIVEN_BUG | CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX | CLI_GIVEN_CAPACITY |
-		  CLI_GIVEN_TRACE | CLI_GIVEN_TRACE_FORMAT | CLI_GIVEN_REPLAY | CLOCK_MODEL |
-		  CLI_GIVEN_TIMELINE | CLI_GIVEN_COMPARE | CLI_GIVEN_JUDGE | CLI_GIVEN_LESSON |
-		  CLI_GIVEN_QUIZ },
+		  CLOCK_MODEL | CLI_GIVEN_TIMELINE | CLI_GIVEN_COMPARE | CLI_GIVEN_JUDGE |
+		  CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ },
 	{ "what a drill takes (--quiz=clock|tp: the look, and the clock's the hardware)", IN_DRILL,
 	  CLI_GIVEN_ALL & ~(CLI_GIVEN_QUIZ | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII | CLI_GIVEN_THEME |
 			    CLI_GIVEN_DEVICES | CLI_GIVEN_HW | CLI_GIVEN_ALPHA | CLI_GIVEN_BW |

@@ -50,6 +50,12 @@ START_TEST(test_refusals)
 		   "reduce-scatter)", "--reduce-scatter", "-b", "-m", "dp");
 	REFUSED_AS("--reduce-scatter has no effect with -m tp-col (tp-col gathers its columns; the "
 		   "reduce-scatter is tp-row's)", "--reduce-scatter", "-b", "-m", "tp-col");
+	/* the trace files and the replay (the mode is the trace's) */
+	ck_assert_int_eq(parse("-b", "-m", "tp-row", "--reduce-scatter", "--trace", "t.jsonl",
+			       NULL), CLI_RUN);
+	ck_assert_int_eq(parse("-b", "-m", "tp-col", "--train", "--trace", "t.json",
+			       "--trace-format", "chrome", NULL), CLI_RUN);
+	ck_assert_int_eq(parse("-m", "tp-col", "--trace", "t.jsonl", NULL), CLI_ERROR); /* -b's */
 	/* the training step: batch mode's, with the all-reduce */
 	ck_assert_int_eq(parse("-m", "tp-col", "--train", "-b", NULL), CLI_RUN);
 	ck_assert_int_eq(parse("-m", "tp-row", "--train", "-b", "--dB-out", "db.npy", NULL), CLI_RUN);
@@ -61,7 +67,7 @@ START_TEST(test_refusals)
 	static const char *const opts_[][3] = {
 		{ "--bug", "r-plus-s", "--bug" },
 		{ "--naive", NULL, "--naive" },       { "--capacity", "0", "--capacity" },
-		{ "--trace", "t.jsonl", "--trace" },  { "--hw", "ib-ndr", "--hw" },
+		{ "--hw", "ib-ndr", "--hw" },
 		{ "--timeline", NULL, "--timeline" }, { "--compare", NULL, "--compare" },
 	};
 	for (size_t i = 0; i < sizeof opts_ / sizeof opts_[0]; i++) {
