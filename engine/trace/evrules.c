@@ -439,9 +439,9 @@ static int evr_extra_send(const struct evr_run *run, const struct ev *e)
 /* The row of phase's kind, in the run's schedule. */
 static const struct evr_kind *evr_kind_of(const struct evr_run *run, int phase)
 {
-	int kind = evr_kind_at(run, phase);
 	if (plan_mode_tp(run->mode))
 		return evr_tp_kind(run, phase);
+	int kind = evr_kind_at(run, phase);
 	return run->train ? evr_train_kind(kind) : &evr_kinds[kind];
 }
 
@@ -545,7 +545,8 @@ static int evr_end_phase(struct evr *x, int p, struct dm_err *err)
 	int rc;
 	if (!x->whole)
 		return 0;
-	if (p != x->phase && !plan_mode_tp(x->run.mode)) /* tp-col's distribute on one device has none */
+	/* (tp-col's distribute on one device has none: its rows say what is missing) */
+	if (p != x->phase && !plan_mode_tp(x->run.mode))
 		rc = dm_err_set(err, DM_EFORMAT, "phase %d has no events", p);
 	else
 		rc = evr_kind_of(&x->run, p)->end(x, p, err);
@@ -588,6 +589,8 @@ int evr_event(struct evr *x, size_t i, struct dm_err *err)
 	snprintf(what, sizeof what, "%s%s%s", verbs[e->op], e->tensor ? " " : "",
 		 ev_tensor_name(e->tensor));
 	int by_peer = e->op == EV_GATHER || evr_tp_by_peer(&x->run, e);
+	if (by_peer && e->op == EV_SEND) /* rank 0's A, one a rank */
+		snprintf(what, sizeof what, "is sent A");
 	if ((rc = evr_slot_take(x->slot[e->op][e->tensor], by_peer ? e->peer : r, i, e->phase,
 				what, err)))
 		return rc;

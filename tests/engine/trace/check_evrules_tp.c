@@ -227,6 +227,12 @@ START_TEST(distribute_compute_gather)
 	at(want, sizeof want, q - (q > s));
 	refused(&l, c, l.n_ev - 1, want, "receives A from rank 0, which does not send it", 0);
 	free(c);
+	/* rank 0 sends A to rank 1 twice (and never to rank 2) */
+	c = copy_of(&l);
+	c[s].peer = 1;
+	at(want, sizeof want, s);
+	refused(&l, c, l.n_ev, want, "rank 1 is sent A twice in phase 0", 1);
+	free(c);
 	c = copy_of(&l);
 	c[q].peer = 1;
 	at(want, sizeof want, q);
