@@ -11,6 +11,7 @@
 
 #include "batch_clock.h"
 #include "batch_params.h"
+#include "report_mlp.h"
 #include "report_tp.h"
 #include "batch_train.h"
 #include "cli/inputs.h"
@@ -117,7 +118,7 @@ static int batch_run(struct run *r, const struct cli_opts *o, const struct dm_pl
 
 int batch_main(const struct cli_opts *o)
 {
-	struct mat a, b;
+	struct mat a, b, e = { 0 };
 	struct dm_plan *plan = NULL;
 	struct run_config cfg;
 	struct run_snapshot snap = { 0 };
@@ -149,7 +150,10 @@ int batch_main(const struct cli_opts *o)
 		return status_of(rc);
 	}
 	inputs_run_config(o, &a, &b, &cfg);
-	if ((rc = inputs_plan(o, &plan, &err)) || (rc = run_new(&r, plan, &cfg, &a, &b, &err)) ||
+	cfg.e = &e;
+	if ((rc = inputs_plan(o, &plan, &err)) ||
+	    (o->mode == DM_TP_MLP && (rc = inputs_load_e(o, &b, plan, &e, &err))) ||
+	    (rc = run_new(&r, plan, &cfg, &a, &b, &err)) ||
 	    (rc = run_snapshot_init(&snap, plan, a.rows, a.cols, b.cols, 0, &err))) {
 		status_error("%s", err.msg);
 		status = status_of(rc);
@@ -163,6 +167,8 @@ int batch_main(const struct cli_opts *o)
 	}
 
 	report_header("distmm-tui batch", o, plan, a.rows, a.cols, b.cols);
+	if (o->mode == DM_TP_MLP)
+		report_mlp_header(o, plan, b.cols);
 	int run_rc = batch_run(r, o, plan, &err);
 	size_t n_ev;
 	const struct ev *ev = run_events(r, &n_ev);
@@ -185,6 +191,8 @@ int batch_main(const struct cli_opts *o)
 		report_tp_summary(sum, plan, a.rows, a.cols, b.cols);
 		report_threads(&snap);
 		report_tp_modes(sum, plan, a.rows, a.cols, b.cols);
+		if (o->mode == DM_TP_MLP)
+			report_mlp_orders(plan, a.rows, a.cols, b.cols);
 	} else {
 		report_summary(sum, plan, a.rows, a.cols, b.cols);
 		report_threads(&snap);
@@ -193,7 +201,8 @@ int batch_main(const struct cli_opts *o)
 	report_clock_run(o, plan, a.cols, ev, n_ev);
 	status = report_write_outputs(o, ev, n_ev, sum, plan, run_result(r));
 	if (status == STATUS_OK)
-		status = report_verify(o, &a, &b, run_result(r));
+		status = o->mode == DM_TP_MLP ? report_mlp_verify(o, &a, &b, &e, plan, run_result(r))
+					      : report_verify(o, &a, &b, run_result(r));
 out:
 	plan_free(plan);
 	free(sum);
@@ -201,5 +210,6 @@ out:
 	run_free(r);
 	mat_free(&a);
 	mat_free(&b);
+	mat_free(&e);
 	return status;
 }

@@ -2,6 +2,7 @@
  * are the engine's: the run's summaries, and the model (<distmm/model.h>)
  * for every mode; only the layout and the words are here. */
 #include "report_tp.h"
+#include "report_mlp.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -12,6 +13,8 @@
 void report_tp_event(const struct ev *e, const struct dm_plan *p)
 {
 	int col = plan_mode(p) == DM_TP_COL;
+	if (plan_mode(p) == DM_TP_MLP && report_mlp_event(e, p))
+		return;
 	switch (e->op) {
 	case EV_COMPUTE:
 		if (col)
@@ -67,7 +70,9 @@ int report_tp_summary(const struct ev_summary *sum, const struct dm_plan *p, siz
 	struct model_tp m0;
 	model_tp_rank(p, 0, M, K, N, &m0);
 	uint64_t C = 8 * (uint64_t)M * N;
-	if (plan_mode(p) == DM_TP_COL)
+	if (plan_mode(p) == DM_TP_MLP)
+		report_mlp_traffic(p, M, K, N);
+	else if (plan_mode(p) == DM_TP_COL)
 		printf("  tp-col: B's shards never move; rank 0 sends all of A (%" PRIu64 " B) to "
 		       "each of the %d other ranks, each sends its columns of C back\n",
 		       8 * (uint64_t)M * K, n - 1);
@@ -88,17 +93,16 @@ int report_tp_summary(const struct ev_summary *sum, const struct dm_plan *p, siz
 	return off;
 }
 
-/* The peak and the sends of rank r in mode (tp-row by p's collective). */
+/* The peak and the sends of rank r in mode (p's own mode by p: tp-row's
+ * collective, tp-mlp's P; another by its defaults). */
 static void report_tp_model(const struct dm_plan *p, enum dm_mode mode, int r, size_t M,
 			    size_t K, size_t N, uint64_t *peak, uint64_t *sent)
 {
 	struct dm_plan *q;
 	*peak = *sent = 0;
-	if (plan_make(&q, mode, plan_devices(p), DM_FORWARD, NULL))
+	if (mode == plan_mode(p) ? plan_dup(&q, p, NULL)
+				 : plan_make(&q, mode, plan_devices(p), DM_FORWARD, NULL))
 		return;
-	if (mode == DM_TP_ROW)
-		plan_set_tp_collective(q, plan_mode(p) == DM_TP_ROW ? plan_ccl_kind(p)
-								    : CCL_ALLREDUCE, NULL);
 	if (plan_mode_tp(mode)) {
 		struct model_tp m;
 		model_tp_rank(q, r, M, K, N, &m);
@@ -116,19 +120,22 @@ static void report_tp_model(const struct dm_plan *p, enum dm_mode mode, int r, s
 void report_tp_modes(const struct ev_summary *sum, const struct dm_plan *p, size_t M, size_t K,
 		     size_t N)
 {
-	static const enum dm_mode modes[] = { DM_DP, DM_FSDP, DM_TP_COL, DM_TP_ROW };
+	static const enum dm_mode modes[] = { DM_DP, DM_FSDP, DM_TP_COL, DM_TP_ROW, DM_TP_MLP };
 	int n = plan_devices(p);
-	printf("DP, FSDP, tp-col and tp-row on this job (bytes a rank, the model; %s measured "
-	       "by this run in [ ]):\n", plan_mode_name(plan_mode(p)));
+	/* tp-mlp's job has a second layer: its column beside the others' A @ B */
+	size_t count = plan_mode(p) == DM_TP_MLP ? 5 : 4;
+	printf("DP, FSDP, tp-col and tp-row on this job%s (bytes a rank, the model; %s measured "
+	       "by this run in [ ]):\n", count == 5 ? " (A @ B), tp-mlp on A, B and E" : "",
+	       plan_mode_name(plan_mode(p)));
 	printf("  %-8s", "");
-	for (size_t k = 0; k < 4; k++)
+	for (size_t k = 0; k < count; k++)
 		printf(" %13s %13s", plan_mode_name(modes[k]), "sent");
 	printf("\n");
 	for (int r = 0; r < n; r++) {
 		char name[16];
 		snprintf(name, sizeof name, "rank %d", r);
 		printf("  %-8s", name);
-		for (size_t k = 0; k < 4; k++) {
+		for (size_t k = 0; k < count; k++) {
 			uint64_t peak, sent;
 			report_tp_model(p, modes[k], r, M, K, N, &peak, &sent);
 			printf(" %13" PRIu64 " %13" PRIu64, peak, sent);
@@ -138,6 +145,7 @@ void report_tp_modes(const struct ev_summary *sum, const struct dm_plan *p, size
 		printf("\n");
 	}
 	printf("  what moves: DP none of B (each rank has it; not counted), FSDP B's shards round "
-	       "the ring, tp-col all of A out from rank 0, tp-row the M x N partials summed; every "
-	       "mode's C ends on rank 0 (its peak includes the gathered C)\n");
+	       "the ring, tp-col all of A out from rank 0, tp-row the M x N partials summed%s; every "
+	       "mode's C ends on rank 0 (its peak includes the gathered C)\n",
+	       count == 5 ? ", tp-mlp A out from rank 0 and the M x P partials of Z summed" : "");
 }

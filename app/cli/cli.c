@@ -80,6 +80,7 @@ enum {
 	OPT_PARAMS,
 	OPT_GPU_MEM,
 	OPT_REDUCE_SCATTER,
+	OPT_ACT,
 };
 
 static const struct option cli_longopts[] = {
@@ -94,6 +95,9 @@ static const struct option cli_longopts[] = {
 	{ "values", required_argument, NULL, OPT_VALUES },
 	{ "a-file", required_argument, NULL, 'A' },
 	{ "b-file", required_argument, NULL, 'B' },
+	{ "e-file", required_argument, NULL, 'E' },
+	{ "e-cols", required_argument, NULL, 'P' },
+	{ "act", required_argument, NULL, OPT_ACT },
 	{ "out", required_argument, NULL, 'o' },
 	{ "trace", required_argument, NULL, OPT_TRACE },
 	{ "play", no_argument, NULL, OPT_PLAY },
@@ -148,7 +152,7 @@ static const struct option cli_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char cli_shortopts[] = ":bqd:m:M:K:N:A:B:o:hV";
+static const char cli_shortopts[] = ":bqd:m:M:K:N:A:B:E:P:o:hV";
 
 /* Each option's given bit and the name messages use for it. */
 static const struct cli_name {
@@ -218,6 +222,9 @@ static const struct cli_name {
 	{ OPT_PARAMS, CLI_GIVEN_PARAMS, "--params" },
 	{ OPT_GPU_MEM, CLI_GIVEN_GPU_MEM, "--gpu-mem" },
 	{ OPT_REDUCE_SCATTER, CLI_GIVEN_REDUCE_SCATTER, "--reduce-scatter" },
+	{ 'E', CLI_GIVEN_E, "-E" },
+	{ 'P', CLI_GIVEN_P, "-P" },
+	{ OPT_ACT, CLI_GIVEN_ACT, "--act" },
 };
 
 const char *cli_option_name(cli_given_t given_bit)
@@ -345,12 +352,15 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 		else if (strcmp(arg, "dp") == 0 || strcmp(arg, "DP") == 0)
 			o->mode = DM_DP;
 		else if (cli_tp_mode(arg, &o->mode))
-			return cli_fail(err, size, "unknown mode '%s' (use fsdp, dp, tp-col or tp-row)",
-					arg);
+			return cli_fail(err, size, "unknown mode '%s' (use fsdp, dp, tp-col, tp-row or "
+					"tp-mlp)", arg);
 		break;
 	case 'M': return cli_size("-M (rows of A)", arg, &o->M, err, size);
 	case 'K': return cli_size("-K (columns of A, rows of B)", arg, &o->K, err, size);
 	case 'N': return cli_size("-N (columns of B)", arg, &o->N, err, size);
+	case 'P': return cli_size("-P (columns of E and of Z)", arg, &o->P, err, size);
+	case 'E': o->e_file = arg; break;
+	case OPT_ACT: return cli_tp_act(arg, o, err, size);
 	case OPT_SEED:
 		if (cli_number(arg, 0, UINT64_MAX, &v))
 			return cli_fail(err, size, "seed must be a whole number, not '%s'", arg);
@@ -598,6 +608,10 @@ static const struct cli_lesson_key {
 	{ LESSON_SET_BUG, CLI_GIVEN_BUG, "bug=" },
 	{ LESSON_SET_QUIZ, CLI_GIVEN_QUIZ, "quiz=" },
 	{ LESSON_SET_TRAIN, CLI_GIVEN_TRAIN, "train or forward" },
+	{ LESSON_SET_COLLECTIVE, CLI_GIVEN_COLLECTIVE, "collective=" },
+	{ LESSON_SET_ALGO, CLI_GIVEN_ALGO, "algo=" },
+	{ LESSON_SET_BYTES, CLI_GIVEN_BYTES, "bytes=" },
+	{ LESSON_SET_HW, CLI_GIVEN_HW, "hw=" },
 };
 
 int cli_lesson_check(const struct cli_opts *o, unsigned lesson_set_has, char *err,

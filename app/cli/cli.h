@@ -94,8 +94,11 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 	/* the memory argument at real scale (docs/tensor-parallel.md) */
 	CLI_GIVEN_PARAMS_BIT,
 	CLI_GIVEN_GPU_MEM_BIT,
-	/* tensor parallel (-m tp-col, tp-row) */
+	/* tensor parallel (-m tp-col, tp-row, tp-mlp) */
 	CLI_GIVEN_REDUCE_SCATTER_BIT,
+	CLI_GIVEN_E_BIT,   /* -E: tp-mlp's second weight */
+	CLI_GIVEN_P_BIT,   /* -P: its columns */
+	CLI_GIVEN_ACT_BIT, /* --act */
 	CLI_GIVEN_COUNT
 };
 #define CLI_GIVEN_BATCH (UINT64_C(1) << CLI_GIVEN_BATCH_BIT)
@@ -159,8 +162,14 @@ enum cli_given_bit { /* the options in order; CLI_GIVEN_X is 1 << CLI_GIVEN_X_BI
 #define CLI_GIVEN_PARAMS (UINT64_C(1) << CLI_GIVEN_PARAMS_BIT)
 #define CLI_GIVEN_GPU_MEM (UINT64_C(1) << CLI_GIVEN_GPU_MEM_BIT)
 #define CLI_GIVEN_REDUCE_SCATTER (UINT64_C(1) << CLI_GIVEN_REDUCE_SCATTER_BIT)
-#define CLI_GIVEN_ALL ((UINT64_C(1) << CLI_GIVEN_COUNT) - 1u)
-_Static_assert(CLI_GIVEN_COUNT <= 64, "an option's given bit must fit cli_given_t");
+#define CLI_GIVEN_E (UINT64_C(1) << CLI_GIVEN_E_BIT)
+#define CLI_GIVEN_P (UINT64_C(1) << CLI_GIVEN_P_BIT)
+#define CLI_GIVEN_ACT (UINT64_C(1) << CLI_GIVEN_ACT_BIT)
+#define CLI_GIVEN_MLP (CLI_GIVEN_E | CLI_GIVEN_P | CLI_GIVEN_ACT)
+/* a right shift, so that 64 bits in use is still defined (1 << 64 is not) */
+#define CLI_GIVEN_ALL (UINT64_MAX >> (64 - CLI_GIVEN_COUNT))
+_Static_assert(CLI_GIVEN_COUNT >= 1 && CLI_GIVEN_COUNT <= 64,
+	       "an option's given bit must fit cli_given_t (all 64 used: widen it next)");
 /* The files only a training step reads or writes. */
 #define CLI_GIVEN_GRAD_FILES (CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT)
 /* The options that set the model of time (-b adds it to a run's report). */
@@ -192,8 +201,13 @@ enum cli_start {
 struct cli_opts {
 	int batch, quiet, play, no_color, ascii;
 	int devices;          /* -d */
-	int mode;             /* DM_FSDP, DM_DP, DM_TP_COL or DM_TP_ROW */
+	int mode;             /* DM_FSDP, DM_DP, DM_TP_COL, DM_TP_ROW or DM_TP_MLP */
 	int reduce_scatter;   /* --reduce-scatter: tp-row ends with each rank's slice */
+	/* tp-mlp's second layer: -E FILE (else from the seed), -P its columns
+	 * (0 = not given: E's, else K, Megatron's h -> 4h -> h), --act */
+	const char *e_file;
+	size_t P;
+	int act;              /* enum dm_act, relu by default */
 	size_t M, K, N;       /* sizes; 0 = not given */
 	uint64_t seed;
 	int values;           /* MAT_VALUES_INTS or MAT_VALUES_FLOATS */

@@ -62,13 +62,15 @@ int cli_params_option(const char *opt, const char *arg, struct cli_opts *o, char
 		      size_t size);
 int cli_params_check(struct cli_opts *o, char *err, size_t size);
 
-/* cli_tp.c: -m's tensor-parallel words ("tp-col", "tp-row") into *mode
+/* cli_tp.c: -m's tensor-parallel words ("tp-col", "tp-row", "tp-mlp") into *mode
  * (0, or -1 for another word); and cli_tp_check, once the line is read:
  * what a tensor-parallel run does not do yet (the training step, the bugs,
  * the deadlock lab, the trace, the model of time, the judge) and --reduce-scatter without -m tp-row, refused with o->refused
  * set.  CLI_RUN or CLI_ERROR. */
 int cli_tp_mode(const char *arg, int *mode);
 int cli_tp_check(struct cli_opts *o, char *err, size_t size);
+/* --act's word (relu, gelu, none: act.h's names) into o->act; 0 or CLI_ERROR. */
+int cli_tp_act(const char *arg, struct cli_opts *o, char *err, size_t size);
 
 /* The lowest given bit of mask, by the order of the enum. */
 cli_given_t cli_first_bit(cli_given_t mask);

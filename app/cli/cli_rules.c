@@ -201,7 +201,8 @@ int cli_rules_check(struct cli_opts *o, char *err, size_t err_size)
 	unsigned where = (o->batch ? CLI_IN_BATCH : CLI_IN_INTERFACE) |
 			 (o->replay_file ? CLI_IN_REPLAY : 0u) | (o->mode == DM_DP ? CLI_IN_DP : 0u) |
 			 (o->trace_file ? 0u : CLI_NO_TRACE) |
-			 (o->a_file && o->b_file && (o->dc_file || (!o->train && !o->replay_file))
+			 (o->a_file && o->b_file && (o->mode != DM_TP_MLP || o->e_file) &&
+			  (o->dc_file || (!o->train && !o->replay_file))
 				  ? CLI_BOTH_FILES : 0u) |
 			 (o->export_file ? CLI_IN_EXPORT : CLI_NO_EXPORT) |
 			 (bug_in_ring(o->bug) ? CLI_RING_BUG : 0u) |

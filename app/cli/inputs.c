@@ -170,6 +170,33 @@ int inputs_load_dc(const struct cli_opts *o, size_t M, size_t N, struct mat *dc,
 	return rc;
 }
 
+int inputs_load_e(const struct cli_opts *o, const struct mat *b, struct dm_plan *plan,
+		  struct mat *e, struct dm_err *err)
+{
+	uint64_t avail = inputs_available_bytes();
+	size_t N = b->cols, P = o->P ? o->P : b->rows;
+	int rc;
+	memset(e, 0, sizeof *e);
+	if (!o->e_file) {
+		if ((rc = mat_alloc(e, N, P, err)))
+			return rc;
+		mat_fill(e, (enum mat_values)o->values, o->seed, 3);
+	} else {
+		if ((rc = matio_read(o->e_file, e, avail > SIZE_MAX ? SIZE_MAX : (size_t)avail, err)))
+			return rc;
+		if (e->rows != N || (o->P && e->cols != o->P)) {
+			rc = dm_err_set(err, DM_EINVAL, "E is %zux%zu in %s, but tp-mlp's E must be N x P "
+					"(%zu rows: B's columns%s)", e->rows, e->cols, o->e_file, N,
+					o->P ? ", and -P's columns" : "");
+			mat_free(e);
+			return rc;
+		}
+	}
+	if (plan && (rc = plan_set_tp_mlp(plan, (enum dm_act)o->act, e->cols, err)))
+		mat_free(e);
+	return rc;
+}
+
 int inputs_plan(const struct cli_opts *o, struct dm_plan **out, struct dm_err *err)
 {
 	int rc = plan_make_run(out, o->mode, o->devices, o->train ? DM_TRAIN : DM_FORWARD, o->order,

@@ -28,6 +28,15 @@ int inputs_load(const struct cli_opts *o, struct mat *a, struct mat *b, struct d
 int inputs_load_dc(const struct cli_opts *o, size_t M, size_t N, struct mat *dc,
 		   struct dm_err *err);
 
+/* tp-mlp's second weight E, N x P (N: b's columns): loaded from -E, else
+ * generated from the seed (the stream after dC's), P -P's or K; and the
+ * plan's activation and P set to match (plan NULL: E alone, for the
+ * interface, whose m reaches tp-mlp).  Returns 0, or DM_EINVAL (E's
+ * shape against N or -P: one line naming the file and both shapes) /
+ * DM_EFORMAT / DM_EIO / DM_ENOMEM with err filled; e empty on failure. */
+int inputs_load_e(const struct cli_opts *o, const struct mat *b, struct dm_plan *plan,
+		  struct mat *e, struct dm_err *err);
+
 /* The plan of the options: mode, devices, the forward or the training
  * step, order, bug and capacity.  Returns 0 or an engine error with err
  * filled (*out NULL). */

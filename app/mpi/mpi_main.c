@@ -185,7 +185,8 @@ static int mm_refuse(struct cli_opts *o, int step)
 			 "collectives family nor overlaps a ring step yet",
 			 cli_option_name(o->given & MM_TUI_ONLY & -(o->given & MM_TUI_ONLY)));
 		why = buf;
-	} else if (step && plan_mode_tp(o->mode)) {
+	} else if (step && (o->mode == DM_TP_COL || o->mode == DM_TP_ROW)) {
+		/* tp-mlp: mpi_rank_check refuses the mode itself, --step or not */
 		why = "--step has no effect with -m tp-col or tp-row yet (its lines say what an FSDP "
 		      "or DP rank holds): run it without --step";
 	} else if (o->params) {

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include <distmm/bug.h>
+#include <distmm/ccl.h>
+#include <distmm/hw.h>
 #include <distmm/order.h>
 #include <distmm/mat.h>
 #include <distmm/run.h>
@@ -121,6 +123,29 @@ static int lesson_setting(struct lesson_set *st, char *word, const char *name, i
 			LESSON_BAD("unknown bug '%s' (distmm-tui --bug list names them)", val);
 		st->bug = bug_parse(val);
 		st->has |= LESSON_SET_BUG;
+	} else if (eq && strcmp(word, "collective") == 0) {
+		if (strcmp(val, "none") != 0 && ccl_parse_kind(val) < 0)
+			LESSON_BAD("collective must be allreduce, allgather, reducescatter, broadcast, "
+				   "reduce or none, not '%s'", val);
+		st->collective = strcmp(val, "none") == 0 ? -1 : ccl_parse_kind(val);
+		st->has |= LESSON_SET_COLLECTIVE;
+	} else if (eq && strcmp(word, "algo") == 0) {
+		if (ccl_parse_algo(val) < 0)
+			LESSON_BAD("algo must be ring, tree or rhd, not '%s'", val);
+		st->algo = ccl_parse_algo(val);
+		st->has |= LESSON_SET_ALGO;
+	} else if (eq && strcmp(word, "bytes") == 0) {
+		/* the interface's buffers: a double a value, at most a screenful */
+		if (lesson_number(val, 8, 1 << 20, &v) || v % 8)
+			LESSON_BAD("bytes must be a multiple of 8 from 8 to 1048576, not '%s'", val);
+		st->bytes = v;
+		st->has |= LESSON_SET_BYTES;
+	} else if (eq && strcmp(word, "hw") == 0) {
+		struct dm_hw hw;
+		if (strlen(val) >= sizeof st->hw || hw_preset_find(val, &hw, NULL))
+			LESSON_BAD("hw must be a preset's name (distmm-tui --hw list), not '%s'", val);
+		snprintf(st->hw, sizeof st->hw, "%s", val);
+		st->has |= LESSON_SET_HW;
 	} else if (eq && strcmp(word, "quiz") == 0) {
 		if (lesson_number(val, 0, 2, &v))
 			LESSON_BAD("quiz must be 0 (off), 1 or 2, not '%s'", val);
@@ -128,7 +153,7 @@ static int lesson_setting(struct lesson_set *st, char *word, const char *name, i
 		st->has |= LESSON_SET_QUIZ;
 	} else {
 		LESSON_BAD("unknown setting '%s%s%s' (fsdp, dp, tp-col, tp-row, train, forward, "
-			   "devices=, M=, K=, N=, "
+			   "collective=, algo=, bytes=, hw=, devices=, M=, K=, N=, "
 			   "values=, seed=, capacity=, naive, ordered, order=, fix=, bug=, quiz=)",
 			   word, eq ? "=" : "", val);
 	}

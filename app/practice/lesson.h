@@ -16,6 +16,8 @@
  *   reduce-scatter 0: ...  all-gather: ...   (the training step's phases, and
  *                              tensor parallel's ring all-reduce)
  *   set: tp-col               (tensor parallel; tp-row too)
+ *   set: collective=allreduce algo=tree bytes=64 hw=h100-nvlink   (a collective;
+ *                              collective=none goes back to the matrices)
  *   distribute: ...  collective: ...
  */
 #ifndef APP_LESSON_H
@@ -24,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <distmm/hw.h>
 #include <distmm/plan.h>
 
 #define LESSON_MAX_PARTS 32
@@ -55,6 +58,8 @@ enum {
 	LESSON_SET_K = 1 << 3, LESSON_SET_N = 1 << 4, LESSON_SET_VALUES = 1 << 5,
 	LESSON_SET_SEED = 1 << 6, LESSON_SET_CAPACITY = 1 << 7, LESSON_SET_ORDER = 1 << 8,
 	LESSON_SET_BUG = 1 << 9, LESSON_SET_QUIZ = 1 << 10, LESSON_SET_TRAIN = 1 << 11,
+	LESSON_SET_COLLECTIVE = 1 << 12, LESSON_SET_ALGO = 1 << 13, LESSON_SET_BYTES = 1 << 14,
+	LESSON_SET_HW = 1 << 15,
 };
 
 struct lesson_set {
@@ -63,6 +68,10 @@ struct lesson_set {
 	int train;       /* the training step (set: train), or the forward alone */
 	size_t M, K, N, capacity;
 	uint64_t seed;
+	int collective;  /* collective=KIND: enum ccl_kind, -1 (none) for the matrices */
+	int algo;        /* algo=: enum ccl_algo */
+	uint64_t bytes;  /* bytes=: the collective's S */
+	char hw[64];     /* hw=: a preset's name, the model of time the part is timed by */
 };
 
 struct lesson_caption {
@@ -114,6 +123,7 @@ struct lesson_at {
 	int step, n;
 	const struct dm_plan *plan; /* the part's run; NULL: figures stay as written */
 	size_t M, K, N;
+	const struct dm_hw *hw;     /* the model of time a collective's part is timed by */
 };
 
 /* The caption of part p for a moment of the run (at->step for the stepped
@@ -132,9 +142,15 @@ int lesson_caption(const struct lesson *l, int p, int when, const struct lesson_
  *   {held}        the most of B a rank holds at once in FSDP's ring: "2/8 of B"
  *   {B}           B's bytes: "32.0 KiB"
  *   {rows} {cols} how A's rows and B's columns split: "3, 2 and 2"
+ *   {tp_sent}     what each rank of a tensor-parallel run sends in all
+ *   {ccl_time}    a collective's part: its modelled time, "20.4 us"
+ *   {ring_vs_tree} the same collective and size by both: "ring 20.4 us, tree
+ *                 13.6 us"
+ *   {busbw}       its bus bandwidth (nccl-tests'), "0.00471 GB/s"
  * A name of letters in braces that is none of these is an error at parse. */
-#define LESSON_FIGURE_NAMES \
-	"{s}, {n}, {sent}, {train_sent}, {held}, {B}, {rows}, {cols}, {tp_sent}"
+#define LESSON_FIGURE_NAMES                                                                  \
+	"{s}, {n}, {sent}, {train_sent}, {held}, {B}, {rows}, {cols}, {tp_sent}, {ccl_time}, " \
+	"{ring_vs_tree}, {busbw}"
 
 /* Whether name[0..len) is a placeholder's name. */
 int lesson_figure_known(const char *name, size_t len);

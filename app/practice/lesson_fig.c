@@ -10,19 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <distmm/ccl.h>
+#include <distmm/cost.h>
 #include <distmm/model.h>
 #include <distmm/split.h>
 #include "words/model_words.h"
 
 enum lesson_fig {
 	FIG_STEP, FIG_DEVICES, FIG_SENT, FIG_TRAIN_SENT, FIG_HELD, FIG_B, FIG_ROWS, FIG_COLS,
-	FIG_TP_SENT, FIG_COUNT
+	FIG_TP_SENT, FIG_CCL_TIME, FIG_RING_VS_TREE, FIG_BUSBW, FIG_COUNT
 };
 
 static const char *const lesson_fig_names[FIG_COUNT] = {
 	[FIG_STEP] = "s", [FIG_DEVICES] = "n", [FIG_SENT] = "sent", [FIG_TRAIN_SENT] = "train_sent",
 	[FIG_HELD] = "held", [FIG_B] = "B", [FIG_ROWS] = "rows", [FIG_COLS] = "cols",
-	[FIG_TP_SENT] = "tp_sent",
+	[FIG_TP_SENT] = "tp_sent", [FIG_CCL_TIME] = "ccl_time", [FIG_RING_VS_TREE] = "ring_vs_tree",
+	[FIG_BUSBW] = "busbw",
 };
 
 static int lesson_fig_of(const char *name, size_t len)
@@ -110,6 +113,31 @@ static void lesson_fig_tp_sent(const struct lesson_at *at, char *buf, size_t siz
 	}
 }
 
+/* A collective's part timed by the model (cost.h's closed forms, the ones
+ * the interface's clock line shows): its own algorithm's, or ring and tree
+ * side by side, or its bus bandwidth. */
+static int lesson_fig_ccl(int f, const struct lesson_at *at, char *buf, size_t size)
+{
+	const struct dm_plan *p = at->plan;
+	if (!at->hw || plan_mode(p) != DM_COLL)
+		return -1;
+	enum ccl_kind k = plan_ccl_kind(p);
+	int n = plan_devices(p);
+	double S = 8.0 * (double)plan_ccl_count(p);
+	double t = cost_ccl_s(at->hw, k, plan_ccl_algo(p), n, S);
+	if (f == FIG_CCL_TIME)
+		snprintf(buf, size, "%.3g us", t * 1e6);
+	else if (f == FIG_BUSBW)
+		snprintf(buf, size, "%.3g GB/s", cost_busbw(k, n, S, t) / 1e9);
+	else if (!ccl_applies(k, CCL_RING, n) || !ccl_applies(k, CCL_TREE, n))
+		return -1;
+	else
+		snprintf(buf, size, "ring %.3g us, tree %.3g us",
+			 cost_ccl_s(at->hw, k, CCL_RING, n, S) * 1e6,
+			 cost_ccl_s(at->hw, k, CCL_TREE, n, S) * 1e6);
+	return 0;
+}
+
 int lesson_figure(const char *name, size_t len, const struct lesson_at *at, char *buf,
 		  size_t size)
 {
@@ -126,6 +154,9 @@ int lesson_figure(const char *name, size_t len, const struct lesson_at *at, char
 	case FIG_ROWS: lesson_fig_split(at->M, at->n, buf, size); break;
 	case FIG_COLS: lesson_fig_split(at->N, at->n, buf, size); break;
 	case FIG_TP_SENT: lesson_fig_tp_sent(at, buf, size); break;
+	case FIG_CCL_TIME:
+	case FIG_RING_VS_TREE:
+	case FIG_BUSBW: return lesson_fig_ccl(f, at, buf, size);
 	}
 	return 0;
 }

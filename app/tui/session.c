@@ -38,6 +38,14 @@ static void session_apply_set(struct cli_opts *o, const struct lesson_set *st)
 	if (st->has & LESSON_SET_BUG) o->bug = st->bug;
 	if (st->has & LESSON_SET_QUIZ) o->quiz = st->quiz;
 	if (st->has & LESSON_SET_TRAIN) o->train = st->train;
+	if (st->has & LESSON_SET_COLLECTIVE) o->collective = st->collective;
+	if (st->has & LESSON_SET_ALGO) o->algo = st->algo;
+	if (st->has & LESSON_SET_HW) o->hw = st->hw;
+	/* a collective's size: the lesson's, or the interface's few values a chunk */
+	if (st->has & LESSON_SET_BYTES)
+		o->bytes = st->bytes;
+	else if (st->has & LESSON_SET_COLLECTIVE)
+		o->bytes = 8u * SESSION_CCL_VALUES * (uint64_t)o->devices;
 }
 
 /* Every part's captions tied to a step name a step its run has: checked
@@ -53,7 +61,10 @@ static int session_lesson_steps(const struct session *t, char *msg, size_t size)
 		struct dm_plan *plan;
 		if (p > 0)
 			session_apply_set(&o, &t->lesson->part[p].set);
-		if (plan_make(&plan, o.mode, o.devices, o.train ? DM_TRAIN : DM_FORWARD, &err)) {
+		if (o.collective >= 0 ? plan_make_collective(&plan, o.collective, o.algo, o.devices,
+							     (size_t)(o.bytes / 8), &err)
+				      : plan_make(&plan, o.mode, o.devices,
+						  o.train ? DM_TRAIN : DM_FORWARD, &err)) {
 			snprintf(msg, size, "%s", err.msg);
 			return -1;
 		}
@@ -155,9 +166,13 @@ static int session_start_ccl(struct session *t, uint64_t now, struct dm_err *err
 	t->ccl.count = t->a.cols;
 	t->ccl.given = inputs_hw_given(o);
 	struct view_config cfg = { DM_COLL, o->devices, o->capacity, ORDER_PARITY, BUG_NONE, 0,
-				   0, NULL, 0, 0, 0, &t->ccl };
-	if ((rc = view_init(&t->v, &t->a, NULL, &cfg, o->play, now, err)))
+				   0, NULL, 0, 0, 0, NULL, 0, &t->ccl };
+	if ((rc = view_init(&t->v, &t->a, NULL, &cfg, o->play, now, err))) {
 		mat_free(&t->a);
+		return rc;
+	}
+	if (t->lesson && (rc = mode_lessons_push(&t->v, t->lesson, t->part, err)))
+		session_stop(t); /* a lesson's part may be a collective ("Why a ring") */
 	return rc;
 }
 
@@ -192,18 +207,21 @@ static int session_start_view(struct session *t, uint64_t now, struct dm_err *er
 		for (int p = 0; t->lesson && p <= t->part && p < t->lesson->nparts; p++)
 			lab |= (t->lesson->part[p].set.has & LESSON_SET_ORDER) != 0;
 		/* dC always: the training step's key turns the backward on */
-		if ((rc = inputs_load_dc(o, t->a.rows, t->b.cols, &t->dc, err))) {
+		if ((rc = inputs_load_dc(o, t->a.rows, t->b.cols, &t->dc, err)) ||
+		    (rc = inputs_load_e(o, &t->b, NULL, &t->e, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);
+			mat_free(&t->dc);
 			return rc;
 		}
 		struct view_config cfg = { o->mode, o->devices, o->capacity, o->order, o->bug, lab,
 					   o->train, &t->dc, o->reduce_scatter, o->params,
-					   o->gpu_mem_gb, NULL };
+					   o->gpu_mem_gb, &t->e, o->act, NULL };
 		if ((rc = view_init(&t->v, &t->a, &t->b, &cfg, o->play, now, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);
 			mat_free(&t->dc);
+			mat_free(&t->e);
 			return rc;
 		}
 		if (o->quiz == CLI_QUIZ_DERIVE && !t->no_quiz)
@@ -350,6 +368,7 @@ void session_stop(struct session *t)
 	mat_free(&t->a);
 	mat_free(&t->b);
 	mat_free(&t->dc);
+	mat_free(&t->e);
 }
 
 int session_next_part(struct session *t, uint64_t now, struct dm_err *err)

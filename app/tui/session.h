@@ -29,6 +29,7 @@ struct session {
 	struct mat a, b;
 	struct mat dc;         /* the training step's dC, made whether or not it runs */
 	struct view_ccl ccl;   /* --collective: which, its size, its model (a is its buffers) */
+	struct mat e;          /* tp-mlp's E, made whether or not it runs (m reaches it) */
 	struct view v;
 };
 

@@ -61,6 +61,9 @@ struct view_config {
 	int reduce_scatter; /* tp-row's sum ends in a reduce-scatter (modes/tp.c) */
 	uint64_t params;    /* --params: c's real-scale page's model (0: this run's B) */
 	double gpu_mem_gb;  /* --gpu-mem: a device's memory there */
+	const struct mat *e; /* tp-mlp's E (N x P), the caller's, kept as dc is so that m can
+				reach tp-mlp (NULL: never) */
+	int act;             /* tp-mlp's activation, enum dm_act */
 	const struct view_ccl *ccl; /* mode DM_COLL: the collective (modes/ccl.c), the
 				       caller's; NULL otherwise */
 };

@@ -193,10 +193,14 @@ static int plan_check_prefetch(const struct dm_plan *p, struct dm_err *err)
 	return 0;
 }
 
-/* Tensor parallel: the forward, correct, its one collective the ring's. */
+/* Tensor parallel: correct, its one collective the ring's; tp-col's and
+ * tp-row's training step too, tp-mlp's forward alone. */
 static int plan_check_tp(const struct dm_plan *p, struct dm_err *err)
 {
 	const char *name = plan_mode_name(p->mode);
+	if (p->pass != DM_FORWARD && p->mode == DM_TP_MLP)
+		return dm_err_set(err, DM_EINVAL, "tp-mlp runs the forward alone (its training step "
+				  "is not written yet)");
 	/* the backward needs dC whole on every rank, as the all-reduce leaves
 	 * C: after a reduce-scatter dC's rows would first need an all-gather */
 	if (p->pass != DM_FORWARD && p->mode == DM_TP_ROW && p->ccl == CCL_REDUCESCATTER)
@@ -208,12 +212,37 @@ static int plan_check_tp(const struct dm_plan *p, struct dm_err *err)
 	if (p->order != ORDER_PARITY)
 		return dm_err_set(err, DM_EINVAL, "%s orders its calls as the collectives do (a send "
 				  "to a higher rank first), not by %s", name, order_name(p->order));
+	if (p->mode == DM_TP_MLP && p->ccl != CCL_ALLREDUCE)
+		return dm_err_set(err, DM_EINVAL, "tp-mlp ends with Z on every rank: its partials "
+				  "are summed by an all-reduce, not a %s", ccl_kind_title(p->ccl));
 	return 0;
 }
 
 int plan_mode_tp(enum dm_mode mode)
 {
-	return mode == DM_TP_COL || mode == DM_TP_ROW;
+	return mode == DM_TP_COL || mode == DM_TP_ROW || mode == DM_TP_MLP;
+}
+
+int plan_set_tp_mlp(struct dm_plan *p, enum dm_act act, size_t P, struct dm_err *err)
+{
+	if ((unsigned)act >= DM_ACT_COUNT)
+		return dm_err_set(err, DM_EINVAL, "unknown activation %d", (int)act);
+	if (P == 0 || P > 1000000000u)
+		return dm_err_set(err, DM_EINVAL, "E's columns P = %zu is out of range (1 to 10^9)",
+				  P);
+	p->act = act;
+	p->width = P;
+	return 0;
+}
+
+enum dm_act plan_tp_act(const struct dm_plan *p)
+{
+	return p->act;
+}
+
+size_t plan_tp_width(const struct dm_plan *p)
+{
+	return p->width;
 }
 
 int plan_set_tp_collective(struct dm_plan *p, enum ccl_kind kind, struct dm_err *err)
@@ -256,6 +285,7 @@ const char *plan_mode_name(enum dm_mode mode)
 	case DM_COLL: return "collective";
 	case DM_TP_COL: return "tp-col";
 	case DM_TP_ROW: return "tp-row";
+	case DM_TP_MLP: return "tp-mlp";
 	default: return "?";
 	}
 }

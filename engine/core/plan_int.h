@@ -25,6 +25,9 @@ struct dm_plan {
 	enum ccl_algo algo;
 	size_t count;
 	int prefetch;       /* FSDP: a step's compute and transfer overlap */
+	/* tp-mlp's second layer (mode DM_TP_MLP) */
+	enum dm_act act;
+	size_t width;       /* P: E's columns, Z's */
 };
 
 /* plan_new's defaults for mode, n and pass, unchecked: the caller's
@@ -32,7 +35,7 @@ struct dm_plan {
 static inline struct dm_plan plan_of(enum dm_mode mode, int n, enum dm_pass pass)
 {
 	return (struct dm_plan){ mode, n, pass, ORDER_PARITY, BUG_NONE, PLAN_UNBOUNDED,
-				 CCL_ALLREDUCE, CCL_RING, 1, 0 };
+				 CCL_ALLREDUCE, CCL_RING, 1, 0, DM_ACT_RELU, 1 };
 }
 
 #endif

@@ -86,11 +86,11 @@ static void sched_forward_at(enum dm_mode mode, int n, int p, enum sched_kind *k
  * tp-col the compute of dB_r and of its partial dA, the all-reduce of dA
  * (n - 1 reduce-scatter and n - 1 all-gather steps) and the gather of dB;
  * tp-row (all-reduce alone) the compute of its dA columns and dB rows and
- * their gather. */
+ * their gather.  tp-mlp has no training step yet. */
 static int sched_tp_count(enum dm_mode mode, int n, int rs, int train)
 {
-	int fwd = mode == DM_TP_COL ? 3 : rs ? n + 1 : 2 * n - 1;
-	if (!train)
+	int fwd = mode == DM_TP_COL ? 3 : mode == DM_TP_MLP ? 2 * n + 2 : rs ? n + 1 : 2 * n - 1;
+	if (!train || mode == DM_TP_MLP) /* tp-mlp: the forward alone (plan_check) */
 		return fwd;
 	return fwd + (mode == DM_TP_COL ? 2 * n : 2);
 }
@@ -121,8 +121,18 @@ static void sched_tp_at(enum dm_mode mode, int n, int rs, int train, int p,
 		*kind = p == 0 ? SCHED_DISTRIBUTE : p == 1 ? SCHED_COMPUTE : SCHED_GATHER;
 		return;
 	}
+	if (mode == DM_TP_MLP) { /* tp-col's first two, the activation, then tp-row's */
+		static const enum sched_kind first[] = { SCHED_DISTRIBUTE, SCHED_COMPUTE,
+							 SCHED_ACTIVATE };
+		if (p < 3) {
+			*kind = first[p];
+			return;
+		}
+		p -= 3;
+		rs = 0; /* every rank ends with Z: the all-reduce alone */
+	}
 	if (p == 0) {
-		*kind = SCHED_COMPUTE;
+		*kind = mode == DM_TP_MLP ? SCHED_LAYER2 : SCHED_COMPUTE;
 	} else if (p < n) {
 		*kind = SCHED_CCL_RING_RS;
 		*step = p - 1;
@@ -172,7 +182,7 @@ int sched_step_of(enum dm_mode mode, enum dm_pass pass, int n, int phase)
 }
 
 _Static_assert(SCHED_CCL_DOUBLING - SCHED_CCL_FIRST == CCL_P_DOUBLING &&
-		       SCHED_CCL_DOUBLING + 2 == SCHED_KIND_COUNT && CCL_P_DOUBLING + 1 == CCL_PRIM_COUNT,
+		       SCHED_CCL_DOUBLING + 4 == SCHED_KIND_COUNT && CCL_P_DOUBLING + 1 == CCL_PRIM_COUNT,
 	       "a collective's kinds are its primitives, in their order");
 
 /* A collective's phase: its primitive's kind, and its step in *step.  Past
@@ -284,6 +294,8 @@ const char *sched_kind_name(enum sched_kind kind)
 	case SCHED_REDUCE_SCATTER: return "reduce-scatter";
 	case SCHED_ALL_GATHER: return "all-gather";
 	case SCHED_DISTRIBUTE: return "distribute A";
+	case SCHED_ACTIVATE: return "activation";
+	case SCHED_LAYER2: return "second layer";
 	case SCHED_NONE:
 	case SCHED_KIND_COUNT:
 		break;

@@ -187,6 +187,8 @@ void device_release(struct device *d)
 	d->a = d->b = (struct mat){ 0, 0, NULL };
 	mat_free(&d->c);
 	mat_free(&d->gathered);
+	mat_free(&d->e);
+	mat_free(&d->z);
 	mat_free(&d->own);
 	mat_free(&d->dc);
 	mat_free(&d->da);

@@ -102,6 +102,13 @@ struct device {
 	int ccl_kind, ccl_algo; /* enum ccl_kind, enum ccl_algo */
 	int *parts;          /* n entries: how many ranks' parts chunk c of c holds (0: none) */
 
+	/* tp-mlp (exec/tp.c): c holds H_r, its columns of A @ B, then of act(A @ B);
+	   parts counts z's chunks */
+	struct mat e;        /* E's rows of shard r: |cols r| x P, a copy */
+	struct mat z;        /* its partial Z_r = H_r @ E_r, M x P, summed by the ring */
+	size_t P;            /* E's columns */
+	int act;             /* enum dm_act */
+
 	/* buffers it let go, kept for its next allocations (device_mat_alloc) */
 	struct { double *data; size_t bytes; } cache[DEVICE_CACHE];
 

@@ -124,7 +124,7 @@ static int mr_setup_tp(struct device *d, int rank, const long long *head, struct
 		       struct dm_err *err)
 {
 	int rc = tp_setup(d, rank, &x->plan, (size_t)head[MR_M], (size_t)head[MR_K],
-			  (size_t)head[MR_N], NULL, NULL, err);
+			  (size_t)head[MR_N], NULL, NULL, NULL, err);
 	return rc || !head[MR_TRAIN] ? rc : tp_setup_train(d, NULL, err);
 }
 

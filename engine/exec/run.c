@@ -70,6 +70,7 @@ void run_config_default(struct run_config *cfg)
 	cfg->keep = RUN_KEEP_ALL;
 	cfg->mem_limit = 0;
 	cfg->dc = NULL;
+	cfg->e = NULL;
 }
 
 /* Saturating arithmetic for the estimate. */
@@ -158,6 +159,8 @@ const struct mat *run_ccl_output(const struct run *r, int rank)
 		return NULL;
 	if (r->plan.mode == DM_TP_ROW && r->plan.ccl == CCL_ALLREDUCE) /* rank 0's is the result */
 		return rank == 0 ? &r->dev[0].gathered : &r->dev[rank].c;
+	if (r->plan.mode == DM_TP_MLP)
+		return rank == 0 ? &r->dev[0].gathered : &r->dev[rank].z;
 	return r->plan.mode == DM_COLL ? &r->dev[rank].c : NULL;
 }
 
@@ -221,11 +224,12 @@ static void *run_device_main(void *arg)
 	return NULL;
 }
 
-/* Tensor parallel's device, and its part of dC in a training step. */
+/* Tensor parallel's device (tp-mlp's with its rows of E), and its part of
+ * dC in a training step. */
 static int run_setup_tp(const struct run *r, struct device *d, int i, const struct mat *a,
 			const struct mat *b, struct dm_err *err)
 {
-	int rc = tp_setup(d, i, &r->plan, r->M, r->K, r->N, a, b, err);
+	int rc = tp_setup(d, i, &r->plan, r->M, r->K, r->N, a, b, r->cfg.e, err);
 	return rc || !r->train ? rc : tp_setup_train(d, r->cfg.dc, err);
 }
 
@@ -295,7 +299,8 @@ static int run_check(const struct dm_plan *p, const struct run_config *cfg, cons
 		     const struct mat *b, struct dm_err *err)
 {
 	int rc;
-	if ((rc = run_check_shapes(p, a, b, cfg->dc, err)) || (rc = plan_check(p, err)))
+	if ((rc = run_check_shapes(p, a, b, cfg->dc, err)) || (rc = plan_check(p, err)) ||
+	    (p->mode == DM_TP_MLP && (rc = tp_check_e(p, b, cfg->e, err))))
 		return rc;
 	uint64_t need = run_estimate_bytes(p, a->rows, a->cols, b ? b->cols : a->cols, cfg->keep);
 	if (cfg->mem_limit && need > cfg->mem_limit)
@@ -617,7 +622,10 @@ int run_snapshot_init(struct run_snapshot *s, const struct dm_plan *p, size_t M,
 		return rc;
 	}
 	int n = p->n, rc = run_snapshot_alloc(s, n, M, K, N, want_values, err);
-	if (!rc && p->mode == DM_TP_ROW && (rc = tp_snapshot_alloc(s, want_values, err)))
+	if (!rc)
+		s->P = p->mode == DM_TP_MLP ? p->width : 0;
+	if (!rc && (p->mode == DM_TP_ROW || p->mode == DM_TP_MLP) &&
+	    (rc = tp_snapshot_alloc(s, want_values, err)))
 		run_snapshot_free(s);
 	if (rc || p->pass == DM_FORWARD)
 		return rc;
@@ -786,11 +794,12 @@ void run_snapshot_take(const struct run *r, struct run_snapshot *s)
 			memcpy(&s->c[d->row_begin * r->N], d->c.data,
 			       rows * r->N * sizeof(double));
 	}
-	if (s->c && r->dev[0].gather_done)
+	/* tp-mlp's gathered is Z, M x P: c stays H, as the ranks hold it */
+	if (s->c && r->dev[0].gather_done && r->plan.mode != DM_TP_MLP)
 		memcpy(s->c, r->dev[0].gathered.data, r->M * r->N * sizeof(double));
 	if (coll)
 		ccldev_snapshot_take(r->dev, r->n, s);
-	else if (r->plan.mode == DM_TP_ROW)
+	else if (r->plan.mode == DM_TP_ROW || r->plan.mode == DM_TP_MLP)
 		tp_snapshot_partials(r->dev, r->n, s);
 	run_train_snapshot(r, s);
 }

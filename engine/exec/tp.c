@@ -16,9 +16,15 @@
  * summed, keeps them alone (the partial let go) and they are gathered to
  * rank 0 as FSDP's and DP's rows are (device_gather).
  *
- * The training step (tp_train.c) follows the forward's phases; tp-col's
- * backward sums its partial dA with the same ring, over dA's row chunks
- * (struct tp_ring says which buffer a ring step sums).
+ * tp-mlp (Megatron's MLP, Z = act(A @ B) @ E): tp-col's distribute and
+ * compute (c holds H_r, whole columns of A @ B), the activation in place
+ * (no message: act needs a whole element of A @ B, and the rank has it),
+ * the second layer Z_r = H_r @ E[rows r, :] into z, an M x P partial, then
+ * tp-row's all-reduce over z's row chunks; rank 0's z is the result.
+ *
+ * The training step (tp_train.c; tp-col and tp-row) follows the forward's
+ * phases; tp-col's backward sums its partial dA with the same ring, over
+ * dA's row chunks (struct tp_ring says which buffer a ring step sums).
  *
  * Accounting: A, B and C as tp.h says; tp-col's ranks hold A from its
  * arrival (rank 0's copies are sent from A in place: not counted); a ring
@@ -27,9 +33,11 @@
  * so a run's C is the same bit for bit on every run. */
 #include "exec/tp.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <distmm/act.h>
 #include <distmm/ccl.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
@@ -58,6 +66,12 @@ uint64_t tp_estimate_bytes(const struct dm_plan *p, size_t M, size_t K, size_t N
 	uint64_t total;
 	if (p->mode == DM_TP_COL) /* A on every rank, one more in flight; B; C twice */
 		total = tp_sat_add(tp_sat_add(tp_sat_mul(a, n + 1), b), tp_sat_mul(c, 2));
+	else if (p->mode == DM_TP_MLP) { /* tp-col's, E, a Z a rank and two ranges in flight */
+		uint64_t e = tp_sat_mul(tp_sat_mul(N, p->width), d);
+		uint64_t z = tp_sat_mul(tp_sat_mul(M, p->width), d);
+		total = tp_sat_add(tp_sat_add(tp_sat_add(tp_sat_mul(a, n + 1), b), tp_sat_add(c, e)),
+				   tp_sat_mul(z, n + 2));
+	}
 	else /* A, B, a partial a rank and two ranges in flight, the gathered C */
 		total = tp_sat_add(tp_sat_add(a, b), tp_sat_mul(c, n + 3));
 	uint64_t ev = tp_sat_mul(events, 2 * sizeof(struct ev));
@@ -71,17 +85,34 @@ uint64_t tp_event_count(const struct dm_plan *p)
 	uint64_t n = (uint64_t)p->n;
 	/* tp-col: A's n - 1 sends and receives, n computes, n - 1 sends and n
 	 * placements; tp-row: n computes, a send, a receive and an add a rank
-	 * and ring step, the gather's */
-	uint64_t fwd = p->mode == DM_TP_COL ? 5 * n : tp_sat_add(tp_sat_mul(6 * n, n), 3 * n);
-	/* the training step: two computes a rank, tp-col's ring over dA, the
-	 * gather's two events a rank and tensor */
+	 * and ring step, the gather's; tp-mlp: tp-row's, A's 2(n - 1) and two
+	 * computes more a rank */
+	uint64_t fwd = p->mode == DM_TP_COL
+			       ? 5 * n
+			       : tp_sat_add(tp_sat_mul(6 * n, n), (p->mode == DM_TP_MLP ? 6 : 3) * n);
+	/* the training step (tp-col, tp-row): two computes a rank, tp-col's
+	 * ring over dA, the gather's two events a rank and tensor */
 	if (p->pass == DM_FORWARD)
 		return fwd;
 	return tp_sat_add(tp_sat_add(fwd, 6 * n), p->mode == DM_TP_COL ? tp_sat_mul(6 * n, n) : 0);
 }
 
+/* tp-mlp's second weight: E with values, N x P (B's columns, the plan's P). */
+int tp_check_e(const struct dm_plan *p, const struct mat *b, const struct mat *e,
+	       struct dm_err *err)
+{
+	if (!e || !e->data)
+		return dm_err_set(err, DM_EINVAL, "tp-mlp needs E, the second layer's weight");
+	if (e->rows != b->cols || e->cols != p->width)
+		return dm_err_set(err, DM_EINVAL, "E is %zux%zu, but tp-mlp's E must be N x P = "
+				  "%zux%zu (B's columns by Z's)", e->rows, e->cols, b->cols, p->width);
+	if (mat_bytes(e->rows, e->cols) / sizeof(double) > INT_MAX)
+		return dm_err_set(err, DM_EINVAL, "E is too large: %zux%zu", e->rows, e->cols);
+	return 0;
+}
+
 int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size_t K, size_t N,
-	     const struct mat *a, const struct mat *b, struct dm_err *err)
+	     const struct mat *a, const struct mat *b, const struct mat *e, struct dm_err *err)
 {
 	int n = p->n, rc;
 	d->rank = rank;
@@ -102,7 +133,7 @@ int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size
 		return dm_err_set(err, DM_ENOMEM, "out of memory for rank %d", rank);
 	for (size_t j = 0; j < N; j++)
 		d->col_fill[j] = DEVICE_FILL_NONE;
-	if (p->mode == DM_TP_COL) {
+	if (p->mode != DM_TP_ROW) {
 		size_t c0 = split_offset(N, n, rank), w = split_size(N, n, rank);
 		d->row_begin = 0;
 		d->row_end = M;
@@ -119,6 +150,18 @@ int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size
 		if ((rc = mat_alloc(&d->c, M, w, err)))
 			return rc;
 		device_hold(d, tp_setup_bytes(p->mode, n, rank, M, K, N, 0));
+		if (p->mode != DM_TP_MLP)
+			return 0;
+		/* E's rows matching B's columns: H_r @ E_r is rank r's part of Z */
+		d->P = p->width;
+		d->act = p->act;
+		if ((rc = mat_alloc_uninit(&d->e, w, d->P, err)))
+			return rc;
+		device_copy_block(&d->e, e, c0, 0);
+		if ((rc = mat_alloc(&d->z, M, d->P, err)))
+			return rc;
+		d->parts[rank] = 0;
+		device_hold(d, mat_bytes(w, d->P) + mat_bytes(M, d->P));
 		return 0;
 	}
 	size_t k0 = split_offset(K, n, rank), kw = split_size(K, n, rank);
@@ -144,7 +187,8 @@ int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size
 uint64_t tp_setup_bytes(int mode, int n, int rank, size_t M, size_t K, size_t N, int train)
 {
 	uint64_t dc = train ? mat_bytes(M, mode == DM_TP_COL ? split_size(N, n, rank) : N) : 0;
-	if (mode == DM_TP_COL) { /* A on rank 0 alone, its columns of B and C */
+	if (mode != DM_TP_ROW) { /* A on rank 0 alone, its columns of B and C (tp-mlp: and
+				    E's rows and Z, tp_setup's) */
 		size_t w = split_size(N, n, rank);
 		return (rank == 0 ? mat_bytes(M, K) : 0) + mat_bytes(K, w) + mat_bytes(M, w) + dc;
 	}
@@ -212,12 +256,12 @@ static int tp_distribute(struct device *d, int phase)
 	return device_log(d, &e);
 }
 
-/* The compute: tp-col its columns of C, tp-row its partial. */
+/* The compute: tp-col its columns of C (tp-mlp's of H), tp-row its partial. */
 static int tp_compute(struct device *d, int phase)
 {
 	uint64_t t = device_now_ns();
 	size_t c0 = 0, w = d->N;
-	if (d->mode == DM_TP_COL) {
+	if (d->mode != DM_TP_ROW) {
 		c0 = split_offset(d->N, d->n, d->rank);
 		w = d->b.cols;
 		gemm_acc(d->M, w, d->K, d->a.data, d->K, d->b.data, w, d->c.data, w);
@@ -235,6 +279,41 @@ static int tp_compute(struct device *d, int phase)
 	e.col_begin = (uint32_t)c0;
 	e.col_end = (uint32_t)(c0 + w);
 	e.bytes = mat_bytes(d->M, w);
+	e.t_end_ns = device_now_ns() - d->t0_ns;
+	return device_log(d, &e);
+}
+
+/* tp-mlp's activation, in place on H_r: each element of A @ B is whole
+ * on the rank that holds its column, so no message comes first. */
+static int tp_activate(struct device *d, int phase)
+{
+	uint64_t t = device_now_ns();
+	size_t c0 = split_offset(d->N, d->n, d->rank), count = d->c.rows * d->c.cols;
+	for (size_t j = 0; j < count; j++)
+		d->c.data[j] = act_apply((enum dm_act)d->act, d->c.data[j]);
+	struct ev e = tp_event(d, phase, EV_COMPUTE, -1, t);
+	e.shard = d->rank;
+	e.row_end = (uint32_t)d->M;
+	e.col_begin = (uint32_t)c0;
+	e.col_end = (uint32_t)(c0 + d->c.cols);
+	e.bytes = mat_bytes(d->M, d->c.cols);
+	e.t_end_ns = device_now_ns() - d->t0_ns;
+	return device_log(d, &e);
+}
+
+/* tp-mlp's second layer: Z_r = H_r @ E_r, a whole M x P partial. */
+static int tp_layer2(struct device *d, int phase)
+{
+	uint64_t t = device_now_ns();
+	size_t w = d->c.cols;
+	gemm_acc(d->M, d->P, w, d->c.data, w, d->e.data, d->P, d->z.data, d->P);
+	for (int c = 0; c < d->n; c++)
+		d->parts[c] = 1;
+	struct ev e = tp_event(d, phase, EV_COMPUTE, -1, t);
+	e.shard = d->rank;
+	e.row_end = (uint32_t)d->M;
+	e.col_end = (uint32_t)d->P;
+	e.bytes = mat_bytes(d->M, d->P);
 	e.t_end_ns = device_now_ns() - d->t0_ns;
 	return device_log(d, &e);
 }
@@ -307,6 +386,17 @@ static size_t tp_row0(const struct device *d, int c)
 	return split_offset(d->M, d->n, c);
 }
 
+/* What the forward's ring sums: tp-row's partial of C, tp-mlp's of Z. */
+static struct mat *tp_ring_buf(struct device *d)
+{
+	return d->mode == DM_TP_MLP ? &d->z : &d->c;
+}
+
+static size_t tp_ring_cols(const struct device *d)
+{
+	return d->mode == DM_TP_MLP ? d->P : d->N;
+}
+
 /* The device's plan: its mode, devices, collective and pass. */
 static struct dm_plan tp_plan(const struct device *d)
 {
@@ -315,8 +405,9 @@ static struct dm_plan tp_plan(const struct device *d)
 	return p;
 }
 
-/* What a ring step sums: the buffer (C's partial, or tp-col's partial dA
- * in the backward), its width, its tensor and the collective. */
+/* What a ring step sums: the buffer (C's partial, tp-mlp's Z's, or
+ * tp-col's partial dA in the backward), its width, its tensor and the
+ * collective. */
 struct tp_ring {
 	struct mat *buf;
 	size_t N;
@@ -452,8 +543,9 @@ int tp_run(struct device *d)
 	struct dm_plan p = tp_plan(d), fwd = p;
 	fwd.pass = DM_FORWARD;
 	int count = sched_phase_count(&p), fwd_count = sched_phase_count(&fwd), rc;
-	/* the forward sums C's partials, tp-col's backward its partial dA */
-	struct tp_ring ring_c = { &d->c, d->N, EV_TENSOR_FWD, p.ccl };
+	/* the forward sums C's partials (tp-mlp's Z's), tp-col's backward its
+	 * partial dA */
+	struct tp_ring ring_c = { tp_ring_buf(d), tp_ring_cols(d), EV_TENSOR_FWD, p.ccl };
 	struct tp_ring ring_da = { &d->da, d->K, EV_TENSOR_DA, CCL_ALLREDUCE };
 	for (int ph = 0; ph < count; ph++) {
 		int bwd = ph >= fwd_count, step = sched_phase_step(&p, ph);
@@ -463,6 +555,8 @@ int tp_run(struct device *d)
 		switch (kind) {
 		case SCHED_DISTRIBUTE: rc = tp_distribute(d, ph); break;
 		case SCHED_COMPUTE: rc = tp_compute(d, ph); break;
+		case SCHED_ACTIVATE: rc = tp_activate(d, ph); break;
+		case SCHED_LAYER2: rc = tp_layer2(d, ph); break;
 		case SCHED_BWD_COMPUTE: rc = tp_train_compute(d, ph); break;
 		case SCHED_GATHER:
 			rc = bwd ? tp_train_gather(d, ph)
@@ -477,9 +571,10 @@ int tp_run(struct device *d)
 			return rc;
 	}
 	/* the all-reduce: every rank holds C; rank 0's is the result */
-	if (d->mode == DM_TP_ROW && d->ccl_kind == CCL_ALLREDUCE && d->rank == 0) {
-		d->gathered = d->c;
-		d->c = (struct mat){ 0, 0, NULL };
+	if (d->mode != DM_TP_COL && d->ccl_kind == CCL_ALLREDUCE && d->rank == 0) {
+		struct mat *buf = tp_ring_buf(d);
+		d->gathered = *buf;
+		*buf = (struct mat){ 0, 0, NULL };
 		d->gather_done = 1;
 	}
 	return 0;
@@ -488,7 +583,7 @@ int tp_run(struct device *d)
 void tp_snapshot_c(const struct device *d, double *c)
 {
 	size_t M = d->M, N = d->N;
-	if (d->mode == DM_TP_COL) {
+	if (d->mode != DM_TP_ROW) { /* tp-mlp: H's columns */
 		size_t c0 = split_offset(N, d->n, d->rank), w = d->c.cols;
 		for (size_t i = 0; d->c.data && i < M && w > 0; i++)
 			memcpy(&c[i * N + c0], &d->c.data[i * w], w * sizeof(double));
@@ -506,7 +601,9 @@ void tp_snapshot_c(const struct device *d, double *c)
 int tp_snapshot_alloc(struct run_snapshot *s, int want_values, struct dm_err *err)
 {
 	size_t n = (size_t)s->n, cells;
-	s->ccl_count = s->M * s->N; /* run_snapshot_alloc checked M x N */
+	/* run_snapshot_alloc checked M x N; M x P is checked here */
+	if (mat_size_mul(s->M, s->P ? s->P : s->N, &s->ccl_count))
+		return dm_err_set(err, DM_ENOMEM, "a snapshot of Z is too large");
 	s->ccl_parts = xcalloc(n * n, sizeof *s->ccl_parts);
 	if (want_values && !mat_size_mul(s->ccl_count ? s->ccl_count : 1, n, &cells))
 		s->ccl_buf = xcalloc(cells, sizeof *s->ccl_buf);
@@ -517,7 +614,7 @@ int tp_snapshot_alloc(struct run_snapshot *s, int want_values, struct dm_err *er
 
 void tp_snapshot_partials(const struct device *dev, int n, struct run_snapshot *s)
 {
-	size_t N = s->N, count = s->ccl_count;
+	size_t N = s->P ? s->P : s->N, count = s->ccl_count;
 	for (int r = 0; r < n; r++) {
 		const struct device *d = &dev[r];
 		double *buf = s->ccl_buf ? &s->ccl_buf[(size_t)r * count] : NULL;
@@ -527,7 +624,8 @@ void tp_snapshot_partials(const struct device *dev, int n, struct run_snapshot *
 		/* the partial as summed so far; after the reduce-scatter's gather
 		 * its summed rows alone (the rest let go: zeros); after the
 		 * all-reduce rank 0's C is the result */
-		const struct mat *m = d->c.data ? &d->c : &d->gathered;
+		const struct mat *ring = s->mode == DM_TP_MLP ? &d->z : &d->c;
+		const struct mat *m = ring->data ? ring : &d->gathered;
 		memset(buf, 0, count * sizeof(double));
 		if (!m->data)
 			continue;

@@ -1,6 +1,6 @@
-/* tp: tensor parallel's ranks (modes DM_TP_COL and DM_TP_ROW), and what
- * run.c needs of them besides the threads: the setup, the memory estimate
- * and the snapshot's C.  Private to engine/. */
+/* tp: tensor parallel's ranks (modes DM_TP_COL, DM_TP_ROW, DM_TP_MLP), and what
+ * run.c needs of them besides the threads: the setup, tp-mlp's check of E,
+ * the memory estimate and the snapshot's C.  Private to engine/. */
 #ifndef DM_TP_H
 #define DM_TP_H
 
@@ -25,21 +25,30 @@ struct run_snapshot;
  *     and its columns of C, M x |cols|, zeroed.
  *   tp-row: its columns of A along K (a copy), its rows of B (a view: rows
  *     are contiguous), the M x N partial, zeroed.
- * With a and b NULL (MPI) the buffers are allocated unfilled, for the
- * owner to fill whole (tp-col's rank 0 A too, and tp-row's rows of B);
- * the bytes counted are the same.  The owner then sets comm, enter and
- * ctx.  Returns 0 or DM_ENOMEM. */
+ *   tp-mlp: tp-col's, and E's rows matching its columns of B (e, N x P: a
+ *     copy) and its M x P partial of Z, zeroed.
+ * With a and b NULL (MPI: tp-col and tp-row) the buffers are allocated
+ * unfilled, for the owner to fill whole (tp-col's rank 0 A too, and
+ * tp-row's rows of B); the bytes counted are the same.  The owner then
+ * sets comm, enter and ctx.  Returns 0 or DM_ENOMEM. */
 int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size_t K, size_t N,
-	     const struct mat *a, const struct mat *b, struct dm_err *err);
+	     const struct mat *a, const struct mat *b, const struct mat *e, struct dm_err *err);
 
 /* The bytes rank holds once set up (tp_setup's, and with train
- * tp_setup_train's dC): what a replay starts each rank from. */
+ * tp_setup_train's dC): what a replay starts each rank from.  tp-mlp's E
+ * and Z are tp_setup's beside them. */
 uint64_t tp_setup_bytes(int mode, int n, int rank, size_t M, size_t K, size_t N, int train);
 
-/* The training step (tp_train.c): tp_setup_train gives a device set up
- * by tp_setup its part of dC (tp-col its columns, tp-row all of it), from
- * dc (the caller's, M x N) or unfilled for the owner to fill (dc NULL:
- * MPI), counted as held; 0 or DM_ENOMEM.  tp_train_compute and
+/* tp-mlp's second weight: E with values, N x P (B's columns, the plan's
+ * width); 0 or DM_EINVAL (run_new's check). */
+int tp_check_e(const struct dm_plan *p, const struct mat *b, const struct mat *e,
+	       struct dm_err *err);
+
+/* The training step (tp_train.c; tp-col and tp-row, not tp-mlp):
+ * tp_setup_train gives a device set up by tp_setup its part of dC (tp-col
+ * its columns, tp-row all of it), from dc (the caller's, M x N) or
+ * unfilled for the owner to fill (dc NULL: MPI), counted as held; 0 or
+ * DM_ENOMEM.  tp_train_compute and
  * tp_train_gather are the backward's phases (tp_run calls them).
  * tp_train_extra_bytes: what run_new allocates for the training step
  * beside the forward's tp_estimate_bytes; UINT64_MAX when it overflows. */

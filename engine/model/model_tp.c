@@ -1,7 +1,9 @@
 /* model_tp: tensor parallel's forward worked out from the plan and the
  * shapes (see model.h), as exec/tp.c counts it: the ring's bytes from
  * ccl.h's closed form over C's row chunks (its elements a row of N
- * doubles), the peaks by walking the ring's steps. */
+ * doubles; tp-mlp's a row of Z's P), the peaks by walking the ring's
+ * steps.  tp-mlp's wrong order is the same closed forms, never run: the
+ * all-gather of Z's columns counts a column of M doubles an element. */
 #include <distmm/model.h>
 
 #include <string.h>
@@ -30,6 +32,30 @@ void model_tp_ring(enum ccl_kind kind, int n, int r, size_t M, size_t N, uint64_
 	}
 }
 
+/* tp-mlp (model.h): tp-col's first layer, the ring's all-reduce of Z. */
+static void model_tp_mlp(const struct dm_plan *p, int r, size_t M, size_t K, size_t N,
+			 struct model_tp *m)
+{
+	int n = p->n;
+	size_t P = p->width;
+	uint64_t A = 8 * (uint64_t)M * K, w = split_size(N, n, r), most, recv;
+	model_tp_ring(CCL_ALLREDUCE, n, r, M, P, &most, &recv);
+	m->a = A;
+	m->b = 8 * (uint64_t)K * w;
+	m->c = 8 * (uint64_t)M * w;
+	m->e = 8 * w * (uint64_t)P;
+	m->z = 8 * (uint64_t)M * P;
+	m->peak = m->a + m->b + m->c + m->e + m->z + most;
+	m->mlp_right = n > 1 ? ccl_sent_bytes(CCL_ALLREDUCE, CCL_RING, n, M, r) * P : 0;
+	m->mlp_wrong = n > 1 ? ccl_sent_bytes(CCL_ALLREDUCE, CCL_RING, n, M, r) * N +
+				       ccl_sent_bytes(CCL_ALLGATHER, CCL_RING, n, P, r) * M
+			     : 0;
+	m->sent = (r == 0 ? (uint64_t)(n - 1) * A : 0) + m->mlp_right;
+	m->recv = (r == 0 ? 0 : A) + recv;
+	m->textbook = (r == 0 ? (uint64_t)(n - 1) * A : 0) +
+		      (n > 1 ? (uint64_t)(2.0 * (n - 1) / n * (double)m->z + 0.5) : 0);
+}
+
 void model_tp_rank(const struct dm_plan *p, int r, size_t M, size_t K, size_t N,
 		   struct model_tp *m)
 {
@@ -45,6 +71,10 @@ void model_tp_rank(const struct dm_plan *p, int r, size_t M, size_t K, size_t N,
 		m->sent = r == 0 ? (uint64_t)(n - 1) * A : m->c;
 		m->recv = r == 0 ? C - m->c : A;
 		m->textbook = r == 0 ? (uint64_t)(n - 1) * A : m->c;
+		return;
+	}
+	if (p->mode == DM_TP_MLP) {
+		model_tp_mlp(p, r, M, K, N, m);
 		return;
 	}
 	if (p->mode != DM_TP_ROW)

@@ -296,6 +296,8 @@ int replay_snapshot(struct run_snapshot *s, const struct dm_plan *p, const struc
 	int rc = replay_check_args(s, p, a, b, dc, ev, n_ev, upto, err);
 	if (rc)
 		return rc;
+	if (p->mode == DM_TP_MLP) /* its second layer's events have no rules yet */
+		return dm_err_set(err, DM_EINVAL, "replay: tp-mlp's events are not replayed yet");
 	if (plan_mode_tp(p->mode)) /* its devices hold what no other mode does */
 		return replay_tp(s, p, a, b, dc, ev, n_ev, upto, err);
 	int mode = p->mode, n = p->n, train = p->pass != DM_FORWARD;

@@ -258,7 +258,8 @@ static const struct int_field {
 	{ "ascii", offsetof(struct cli_opts, ascii), 0, 1 },
 	{ "order", offsetof(struct cli_opts, order), ORDER_PARITY, ORDER_COUNT - 1 },
 	{ "devices", offsetof(struct cli_opts, devices), 1, RUN_MAX_DEVICES },
-	{ "mode", offsetof(struct cli_opts, mode), DM_FSDP, DM_TP_ROW },
+	{ "mode", offsetof(struct cli_opts, mode), DM_FSDP, DM_TP_MLP },
+	{ "act", offsetof(struct cli_opts, act), DM_ACT_RELU, DM_ACT_COUNT - 1 },
 	{ "values", offsetof(struct cli_opts, values), MAT_VALUES_INTS, MAT_VALUES_FLOATS },
 	{ "bug", offsetof(struct cli_opts, bug), BUG_NONE, BUG_COUNT - 1 },
 	{ "quiz", offsetof(struct cli_opts, quiz), 0, CLI_QUIZ_DERIVE },
@@ -284,6 +285,7 @@ static const struct size_field {
 	{ "M", offsetof(struct cli_opts, M) },
 	{ "K", offsetof(struct cli_opts, K) },
 	{ "N", offsetof(struct cli_opts, N) },
+	{ "P", offsetof(struct cli_opts, P) },
 };
 
 /* The file names: NULL or inside one of our arguments. */
@@ -300,6 +302,7 @@ static const struct file_field {
 	{ "dc_file", offsetof(struct cli_opts, dc_file) },
 	{ "da_out_file", offsetof(struct cli_opts, da_out_file) },
 	{ "db_out_file", offsetof(struct cli_opts, db_out_file) },
+	{ "e_file", offsetof(struct cli_opts, e_file) },
 	{ "hw", offsetof(struct cli_opts, hw) },
 };
 
@@ -319,7 +322,7 @@ enum {
 	BWD_BUG = 1 << 16, IN_CCL = 1 << 17, NO_CCL = 1 << 18, IN_SWEEP = 1 << 19,
 	NO_SWEEP = 1 << 20, IN_PARAMS = 1 << 21, NO_PARAMS = 1 << 22,
 	IN_TP = 1 << 23, NO_TP_ROW = 1 << 24, IN_TP_COL = 1 << 25, IN_DRILL = 1 << 26,
-	UNTIMED_DRILL = 1 << 27,
+	UNTIMED_DRILL = 1 << 27, IN_TP_MLP = 1 << 28, NO_TP_MLP = 1 << 29,
 };
 
 static int is_backward_bug(int bug)
@@ -331,7 +334,7 @@ static unsigned mode_of(const struct cli_opts *o)
 {
 	/* with --train (or a replay, which may be of one) and no --dC, dC comes
 	 * from the seed */
-	int generates = !(o->a_file && o->b_file) ||
+	int generates = !(o->a_file && o->b_file) || (o->mode == DM_TP_MLP && !o->e_file) ||
 			((o->train || o->replay_file) && !o->dc_file);
 	return (o->batch ? IN_BATCH : IN_INTERFACE) | (o->replay_file ? IN_REPLAY : 0) |
 	       (o->mode == DM_DP ? IN_DP : 0) | (o->trace_file ? 0 : NO_TRACE) |
@@ -346,8 +349,9 @@ static unsigned mode_of(const struct cli_opts *o)
 	       (o->bug == BUG_NONE ? 0 : is_backward_bug(o->bug) ? BWD_BUG : FWD_BUG) |
 	       (o->collective >= 0 ? IN_CCL : NO_CCL) | (o->sweep >= 0 ? IN_SWEEP : NO_SWEEP) |
 	       (o->params ? IN_PARAMS : NO_PARAMS) |
-	       (o->mode == DM_TP_COL || o->mode == DM_TP_ROW ? IN_TP : 0u) |
+	       (o->mode == DM_TP_COL || o->mode == DM_TP_ROW || o->mode == DM_TP_MLP ? IN_TP : 0u) |
 	       (o->mode == DM_TP_ROW ? 0u : NO_TP_ROW) | (o->mode == DM_TP_COL ? IN_TP_COL : 0u) |
+	       (o->mode == DM_TP_MLP ? IN_TP_MLP : NO_TP_MLP) |
 	       (o->drill >= 0 ? IN_DRILL : 0u) | (o->drill == DRILL_TP ? UNTIMED_DRILL : 0u);
 }
 
@@ -425,11 +429,20 @@ static const struct mode_rule {
 	/* the memory argument: the closed forms alone, with -b */
 	{ "--params with --export", IN_EXPORT, CLI_GIVEN_PARAMS },
 	{ "--gpu-mem without --params", NO_PARAMS, CLI_GIVEN_GPU_MEM },
-	/* tensor parallel: the forward, and the training step in batch mode alone */
+	/* tensor parallel: the forward, and tp-col's and tp-row's training step
+	 * in batch mode alone */
 	{ "--reduce-scatter without -m tp-row", NO_TP_ROW, CLI_GIVEN_REDUCE_SCATTER },
+	{ "tp-mlp's second layer without -m tp-mlp", NO_TP_MLP,
+	  CLI_GIVEN_E | CLI_GIVEN_P | CLI_GIVEN_ACT },
+	{ "--reduce-scatter with -m tp-mlp", IN_TP_MLP, CLI_GIVEN_REDUCE_SCATTER },
 	{ "--reduce-scatter with --train", IN_TRAIN, CLI_GIVEN_REDUCE_SCATTER },
 	{ "tensor parallel's --train in the interface", IN_TP | IN_INTERFACE, CLI_GIVEN_TRAIN },
-	{ "what tensor parallel does not do yet (its traces and --replay it does)", IN_TP,
+	{ "tp-mlp's training step (not written yet)", IN_TP_MLP,
+	  CLI_GIVEN_TRAIN | CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT },
+	{ "tp-mlp's traces and --replay (not written yet)", IN_TP_MLP,
+	  CLI_GIVEN_TRACE | CLI_GIVEN_TRACE_FORMAT | CLI_GIVEN_REPLAY },
+	{ "what tensor parallel does not do yet (tp-col's and tp-row's traces and --replay it does)",
+	  IN_TP,
 	  CLI_GIVEN_BUG | CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX | CLI_GIVEN_CAPACITY |
 		  CLOCK_MODEL | CLI_GIVEN_TIMELINE | CLI_GIVEN_COMPARE | CLI_GIVEN_JUDGE |
 		  CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ },
@@ -552,6 +565,9 @@ static void check_opts(const struct args *a, const struct cli_opts *o)
 		{ "--params", CLI_GIVEN_PARAMS, o->params != 0 },
 		{ "--gpu-mem", CLI_GIVEN_GPU_MEM, o->gpu_mem_gb != CLI_DEFAULT_GPU_MEM_GB },
 		{ "--reduce-scatter", CLI_GIVEN_REDUCE_SCATTER, o->reduce_scatter != 0 },
+		{ "-E", CLI_GIVEN_E, o->e_file != NULL },
+		{ "-P", CLI_GIVEN_P, o->P != 0 },
+		{ "--act", CLI_GIVEN_ACT, o->act != DM_ACT_RELU },
 	};
 	for (size_t i = 0; i < COUNT(given); i++)
 		CHECK_ROW(!given[i].differs || (o->given & given[i].bit), given[i].name);

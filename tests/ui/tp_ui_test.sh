@@ -6,8 +6,9 @@
 # ring chunk by chunk (each step's caption with rank 1's rows, each panel
 # the chunk that came and how many parts it holds now), the all-reduce's
 # all-gather, or the reduce-scatter's gather; b rebuilds a stop seen before
-# as it was; the table is a column a phase; m cycles FSDP, DP, tp-col,
-# tp-row; c shows the four modes' table; d refuses by name; s names the
+# as it was; the table is a column a phase; tp-mlp's activation comes with
+# no message, its Z all-reduced; m cycles FSDP, DP, tp-col,
+# tp-row, tp-mlp; c shows the four modes' table; d refuses by name; s names the
 # mode.  At 80x24 and 200x60, on 1, 3 and 4 devices.  k presses of n are k
 # stops however fast they come (view_next), so keys go in at once; every
 # wait is "until the screen shows X" (tmux.sh), never a time.
@@ -130,6 +131,28 @@ wait_for 'the mode is the trace.s' && pass
 quit_clean
 rm -rf "$TRACE_DIR"
 
+test_name="tp-mlp at 80x24 and 200x60, 1, 3 and 4 devices: no message before act"
+start 80x24 -m tp-mlp -d 3
+wait_for 'tp-mlp \(Megatron.s MLP\)' && pass
+nkeys 3
+wait_for 'activation: H = relu\(H\) in place, no message' && pass
+keys n
+wait_for 'second layer, row-parallel' && pass
+keys End
+wait_for 'verify: allclose ok' && pass
+quit_clean
+start 200x60 -m tp-mlp -d 4 --act gelu
+nkeys 5
+wait_for 'reduce-scatter step 0 of Z.s row chunks: the MLP.s one collective, 576 B a' && pass
+wait_for 'r1: Z c0 -> 2, \+c3' && pass
+keys End
+wait_for 'verify: allclose ok' && pass
+quit_clean
+start 80x24 -m tp-mlp -d 1
+nkeys 4
+wait_for 'One device: its partial is Z' && pass
+quit_clean
+
 test_name="m cycles the modes, c, d"
 start 120x40 -d 3
 wait_for 'Ready: rank r holds rows of A' && pass
@@ -147,6 +170,8 @@ keys d
 wait_for "d: tensor parallel.s training step is not written yet" && pass
 keys m
 wait_for 'tp-row \(row-parallel\)' && pass
+keys m
+wait_for 'tp-mlp \(Megatron.s MLP\): Z = relu\(A @ B\) @ E' && pass
 keys m
 wait_for 'Ready: rank r holds rows of A' && pass
 wait_for 'distmm-tui  FSDP' && pass

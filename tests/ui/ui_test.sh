@@ -63,11 +63,13 @@ wait_for 'distmm-tui  DP ' && pass
 wait_for 'all of B' && pass
 keys n n n
 wait_for 'verify: allclose ok' && pass
-# m cycles FSDP, DP, tp-col, tp-row (tp_ui_test.sh shows the last two)
+# m cycles FSDP, DP, tp-col, tp-row, tp-mlp (tp_ui_test.sh shows the last three)
 keys m
 wait_for 'distmm-tui  tp-col ' && pass
 keys m
 wait_for 'distmm-tui  tp-row ' && pass
+keys m
+wait_for 'distmm-tui  tp-mlp ' && pass
 keys m
 wait_for 'distmm-tui  FSDP ' && pass
 wait_for 'ready  paused' && pass
@@ -376,6 +378,20 @@ keys End
 wait_for 'Bytes sent: rank 0 1\.1 KiB, the others 64 B each' && pass
 keys n End
 wait_for 'Bytes sent: 384 B each, 2\(n - 1\)/n of C' && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
+test_name="the lesson 'Why a ring', 120x40: collectives in a lesson, timed"
+start 120x40 --lesson why-a-ring
+wait_for 'part 1/4' && wait_for 'allreduce by tree' && pass
+keys End
+wait_for 'The tree took 9\.6 us\. At this size latency is everything: ring 14\.4 us, tree 9\.6 us' && pass
+keys n n
+wait_for 'part 2/4' && wait_for 'Reduce-scatter step s=0: every link busy' && pass
+keys End n End
+wait_for 'The ring took 19\.6 us, its bus bandwidth 80\.1 GB/s' && pass
+keys n End
+wait_for 'ring 19\.6 us, tree 23\.6 us: bandwidth wins large messages' && pass
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$'
 

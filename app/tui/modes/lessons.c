@@ -54,7 +54,9 @@ static int lessons_caption(const struct view *v, const void *data, char *buf, si
 		when = LESSON_COLLECTIVE;
 	else
 		when = LESSON_GATHER;
-	struct lesson_at at = { v->step, v->snap.n, v->plan, v->snap.M, v->snap.K, v->snap.N };
+	struct lesson_at at = { v->step,    v->snap.n, v->plan,
+				v->snap.M,  v->snap.K, v->snap.N,
+				v->cfg.ccl ? &v->cfg.ccl->hw : NULL };
 	int got = lesson_caption(p->lesson, p->part, when, &at, buf, size);
 	if ((v->finished || v->failed) && p->part + 1 < p->lesson->nparts) {
 		size_t len = got ? strlen(buf) : 0;

@@ -14,7 +14,7 @@ extern const struct view_mode *const modes_all[];
 int modes_count(void);
 
 /* The modes of v->cfg: the base run always, the deadlock lab (cfg.lab),
- * tensor parallel's (cfg.mode tp-col or tp-row) and the training step
+ * tensor parallel's (cfg.mode tp-col, tp-row or tp-mlp) and the training step
  * (cfg.train) when asked.  Returns 0 or DM_ENOMEM with
  * err filled. */
 int modes_request(struct view *v, struct dm_err *err);

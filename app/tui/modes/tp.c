@@ -12,13 +12,14 @@
  * panels' blocks are tp_blocks.c's.  A stop seen before is rebuilt from A,
  * B and the event log (replay_snapshot, tensor parallel's rules in
  * evrules_tp.c), as FSDP's and DP's are, and so is every stop of a
- * --replay of a tp trace: no engine run. */
+ * --replay of a tp trace: no engine run (but tp-mlp's: tp_rebuild). */
 #include "tp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <distmm/act.h>
 #include <distmm/ccl.h>
 #include <distmm/model.h>
 #include <distmm/replay.h>
@@ -38,10 +39,14 @@ static void tp_free(void *data)
 static void tp_configure(const struct view *v, const void *data, struct dm_plan *plan,
 			 struct run_config *run)
 {
-	(void)data, (void)run;
+	(void)data;
 	if (plan_mode(plan) == DM_TP_ROW)
 		plan_set_tp_collective(plan, v->cfg.reduce_scatter ? CCL_REDUCESCATTER
 								   : CCL_ALLREDUCE, NULL);
+	if (plan_mode(plan) == DM_TP_MLP && v->cfg.e) {
+		plan_set_tp_mlp(plan, (enum dm_act)v->cfg.act, v->cfg.e->cols, NULL);
+		run->e = v->cfg.e;
+	}
 }
 
 static int tp_prepare(struct view *v, void *data, struct dm_err *err)
@@ -49,11 +54,25 @@ static int tp_prepare(struct view *v, void *data, struct dm_err *err)
 	return tpb_formats(v, data, err);
 }
 
-/* A stop from the log (see above), live or a trace's. */
+/* A stop from the log (see above), live or a trace's; tp-mlp's, whose
+ * rules are not written yet, the engine's run again to the phase (the
+ * same bits every run: its sums are in ring order). */
 static int tp_rebuild(struct view *v, const void *data, int phase, struct dm_err *err)
 {
+	struct run *r;
+	int rc = 0;
 	(void)data;
-	return replay_snapshot(&v->snap, v->plan, v->a, v->b, NULL, v->ev, v->n_ev, phase, err);
+	if (plan_mode(v->plan) != DM_TP_MLP)
+		return replay_snapshot(&v->snap, v->plan, v->a, v->b, NULL, v->ev, v->n_ev, phase,
+				       err);
+	if ((rc = run_new(&r, v->plan, &v->run_cfg, v->a, v->b, err)))
+		return rc;
+	for (int p = 0; p <= phase && rc == 0; p++)
+		rc = run_step(r, err);
+	if (rc >= 0)
+		run_snapshot_take(r, &v->snap);
+	run_free(r);
+	return rc < 0 ? rc : 0;
 }
 
 int tp_row(const struct view *v)
@@ -72,10 +91,13 @@ void tp_chunk_rows(const struct view *v, int c, size_t *r0, size_t *r1)
 	*r1 = split_offset(v->snap.M, v->snap.n, c + 1);
 }
 
-/* What rank r does at ring phase p of the run (its index in the ring: p - 1). */
+/* What rank r does at ring phase p of the run (its index in the ring:
+ * from the first reduce-scatter step, phase 1 in tp-row, 4 in tp-mlp). */
 static void tp_xfer(const struct view *v, int p, int r, struct ccl_xfer *x)
 {
-	ccl_rank_phase(plan_ccl_kind(v->plan), CCL_RING, v->snap.n, p - 1, r, x);
+	int first = sched_first_phase(v->plan, SCHED_CCL_RING_RS);
+	ccl_rank_phase(plan_ccl_kind(v->plan), CCL_RING, v->snap.n, p - (first > 0 ? first : 1), r,
+		       x);
 }
 
 static int tp_ring_kind(int kind)
@@ -193,15 +215,28 @@ static void tp_row_caption(const struct view *v, char *buf, size_t size)
 	}
 }
 
+/* The variants' words, by mode from DM_TP_COL: a new variant is a row. */
+static const struct tp_words {
+	void (*caption)(const struct view *v, char *buf, size_t size);
+	void (*formula)(const struct view *v, int r, int shortform, char *buf, size_t size);
+} tp_words[] = {
+	{ tp_col_caption, NULL },
+	{ tp_row_caption, NULL },
+	{ tpm_caption, tpm_formula },
+};
+
+static const struct tp_words *tp_words_of(const struct view *v)
+{
+	int k = plan_mode(v->plan) - DM_TP_COL;
+	return &tp_words[k >= 0 && k < (int)(sizeof tp_words / sizeof tp_words[0]) ? k : 0];
+}
+
 static int tp_caption(const struct view *v, const void *data, char *buf, size_t size)
 {
 	(void)data;
 	if (v->failed || v->start_failed)
 		return 0;
-	if (tp_row(v))
-		tp_row_caption(v, buf, size);
-	else
-		tp_col_caption(v, buf, size);
+	tp_words_of(v)->caption(v, buf, size);
 	return 1;
 }
 
@@ -285,11 +320,20 @@ static int tp_formula(const struct view *v, const void *data, int r, int shortfo
 		      size_t size)
 {
 	(void)data;
-	if (tp_row(v))
+	if (tp_words_of(v)->formula)
+		tp_words_of(v)->formula(v, r, shortform, buf, size);
+	else if (tp_row(v))
 		tp_row_formula(v, r, shortform, buf, size);
 	else
 		tp_col_formula(v, r, shortform, buf, size);
 	return 1;
+}
+
+static void tp_verify(struct view *v, void *data)
+{
+	(void)data;
+	if (plan_mode(v->plan) == DM_TP_MLP) /* the view's reference is A @ B, not Z's */
+		tpm_verify(v);
 }
 
 /* The mem line's other figure: FSDP's peak by the same point of its own
@@ -333,7 +377,8 @@ static int tp_table(const struct view *v, const void *data)
 static int tp_links(const struct view *v, const void *data)
 {
 	(void)data;
-	return tp_row(v) && v->snap.n > 1; /* the ring's links; tp-col has a star alone */
+	/* the ring's links (tp-row's, tp-mlp's); tp-col has a star alone */
+	return plan_mode(v->plan) != DM_TP_COL && v->snap.n > 1;
 }
 
 /* The table: a column a phase, what each rank does there. */
@@ -345,8 +390,12 @@ static int tp_phase_cell(const struct view *v, const void *data, int p, int r, c
 	(void)data;
 	*shard = -1;
 	if (p < 0) {
-		snprintf(buf, size, tp_row(v) ? "tp-row: %s of the partials" : "tp-col: B stays, A moves",
-			 tp_rs(v) ? "reduce-scatter" : "all-reduce");
+		if (plan_mode(v->plan) == DM_TP_MLP)
+			snprintf(buf, size, "tp-mlp: no message before act, one all-reduce of Z");
+		else
+			snprintf(buf, size, tp_row(v) ? "tp-row: %s of the partials"
+						      : "tp-col: B stays, A moves",
+				 tp_rs(v) ? "reduce-scatter" : "all-reduce");
 		return 1;
 	}
 	if (r < 0) {
@@ -365,9 +414,16 @@ static int tp_phase_cell(const struct view *v, const void *data, int p, int r, c
 		*shard = r;
 		snprintf(buf, size, tp_row(v) ? "p%d" : "A@B%d", r);
 		break;
+	case SCHED_ACTIVATE:
+		snprintf(buf, size, "act");
+		break;
+	case SCHED_LAYER2:
+		*shard = r;
+		snprintf(buf, size, "Z%d", r);
+		break;
 	case SCHED_CCL_RING_RS:
 	case SCHED_CCL_RING_AG:
-		ccl_rank_phase(plan_ccl_kind(v->plan), CCL_RING, n, p - 1, r, &x);
+		tp_xfer(v, p, r, &x);
 		*shard = x.recv_c0;
 		snprintf(buf, size, "c%d>%sc%d", x.send_c0, x.reduce ? "+" : "=", x.recv_c0);
 		break;
@@ -403,9 +459,11 @@ static int tp_key(struct view *v, void *data, int action, int ch, uint64_t now)
 	}
 	if (action != ACT_MODE)
 		return VIEW_KEY_PASS;
-	/* m: FSDP -> DP -> tp-col -> tp-row -> FSDP */
+	/* m: FSDP -> DP -> tp-col -> tp-row -> tp-mlp -> FSDP (tp-mlp when E exists) */
 	if (v->cfg.mode == DM_TP_COL) {
 		v->cfg.mode = DM_TP_ROW;
+	} else if (v->cfg.mode == DM_TP_ROW && v->cfg.e) {
+		v->cfg.mode = DM_TP_MLP;
 	} else {
 		v->cfg.mode = DM_FSDP;
 		view_mode_pop(v, &mode_tp);
@@ -419,6 +477,10 @@ static void tp_share(const struct view *v, const void *data, struct view_share *
 	(void)data;
 	view_share_word(s, VIEW_SHARE_SETTING, "-m");
 	view_share_word(s, VIEW_SHARE_SETTING, plan_mode_name(v->cfg.mode));
+	if (v->cfg.mode == DM_TP_MLP && v->cfg.act != DM_ACT_RELU) {
+		view_share_word(s, VIEW_SHARE_SETTING, "--act");
+		view_share_word(s, VIEW_SHARE_SETTING, act_name((enum dm_act)v->cfg.act));
+	}
 	if (tp_rs(v))
 		view_share_word(s, VIEW_SHARE_SETTING, "--reduce-scatter");
 }
@@ -443,6 +505,7 @@ const struct view_mode mode_tp = {
 	.refuse = tp_refuse,
 	.key = tp_key,
 	.share = tp_share,
+	.verify = tp_verify,
 };
 
 int mode_tp_push(struct view *v, struct dm_err *err)

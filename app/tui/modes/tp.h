@@ -12,7 +12,7 @@ struct view;
 
 extern const struct view_mode mode_tp;
 
-/* Turns tensor parallel's mode on for v (v->cfg.mode tp-col or tp-row;
+/* Turns tensor parallel's mode on for v (v->cfg.mode tp-col, tp-row or tp-mlp;
  * v->cfg.reduce_scatter: tp-row ends in a reduce-scatter).  Returns 0 or
  * DM_ENOMEM with err filled. */
 int mode_tp_push(struct view *v, struct dm_err *err);

@@ -22,4 +22,10 @@ int tpb_formats(struct view *v, void *data, struct dm_err *err);
 int tpb_block(const struct view *v, const void *data, int r, int slot, struct view_block *b);
 int tpb_memory(const struct view *v, const void *data, struct view_memtab *t);
 
+/* tp_mlp.c: -m tp-mlp's caption, a rank's formula, and Z checked against
+ * act(A @ B) @ E (the verdict in v). */
+void tpm_caption(const struct view *v, char *buf, size_t size);
+void tpm_formula(const struct view *v, int r, int shortform, char *buf, size_t size);
+void tpm_verify(struct view *v);
+
 #endif

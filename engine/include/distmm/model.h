@@ -180,17 +180,33 @@ uint64_t model_train_ring_sent(const struct dm_plan *p, size_t K, size_t N, int 
  *     C's row chunks): all-reduce 2·8MN - R_r - R_{r+1} (2(n-1)/n · 8MN
  *     when n divides M); reduce-scatter 8MN - R_r, then R_r to rank 0
  *     (rank r > 0), which as DP's gather holds the gathered C and each
- *     rank first its slice beside the partial. */
+ *     rank first its slice beside the partial.
+ *   tp-mlp (Z = act(A @ B) @ E, E N x P): tp-col's A, B and H = its columns
+ *     of A @ B (8·M·w_r), E's matching rows (8·w_r·P) and the M x P partial
+ *     of Z (8MP), plus at a ring step the rows it sends and receives.
+ *     Sends: rank 0 A to each other rank, (n-1)·8MK; every rank tp-row's
+ *     all-reduce over Z's row chunks, 2·8MP - R_r - R_{r+1} with R_c =
+ *     8·P·m_c (2(n-1)/n · 8MP when n divides M).  Nothing moves before the
+ *     activation: each rank holds whole columns of A @ B.
+ *   The wrong order (row-parallel first), by the same closed forms: the
+ *     M x N partials of A @ B all-reduced before act (act(x + y) is not
+ *     act(x) + act(y)), 2·8MN - R_r - R_{r+1} with R_c = 8·N·m_c, then
+ *     each rank's columns of Z all-gathered so every rank ends with Z as
+ *     in the right order, 8MP - 8·M·p_r (p_r = |cols r| of P).  Both
+ *     leave out how A arrives (Megatron's input is on every rank). */
 struct model_tp {
-	uint64_t a, b, c;  /* what it holds of A, B and C (tp-row: the partial) */
+	uint64_t a, b, c;  /* what it holds of A, B and C (tp-row: the partial; tp-mlp: H) */
+	uint64_t e, z;     /* tp-mlp: E's rows it holds, its partial of Z */
+	uint64_t mlp_right, mlp_wrong; /* tp-mlp: its collectives' bytes, column-then-row
+					  (the all-reduce of Z) and row-then-column */
 	uint64_t peak;     /* its peak over the run, the gathered C included */
 	uint64_t sent, recv;
 	uint64_t textbook; /* sent by the textbook: tp-row's 2(n-1)/n·8MN (reduce-scatter:
 			      (n-1)/n·8MN), tp-col's A to each other rank from rank 0 */
 };
 
-/* Rank r of p's tensor-parallel mode (tp-row's collective p's), M x K @
- * K x N.  Any other mode: all zero. */
+/* Rank r of p's tensor-parallel mode (tp-row's collective p's; tp-mlp's P
+ * the plan's), M x K @ K x N.  Any other mode: all zero. */
 void model_tp_rank(const struct dm_plan *p, int r, size_t M, size_t K, size_t N,
 		   struct model_tp *m);
 

@@ -39,6 +39,10 @@ enum dm_mode {
 	DM_TP_ROW = 4, /* row-parallel: A by columns, B by rows along K; each rank's M x N
 			  partial summed by a ring all-reduce (or reduce-scatter, then the
 			  slices gathered to rank 0: plan_set_tp_collective) */
+	DM_TP_MLP = 5, /* Megatron's MLP, Z = act(A @ B) @ E: tp-col's first layer (B's
+			  column shard r, no communication before the activation), tp-row's
+			  second (E's row shard r), the M x P partials summed by the ring's
+			  all-reduce (plan_set_tp_mlp) */
 	DM_MODE_COUNT
 };
 
@@ -101,8 +105,22 @@ int plan_set_collective(struct dm_plan *p, enum ccl_kind kind, enum ccl_algo alg
  * array_split of M, then gathered to rank 0 to be checked), by the ring.
  * Returns 0 or DM_EINVAL for another kind. */
 int plan_set_tp_collective(struct dm_plan *p, enum ccl_kind kind, struct dm_err *err);
-/* Whether mode is tensor parallel's (tp-col, tp-row). */
+/* Whether mode is tensor parallel's (tp-col, tp-row, tp-mlp). */
 int plan_mode_tp(enum dm_mode mode);
+
+/* tp-mlp's activation, applied elementwise to A @ B (act.h's act_apply). */
+enum dm_act {
+	DM_ACT_RELU = 0, /* max(x, 0), the default */
+	DM_ACT_GELU = 1, /* the exact GELU, x/2 (1 + erf(x/sqrt 2)), not the tanh one */
+	DM_ACT_NONE = 2, /* x: the MLP is then two plain matmuls */
+	DM_ACT_COUNT
+};
+/* tp-mlp's second layer: the activation and P, the columns of E (N x P)
+ * and of Z.  Returns 0, or DM_EINVAL for an unknown act or P = 0 (or
+ * above RUN_MAX_DIM's 10^9). */
+int plan_set_tp_mlp(struct dm_plan *p, enum dm_act act, size_t P, struct dm_err *err);
+enum dm_act plan_tp_act(const struct dm_plan *p);
+size_t plan_tp_width(const struct dm_plan *p); /* P (1 unless set) */
 
 enum dm_mode plan_mode(const struct dm_plan *p);
 int plan_devices(const struct dm_plan *p);
@@ -126,7 +144,7 @@ size_t plan_ccl_count(const struct dm_plan *p); /* doubles in a rank's buffer */
  * with err filled. */
 int plan_check(const struct dm_plan *p, struct dm_err *err);
 
-/* "FSDP", "DP", "collective", "tp-col", "tp-row" */
+/* "FSDP", "DP", "collective", "tp-col", "tp-row", "tp-mlp" */
 const char *plan_mode_name(enum dm_mode mode);
 
 #endif

@@ -52,9 +52,12 @@ struct run_config {
 	/* a training step's dC (M x N, only read by run_new), the gradient that
 	 * comes into C; NULL for the forward */
 	const struct mat *dc;
+	/* tp-mlp's second weight E (N x P, the plan's P; only read by run_new:
+	 * the ranks copy their rows), NULL for every other mode */
+	const struct mat *e;
 };
 
-/* The defaults: a 120 s deadline, every event kept, no limit, no dC. */
+/* The defaults: a 120 s deadline, every event kept, no limit, no dC, no E. */
 void run_config_default(struct run_config *cfg);
 
 /* What run_new() would allocate for a run of p on these shapes, keeping
@@ -114,7 +117,8 @@ int run_phase_count(const struct run *r); /* phases in all */
 int run_devices(const struct run *r);
 const struct dm_plan *run_plan(const struct run *r); /* the run's copy, until run_free */
 
-/* The gathered C once the last phase is done, else NULL. */
+/* The gathered C once the last phase is done, else NULL (tp-mlp: rank
+ * 0's Z, M x P). */
 const struct mat *run_result(const struct run *r);
 /* A collective's result on rank: its buffer (1 x the plan's count) once
  * the last phase is done, else NULL (and for a matrices' run, whose
@@ -205,7 +209,10 @@ struct run_snapshot {
 	 * chunks, which the interface draws as rows on each rank.  tp-row's
 	 * too (mode DM_TP_ROW: its sum is a collective): a buffer of M x N
 	 * a rank, the partial summed so far, its chunks C's row chunks (after
-	 * the reduce-scatter's gather a rank's own rows alone, zeros around) */
+	 * the reduce-scatter's gather a rank's own rows alone, zeros around).
+	 * tp-mlp's: a buffer of M x P a rank, its partial of Z (c is then H,
+	 * A @ B and after the activation act(A @ B), by columns as tp-col's) */
+	size_t P;          /* tp-mlp: Z's columns; 0 otherwise */
 	size_t ccl_count;  /* doubles in a rank's buffer */
 	int *ccl_parts;    /* n * n: ccl_parts[r*n + c], how many ranks' parts rank r's
 			      chunk c holds (0: none; a copy of rank c's own chunk, or of

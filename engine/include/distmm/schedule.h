@@ -36,6 +36,9 @@ enum sched_kind {
 	SCHED_CCL_DOUBLING,     /* a step of recursive doubling */
 	/* tensor parallel's (tp-col): rank 0 sends all of A to every other rank */
 	SCHED_DISTRIBUTE,
+	/* tp-mlp's, between its two layers (SCHED_COMPUTE is the first) */
+	SCHED_ACTIVATE, /* H_r = act(A @ B_r) in place: whole columns, no communication */
+	SCHED_LAYER2,   /* the partial Z_r = H_r @ E[rows r, :], M x P */
 	SCHED_KIND_COUNT
 };
 
@@ -55,7 +58,9 @@ enum sched_kind {
  *   gather: 3 phases.  tp-row: compute, then its collective by the ring
  *   over C's row chunks (ccl.h's ring: the all-reduce's n - 1
  *   reduce-scatter steps and n - 1 all-gather steps, 2n - 1 phases; with
- *   the reduce-scatter, its n - 1 steps and the gather, n + 1).
+ *   the reduce-scatter, its n - 1 steps and the gather, n + 1).  tp-mlp:
+ *   distribute A, compute (the first layer), activation, second layer,
+ *   then tp-row's all-reduce over Z's row chunks: 2n + 2 phases.
  * A phase past the last is the gather's. */
 int sched_phase_count(const struct dm_plan *p);
 enum sched_kind sched_phase_kind(const struct dm_plan *p, int phase);
@@ -95,7 +100,7 @@ int sched_left(int n, int rank);  /* (rank - 1) mod n: where they come from */
  * "partial dB", "reduce-scatter", "all-gather", then a collective's
  * (and tp-row's),
  * ccl_prim_name ("reduce-scatter", "all-gather", "chain broadcast", ...,
- * "doubling"), "distribute A"; "?" for none */
+ * "doubling"), "distribute A", "activation", "second layer"; "?" for none */
 const char *sched_kind_name(enum sched_kind kind);
 
 #endif

@@ -706,6 +706,8 @@ done
 . "$(dirname "$0")/batch_params.sh"
 # shellcheck source=tests/app/batch/batch_tp.sh
 . "$(dirname "$0")/batch_tp.sh"
+# shellcheck source=tests/app/batch/batch_tp_mlp.sh
+. "$(dirname "$0")/batch_tp_mlp.sh"
 
 echo "batch_test: $passes passed, $fails failed"
 [ "$fails" = 0 ]

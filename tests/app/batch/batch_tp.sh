@@ -165,10 +165,14 @@ expect_msg 2 "^distmm-tui: .*cut.jsonl: event [0-9]*: rank 2 receives chunk [0-9
 expect_msg 2 "tensor-parallel training step's trace: it replays with -b alone" -- --replay "$T/tpt.jsonl"
 
 # --- refusals ------------------------------------------------------------------
-expect_msg 2 "^distmm-tui: --quiz has no effect with -m tp-col or tp-row" -- -m tp-col --quiz
+expect_msg 2 "^distmm-tui: --quiz has no effect with -m tp-col, tp-row or tp-mlp" -- -m tp-col --quiz
 expect_msg 2 "^distmm-tui: --reduce-scatter has no effect without -m tp-row" -- -b --reduce-scatter
 expect_msg 2 "^distmm-tui: --reduce-scatter has no effect with -m tp-col" -- -b -m tp-col --reduce-scatter
 expect_msg 2 "^distmm-tui: --reduce-scatter has no effect with --train" -- -b -m tp-row --train --reduce-scatter
 expect_msg 2 "^distmm-tui: --train has no effect with -m tp-col or tp-row in the interface" -- -m tp-row --train
-expect_msg 2 "^distmm-tui: --naive has no effect with -m tp-col or tp-row" -- -b -m tp-col --naive
-expect_msg 2 "^distmm-tui: unknown mode 'tp' (use fsdp, dp, tp-col or tp-row)" -- -b -m tp
+expect_msg 2 "^distmm-tui: --train has no effect with -m tp-mlp (its training step is not written yet" -- -b -m tp-mlp --train
+expect_msg 2 "^distmm-tui: --train has no effect with -m tp-mlp" -- -m tp-mlp --train
+expect_msg 2 "^distmm-tui: --dC has no effect with -m tp-mlp" -- -b -m tp-mlp --dC "$T/x.npy"
+expect_msg 2 "^distmm-tui: --trace has no effect with -m tp-mlp (the trace files and the replay know tp-col and tp-row" -- -b -m tp-mlp --trace "$T/x.jsonl"
+expect_msg 2 "^distmm-tui: --naive has no effect with -m tp-col, tp-row or tp-mlp" -- -b -m tp-col --naive
+expect_msg 2 "^distmm-tui: unknown mode 'tp' (use fsdp, dp, tp-col, tp-row or tp-mlp)" -- -b -m tp

@@ -1,4 +1,4 @@
-/* check_cli_tp: -m tp-col, -m tp-row and --reduce-scatter
+/* check_cli_tp: -m tp-col, -m tp-row, --reduce-scatter, -m tp-mlp's -E, -P, --act
  * (app/cli/cli_tp.c): the fields they set, the plan inputs_plan makes of
  * them, and each refusal of what tensor parallel does not do yet, one
  * line each, whatever the order of the options. */
@@ -35,7 +35,7 @@ START_TEST(test_fields)
 	ck_assert_int_eq(inputs_plan(&opts, &p, &err), 0);
 	ck_assert_int_eq(plan_ccl_kind(p), CCL_ALLREDUCE);
 	plan_free(p);
-	REFUSED_AS("unknown mode 'TP-COL' (use fsdp, dp, tp-col or tp-row)", "-m", "TP-COL");
+	REFUSED_AS("unknown mode 'TP-COL' (use fsdp, dp, tp-col, tp-row or tp-mlp)", "-m", "TP-COL");
 }
 END_TEST
 
@@ -44,7 +44,7 @@ START_TEST(test_refusals)
 	/* the interface shows them (app/tui/modes/tp.c) */
 	ck_assert_int_eq(parse("-m", "tp-row", "--reduce-scatter", "-d", "3", NULL), CLI_RUN);
 	ck_assert_int_eq(parse("-m", "tp-col", NULL), CLI_RUN);
-	REFUSED_AS("--quiz has no effect with -m tp-col or tp-row (the judge, the lessons and the "
+	REFUSED_AS("--quiz has no effect with -m tp-col, tp-row or tp-mlp (the judge, the lessons and the "
 		   "quiz know FSDP and DP alone yet)", "-m", "tp-col", "--quiz");
 	REFUSED_AS("--reduce-scatter has no effect without -m tp-row (it ends tp-row's sum with a "
 		   "reduce-scatter)", "--reduce-scatter", "-b", "-m", "dp");
@@ -76,10 +76,49 @@ START_TEST(test_refusals)
 					 CLI_ERROR);
 		else
 			ck_assert_int_eq(parse("-m", "tp-col", opts_[i][0], "-b", NULL), CLI_ERROR);
-		ck_assert_msg(strstr(msg, " has no effect with -m tp-col or tp-row (") != NULL &&
+		ck_assert_msg(strstr(msg, " has no effect with -m tp-col, tp-row or tp-mlp (") != NULL &&
 				      strncmp(msg, opts_[i][2], strlen(opts_[i][2])) == 0, "%s", msg);
 		ck_assert_str_eq(cli_option_name(opts.refused), opts_[i][2]);
 	}
+}
+END_TEST
+
+/* tp-mlp's -E, -P and --act: the fields, E loaded or made into the plan,
+ * and each refusal (docs/tensor-parallel.md). */
+START_TEST(test_mlp)
+{
+	struct dm_plan *p;
+	struct dm_err err;
+	struct mat b = { 0 }, e;
+	ck_assert_int_eq(parse("-b", "-m", "tp-mlp", "-P", "3", "--act", "gelu", NULL), CLI_RUN);
+	ck_assert_int_eq(opts.mode, DM_TP_MLP);
+	ck_assert_int_eq(opts.act, DM_ACT_GELU);
+	ck_assert_uint_eq(opts.P, 3);
+	ck_assert_int_eq(inputs_plan(&opts, &p, &err), 0);
+	ck_assert_int_eq(mat_alloc(&b, 6, 5, &err), 0);
+	ck_assert_int_eq(inputs_load_e(&opts, &b, p, &e, &err), 0);
+	ck_assert(e.rows == 5 && e.cols == 3 && plan_tp_width(p) == 3);
+	ck_assert_int_eq(plan_tp_act(p), DM_ACT_GELU);
+	mat_free(&e);
+	plan_free(p);
+	mat_free(&b);
+	REFUSED_AS("unknown activation 'bogus' (use relu, gelu or none)", "-m", "tp-mlp", "--act",
+		   "bogus");
+	REFUSED_AS("-P (columns of E and of Z) must be a whole number from 1 to 1000000000, not '0'",
+		   "-m", "tp-mlp", "-P", "0");
+	REFUSED_AS("-E has no effect without -m tp-mlp (it is the MLP's second layer: Z = act(A @ "
+		   "B) @ E)", "-E", "e.npy", "-b", "-m", "tp-col");
+	REFUSED_AS("--act has no effect without -m tp-mlp (it is the MLP's second layer: Z = act(A "
+		   "@ B) @ E)", "--act", "none");
+	REFUSED_AS("--reduce-scatter has no effect with -m tp-mlp (every rank ends with Z: its sum "
+		   "is an all-reduce)", "-m", "tp-mlp", "--reduce-scatter");
+	ck_assert_int_eq(parse("-m", "tp-mlp", "--train", NULL), CLI_ERROR);
+	ck_assert_str_eq(cli_option_name(opts.refused), "--train");
+	/* in batch mode too, where tp-col's and tp-row's --train runs */
+	REFUSED_AS("--train has no effect with -m tp-mlp (its training step is not written yet: "
+		   "the forward alone)", "-b", "-m", "tp-mlp", "--train");
+	REFUSED_AS("--dC has no effect with -m tp-mlp (its training step is not written yet: the "
+		   "forward alone)", "-b", "-m", "tp-mlp", "--dC", "dc.npy");
 }
 END_TEST
 
@@ -90,6 +129,7 @@ static Suite *cli_tp_suite(void)
 	tcase_set_timeout(tc, 10);
 	tcase_add_test(tc, test_fields);
 	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_mlp);
 	suite_add_tcase(s, tc);
 	return s;
 }

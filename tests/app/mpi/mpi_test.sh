@@ -340,6 +340,10 @@ expect2 "--naive has no effect with -m dp" 2 -m dp --naive
 expect2 "--fix has no effect with -m dp" 2 -m dp --fix buffered
 expect2 "--step has no effect with -m tp-col or tp-row" 2 -m tp-col --step
 expect2 "--reduce-scatter has no effect with --train" 2 -m tp-row --train --reduce-scatter
+# tp-mlp runs in-process alone: one line from mpi_rank_check, --step or not
+expect2 "-m tp-mlp runs on the in-process devices (distmm-tui -b), not over MPI yet" 2 -m tp-mlp
+expect2 "-m tp-mlp runs on the in-process devices" 3 -m tp-mlp --step --act gelu
+expect2 "--train has no effect with -m tp-mlp" 2 -m tp-mlp --train
 # --- --calibrate: alpha, beta and the fit; a preset file --hw accepts ------
 # (no timing asserted: the shape of the report, the file's keys, and that
 # distmm-tui reads the file and times a collective and a multiply with it)

@@ -86,7 +86,7 @@ END_TEST
  * {s} and {n} filled in, figures left as written. */
 static int cap(int p, int when, int s, char *buf, size_t size)
 {
-	struct lesson_at at = { s, 4, NULL, 0, 0, 0 };
+	struct lesson_at at = { s, 4, NULL, 0, 0, 0, NULL };
 	return lesson_caption(&les, p, when, &at, buf, size);
 }
 

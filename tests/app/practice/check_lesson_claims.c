@@ -12,12 +12,16 @@
 #include <check.h>
 #include <dirent.h>
 #include <inttypes.h>
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "practice/lesson.h"
+#include <distmm/ccl.h>
+#include <distmm/cost.h>
+#include <distmm/hw.h>
 #include <distmm/model.h>
 #include <distmm/schedule.h>
 #include "testutil.h"
@@ -31,17 +35,27 @@ static struct lesson les; /* large: not on the stack */
 struct part_run {
 	int mode, n, train;
 	size_t M, K, N;
+	int collective, algo; /* a collective's part (collective >= 0) */
+	uint64_t bytes;
+	struct dm_hw hw;
 };
 
 static void part_run_of(const struct lesson_set *st, struct part_run *pr)
 {
-	*pr = (struct part_run){ DM_FSDP, 4, 0, 8, 6, 4 };
+	*pr = (struct part_run){ .mode = DM_FSDP, .n = 4, .M = 8, .K = 6, .N = 4, .collective = -1,
+				 .algo = CCL_RING };
+	hw_default(&pr->hw); /* the interface's model without hw= */
 	if (st->has & LESSON_SET_MODE) pr->mode = st->mode;
 	if (st->has & LESSON_SET_DEVICES) pr->n = st->devices;
 	if (st->has & LESSON_SET_TRAIN) pr->train = st->train;
 	if (st->has & LESSON_SET_M) pr->M = st->M;
 	if (st->has & LESSON_SET_K) pr->K = st->K;
 	if (st->has & LESSON_SET_N) pr->N = st->N;
+	if (st->has & LESSON_SET_COLLECTIVE) pr->collective = st->collective;
+	if (st->has & LESSON_SET_ALGO) pr->algo = st->algo;
+	if (st->has & LESSON_SET_HW) ck_assert_int_eq(hw_preset_find(st->hw, &pr->hw, NULL), 0);
+	/* the session's size: the lesson's, else two values a chunk */
+	pr->bytes = st->has & LESSON_SET_BYTES ? st->bytes : 16u * (uint64_t)pr->n;
 }
 
 /* What the engine did on a part's settings (the correct ring, no bug). */
@@ -52,7 +66,35 @@ struct measured {
 	uint64_t held_b[MAXN];     /* FSDP's forward: the most of B held at once */
 	uint64_t rows[MAXN], cols[MAXN]; /* A's rows and B's columns each rank owns */
 	uint64_t b_bytes;
+	double ccl_s[CCL_ALGO_COUNT]; /* a collective's part: each algorithm's run, timed */
 };
+
+/* A collective's part run by the engine with algo, timed from its own
+ * events by the model (what the interface's clock line adds up). */
+static double ccl_run_time(const struct part_run *pr, int algo)
+{
+	struct dm_plan *plan;
+	struct run *r;
+	struct dm_err err;
+	struct mat in;
+	struct cost_run c;
+	size_t count = (size_t)(pr->bytes / 8), n_ev;
+	tu_matrix(&in, (size_t)pr->n, count, 0, 1, 3);
+	ck_assert_int_eq(plan_make_collective(&plan, pr->collective, algo, pr->n, count, &err), 0);
+	ck_assert_msg(run_new(&r, plan, NULL, &in, NULL, &err) == 0, "run_new: %s", err.msg);
+	int rc;
+	while ((rc = run_step(r, &err)) == 0)
+		;
+	ck_assert_msg(rc == 1, "run_step: %s", err.msg);
+	const struct ev *ev = run_events(r, &n_ev);
+	ck_assert_int_eq(cost_of_events(&c, plan, &pr->hw, 0, ev, n_ev, &err), 0);
+	double t = c.total_s;
+	cost_run_free(&c);
+	run_free(r);
+	plan_free(plan);
+	mat_free(&in);
+	return t;
+}
 
 /* Runs plan to its end; each rank's sends before the gather into ring[]. */
 static struct run *run_through(const struct dm_plan *plan, const struct mat *a, const struct mat *b,
@@ -86,6 +128,12 @@ static void measure(const struct part_run *pr, struct measured *m)
 	struct dm_err err;
 	int n = pr->n;
 	memset(m, 0, sizeof *m);
+	if (pr->collective >= 0) { /* no matrices: the collective, by each algorithm */
+		for (int algo = 0; algo < CCL_ALGO_COUNT; algo++)
+			if (ccl_applies(pr->collective, algo, n))
+				m->ccl_s[algo] = ccl_run_time(pr, algo);
+		return;
+	}
 	tu_matrix(&a, pr->M, pr->K, 0, 1, 0);
 	tu_matrix(&b, pr->K, pr->N, 0, 1, 1);
 	tu_matrix(&dc, pr->M, pr->N, 0, 1, 2);
@@ -216,7 +264,14 @@ static int parts_match(const char *s, int n, const uint64_t *want)
 }
 
 /* The figures checked, by placeholder: the test must have met each. */
-static int checked[8];
+static int checked[10];
+
+/* "20.4 us": a time to its three digits, against seconds. */
+static int us_match(const char *s, double want_s)
+{
+	double v;
+	return sscanf(s, "%lf us", &v) == 1 && fabs(v - want_s * 1e6) <= 5e-3 * want_s * 1e6;
+}
 
 /* "96 B each", "rank 0 1.1 KiB, the others 64 B each", "rank 0 X, rank 1
  * Y, ...": the bytes each rank sent, rank by rank. */
@@ -265,7 +320,12 @@ static void check_figure(const char *where, const char *name, size_t len,
 {
 	char fig[LESSON_TEXT_MAX];
 	struct dm_plan *plan = tu_plan(pr->mode, pr->n, pr->train ? DM_TRAIN : DM_FORWARD);
-	struct lesson_at at = { 0, pr->n, plan, pr->M, pr->K, pr->N };
+	if (pr->collective >= 0) {
+		plan_free(plan);
+		ck_assert_int_eq(plan_make_collective(&plan, pr->collective, pr->algo, pr->n,
+						      (size_t)(pr->bytes / 8), NULL), 0);
+	}
+	struct lesson_at at = { 0, pr->n, plan, pr->M, pr->K, pr->N, &pr->hw };
 	ck_assert_int_eq(lesson_figure(name, len, &at, fig, sizeof fig), 0);
 	plan_free(plan);
 	int n = pr->n;
@@ -291,6 +351,23 @@ static void check_figure(const char *where, const char *name, size_t len,
 	} else if (len == 7 && !memcmp(name, "tp_sent", 7)) {
 		check_tp_sent(where, fig, n, m->all_sent);
 		checked[6]++;
+	} else if (len == 8 && !memcmp(name, "ccl_time", 8)) {
+		ck_assert_msg(us_match(fig, m->ccl_s[pr->algo]), "%s: {ccl_time} is '%s', the run "
+			      "took %g us", where, fig, m->ccl_s[pr->algo] * 1e6);
+		checked[7]++;
+	} else if (len == 12 && !memcmp(name, "ring_vs_tree", 12)) {
+		const char *tree = strstr(fig, ", tree ");
+		ck_assert_msg(!strncmp(fig, "ring ", 5) && us_match(fig + 5, m->ccl_s[CCL_RING]) &&
+				      tree && us_match(tree + 7, m->ccl_s[CCL_TREE]),
+			      "%s: {ring_vs_tree} is '%s', the runs took %g and %g us", where, fig,
+			      m->ccl_s[CCL_RING] * 1e6, m->ccl_s[CCL_TREE] * 1e6);
+		checked[8]++;
+	} else if (len == 5 && !memcmp(name, "busbw", 5)) {
+		double t = m->ccl_s[pr->algo], bw;
+		double want = cost_busbw(pr->collective, n, (double)pr->bytes, t) / 1e9;
+		ck_assert_msg(sscanf(fig, "%lf GB/s", &bw) == 1 && fabs(bw - want) <= 5e-3 * want,
+			      "%s: {busbw} is '%s', the run's is %g GB/s", where, fig, want);
+		checked[9]++;
 	}
 }
 
@@ -382,7 +459,7 @@ START_TEST(shipped_lessons_say_what_the_engine_does)
 	regfree(&step);
 	ck_assert_int_ge(lessons, 6);
 	/* the shipped lessons use every figure: none of these checks is idle */
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < 10; i++)
 		ck_assert_msg(checked[i] > 0, "figure %d never checked", i);
 }
 END_TEST
@@ -400,7 +477,7 @@ START_TEST(the_checks_catch_an_untrue_lesson)
 	ck_assert_int_eq(parse_shares("2 x B's size", 3, num, den, &an, &ad), 0);
 	ck_assert(num[1] == 2 && den[1] == 1);
 	/* the lesson's old words at -d 5, N = 7: 4/5 is no rank's share */
-	struct part_run pr = { DM_FSDP, 5, 0, 9, 3, 7 };
+	struct part_run pr = { .mode = DM_FSDP, .n = 5, .M = 9, .K = 3, .N = 7, .collective = -1 };
 	static struct measured m;
 	measure(&pr, &m);
 	ck_assert_int_eq(parse_shares("4/5 of B", 5, num, den, &an, &ad), 0);

@@ -239,7 +239,7 @@ START_TEST(kinds_have_names)
 		"reduce-scatter", "all-gather", "chain broadcast", "chain reduce", "tree reduce",
 		"tree broadcast", "tree gather", "tree scatter", "halving", "doubling",
 		/* tensor parallel's */
-		"distribute A",
+		"distribute A", "activation", "second layer",
 	};
 	for (int k = 0; k < SCHED_KIND_COUNT; k++)
 		ck_assert_str_eq(sched_kind_name(k), names[k]);
