@@ -43,9 +43,9 @@ static const struct cli_tp_rule {
 	  "parallel yet)" },
 	{ CLI_GIVEN_COMPARE, "has no effect with -m tp-col or tp-row (their report always puts "
 			     "DP, FSDP, tp-col and tp-row side by side)" },
-	{ CLI_GIVEN_JUDGE | CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ,
-	  "has no effect with -m tp-col or tp-row (the judge, the lessons and the quiz know FSDP "
-	  "and DP alone yet)" },
+	{ CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ,
+	  "has no effect with -m tp-col or tp-row (the lessons and the quiz know FSDP and DP "
+	  "alone yet)" },
 };
 
 int cli_tp_check(struct cli_opts *o, char *err, size_t size)
@@ -61,9 +61,19 @@ int cli_tp_check(struct cli_opts *o, char *err, size_t size)
 		o->refused = CLI_GIVEN_REDUCE_SCATTER;
 		why = "has no effect with -m tp-col (tp-col gathers its columns; the reduce-scatter "
 		      "is tp-row's)";
+	} else if (o->judge_file && (o->given & CLI_GIVEN_REDUCE_SCATTER)) {
+		o->refused = CLI_GIVEN_REDUCE_SCATTER;
+		why = "has no effect with --judge (tp_row_mat_mul's contract is the all-reduce: "
+		      "every rank ends with C)";
+	} else if (o->judge_file && !o->batch) {
+		o->refused = CLI_GIVEN_MODE;
+		why = "tp-col or tp-row has no effect with --judge without -b (the judged view "
+		      "shows dp_mat_mul and fsdp_mat_mul; -b --judge judges tensor parallel's)";
 	} else {
+		/* the judge's --capacity bounds its queues: the candidate's code runs */
+		cli_given_t given = o->given & ~(o->judge_file ? CLI_GIVEN_CAPACITY : 0);
 		for (size_t i = 0; i < sizeof cli_tp_rules / sizeof cli_tp_rules[0]; i++) {
-			cli_given_t hit = o->given & cli_tp_rules[i].opts;
+			cli_given_t hit = given & cli_tp_rules[i].opts;
 			if (hit) {
 				o->refused = hit & -hit;
 				why = cli_tp_rules[i].why;

@@ -276,7 +276,7 @@ has "summary: 0 of 14 cases within the exercise's contract pass (and 0 of 6 beyo
 judge 2 syntax_error.py
 one_line "syntax_error.py:8: SyntaxError: expected ':'"
 judge 2 neither.py
-one_line "neither.py defines neither dp_mat_mul nor fsdp_mat_mul"
+one_line "neither.py defines none of dp_mat_mul, fsdp_mat_mul, tp_col_mat_mul, tp_row_mat_mul"
 judge 2 import_error.py
 one_line "import_error.py:4: ModuleNotFoundError: No module named 'torch'"
 judge 2 toplevel_hang.py --judge-timeout 0.5
