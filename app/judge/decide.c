@@ -484,6 +484,8 @@ int decide_run(struct decide_out *o, const struct decide_in *in, struct dm_err *
 		/* no event log: the engine's rules and replay know FSDP and DP alone */
 		if (!stuck_decide(o, in, &f))
 			rc = decide_tp(o, in, &f, err);
+		else
+			decide_tp_stuck(o, in);
 		facts_free(&f);
 		return rc ? rc : o->oom ? dm_err_set(err, DM_ENOMEM, "out of memory judging the run")
 				     : 0;

@@ -84,6 +84,9 @@ int decide_left(struct decide_out *o, const struct decide_in *in, const struct f
 /* decide_tp.c: a tensor-parallel run that returned (stuck.c found nothing). */
 int decide_tp(struct decide_out *o, const struct decide_in *in, const struct facts *f,
 	      struct dm_err *err);
+/* decide_tp.c: what a TP run that raised adds (the split its mode needs,
+ * when numpy refused a product's shapes). */
+void decide_tp_stuck(struct decide_out *o, const struct decide_in *in);
 
 /* stuck.c: a run that raised, hung or ran out of time; 1 when it did (o
  * decided), else 0. */

@@ -395,3 +395,18 @@ int decide_tp(struct decide_out *o, const struct decide_in *in, const struct fac
 		rc = decide_tp_bytes(o, in, f, err);
 	return rc;
 }
+
+void decide_tp_stuck(struct decide_out *o, const struct decide_in *in)
+{
+	const struct rec_run *r = in->run;
+	if (o->verdict != JUDGE_EXCEPTION || !r->n_exc || !r->exc[0].msg ||
+	    (!strstr(r->exc[0].msg, "matmul") && !strstr(r->exc[0].msg, "not aligned")))
+		return;
+	/* numpy's words for operands that do not meet: a split on the wrong axis */
+	if (in->c->mode == DM_TP_COL)
+		decide_note(o, "the shapes do not meet: tp-col splits B by columns "
+			    "(np.array_split(b, n, axis=1)) and gives every rank all of A");
+	else
+		decide_note(o, "the shapes do not meet: tp-row splits both along K, A by columns "
+			    "(np.array_split(a, n, axis=1)) and B by rows (axis=0)");
+}
