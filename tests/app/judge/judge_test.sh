@@ -486,6 +486,8 @@ judge 3 tp_row_recv_first.py
 verdict 31 deadlock
 verdict 32 pass
 has "nobody sends first"
+judge 0 tp_row_alltoall.py -d 4
+has "rank 0 sent 768 bytes; a ring all-reduce sends at most 384 a rank (the engine's model"
 judge 2 assets/tp_col.py -m tp-row
 one_line "tp_col.py defines no tp_row_mat_mul (-m tp-row)"
 judge 2 assets/tp_row.py -m tp-row --reduce-scatter
