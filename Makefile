@@ -198,6 +198,7 @@ check: $(BIN) mpi check-boundary check-suites
 	tests/ui/clock_ui_test.sh ./$(BIN)
 	tests/ui/interview_test.sh ./$(BIN)
 	tests/ui/practice_test.sh ./$(BIN)
+	tests/ui/drill_test.sh ./$(BIN)
 	tests/ui/storm_test.sh ./$(BIN)
 	tests/ui/export_test.sh ./$(BIN)
 	tests/app/mpi/mpi_test.sh ./$(MPI_BIN) ./$(BIN)

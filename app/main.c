@@ -11,6 +11,7 @@
 #include "judge/judge_report.h"
 #include "cli/status.h"
 #include "tui/tui.h"
+#include "tui/tui_drill.h"
 #include "tui/tui_interview.h"
 #include "cli/version.h"
 #include "words/bug_words.h"
@@ -44,6 +45,8 @@ static int main_run(int argc, char **argv)
 	}
 	if (o.interview_file)
 		return tui_interview_main(&o); /* cli_interview.c refused -b */
+	if (o.drill >= 0)
+		return tui_drill_main(&o); /* cli_drill.c refused -b */
 	if (o.judge_file && o.batch)
 		return judge_report_main(&o); /* without -b the interface judges first (session_judge.c) */
 	if (o.batch)

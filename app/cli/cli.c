@@ -25,6 +25,7 @@
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 
+#include "practice/drills.h"
 #include "practice/lesson.h"
 
 enum {
@@ -314,7 +315,7 @@ static void cli_defaults(struct cli_opts *o)
 	o->rows = CLI_DEFAULT_ROWS;
 	o->order = ORDER_PARITY;
 	o->judge_ms = CLI_JUDGE_MS;
-	o->collective = o->sweep = -1;
+	o->collective = o->sweep = o->drill = -1;
 	o->bytes = CLI_DEFAULT_BYTES;
 	o->interview_ms[0] = CLI_INTERVIEW_DP_MS;
 	o->interview_ms[1] = CLI_INTERVIEW_FSDP_MS;
@@ -365,6 +366,7 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 		break;
 	case OPT_QUIZ:
 		o->given &= ~CLI_GIVEN_DERIVE; /* the last --quiz is the one that counts */
+		o->drill = -1;
 		if (!arg)
 			o->quiz = 1;
 		else if (strcmp(arg, "1") == 0 || strcmp(arg, "2") == 0)
@@ -372,8 +374,11 @@ static int cli_option(int c, const char *arg, struct cli_opts *o, char *err, siz
 		else if (strcmp(arg, "derive") == 0) {
 			o->quiz = CLI_QUIZ_DERIVE;
 			o->given |= CLI_GIVEN_DERIVE;
+		} else if ((o->drill = drill_set_find(arg)) >= 0) {
+			o->quiz = 0; /* a drill of its own (cli_drill.c), not the run's quiz */
 		} else
-			return cli_fail(err, size, "quiz level must be 1, 2 or derive, not '%s'", arg);
+			return cli_fail(err, size, "quiz level must be 1, 2, derive, clock or tp, not "
+					"'%s'", arg);
 		break;
 	case OPT_BUG: {
 		int b = bug_parse(arg);
@@ -556,8 +561,13 @@ int cli_parse(int argc, char *const argv[], struct cli_opts *o, char *err, size_
 	int iv = cli_interview_check(o, err, err_size); /* the interview's own checks */
 	if (iv)
 		return iv < 0 ? CLI_ERROR : CLI_RUN;
-	if (o->given & (CLI_GIVEN_PARAMS | CLI_GIVEN_GPU_MEM)) /* its own few options */
-		return cli_params_check(o, err, err_size);
+	if (o->drill >= 0) /* a drill takes the look and, timed, the hardware */
+		return cli_drill_check(o, err, err_size);
+	if (o->given & (CLI_GIVEN_PARAMS | CLI_GIVEN_GPU_MEM)) { /* its own few options */
+		int r = cli_params_check(o, err, err_size);
+		if (r == CLI_ERROR || o->batch)
+			return r; /* -b: the table alone; the interface runs and c shows it */
+	}
 	if (cli_tp_check(o, err, err_size) == CLI_ERROR) /* tensor parallel's few rules */
 		return CLI_ERROR;
 	if (cli_rules_check(o, err, err_size) == CLI_ERROR) /* cli_rules.c */
@@ -576,7 +586,7 @@ static const struct cli_lesson_key {
 	cli_given_t given; /* CLI_GIVEN_* */
 	const char *key;
 } cli_lesson_keys[] = {
-	{ LESSON_SET_MODE, CLI_GIVEN_MODE, "fsdp or dp" },
+	{ LESSON_SET_MODE, CLI_GIVEN_MODE, "fsdp, dp, tp-col or tp-row" },
 	{ LESSON_SET_DEVICES, CLI_GIVEN_DEVICES, "devices=" },
 	{ LESSON_SET_M, CLI_GIVEN_M, "M=" },
 	{ LESSON_SET_K, CLI_GIVEN_K, "K=" },

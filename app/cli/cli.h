@@ -203,6 +203,7 @@ struct cli_opts {
 	char order_opt[48];   /* the option that set it ("--fix sendrecv"), "" if none did */
 	int bug;              /* enum dm_bug */
 	int quiz;             /* 0 off, 1 or 2: the quiz's level, or CLI_QUIZ_DERIVE */
+	int drill;            /* --quiz=clock|tp: the drill's set (practice/drills.h), or -1 */
 	int trace_format;     /* enum cli_trace_format */
 	int start_kind;       /* --start-at: enum cli_start */
 	int start_step;       /* ... and its step (compute, transfer) */

@@ -47,10 +47,16 @@ int cli_clock_check(struct cli_opts *o, char *err, size_t size);
 int cli_interview_option(const char *opt, const char *arg, struct cli_opts *o, char *err,
 			 size_t size);
 int cli_interview_check(struct cli_opts *o, char *err, size_t size);
+
+/* cli_drill.c: --quiz=clock|tp asks in a screen of its own; what it
+ * refuses (-b, and every option that would do nothing in it) as one line,
+ * and the ranks its timed questions name.  CLI_RUN, or CLI_ERROR. */
+int cli_drill_check(struct cli_opts *o, char *err, size_t size);
 /* cli_params.c: --params and --gpu-mem with their values into o; and
  * cli_params_check, once the line is read, when either was given: the
- * options a --params line may have (the closed forms alone: -b, -d, --json
- * and --gpu-mem), anything else refused with o->refused set.  CLI_RUN or
+ * options a -b --params line may have (the closed forms alone: -b, -d,
+ * --json and --gpu-mem), anything else refused with o->refused set; in the
+ * interface it is c's second page, refused only with --export.  CLI_RUN or
  * CLI_ERROR. */
 int cli_params_option(const char *opt, const char *arg, struct cli_opts *o, char *err,
 		      size_t size);

@@ -1,5 +1,6 @@
 /* cli_params: -b --params P [--gpu-mem GB] -d N [--json], the memory
- * argument at real scale (docs/tensor-parallel.md).  P is a count of
+ * argument at real scale (docs/tensor-parallel.md); without -b the same
+ * model is c's second page in the interface, beside the run's bytes.  P is a count of
  * parameters as people write it: "7.5e9", "70B", "400B", "1.5T", "350M"
  * (K, M, B, T for 10^3, 10^6, 10^9, 10^12), a whole number from 1 to
  * MODEL_ZERO_MAX_PARAMS.  Such a line runs nothing, so it takes -b, -d,
@@ -61,10 +62,12 @@ int cli_params_check(struct cli_opts *o, char *err, size_t size)
 		o->refused = CLI_GIVEN_GPU_MEM;
 		why = "has no effect without --params (it is the memory a device has for the model's "
 		      "states)";
-	} else if (!o->batch) {
+	} else if (!o->batch && o->export_file) {
 		o->refused = CLI_GIVEN_PARAMS;
-		why = "has no effect without -b (batch mode prints the memory table; the interface "
-		      "does not yet)";
+		why = "has no effect with --export (the stills show the panels; c's table at real "
+		      "scale is the interface's)";
+	} else if (!o->batch) {
+		return CLI_RUN; /* the interface: c's second page (Space) is this model's */
 	} else if (extra) {
 		o->refused = extra & -extra;
 		why = "has no effect with --params (the memory table is the closed forms alone: "

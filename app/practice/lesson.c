@@ -60,8 +60,12 @@ static int lesson_setting(struct lesson_set *st, char *word, const char *name, i
 	if (eq)
 		*eq = '\0';
 #define LESSON_BAD(...) return lesson_fail(err, size, name, line, __VA_ARGS__)
-	if (!eq && (strcmp(word, "fsdp") == 0 || strcmp(word, "dp") == 0)) {
-		st->mode = strcmp(word, "dp") == 0 ? DM_DP : DM_FSDP;
+	if (!eq && (strcmp(word, "fsdp") == 0 || strcmp(word, "dp") == 0 ||
+		    strcmp(word, "tp-col") == 0 || strcmp(word, "tp-row") == 0)) {
+		st->mode = strcmp(word, "dp") == 0	   ? DM_DP
+			   : strcmp(word, "tp-col") == 0 ? DM_TP_COL
+			   : strcmp(word, "tp-row") == 0 ? DM_TP_ROW
+						       : DM_FSDP;
 		st->has |= LESSON_SET_MODE;
 	} else if (!eq && (strcmp(word, "train") == 0 || strcmp(word, "forward") == 0)) {
 		st->train = word[0] == 't';
@@ -123,7 +127,8 @@ static int lesson_setting(struct lesson_set *st, char *word, const char *name, i
 		st->quiz = (int)v;
 		st->has |= LESSON_SET_QUIZ;
 	} else {
-		LESSON_BAD("unknown setting '%s%s%s' (fsdp, dp, train, forward, devices=, M=, K=, N=, "
+		LESSON_BAD("unknown setting '%s%s%s' (fsdp, dp, tp-col, tp-row, train, forward, "
+			   "devices=, M=, K=, N=, "
 			   "values=, seed=, capacity=, naive, ordered, order=, fix=, bug=, quiz=)",
 			   word, eq ? "=" : "", val);
 	}
@@ -135,7 +140,7 @@ static int lesson_setting(struct lesson_set *st, char *word, const char *name, i
 static const char *const lesson_when_names[] = { "ready", "compute", "transfer", "gather",
 						 "done", "deadlock", "backward",
 						 "backward-transfer", "partial", "reduce-scatter",
-						 "all-gather" };
+						 "all-gather", "distribute", "collective" };
 #define LESSON_WHENS ((int)(sizeof lesson_when_names / sizeof lesson_when_names[0]))
 
 static int lesson_when_of(const char *key, int *when)
@@ -210,7 +215,7 @@ static int lesson_line(struct lesson *l, char *text, const char *name, int line,
 		return lesson_fail(err, size, name, line,
 				   "unknown key '%s' (title, part, set, ready, compute, transfer, "
 				   "gather, done, deadlock, backward, backward-transfer, partial, "
-				   "reduce-scatter, all-gather)",
+				   "reduce-scatter, all-gather, distribute, collective)",
 				   key);
 	char *rest = lesson_trim(key + used);
 	if (*rest) {
@@ -381,16 +386,19 @@ int lesson_load(struct lesson *l, const char *path, char *err, size_t size)
 	return rc;
 }
 
-/* The schedule's kind of phase a stepped caption is for. */
-static int lesson_kind_of(int when)
+/* The schedule's kind of phase a stepped caption is for, and the ring
+ * all-reduce's half of the same name (tensor parallel's, a collective's):
+ * the lesson's "reduce-scatter 0" is the first step of either. */
+static int lesson_kind_of(int when, int *also)
 {
+	*also = -1;
 	switch (when) {
 	case LESSON_COMPUTE: return SCHED_COMPUTE;
 	case LESSON_TRANSFER: return SCHED_TRANSFER;
 	case LESSON_BACKWARD: return SCHED_BWD_COMPUTE;
 	case LESSON_BACKWARD_TRANSFER: return SCHED_BWD_TRANSFER;
-	case LESSON_REDUCE_SCATTER: return SCHED_REDUCE_SCATTER;
-	case LESSON_ALL_GATHER: return SCHED_ALL_GATHER;
+	case LESSON_REDUCE_SCATTER: *also = SCHED_CCL_RING_RS; return SCHED_REDUCE_SCATTER;
+	case LESSON_ALL_GATHER: *also = SCHED_CCL_RING_AG; return SCHED_ALL_GATHER;
 	}
 	return -1;
 }
@@ -409,12 +417,13 @@ int lesson_check_steps(const struct lesson *l, int p, const struct dm_plan *plan
 	int count = sched_phase_count(plan), n = plan_devices(plan);
 	for (int i = 0; i < part->ncap; i++) {
 		const struct lesson_caption *c = &part->cap[i];
-		int kind = lesson_kind_of(c->when), last = -1;
+		int also, kind = lesson_kind_of(c->when, &also), last = -1;
 		if (c->step < 0 || kind < 0)
 			continue;
 		/* the steps the schedule has of that kind: the one rule, the engine's */
 		for (int ph = 0; ph < count; ph++)
-			if ((int)sched_phase_kind(plan, ph) == kind) {
+			if ((int)sched_phase_kind(plan, ph) == kind ||
+			    (int)sched_phase_kind(plan, ph) == also) {
 				int s = sched_phase_step(plan, ph);
 				if (s == c->step)
 					last = -2;

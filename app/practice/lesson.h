@@ -13,7 +13,10 @@
  *   transfer: ...   gather: ...   done: ...   deadlock: ...
  *   set: train                (the training step; `forward` goes back)
  *   backward: ...  backward-transfer 1: ...  partial: ...
- *   reduce-scatter 0: ...  all-gather: ...   (the training step's phases)
+ *   reduce-scatter 0: ...  all-gather: ...   (the training step's phases, and
+ *                              tensor parallel's ring all-reduce)
+ *   set: tp-col               (tensor parallel; tp-row too)
+ *   distribute: ...  collective: ...
  */
 #ifndef APP_LESSON_H
 #define APP_LESSON_H
@@ -40,7 +43,10 @@ enum lesson_when {
 	LESSON_BACKWARD_TRANSFER, /* the backward's all-gather of B, one step */
 	LESSON_PARTIAL,           /* the partial dB */
 	LESSON_REDUCE_SCATTER,    /* one reduce-scatter step */
-	LESSON_ALL_GATHER,        /* one step of DP's all-gather of dB */
+	LESSON_ALL_GATHER,        /* one step of DP's all-gather of dB (and of a ring
+				     all-reduce's second half: tp-row's) */
+	LESSON_DISTRIBUTE,        /* tensor parallel: A sent from rank 0 to every rank */
+	LESSON_COLLECTIVE,        /* a step of a collective that is not a ring's */
 };
 
 /* What a part's set: line may change; `has` says which were named. */
@@ -127,7 +133,8 @@ int lesson_caption(const struct lesson *l, int p, int when, const struct lesson_
  *   {B}           B's bytes: "32.0 KiB"
  *   {rows} {cols} how A's rows and B's columns split: "3, 2 and 2"
  * A name of letters in braces that is none of these is an error at parse. */
-#define LESSON_FIGURE_NAMES "{s}, {n}, {sent}, {train_sent}, {held}, {B}, {rows}, {cols}"
+#define LESSON_FIGURE_NAMES \
+	"{s}, {n}, {sent}, {train_sent}, {held}, {B}, {rows}, {cols}, {tp_sent}"
 
 /* Whether name[0..len) is a placeholder's name. */
 int lesson_figure_known(const char *name, size_t len);

@@ -16,12 +16,13 @@
 
 enum lesson_fig {
 	FIG_STEP, FIG_DEVICES, FIG_SENT, FIG_TRAIN_SENT, FIG_HELD, FIG_B, FIG_ROWS, FIG_COLS,
-	FIG_COUNT
+	FIG_TP_SENT, FIG_COUNT
 };
 
 static const char *const lesson_fig_names[FIG_COUNT] = {
 	[FIG_STEP] = "s", [FIG_DEVICES] = "n", [FIG_SENT] = "sent", [FIG_TRAIN_SENT] = "train_sent",
 	[FIG_HELD] = "held", [FIG_B] = "B", [FIG_ROWS] = "rows", [FIG_COLS] = "cols",
+	[FIG_TP_SENT] = "tp_sent",
 };
 
 static int lesson_fig_of(const char *name, size_t len)
@@ -69,6 +70,46 @@ static void lesson_fig_held(const struct lesson_at *at, char *buf, size_t size)
 	free(x);
 }
 
+/* What each rank of a tensor-parallel run sends (model_tp_rank's, the real
+ * splits): "96 B each", or rank by rank when they differ ("rank 0 288 B,
+ * the others 16 B" reads worse than a list when three differ). */
+static void lesson_fig_tp_sent(const struct lesson_at *at, char *buf, size_t size)
+{
+	uint64_t first = 0, others = 0;
+	int same = 1, n = at->n;
+	size_t o = 0;
+	char b[32];
+	buf[0] = '\0';
+	for (int r = 0; r < n; r++) {
+		struct model_tp m;
+		model_tp_rank(at->plan, r, at->M, at->K, at->N, &m);
+		if (r == 0)
+			first = m.sent;
+		else if (r == 1)
+			others = m.sent;
+		else
+			same &= m.sent == others;
+	}
+	if (n == 1 || (same && first == others)) {
+		modelw_bytes(first, b, sizeof b);
+		snprintf(buf, size, "%s each", b);
+		return;
+	}
+	if (same) {
+		modelw_bytes(first, b, sizeof b);
+		o = (size_t)snprintf(buf, size, "rank 0 %s, ", b);
+		modelw_bytes(others, b, sizeof b);
+		snprintf(buf + (o < size ? o : size), o < size ? size - o : 0, "the others %s each", b);
+		return;
+	}
+	for (int r = 0; r < n && o < size; r++) {
+		struct model_tp m;
+		model_tp_rank(at->plan, r, at->M, at->K, at->N, &m);
+		modelw_bytes(m.sent, b, sizeof b);
+		o += (size_t)snprintf(buf + o, size - o, "%srank %d %s", r ? ", " : "", r, b);
+	}
+}
+
 int lesson_figure(const char *name, size_t len, const struct lesson_at *at, char *buf,
 		  size_t size)
 {
@@ -84,6 +125,7 @@ int lesson_figure(const char *name, size_t len, const struct lesson_at *at, char
 	case FIG_B: modelw_bytes(8 * (uint64_t)at->K * at->N, buf, size); break;
 	case FIG_ROWS: lesson_fig_split(at->M, at->n, buf, size); break;
 	case FIG_COLS: lesson_fig_split(at->N, at->n, buf, size); break;
+	case FIG_TP_SENT: lesson_fig_tp_sent(at, buf, size); break;
 	}
 	return 0;
 }

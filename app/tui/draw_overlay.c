@@ -238,6 +238,20 @@ void draw_help(const struct draw_ctx *d)
 		draw_text(box.y + box.h - 1, box.x + box.w - hw - 2, hw, theme_attr(ROLE_DIM), hint);
 }
 
+/* c's bottom line: the first page pages on to the real scale (Space). */
+static void draw_memory_hint(const struct draw_ctx *d, const struct rect *box)
+{
+	const char *hint = d->v->overlay == VIEW_OV_MEMORY && d->v->memory_page == 0
+				   ? " Space: at real scale, any other key closes "
+				   : " any key closes this ";
+	int hw = (int)strlen(hint);
+	if (hw + 4 > box->w)
+		hint = " any key closes this ", hw = (int)strlen(hint);
+	if (hw + 4 <= box->w)
+		draw_text(box->y + box->h - 1, box->x + box->w - hw - 2, hw, theme_attr(ROLE_DIM),
+			  hint);
+}
+
 /* The memory table's figures, one column of seven. */
 struct mem_row {
 	char cell[7][24];
@@ -334,10 +348,7 @@ static void draw_memtab(const struct draw_ctx *d, const struct view_memtab *t)
 		y += draw_wrapped(y, x, iw, end - y, theme_attr(ROLE_DIM), t->note[i]);
 	if (cut[0] && y < end)
 		draw_text(y, x, iw, theme_attr(ROLE_DIM), cut);
-	const char *hint = " any key closes this ";
-	int hw = (int)strlen(hint);
-	if (hw + 4 <= box.w)
-		draw_text(end, box.x + box.w - hw - 2, hw, theme_attr(ROLE_DIM), hint);
+	draw_memory_hint(d, &box);
 }
 
 /* c: DP against FSDP for these matrices: the model (the engine's own
@@ -353,6 +364,11 @@ void draw_memory(const struct draw_ctx *d)
 					     "FSDP run", "DP sent",  "FSDP sent" };
 	static struct view_memtab tab; /* only the UI thread draws */
 	int width[7];
+	if (v->memory_page == 1) {
+		view_zero_table(v, &tab); /* the memory argument at real scale */
+		draw_memtab(d, &tab);
+		return;
+	}
 	if (view_memory_table(v, &tab)) {
 		draw_memtab(d, &tab); /* the modes' figures (the training step's) */
 		return;
@@ -436,10 +452,7 @@ void draw_memory(const struct draw_ctx *d)
 	}
 	for (int i = 0; i < n_note && y < end; i++)
 		y += draw_wrapped(y, x, iw, end - y, theme_attr(ROLE_DIM), note[i]);
-	const char *hint = " any key closes this ";
-	int hw = (int)strlen(hint);
-	if (hw + 4 <= box.w)
-		draw_text(end, box.x + box.w - hw - 2, hw, theme_attr(ROLE_DIM), hint);
+	draw_memory_hint(d, &box);
 }
 
 void draw_table_overlay(const struct draw_ctx *d)

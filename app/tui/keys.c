@@ -55,7 +55,7 @@ static const struct keys_binding keys_table[] = {
 	  { { 'a', ACT_DERIVE_OPEN } }, NULL },
 	{ "Enter", "answer (n skips); go to the step typed", "Enter", "answer", QUIZ | TEXT, 0,
 	  { { '\n', ACT_ENTER }, { '\r', ACT_ENTER }, { KEY_ENTER, ACT_ENTER } }, NULL },
-	{ "c", "memory and traffic, DP vs FSDP", "c", "mem", MAIN, 0, { { 'c', ACT_MEMORY } }, NULL },
+	{ "c", "memory and traffic (Space: at real scale)", "c", "mem", MAIN, 0, { { 'c', ACT_MEMORY } }, NULL },
 	{ "f", "after a deadlock: the fixed order", "f", "fix it", MAIN, KEYS_NEED_DEADLOCK,
 	  { { 'f', ACT_FIX } }, NULL },
 	{ "s", "share: the command line of this view", "s", "share", MAIN, 0,

@@ -156,7 +156,8 @@ static int session_start_view(struct session *t, uint64_t now, struct dm_err *er
 			return rc;
 		}
 		struct view_config cfg = { o->mode, o->devices, o->capacity, o->order, o->bug, lab,
-					   o->train, &t->dc, o->reduce_scatter };
+					   o->train, &t->dc, o->reduce_scatter, o->params,
+					   o->gpu_mem_gb };
 		if ((rc = view_init(&t->v, &t->a, &t->b, &cfg, o->play, now, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);

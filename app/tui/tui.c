@@ -253,6 +253,11 @@ static int tui_apply(struct session *t, int action, int ch, uint64_t now)
 			v->help_page++;
 			break;
 		}
+		/* c's table pages on to the memory argument at real scale */
+		if (v->overlay == VIEW_OV_MEMORY && ch == ' ' && v->memory_page == 0) {
+			v->memory_page = 1;
+			break;
+		}
 		view_close_overlay(v, now);
 		break;
 	case ACT_ESCAPE:

@@ -58,6 +58,8 @@ struct view_config {
 	const struct mat *dc; /* its dC (M x N), the caller's; kept whether or not train
 				 is on, so that the key can turn it on (NULL: never) */
 	int reduce_scatter; /* tp-row's sum ends in a reduce-scatter (modes/tp.c) */
+	uint64_t params;    /* --params: c's real-scale page's model (0: this run's B) */
+	double gpu_mem_gb;  /* --gpu-mem: a device's memory there */
 };
 
 /* How the values of one matrix are written: whole numbers, or floats with
@@ -143,6 +145,7 @@ struct view {
 	int overlay;             /* enum view_overlay */
 	int resume;              /* the overlay paused playback: play again on closing */
 	int help_page;           /* the help's page shown, when it takes more than one */
+	int memory_page;         /* c's: 0 this run's bytes, 1 at real scale (Space) */
 	int result_closed;       /* Esc closed the final C */
 	struct quiz quiz;        /* predict, then reveal */
 	int cmp_valid;           /* cmp holds this configuration's numbers */
@@ -437,6 +440,11 @@ int view_block_width(const struct view_block *b);
 int view_result(const struct view *v, int i, struct view_block *b);
 /* The mode's memory table for c, 0 when none (the forward's DP vs FSDP). */
 int view_memory_table(const struct view *v, struct view_memtab *t);
+
+/* c's second page (view_zero.c): the memory argument at real scale, the
+ * ZeRO paper's model states a device in DP and ZeRO-1, -2, -3 (FSDP), for
+ * --params' model or, without it, this run's B taken as the weights. */
+void view_zero_table(const struct view *v, struct view_memtab *t);
 /* The key bar's conditions (enum keys_need) the view meets. */
 unsigned view_key_needs(const struct view *v);
 /* Why the modes do not take action now (the one-line reason, without the

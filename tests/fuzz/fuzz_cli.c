@@ -38,6 +38,7 @@
 #include <distmm/bug.h>
 #include <distmm/ccl.h>
 #include "cli/cli.h"
+#include "practice/drills.h"
 #include "practice/lesson.h"
 #include <distmm/mat.h>
 #include <distmm/order.h>
@@ -317,7 +318,8 @@ enum {
 	IN_TRAIN = 1 << 12, NO_TRAIN = 1 << 13, NO_GRADS = 1 << 14, FWD_BUG = 1 << 15,
 	BWD_BUG = 1 << 16, IN_CCL = 1 << 17, NO_CCL = 1 << 18, IN_SWEEP = 1 << 19,
 	NO_SWEEP = 1 << 20, IN_PARAMS = 1 << 21, NO_PARAMS = 1 << 22,
-	IN_TP = 1 << 23, NO_TP_ROW = 1 << 24, IN_TP_COL = 1 << 25,
+	IN_TP = 1 << 23, NO_TP_ROW = 1 << 24, IN_TP_COL = 1 << 25, IN_DRILL = 1 << 26,
+	UNTIMED_DRILL = 1 << 27,
 };
 
 static int is_backward_bug(int bug)
@@ -345,7 +347,8 @@ static unsigned mode_of(const struct cli_opts *o)
 	       (o->collective >= 0 ? IN_CCL : NO_CCL) | (o->sweep >= 0 ? IN_SWEEP : NO_SWEEP) |
 	       (o->params ? IN_PARAMS : NO_PARAMS) |
 	       (o->mode == DM_TP_COL || o->mode == DM_TP_ROW ? IN_TP : 0u) |
-	       (o->mode == DM_TP_ROW ? 0u : NO_TP_ROW) | (o->mode == DM_TP_COL ? IN_TP_COL : 0u);
+	       (o->mode == DM_TP_ROW ? 0u : NO_TP_ROW) | (o->mode == DM_TP_COL ? IN_TP_COL : 0u) |
+	       (o->drill >= 0 ? IN_DRILL : 0u) | (o->drill == DRILL_TP ? UNTIMED_DRILL : 0u);
 }
 
 /* What a multiply has and a collective or the sweep has not (docs/clock.md). */
@@ -418,7 +421,7 @@ static const struct mode_rule {
 	{ "--algo, --bytes without --collective", NO_CCL, CLI_GIVEN_ALGO | CLI_GIVEN_BYTES },
 	{ "--json without --sweep or --params", NO_SWEEP | NO_PARAMS, CLI_GIVEN_JSON },
 	/* the memory argument: the closed forms alone, with -b */
-	{ "--params without -b", IN_INTERFACE, CLI_GIVEN_PARAMS },
+	{ "--params with --export", IN_EXPORT, CLI_GIVEN_PARAMS },
 	{ "--gpu-mem without --params", NO_PARAMS, CLI_GIVEN_GPU_MEM },
 	/* tensor parallel: the forward alone, yet (in batch mode and the interface) */
 	{ "--reduce-scatter without -m tp-row", NO_TP_ROW, CLI_GIVEN_REDUCE_SCATTER },
@@ -433,7 +436,13 @@ static const struct mode_rule {
 	{ "--capacity with tensor parallel's engine runs", IN_TP | NO_JUDGE, CLI_GIVEN_CAPACITY },
 	{ "--reduce-scatter with --judge", IN_JUDGE, CLI_GIVEN_REDUCE_SCATTER },
 	{ "tensor parallel's judge without -b", IN_TP | IN_JUDGE | IN_INTERFACE, CLI_GIVEN_MODE },
-	{ "what runs with --params", IN_PARAMS,
+	{ "what a drill takes (--quiz=clock|tp: the look, and the clock's the hardware)", IN_DRILL,
+	  CLI_GIVEN_ALL & ~(CLI_GIVEN_QUIZ | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII | CLI_GIVEN_THEME |
+			    CLI_GIVEN_DEVICES | CLI_GIVEN_HW | CLI_GIVEN_ALPHA | CLI_GIVEN_BW |
+			    CLI_GIVEN_FLOPS) },
+	{ "what --quiz=tp's untimed questions leave out", UNTIMED_DRILL,
+	  CLI_GIVEN_DEVICES | CLI_GIVEN_HW | CLI_GIVEN_ALPHA | CLI_GIVEN_BW | CLI_GIVEN_FLOPS },
+	{ "what runs with -b --params", IN_PARAMS | IN_BATCH,
 	  CLI_GIVEN_ALL & ~(CLI_GIVEN_BATCH | CLI_GIVEN_DEVICES | CLI_GIVEN_JSON | CLI_GIVEN_PARAMS |
 			    CLI_GIVEN_GPU_MEM) },
 	{ "a multiply's options with --collective", IN_CCL, MATRICES_ONLY | CLI_GIVEN_FLOPS },

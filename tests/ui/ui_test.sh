@@ -331,6 +331,51 @@ wait_for 'memory and traffic: DP vs FSDP' && pass
 wait_for 'rank 3 +352 B +352 B +256 B +256 B' && pass
 keys x
 wait_gone 'memory and traffic: DP vs FSDP' && pass
+# Space pages on to the memory argument at real scale: this run's B (6 x 4 =
+# 24 parameters) as the model, 16 bytes a parameter in DP, 16P/N in ZeRO-3
+keys c
+wait_for 'Space: at real scale, any other key closes' && pass
+keys Space
+wait_for 'at real scale: model states a device \(ZeRO\)' && pass
+wait_for 'DP +16P +384 B +yes +72 B' && pass
+wait_for 'ZeRO-3/FSDP +16P/N +96 B +yes +108 B' && pass
+wait_for "P = 24 parameters: this run's B" && pass
+keys Space
+wait_gone 'at real scale' && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
+test_name="the ZeRO paper's example on c's second page, 200x60"
+start 200x60 -d 64 --params 7.5e9
+wait_for 'ready'
+keys c Space
+wait_for 'DP +16P +120\.0 GB +no +29\.5 GB' && pass
+wait_for 'ZeRO-1 +4P \+ 12P/N +31\.4 GB +yes' && pass
+wait_for 'ZeRO-2 +2P \+ 14P/N +16\.6 GB +yes' && pass
+wait_for 'ZeRO-3/FSDP +16P/N +1\.9 GB +yes +44\.3 GB' && pass
+keys q q
+wait_for '^EXIT:0 TTY:RESTORED$'
+start 120x40 -m tp-row -d 3 --params 400B --gpu-mem 141
+wait_for 'ready'
+keys c
+wait_for 'Space: at real scale' && pass
+keys Space
+wait_for 'DP +16P +6400\.0 GB +no' && pass
+wait_for 'devices of 141 GB' && pass
+keys q q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
+test_name="the tensor-parallel lesson, 120x40"
+start 120x40 --lesson tensor-parallel
+wait_for 'part 1/3' && pass
+keys End n
+wait_for 'part 2/3' && pass
+keys n
+wait_for 'Rank 0 sends all of A to every other rank' && pass
+keys End
+wait_for 'Bytes sent: rank 0 1\.1 KiB, the others 64 B each' && pass
+keys n End
+wait_for 'Bytes sent: 384 B each, 2\(n - 1\)/n of C' && pass
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$'
 

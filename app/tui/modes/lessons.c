@@ -44,10 +44,14 @@ static int lessons_caption(const struct view *v, const void *data, char *buf, si
 		when = LESSON_BACKWARD_TRANSFER;
 	else if (v->kind == SCHED_DB_PARTIAL)
 		when = LESSON_PARTIAL;
-	else if (v->kind == SCHED_REDUCE_SCATTER)
+	else if (v->kind == SCHED_REDUCE_SCATTER || v->kind == SCHED_CCL_RING_RS)
 		when = LESSON_REDUCE_SCATTER;
-	else if (v->kind == SCHED_ALL_GATHER)
+	else if (v->kind == SCHED_ALL_GATHER || v->kind == SCHED_CCL_RING_AG)
 		when = LESSON_ALL_GATHER;
+	else if (v->kind == SCHED_DISTRIBUTE)
+		when = LESSON_DISTRIBUTE;
+	else if (v->kind >= SCHED_CCL_FIRST && v->kind < SCHED_DISTRIBUTE)
+		when = LESSON_COLLECTIVE;
 	else
 		when = LESSON_GATHER;
 	struct lesson_at at = { v->step, v->snap.n, v->plan, v->snap.M, v->snap.K, v->snap.N };

@@ -43,7 +43,7 @@ expect 0 "params on one device" -- -b --params 1B -d 1
 grep -q '^ZeRO-3 / FSDP  *16Ψ/N  *16.0 GB  yes  *0.0 GB' "$T/out" && ok || bad "one device: $(cat "$T/out")"
 
 # --- refusals -------------------------------------------------------------------
-expect_msg 2 "^distmm-tui: --params has no effect without -b" -- --params 70B
+expect_msg 2 "^distmm-tui: --params has no effect with --export" -- --params 70B --export "$T/x.svg"
 expect_msg 2 "^distmm-tui: --gpu-mem has no effect without --params" -- -b --gpu-mem 40
 expect_msg 2 "^distmm-tui: -m has no effect with --params" -- -b --params 70B -m dp
 expect_msg 2 "^distmm-tui: --params must be a count of parameters" -- -b --params 70GB

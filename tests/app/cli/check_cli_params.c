@@ -54,8 +54,11 @@ END_TEST
 
 START_TEST(test_refusals)
 {
-	REFUSED_AS("--params has no effect without -b (batch mode prints the memory table; the "
-		   "interface does not yet)", "--params", "70B");
+	/* the interface runs, and c's second page is the model's */
+	ck_assert_int_eq(parse("--params", "70B", "-d", "8", "--gpu-mem", "141", NULL), CLI_RUN);
+	ck_assert_uint_eq(opts.params, UINT64_C(70000000000));
+	REFUSED_AS("--params has no effect with --export (the stills show the panels; c's table "
+		   "at real scale is the interface's)", "--params", "70B", "--export", "x.svg");
 	REFUSED_AS("--gpu-mem has no effect without --params (it is the memory a device has for "
 		   "the model's states)", "-b", "--gpu-mem", "40");
 	REFUSED_AS("--gpu-mem has no effect without --params (it is the memory a device has for "

@@ -1,7 +1,7 @@
 /* check_lesson_claims: every shipped lesson says only what its runs do.
  * A lesson states a figure through a placeholder (lesson.h: {sent},
  * {train_sent}, {held}, {B}, {rows}, {cols}), which the program fills from
- * the engine's model; here each part's settings are run by the engine
+ * the engine's model ({tp_sent} too); here each part's settings are run by the engine
  * itself, and the numbers each placeholder's words state (parsed back out
  * of "on average 2/3 of B (ranks 0-1 3/4, rank 2 1/2)", "32.0 KiB", "3, 2
  * and 2") are held to what the run sent, held and split, rank by rank.
@@ -48,6 +48,7 @@ static void part_run_of(const struct lesson_set *st, struct part_run *pr)
 struct measured {
 	uint64_t fwd_ring[MAXN];   /* bytes each rank sent before the gather, forward */
 	uint64_t train_ring[MAXN]; /* the same in the training step */
+	uint64_t all_sent[MAXN];   /* every byte each rank sent in the forward */
 	uint64_t held_b[MAXN];     /* FSDP's forward: the most of B held at once */
 	uint64_t rows[MAXN], cols[MAXN]; /* A's rows and B's columns each rank owns */
 	uint64_t b_bytes;
@@ -55,7 +56,7 @@ struct measured {
 
 /* Runs plan to its end; each rank's sends before the gather into ring[]. */
 static struct run *run_through(const struct dm_plan *plan, const struct mat *a, const struct mat *b,
-			       const struct mat *dc, uint64_t *ring)
+			       const struct mat *dc, uint64_t *ring, uint64_t *all)
 {
 	struct run_config cfg;
 	struct run *r;
@@ -70,8 +71,12 @@ static struct run *run_through(const struct dm_plan *plan, const struct mat *a, 
 	size_t count;
 	const struct ev *ev = run_events(r, &count);
 	for (size_t i = 0; i < count; i++)
-		if (ev[i].op == EV_SEND && sched_phase_kind(plan, ev[i].phase) != SCHED_GATHER)
-			ring[ev[i].rank] += ev[i].bytes;
+		if (ev[i].op == EV_SEND) {
+			if (sched_phase_kind(plan, ev[i].phase) != SCHED_GATHER)
+				ring[ev[i].rank] += ev[i].bytes;
+			if (all)
+				all[ev[i].rank] += ev[i].bytes;
+		}
 	return r;
 }
 
@@ -86,11 +91,13 @@ static void measure(const struct part_run *pr, struct measured *m)
 	tu_matrix(&dc, pr->M, pr->N, 0, 1, 2);
 	m->b_bytes = (uint64_t)(b.rows * b.cols * sizeof b.data[0]);
 	struct dm_plan *plan = tu_plan(pr->mode, n, DM_FORWARD);
-	run_free(run_through(plan, &a, &b, NULL, m->fwd_ring));
+	run_free(run_through(plan, &a, &b, NULL, m->fwd_ring, m->all_sent));
 	plan_free(plan);
-	plan = tu_plan(pr->mode, n, DM_TRAIN);
-	run_free(run_through(plan, &a, &b, &dc, m->train_ring));
-	plan_free(plan);
+	if (!plan_mode_tp(pr->mode)) { /* tensor parallel's lessons show the forward */
+		plan = tu_plan(pr->mode, n, DM_TRAIN);
+		run_free(run_through(plan, &a, &b, &dc, m->train_ring, NULL));
+		plan_free(plan);
+	}
 	/* FSDP's forward, phase by phase to its last compute: the peaks less A's
 	 * and C's rows are the most of B each rank held; step 0's computes name
 	 * each rank's own shard's columns */
@@ -183,7 +190,7 @@ static int bytes_match(const char *s, uint64_t want)
 {
 	double v;
 	char unit[8];
-	if (sscanf(s, "%lf %7s", &v, unit) != 2)
+	if (sscanf(s, "%lf %7[A-Za-z]", &v, unit) != 2)
 		return 0;
 	double scale = strcmp(unit, "B") == 0 ? 1 : strcmp(unit, "KiB") == 0 ? 1024.0
 		     : strcmp(unit, "MiB") == 0 ? 1048576.0 : 0;
@@ -210,6 +217,30 @@ static int parts_match(const char *s, int n, const uint64_t *want)
 
 /* The figures checked, by placeholder: the test must have met each. */
 static int checked[8];
+
+/* "96 B each", "rank 0 1.1 KiB, the others 64 B each", "rank 0 X, rank 1
+ * Y, ...": the bytes each rank sent, rank by rank. */
+static void check_tp_sent(const char *where, const char *fig, int n, const uint64_t *sent)
+{
+	const char *p = fig;
+	if (strncmp(p, "rank 0 ", 7) != 0) {
+		for (int r = 0; r < n; r++)
+			ck_assert_msg(bytes_match(p, sent[r]) && strstr(p, " each"),
+				      "%s: {tp_sent} is '%s', rank %d sent %" PRIu64, where, fig, r,
+				      sent[r]);
+		return;
+	}
+	ck_assert_msg(bytes_match(p + 7, sent[0]), "%s: {tp_sent} is '%s', rank 0 sent %" PRIu64,
+		      where, fig, sent[0]);
+	const char *others = strstr(p, ", the others ");
+	for (int r = 1; r < n; r++) {
+		char key[32];
+		snprintf(key, sizeof key, ", rank %d ", r);
+		const char *at = others ? others + 13 : strstr(p, key);
+		ck_assert_msg(at && bytes_match(others ? at : at + strlen(key), sent[r]),
+			      "%s: {tp_sent} is '%s', rank %d sent %" PRIu64, where, fig, r, sent[r]);
+	}
+}
 
 /* Whether the shares a phrase states are x[r] of whole, rank by rank. */
 static void check_shares(const char *where, const char *phrase, int n, const uint64_t *x,
@@ -257,6 +288,9 @@ static void check_figure(const char *where, const char *name, size_t len,
 	} else if (len == 4 && !memcmp(name, "cols", 4)) {
 		ck_assert_msg(parts_match(fig, n, m->cols), "%s: {cols} is '%s'", where, fig);
 		checked[5]++;
+	} else if (len == 7 && !memcmp(name, "tp_sent", 7)) {
+		check_tp_sent(where, fig, n, m->all_sent);
+		checked[6]++;
 	}
 }
 
@@ -346,9 +380,9 @@ START_TEST(shipped_lessons_say_what_the_engine_does)
 	for (size_t i = 0; i < sizeof literal / sizeof literal[0]; i++)
 		regfree(&lit[i]);
 	regfree(&step);
-	ck_assert_int_ge(lessons, 5);
+	ck_assert_int_ge(lessons, 6);
 	/* the shipped lessons use every figure: none of these checks is idle */
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 7; i++)
 		ck_assert_msg(checked[i] > 0, "figure %d never checked", i);
 }
 END_TEST
