@@ -19,14 +19,23 @@
 #include "report.h"
 #include "cli/status.h"
 #include <distmm/model.h>
+#include "report_tp_train.h"
 #include "words/bug_words.h"
 #include "words/model_words.h"
 
 #define REPORT_TRAIN_COMPARE_DEVICES 64
 
+/* Tensor parallel's training step has its own account (report_tp_train.c):
+ * each function below hands it over, so that batch mode and distmm-mpi
+ * call one set of functions for every mode. */
+
 void report_train_intro(const struct cli_opts *o, const struct dm_plan *p)
 {
 	int mode = plan_mode(p), n = plan_devices(p);
+	if (plan_mode_tp(mode)) {
+		report_tp_train_intro(p);
+		return;
+	}
 	printf("training step: the forward, then dA = dC @ B^T and dB = A^T @ dC, dC %s; %s\n",
 	       o->dc_file ? "from a file" : "from the seed",
 	       mode == DM_DP ? "DP all-reduces dB round the ring (a reduce-scatter, then an "
@@ -135,6 +144,10 @@ static void report_train_event(const struct ev *e, const struct dm_plan *p,
 void report_train_events(const struct ev *ev, size_t n_ev, const struct dm_plan *p)
 {
 	struct dm_plan *fwd;
+	if (plan_mode_tp(plan_mode(p))) {
+		report_tp_train_events(ev, n_ev, p);
+		return;
+	}
 	if (plan_make(&fwd, plan_mode(p), plan_devices(p), DM_FORWARD, NULL)) {
 		status_error("out of memory");
 		return;
@@ -157,6 +170,10 @@ static void report_ring_sent(const struct ev *ev, size_t n_ev, const struct dm_p
 void report_train_summary(const struct ev_summary *sum, const struct ev *ev, size_t n_ev,
 			  const struct dm_plan *p, size_t M, size_t K, size_t N)
 {
+	if (plan_mode_tp(plan_mode(p))) {
+		report_tp_train_summary(sum, p, M, K, N);
+		return;
+	}
 	int mode = plan_mode(p), n = plan_devices(p);
 	uint64_t t_peak = 0, t_ring = 0, t_gather = 0, t_recv = 0;
 	uint64_t *ring = calloc((size_t)n, sizeof *ring);
@@ -214,6 +231,8 @@ void report_train_summary(const struct ev_summary *sum, const struct ev *ev, siz
 void report_train_compare(const struct dm_plan *p, size_t M, size_t K, size_t N)
 {
 	int n = plan_devices(p);
+	if (plan_mode_tp(plan_mode(p))) /* DP against FSDP: not tensor parallel's question */
+		return;
 	struct model_train m[2];
 	struct dm_plan *q; /* p's devices, in one mode then the other */
 	if (n > REPORT_TRAIN_COMPARE_DEVICES)

@@ -27,9 +27,6 @@ static const struct cli_tp_rule {
 	cli_given_t opts;
 	const char *why;
 } cli_tp_rules[] = {
-	{ CLI_GIVEN_TRAIN | CLI_GIVEN_GRAD_FILES,
-	  "has no effect with -m tp-col or tp-row (their training step is not written yet: the "
-	  "forward alone)" },
 	{ CLI_GIVEN_BUG, "has no effect with -m tp-col or tp-row (the bugs are the FSDP and DP "
 			 "rings' mistakes)" },
 	{ CLI_GIVEN_ORDERS | CLI_GIVEN_CAPACITY,
@@ -69,6 +66,15 @@ int cli_tp_check(struct cli_opts *o, char *err, size_t size)
 		o->refused = CLI_GIVEN_MODE;
 		why = "tp-col or tp-row has no effect with --judge without -b (the judged view "
 		      "shows dp_mat_mul and fsdp_mat_mul; -b --judge judges tensor parallel's)";
+	} else if ((o->given & CLI_GIVEN_TRAIN) && (o->given & CLI_GIVEN_REDUCE_SCATTER)) {
+		/* the engine's rule too (plan_check), said before any file is read */
+		o->refused = CLI_GIVEN_REDUCE_SCATTER;
+		why = "has no effect with --train (tp-row's backward needs dC whole on every rank, "
+		      "as the all-reduce leaves C, not the reduce-scatter's rows)";
+	} else if ((o->given & CLI_GIVEN_TRAIN) && !o->batch) {
+		o->refused = CLI_GIVEN_TRAIN;
+		why = "has no effect with -m tp-col or tp-row in the interface yet (their training "
+		      "step runs in batch mode: add -b)";
 	} else {
 		/* the judge's --capacity bounds its queues: the candidate's code runs */
 		cli_given_t given = o->given & ~(o->judge_file ? CLI_GIVEN_CAPACITY : 0);

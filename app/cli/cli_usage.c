@@ -15,7 +15,7 @@ const char *cli_usage(void)
 	       "  -d, --devices N     number of devices (default 4; up to 4096, 64 in the\n"
 	       "                      interface)\n"
 	       "  -m, --mode MODE     fsdp (default), dp, or tensor parallel (batch mode or\n"
-	       "                      the interface, the forward alone):\n"
+	       "                      the interface; --train in batch mode):\n"
 	       "                      tp-col (B's column shards stay, A goes to every\n"
 	       "                      device) or tp-row (A by columns, B by rows, the\n"
 	       "                      partials summed by a ring all-reduce)\n"

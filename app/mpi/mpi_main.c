@@ -29,6 +29,7 @@
 #include <distmm/mpi_rank.h>
 #include "batch/report.h"
 #include "batch/report_clock.h"
+#include "batch/report_tp.h"
 #include "batch/report_train.h"
 #include <distmm/run.h>
 #include <distmm/schedule.h>
@@ -184,9 +185,9 @@ static int mm_refuse(struct cli_opts *o, int step)
 			 "collectives family nor overlaps a ring step yet",
 			 cli_option_name(o->given & MM_TUI_ONLY & -(o->given & MM_TUI_ONLY)));
 		why = buf;
-	} else if (o->mode == DM_TP_COL || o->mode == DM_TP_ROW) {
-		why = "-m tp-col and tp-row run in ./distmm-tui -b for now: distmm-mpi runs FSDP "
-		      "and DP";
+	} else if (step && plan_mode_tp(o->mode)) {
+		why = "--step has no effect with -m tp-col or tp-row yet (its lines say what an FSDP "
+		      "or DP rank holds): run it without --step";
 	} else if (o->params) {
 		why = "--params belongs to ./distmm-tui -b: the memory table runs nothing, so "
 		      "there is nothing to spread over MPI ranks";
@@ -356,9 +357,14 @@ static int mm_report(const struct cli_opts *o, const struct mat *a, const struct
 		report_write_outputs(o, res->ev, res->n_ev, res->sum, ref->plan, NULL);
 		return STATUS_MISMATCH;
 	}
-	report_summary(res->sum, ref->plan, a->rows, a->cols, b->cols);
-	inputs_run_config(o, a, b, &cfg);
-	report_compare(a, b, ref->plan, &cfg, res->sum, o->compare);
+	if (plan_mode_tp(plan_mode(ref->plan))) { /* batch_main's: its own table, the modes */
+		report_tp_summary(res->sum, ref->plan, a->rows, a->cols, b->cols);
+		report_tp_modes(res->sum, ref->plan, a->rows, a->cols, b->cols);
+	} else {
+		report_summary(res->sum, ref->plan, a->rows, a->cols, b->cols);
+		inputs_run_config(o, a, b, &cfg);
+		report_compare(a, b, ref->plan, &cfg, res->sum, o->compare);
+	}
 	report_clock_beside(o, ref->plan, a->cols, res->ev, res->n_ev);
 	status = report_write_outputs(o, res->ev, res->n_ev, res->sum, ref->plan, &res->c);
 	if (status == STATUS_OK)

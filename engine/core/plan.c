@@ -197,9 +197,11 @@ static int plan_check_prefetch(const struct dm_plan *p, struct dm_err *err)
 static int plan_check_tp(const struct dm_plan *p, struct dm_err *err)
 {
 	const char *name = plan_mode_name(p->mode);
-	if (p->pass != DM_FORWARD)
-		return dm_err_set(err, DM_EINVAL, "%s runs the forward alone (its training step is "
-				  "not written yet)", name);
+	/* the backward needs dC whole on every rank, as the all-reduce leaves
+	 * C: after a reduce-scatter dC's rows would first need an all-gather */
+	if (p->pass != DM_FORWARD && p->mode == DM_TP_ROW && p->ccl == CCL_REDUCESCATTER)
+		return dm_err_set(err, DM_EINVAL, "tp-row's training step needs dC whole on every "
+				  "rank, as the all-reduce leaves C, not the reduce-scatter's rows");
 	if (p->bug != BUG_NONE)
 		return dm_err_set(err, DM_EINVAL, "bug %s is a mistake of the FSDP and DP rings, not "
 				  "of %s", bug_name(p->bug), name);

@@ -81,19 +81,42 @@ static void sched_forward_at(enum dm_mode mode, int n, int p, enum sched_kind *k
 }
 
 /* Tensor parallel's phase p (schedule.h), rs: tp-row's reduce-scatter
- * instead of the all-reduce.  Past the end: the last phase's. */
-static int sched_tp_count(enum dm_mode mode, int n, int rs)
+ * instead of the all-reduce.  Past the end: the last phase's.  The
+ * training step (train) appends its backward to the forward's phases:
+ * tp-col the compute of dB_r and of its partial dA, the all-reduce of dA
+ * (n - 1 reduce-scatter and n - 1 all-gather steps) and the gather of dB;
+ * tp-row (all-reduce alone) the compute of its dA columns and dB rows and
+ * their gather. */
+static int sched_tp_count(enum dm_mode mode, int n, int rs, int train)
 {
-	return mode == DM_TP_COL ? 3 : rs ? n + 1 : 2 * n - 1;
+	int fwd = mode == DM_TP_COL ? 3 : rs ? n + 1 : 2 * n - 1;
+	if (!train)
+		return fwd;
+	return fwd + (mode == DM_TP_COL ? 2 * n : 2);
 }
 
-static void sched_tp_at(enum dm_mode mode, int n, int rs, int p, enum sched_kind *kind,
-			int *step)
+static void sched_tp_at(enum dm_mode mode, int n, int rs, int train, int p,
+			enum sched_kind *kind, int *step)
 {
-	int count = sched_tp_count(mode, n, rs);
+	int count = sched_tp_count(mode, n, rs, train), fwd = sched_tp_count(mode, n, rs, 0);
 	if (p >= count)
 		p = count - 1;
 	*step = 0;
+	if (p >= fwd) { /* the backward's */
+		p -= fwd;
+		if (p == 0)
+			*kind = SCHED_BWD_COMPUTE;
+		else if (p == count - fwd - 1)
+			*kind = SCHED_GATHER;
+		else if (p < n) {
+			*kind = SCHED_CCL_RING_RS;
+			*step = p - 1;
+		} else {
+			*kind = SCHED_CCL_RING_AG;
+			*step = p - n;
+		}
+		return;
+	}
 	if (mode == DM_TP_COL) {
 		*kind = p == 0 ? SCHED_DISTRIBUTE : p == 1 ? SCHED_COMPUTE : SCHED_GATHER;
 		return;
@@ -114,7 +137,7 @@ static void sched_tp_at(enum dm_mode mode, int n, int rs, int p, enum sched_kind
 int sched_count_of(enum dm_mode mode, enum dm_pass pass, int n)
 {
 	if (plan_mode_tp(mode))
-		return sched_tp_count(mode, n, 0);
+		return sched_tp_count(mode, n, 0, pass != DM_FORWARD);
 	if (pass == DM_FORWARD)
 		return mode == DM_DP ? 2 : 2 * n;
 	return mode == DM_DP ? 2 * n + 2 : 5 * n - 1;
@@ -125,7 +148,7 @@ static void sched_at(enum dm_mode mode, enum dm_pass pass, int n, int p, enum sc
 		     int *step)
 {
 	if (plan_mode_tp(mode))
-		sched_tp_at(mode, n, 0, p, kind, step);
+		sched_tp_at(mode, n, 0, pass != DM_FORWARD, p, kind, step);
 	else if (pass == DM_FORWARD)
 		sched_forward_at(mode, n, p, kind, step);
 	else
@@ -172,7 +195,8 @@ int sched_phase_count(const struct dm_plan *p)
 	if (p->mode == DM_COLL)
 		return ccl_phase_count(p->ccl, p->algo, p->n);
 	if (plan_mode_tp(p->mode))
-		return sched_tp_count(p->mode, p->n, p->ccl == CCL_REDUCESCATTER);
+		return sched_tp_count(p->mode, p->n, p->ccl == CCL_REDUCESCATTER,
+				      p->pass != DM_FORWARD);
 	return sched_count_of(p->mode, p->pass, p->n);
 }
 
@@ -183,7 +207,8 @@ enum sched_kind sched_phase_kind(const struct dm_plan *p, int phase)
 	if (p->mode == DM_COLL)
 		return sched_ccl_at(p, phase, &step);
 	if (plan_mode_tp(p->mode)) {
-		sched_tp_at(p->mode, p->n, p->ccl == CCL_REDUCESCATTER, phase, &kind, &step);
+		sched_tp_at(p->mode, p->n, p->ccl == CCL_REDUCESCATTER, p->pass != DM_FORWARD, phase,
+			    &kind, &step);
 		return kind;
 	}
 	return sched_kind_of(p->mode, p->pass, p->n, phase);
@@ -198,7 +223,8 @@ int sched_phase_step(const struct dm_plan *p, int phase)
 	}
 	if (plan_mode_tp(p->mode)) {
 		enum sched_kind kind;
-		sched_tp_at(p->mode, p->n, p->ccl == CCL_REDUCESCATTER, phase, &kind, &step);
+		sched_tp_at(p->mode, p->n, p->ccl == CCL_REDUCESCATTER, p->pass != DM_FORWARD, phase,
+			    &kind, &step);
 		return step;
 	}
 	return sched_step_of(p->mode, p->pass, p->n, phase);

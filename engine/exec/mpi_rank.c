@@ -34,11 +34,12 @@
 #include "core/xalloc.h"
 #include "core/schedule_int.h"
 #include "exec/bug_int.h"
+#include "exec/tp.h"
 
 enum { MR_TAG_A = 1, MR_TAG_B = 2, MR_TAG_ERR = 3, MR_TAG_DC = 4 };
 
 /* What rank 0 tells every rank before anything is allocated. */
-enum { MR_CODE, MR_MODE, MR_BUG, MR_TRAIN, MR_M, MR_K, MR_N, MR_HEAD };
+enum { MR_CODE, MR_MODE, MR_BUG, MR_TRAIN, MR_CCL, MR_M, MR_K, MR_N, MR_HEAD };
 
 /* One rank's outcome, gathered to rank 0 (plain bytes: every host runs the
  * same binary). */
@@ -51,6 +52,7 @@ struct mr_record {
 
 struct mr_ctx {
 	const struct mpi_rank_config *cfg;
+	struct dm_plan plan; /* every rank's, from the head: the schedule's questions */
 	int phase_count;
 };
 
@@ -63,6 +65,13 @@ int mpi_rank_check(const struct dm_plan *p, const struct mat *a, const struct ma
 	if (plan_mode(p) == DM_COLL)
 		return dm_err_set(err, DM_EINVAL, "a collective runs on the in-process devices "
 				  "(distmm-tui -b --collective), not over MPI yet");
+	/* the modes mr_setup_device and mr_scatter know; any other is refused
+	 * here, the one gate, rather than run with the wrong parts */
+	if (plan_mode(p) != DM_FSDP && plan_mode(p) != DM_DP && plan_mode(p) != DM_TP_COL &&
+	    plan_mode(p) != DM_TP_ROW)
+		return dm_err_set(err, DM_EINVAL, "-m %s runs on the in-process devices "
+				  "(distmm-tui -b), not over MPI yet: distmm-mpi runs fsdp, dp, "
+				  "tp-col and tp-row", plan_mode_name(plan_mode(p)));
 	/* the same as in-process; MPI's int counts hold what BLAS's ints hold */
 	if ((rc = run_check_shapes(p, a, b, dc, err)))
 		return rc;
@@ -75,9 +84,8 @@ static void mr_show(const struct mr_ctx *x, const struct device *d, int phase)
 	struct mpi_rank_view v = {
 		.rank = d->rank, .n = d->n, .mode = d->mode, .phase = phase,
 		.phase_count = x->phase_count,
-		.kind = phase < x->phase_count ? sched_kind_of(d->mode, d->train, d->n, phase)
-					       : SCHED_NONE,
-		.step = phase < x->phase_count ? sched_step_of(d->mode, d->train, d->n, phase) : 0,
+		.kind = phase < x->phase_count ? sched_phase_kind(&x->plan, phase) : SCHED_NONE,
+		.step = phase < x->phase_count ? sched_phase_step(&x->plan, phase) : 0,
 		.N = d->N, .row_begin = d->row_begin, .row_end = d->row_end,
 		.shard = d->mode == DM_FSDP ? d->shard : -1,
 		.holds_full_b = d->mode == DM_DP && d->b.data != NULL,
@@ -110,12 +118,23 @@ static int mr_enter(struct device *d, int phase)
 	return comm_mpi_barrier(d->comm, phase, x->cfg->pause, x->cfg->ctx, &d->err);
 }
 
+/* Tensor parallel's device (tp_setup), and its part of dC in a training
+ * step, its buffers to be filled by the scatter. */
+static int mr_setup_tp(struct device *d, int rank, const long long *head, struct mr_ctx *x,
+		       struct dm_err *err)
+{
+	int rc = tp_setup(d, rank, &x->plan, (size_t)head[MR_M], (size_t)head[MR_K],
+			  (size_t)head[MR_N], NULL, NULL, err);
+	return rc || !head[MR_TRAIN] ? rc : tp_setup_train(d, NULL, err);
+}
+
 /* A device as in-process (device_setup), its buffers to be filled by the
  * scatter. */
 static int mr_setup_device(struct device *d, int rank, int n, const long long *head,
 			   struct mr_ctx *x, struct dm_err *err)
 {
-	int rc = head[MR_TRAIN]
+	int rc = plan_mode_tp((int)head[MR_MODE]) ? mr_setup_tp(d, rank, head, x, err)
+		 : head[MR_TRAIN]
 			 ? device_setup_train(d, rank, n, (int)head[MR_MODE], (int)head[MR_BUG],
 					      (size_t)head[MR_M], (size_t)head[MR_K],
 					      (size_t)head[MR_N], NULL, NULL, err)
@@ -127,6 +146,73 @@ static int mr_setup_device(struct device *d, int rank, int n, const long long *h
 	return rc;
 }
 
+/* Columns [c0, c0 + w) of the rows x ld matrix at src, sent to rank `to`
+ * as one rows x w message: MPI reads them in place. */
+static void mr_send_cols(const double *src, size_t rows, size_t ld, size_t c0, size_t w,
+			 int to, int tag, MPI_Comm cc)
+{
+	MPI_Datatype cols;
+	MPI_Type_vector((int)rows, (int)w, (int)ld, MPI_DOUBLE, &cols);
+	MPI_Type_commit(&cols);
+	MPI_Send(&src[c0], 1, cols, to, tag, cc);
+	MPI_Type_free(&cols);
+}
+
+/* Tensor parallel's start (tp_setup's buffers): tp-col rank 0 all of A
+ * (the others get it in the run's distribute phase) and every rank its
+ * columns of B; tp-row every rank its columns of A along K and its rows of
+ * B.  Rank 0 copies its own part, the others receive theirs.  A training
+ * step's dC: tp-col's columns cols_r to rank r, tp-row's whole to all. */
+static void mr_scatter_tp(struct device *d, MPI_Comm cc, const struct mat *a,
+			  const struct mat *b, const struct mat *dc)
+{
+	int n = d->n, col = d->mode == DM_TP_COL;
+	size_t M = d->M, K = d->K, N = d->N;
+	if (d->train && !col && M * N > 0) {
+		if (d->rank == 0)
+			memcpy(d->dc.data, dc->data, M * N * sizeof(double));
+		MPI_Bcast(d->dc.data, (int)(M * N), MPI_DOUBLE, 0, cc);
+	}
+	if (d->rank != 0 && d->train && col && d->dc.rows * d->dc.cols > 0)
+		MPI_Recv(d->dc.data, (int)(M * d->dc.cols), MPI_DOUBLE, 0, MR_TAG_DC, cc,
+			 MPI_STATUS_IGNORE);
+	if (d->rank == 0 && d->train && col) {
+		device_copy_block(&d->dc, dc, 0, 0);
+		for (int r = 1; r < n; r++) {
+			size_t c0 = split_offset(N, n, r), w = split_size(N, n, r);
+			if (M * w > 0)
+				mr_send_cols(dc->data, M, N, c0, w, r, MR_TAG_DC, cc);
+		}
+	}
+	if (d->rank != 0) {
+		if (!col && d->a.data)
+			MPI_Recv(d->a.data, (int)(M * d->a.cols), MPI_DOUBLE, 0, MR_TAG_A, cc,
+				 MPI_STATUS_IGNORE);
+		if (d->b.data)
+			MPI_Recv(d->b.data, (int)(d->b.rows * d->b.cols), MPI_DOUBLE, 0, MR_TAG_B, cc,
+				 MPI_STATUS_IGNORE);
+		return;
+	}
+	if (col) {
+		if (M * K > 0)
+			memcpy(d->a.data, a->data, M * K * sizeof(double));
+		device_copy_block(&d->b, b, 0, 0);
+	} else {
+		device_copy_block(&d->a, a, 0, 0);
+		if (d->b.rows * N > 0)
+			memcpy(d->b.data, b->data, d->b.rows * N * sizeof(double));
+	}
+	for (int r = 1; r < n; r++) {
+		size_t o = split_offset(col ? N : K, n, r), w = split_size(col ? N : K, n, r);
+		if (!col && M * w > 0)
+			mr_send_cols(a->data, M, K, o, w, r, MR_TAG_A, cc);
+		if (col && K * w > 0)
+			mr_send_cols(b->data, K, N, o, w, r, MR_TAG_B, cc);
+		else if (!col && w * N > 0)
+			MPI_Send(&b->data[o * N], (int)(w * N), MPI_DOUBLE, r, MR_TAG_B, cc);
+	}
+}
+
 /* Rank 0 sends every rank its rows of A and its B; each copies or receives
  * into the buffers it set up.  Sizes are known on both sides, so an empty
  * part (more ranks than rows or columns) is simply not sent. */
@@ -135,6 +221,10 @@ static void mr_scatter(struct device *d, MPI_Comm cc, const struct mat *a, const
 {
 	int n = d->n;
 	size_t K = d->K, N = d->N;
+	if (plan_mode_tp(d->mode)) {
+		mr_scatter_tp(d, cc, a, b, dc);
+		return;
+	}
 	if (d->rank != 0) {
 		if (d->a.rows * K > 0)
 			MPI_Recv(d->a.data, (int)(d->a.rows * K), MPI_DOUBLE, 0, MR_TAG_A, cc,
@@ -170,14 +260,8 @@ static void mr_scatter(struct device *d, MPI_Comm cc, const struct mat *a, const
 			memcpy(&d->b.data[i * d->b.cols], &b->data[i * N], d->b.cols * sizeof(double));
 	for (int r = 1; r < n; r++) {
 		size_t c0 = split_offset(N, n, r), w = split_size(N, n, r);
-		MPI_Datatype cols;
-		if (w == 0)
-			continue;
-		/* shard r is K rows of w values N apart: MPI reads it in place */
-		MPI_Type_vector((int)K, (int)w, (int)N, MPI_DOUBLE, &cols);
-		MPI_Type_commit(&cols);
-		MPI_Send(&b->data[c0], 1, cols, r, MR_TAG_B, cc);
-		MPI_Type_free(&cols);
+		if (w > 0) /* shard r is K rows of w values N apart */
+			mr_send_cols(b->data, K, N, c0, w, r, MR_TAG_B, cc);
 	}
 }
 
@@ -249,7 +333,7 @@ static int mr_collect(MPI_Comm cc, struct device *d, int rc, struct mr_record *r
 
 	if (ok) {
 		/* phase by phase, rank by rank: the order never depends on timing */
-		int phases = sched_count_of(d->mode, d->train, n);
+		int phases = sched_phase_count(&((const struct mr_ctx *)d->ctx)->plan);
 		for (int p = 0; p < phases; p++)
 			for (int r = 0; r < n; r++)
 				while (cur[r] < (size_t)counts[r] && all[(size_t)displs[r] + cur[r]].phase == p)
@@ -285,7 +369,7 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 	int rank, n, rc;
 	long long head[MR_HEAD] = { 0 };
 	struct device d;
-	struct mr_ctx x = { cfg, 0 };
+	struct mr_ctx x = { .cfg = cfg };
 	struct comm *comm = NULL;
 	struct dm_err mine = { DM_OK, "" };
 	struct mr_record *recs = NULL;
@@ -311,6 +395,7 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 		head[MR_MODE] = p.mode;
 		head[MR_BUG] = p.bug;
 		head[MR_TRAIN] = p.pass != DM_FORWARD;
+		head[MR_CCL] = p.ccl;
 		head[MR_M] = rc ? 0 : (long long)a->rows;
 		head[MR_K] = rc ? 0 : (long long)a->cols;
 		head[MR_N] = rc ? 0 : (long long)b->cols;
@@ -331,7 +416,10 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 	res->M = (size_t)head[MR_M];
 	res->K = (size_t)head[MR_K];
 	res->N = (size_t)head[MR_N];
-	x.phase_count = sched_count_of(res->mode, res->pass, n);
+	x.plan = plan_of(res->mode, n, res->pass);
+	x.plan.bug = res->bug;
+	x.plan.ccl = (enum ccl_kind)head[MR_CCL];
+	x.phase_count = sched_phase_count(&x.plan);
 
 	/* every rank's buffers, its transport, and rank 0's for the outcome */
 	rc = mr_setup_device(&d, rank, n, head, &x, &mine);

@@ -221,6 +221,14 @@ static void *run_device_main(void *arg)
 	return NULL;
 }
 
+/* Tensor parallel's device, and its part of dC in a training step. */
+static int run_setup_tp(const struct run *r, struct device *d, int i, const struct mat *a,
+			const struct mat *b, struct dm_err *err)
+{
+	int rc = tp_setup(d, i, &r->plan, r->M, r->K, r->N, a, b, err);
+	return rc || !r->train ? rc : tp_setup_train(d, r->cfg.dc, err);
+}
+
 /* Gives each device its rows of A and its part of B (device_setup: views
  * of a and b where they can be, copies where they must). */
 static int run_setup_device(struct run *r, int i, const struct mat *a, const struct mat *b,
@@ -228,14 +236,14 @@ static int run_setup_device(struct run *r, int i, const struct mat *a, const str
 {
 	struct device *d = &r->dev[i];
 	int rc = r->plan.mode == DM_COLL ? ccldev_setup(d, i, &r->plan, a, err)
-		 : plan_mode_tp(r->plan.mode) ? tp_setup(d, i, &r->plan, r->M, r->K, r->N, a, b, err)
+		 : plan_mode_tp(r->plan.mode) ? run_setup_tp(r, d, i, a, b, err)
 		 : r->train
 			 ? device_setup_train(d, i, r->n, r->plan.mode, r->plan.bug, r->M, r->K, r->N, a, b,
 					      err)
 			 : device_setup(d, i, r->n, r->plan.mode, r->plan.bug, r->M, r->K, r->N, a, b, err);
 	if (rc)
 		return rc;
-	if (r->train)
+	if (r->train && !plan_mode_tp(r->plan.mode)) /* tp_setup_train took its part */
 		device_copy_block(&d->dc, r->cfg.dc, d->row_begin, 0);
 	d->comm = r->comm;
 	d->enter = run_enter;
@@ -671,7 +679,7 @@ static void run_train_snapshot(const struct run *r, struct run_snapshot *s)
 	size_t K = r->K, N = r->N;
 	if (!s->db_fill)
 		return;
-	if (!r->train) { /* a forward run: no gradients */
+	if (!r->train || plan_mode_tp(r->plan.mode)) { /* no gradients (tp's: batch's alone) */
 		memset(s->db_fill, 0, (size_t)r->n * N * sizeof *s->db_fill);
 		if (s->db) {
 			memset(s->da, 0, r->M * K * sizeof(double));

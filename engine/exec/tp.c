@@ -16,6 +16,10 @@
  * summed, keeps them alone (the partial let go) and they are gathered to
  * rank 0 as FSDP's and DP's rows are (device_gather).
  *
+ * The training step (tp_train.c) follows the forward's phases; tp-col's
+ * backward sums its partial dA with the same ring, over dA's row chunks
+ * (struct tp_ring says which buffer a ring step sums).
+ *
  * Accounting: A, B and C as tp.h says; tp-col's ranks hold A from its
  * arrival (rank 0's copies are sent from A in place: not counted); a ring
  * step holds the range sent and the one received for its length, as a
@@ -57,6 +61,8 @@ uint64_t tp_estimate_bytes(const struct dm_plan *p, size_t M, size_t K, size_t N
 	else /* A, B, a partial a rank and two ranges in flight, the gathered C */
 		total = tp_sat_add(tp_sat_add(a, b), tp_sat_mul(c, n + 3));
 	uint64_t ev = tp_sat_mul(events, 2 * sizeof(struct ev));
+	if (p->pass != DM_FORWARD)
+		total = tp_sat_add(total, tp_train_extra_bytes(p, M, K, N));
 	return tp_sat_add(tp_sat_add(total, ev), tp_sat_mul(per_dev, n));
 }
 
@@ -66,7 +72,12 @@ uint64_t tp_event_count(const struct dm_plan *p)
 	/* tp-col: A's n - 1 sends and receives, n computes, n - 1 sends and n
 	 * placements; tp-row: n computes, a send, a receive and an add a rank
 	 * and ring step, the gather's */
-	return p->mode == DM_TP_COL ? 5 * n : tp_sat_add(tp_sat_mul(6 * n, n), 3 * n);
+	uint64_t fwd = p->mode == DM_TP_COL ? 5 * n : tp_sat_add(tp_sat_mul(6 * n, n), 3 * n);
+	/* the training step: two computes a rank, tp-col's ring over dA, the
+	 * gather's two events a rank and tensor */
+	if (p->pass == DM_FORWARD)
+		return fwd;
+	return tp_sat_add(tp_sat_add(fwd, 6 * n), p->mode == DM_TP_COL ? tp_sat_mul(6 * n, n) : 0);
 }
 
 int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size_t K, size_t N,
@@ -95,14 +106,18 @@ int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size
 		size_t c0 = split_offset(N, n, rank), w = split_size(N, n, rank);
 		d->row_begin = 0;
 		d->row_end = M;
-		if (rank == 0) {
+		if (rank == 0 && a) {
 			d->a = *a;
 			d->a_view = 1;
-			device_hold(d, mat_bytes(M, K));
+		} else if (rank == 0 && (rc = mat_alloc_uninit(&d->a, M, K, err))) {
+			return rc;
 		}
+		if (rank == 0)
+			device_hold(d, mat_bytes(M, K));
 		if ((rc = mat_alloc_uninit(&d->b, K, w, err)))
 			return rc;
-		device_copy_block(&d->b, b, 0, c0);
+		if (b)
+			device_copy_block(&d->b, b, 0, c0);
 		if ((rc = mat_alloc(&d->c, M, w, err)))
 			return rc;
 		device_hold(d, mat_bytes(K, w) + mat_bytes(M, w));
@@ -113,9 +128,14 @@ int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size
 	d->row_end = d->row_begin + split_size(M, n, rank);
 	if ((rc = mat_alloc_uninit(&d->a, M, kw, err)))
 		return rc;
-	device_copy_block(&d->a, a, 0, k0);
-	d->b = (struct mat){ kw, N, kw && N ? &MAT_AT(b, k0, 0) : NULL };
-	d->b_view = 1;
+	if (a)
+		device_copy_block(&d->a, a, 0, k0);
+	if (b) {
+		d->b = (struct mat){ kw, N, kw && N ? &MAT_AT(b, k0, 0) : NULL };
+		d->b_view = 1;
+	} else if ((rc = mat_alloc_uninit(&d->b, kw, N, err))) {
+		return rc;
+	}
 	if ((rc = mat_alloc(&d->c, M, N, err)))
 		return rc;
 	d->parts[rank] = 0;
@@ -278,32 +298,50 @@ static size_t tp_row0(const struct device *d, int c)
 	return split_offset(d->M, d->n, c);
 }
 
-static struct ev tp_ring_event(const struct device *d, int phase, int op, int peer, int c0,
-			       int c1, uint64_t t)
+/* The device's plan: its mode, devices, collective and pass. */
+static struct dm_plan tp_plan(const struct device *d)
 {
+	struct dm_plan p = plan_of((enum dm_mode)d->mode, d->n, d->train ? DM_TRAIN : DM_FORWARD);
+	p.ccl = (enum ccl_kind)d->ccl_kind;
+	return p;
+}
+
+/* What a ring step sums: the buffer (C's partial, or tp-col's partial dA
+ * in the backward), its width, its tensor and the collective. */
+struct tp_ring {
+	struct mat *buf;
+	size_t N;
+	int tensor;
+	enum ccl_kind kind;
+};
+
+static struct ev tp_ring_event(const struct device *d, const struct tp_ring *g, int phase,
+			       int op, int peer, int c0, int c1, uint64_t t)
+{
+	struct dm_plan p = tp_plan(d);
 	struct ev e = tp_event(d, phase, op, peer, t);
-	e.step = sched_phase_step(&(struct dm_plan){ .mode = (enum dm_mode)d->mode, .n = d->n,
-						    .ccl = (enum ccl_kind)d->ccl_kind },
-				  phase);
+	e.step = sched_phase_step(&p, phase);
 	e.shard = c0;
+	e.tensor = g->tensor;
 	e.row_begin = (uint32_t)tp_row0(d, c0);
 	e.row_end = (uint32_t)tp_row0(d, c1);
-	e.col_end = (uint32_t)d->N;
-	e.bytes = mat_bytes(e.row_end - e.row_begin, d->N);
+	e.col_end = (uint32_t)g->N;
+	e.bytes = mat_bytes(e.row_end - e.row_begin, g->N);
 	return e;
 }
 
-/* One step of tp-row's ring: phase is its index in the run, ring its
- * index in the collective.  Both ranges held for its length; the calls in
- * ccl.h's order; what comes is added (the reduce-scatter) or stored. */
-static int tp_ring_step(struct device *d, int phase, int ring)
+/* One step of a ring over g's buffer: phase is its index in the run, ring
+ * its index in the collective.  Both ranges held for its length; the
+ * calls in ccl.h's order; what comes is added (the reduce-scatter) or
+ * stored. */
+static int tp_ring_step(struct device *d, const struct tp_ring *g, int phase, int ring)
 {
 	struct ccl_xfer x;
 	struct comm_msg in = { .data = NULL };
 	struct ev ev[3];
 	int rc = 0, logged = 0;
-	ccl_rank_phase((enum ccl_kind)d->ccl_kind, CCL_RING, d->n, ring, d->rank, &x);
-	size_t N = d->N;
+	ccl_rank_phase(g->kind, CCL_RING, d->n, ring, d->rank, &x);
+	size_t N = g->N;
 	size_t s0 = x.send_to >= 0 ? tp_row0(d, x.send_c0) : 0;
 	size_t s1 = x.send_to >= 0 ? tp_row0(d, x.send_c1) : 0;
 	size_t r0 = x.recv_from >= 0 ? tp_row0(d, x.recv_c0) : 0;
@@ -320,13 +358,13 @@ static int tp_ring_step(struct device *d, int phase, int ring)
 			if ((rc = device_mat_alloc(d, &m, s1 - s0, N, 0)))
 				break;
 			if (out)
-				memcpy(m.data, &MAT_AT(&d->c, s0, 0), out);
+				memcpy(m.data, &MAT_AT(g->buf, s0, 0), out);
 			struct comm_msg msg = { .src = d->rank, .dst = x.send_to, .step = phase,
 						.kind = COMM_CCL, .index = x.send_c0,
 						.parts = d->parts[x.send_c0], .rows = s1 - s0,
 						.cols = N, .data = m.data };
-			ev[logged] = tp_ring_event(d, phase, EV_SEND, x.send_to, x.send_c0, x.send_c1,
-						   t);
+			ev[logged] = tp_ring_event(d, g, phase, EV_SEND, x.send_to, x.send_c0,
+						   x.send_c1, t);
 			if ((rc = comm_send(d->comm, &msg, &d->err)))
 				break;
 			d->sent += out;
@@ -346,7 +384,7 @@ static int tp_ring_step(struct device *d, int phase, int ring)
 						x.recv_from, phase, in.rows, in.cols, in.src);
 				break;
 			}
-			ev[logged] = tp_ring_event(d, phase, EV_RECV, x.recv_from, x.recv_c0,
+			ev[logged] = tp_ring_event(d, g, phase, EV_RECV, x.recv_from, x.recv_c0,
 						   x.recv_c1, t);
 			ev[logged++].t_end_ns = device_now_ns() - d->t0_ns;
 			d->recvd += inb;
@@ -356,7 +394,7 @@ static int tp_ring_step(struct device *d, int phase, int ring)
 	}
 	if (!rc && x.recv_from >= 0) {
 		uint64_t t = device_now_ns();
-		double *dst = r1 > r0 ? &MAT_AT(&d->c, r0, 0) : NULL;
+		double *dst = r1 > r0 ? &MAT_AT(g->buf, r0, 0) : NULL;
 		size_t count = (r1 - r0) * N;
 		if (x.reduce)
 			for (size_t j = 0; j < count; j++)
@@ -366,7 +404,7 @@ static int tp_ring_step(struct device *d, int phase, int ring)
 		for (int c = x.recv_c0; c < x.recv_c1; c++)
 			d->parts[c] = x.reduce ? d->parts[c] + in.parts : in.parts;
 		if (x.reduce) {
-			ev[logged] = tp_ring_event(d, phase, EV_ADD, -1, x.recv_c0, x.recv_c1, t);
+			ev[logged] = tp_ring_event(d, g, phase, EV_ADD, -1, x.recv_c0, x.recv_c1, t);
 			ev[logged++].t_end_ns = device_now_ns() - d->t0_ns;
 		}
 	}
@@ -402,19 +440,29 @@ static int tp_gather_rows(struct device *d, int phase)
 
 int tp_run(struct device *d)
 {
-	struct dm_plan p = { .mode = (enum dm_mode)d->mode, .n = d->n,
-			     .ccl = (enum ccl_kind)d->ccl_kind };
-	int count = sched_phase_count(&p), rc;
+	struct dm_plan p = tp_plan(d), fwd = p;
+	fwd.pass = DM_FORWARD;
+	int count = sched_phase_count(&p), fwd_count = sched_phase_count(&fwd), rc;
+	/* the forward sums C's partials, tp-col's backward its partial dA */
+	struct tp_ring ring_c = { &d->c, d->N, EV_TENSOR_FWD, p.ccl };
+	struct tp_ring ring_da = { &d->da, d->K, EV_TENSOR_DA, CCL_ALLREDUCE };
 	for (int ph = 0; ph < count; ph++) {
+		int bwd = ph >= fwd_count, step = sched_phase_step(&p, ph);
+		enum sched_kind kind = sched_phase_kind(&p, ph);
 		if ((rc = device_enter(d, ph)))
 			return rc;
-		switch (sched_phase_kind(&p, ph)) {
+		switch (kind) {
 		case SCHED_DISTRIBUTE: rc = tp_distribute(d, ph); break;
 		case SCHED_COMPUTE: rc = tp_compute(d, ph); break;
+		case SCHED_BWD_COMPUTE: rc = tp_train_compute(d, ph); break;
 		case SCHED_GATHER:
-			rc = d->mode == DM_TP_COL ? tp_gather_cols(d, ph) : tp_gather_rows(d, ph);
+			rc = bwd ? tp_train_gather(d, ph)
+			   : d->mode == DM_TP_COL ? tp_gather_cols(d, ph) : tp_gather_rows(d, ph);
 			break;
-		default: rc = tp_ring_step(d, ph, ph - 1); break;
+		default: /* a ring step: the all-gather's come after the n - 1 others */
+			rc = tp_ring_step(d, bwd ? &ring_da : &ring_c, ph,
+					  kind == SCHED_CCL_RING_AG ? d->n - 1 + step : step);
+			break;
 		}
 		if (rc)
 			return rc;

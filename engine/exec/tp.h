@@ -24,9 +24,24 @@ struct run_snapshot;
  *     and its columns of C, M x |cols|, zeroed.
  *   tp-row: its columns of A along K (a copy), its rows of B (a view: rows
  *     are contiguous), the M x N partial, zeroed.
- * The owner then sets comm, enter and ctx.  Returns 0 or DM_ENOMEM. */
+ * With a and b NULL (MPI) the buffers are allocated unfilled, for the
+ * owner to fill whole (tp-col's rank 0 A too, and tp-row's rows of B);
+ * the bytes counted are the same.  The owner then sets comm, enter and
+ * ctx.  Returns 0 or DM_ENOMEM. */
 int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size_t K, size_t N,
 	     const struct mat *a, const struct mat *b, struct dm_err *err);
+
+/* The training step (tp_train.c): tp_setup_train gives a device set up
+ * by tp_setup its part of dC (tp-col its columns, tp-row all of it), from
+ * dc (the caller's, M x N) or unfilled for the owner to fill (dc NULL:
+ * MPI), counted as held; 0 or DM_ENOMEM.  tp_train_compute and
+ * tp_train_gather are the backward's phases (tp_run calls them).
+ * tp_train_extra_bytes: what run_new allocates for the training step
+ * beside the forward's tp_estimate_bytes; UINT64_MAX when it overflows. */
+int tp_setup_train(struct device *d, const struct mat *dc, struct dm_err *err);
+int tp_train_compute(struct device *d, int phase);
+int tp_train_gather(struct device *d, int phase);
+uint64_t tp_train_extra_bytes(const struct dm_plan *p, size_t M, size_t K, size_t N);
 
 /* The rank's phases (schedule.h), each after device_enter.  Returns 0, or
  * an error with d->err filled. */

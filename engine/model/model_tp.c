@@ -9,15 +9,14 @@
 #include <distmm/ccl.h>
 #include <distmm/split.h>
 #include "core/plan_int.h"
+#include "model/model_tp_int.h"
 
 static uint64_t mtp_max(uint64_t a, uint64_t b)
 {
 	return a > b ? a : b;
 }
 
-/* tp-row's ring, rank r: the most it holds beside the partial in a step,
- * and what it receives, over the collective kind. */
-static void mtp_ring(enum ccl_kind kind, int n, int r, size_t M, size_t N, uint64_t *most,
+void model_tp_ring(enum ccl_kind kind, int n, int r, size_t M, size_t N, uint64_t *most,
 		     uint64_t *recv)
 {
 	*most = *recv = 0;
@@ -54,7 +53,7 @@ void model_tp_rank(const struct dm_plan *p, int r, size_t M, size_t K, size_t N,
 	enum ccl_kind kind = rs ? CCL_REDUCESCATTER : CCL_ALLREDUCE;
 	uint64_t k = split_size(K, n, r), own = 8 * (uint64_t)N * split_size(M, n, r);
 	uint64_t most, recv;
-	mtp_ring(kind, n, r, M, N, &most, &recv);
+	model_tp_ring(kind, n, r, M, N, &most, &recv);
 	m->a = 8 * (uint64_t)M * k;
 	m->b = 8 * k * (uint64_t)N;
 	m->c = C;

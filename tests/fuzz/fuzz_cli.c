@@ -423,11 +423,12 @@ static const struct mode_rule {
 	/* the memory argument: the closed forms alone, with -b */
 	{ "--params with --export", IN_EXPORT, CLI_GIVEN_PARAMS },
 	{ "--gpu-mem without --params", NO_PARAMS, CLI_GIVEN_GPU_MEM },
-	/* tensor parallel: the forward alone, yet (in batch mode and the interface) */
+	/* tensor parallel: the forward, and the training step in batch mode alone */
 	{ "--reduce-scatter without -m tp-row", NO_TP_ROW, CLI_GIVEN_REDUCE_SCATTER },
+	{ "--reduce-scatter with --train", IN_TRAIN, CLI_GIVEN_REDUCE_SCATTER },
+	{ "tensor parallel's --train in the interface", IN_TP | IN_INTERFACE, CLI_GIVEN_TRAIN },
 	{ "what tensor parallel does not do yet", IN_TP,
-	  CLI_GIVEN_TRAIN | CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT | CLI_GIVEN_BUG |
-		  CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX | CLI_GIVEN_TRACE |
+	  CLI_GIVEN_BUG | CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX | CLI_GIVEN_TRACE |
 		  CLI_GIVEN_TRACE_FORMAT | CLI_GIVEN_REPLAY | CLOCK_MODEL | CLI_GIVEN_TIMELINE |
 		  CLI_GIVEN_COMPARE | CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ },
 	/* the judge runs tensor parallel's functions (docs/judge.md): its

@@ -194,6 +194,33 @@ struct model_tp {
 void model_tp_rank(const struct dm_plan *p, int r, size_t M, size_t K, size_t N,
 		   struct model_tp *m);
 
+/* Tensor parallel's training step, one rank, given dC (M x N): the
+ * forward as above, with dC beside it (tp-col its columns, 8·M·w_r;
+ * tp-row all of it, 8MN), then the backward:
+ *   tp-col: dB_r = Aᵀ dC[:, cols_r] (8·K·w_r) is local, dA = Σ_r dC[:,
+ *     cols_r] B_rᵀ is a sum of every rank's M x K partial: a ring
+ *     all-reduce over dA's row chunks sends 2·8MK - S_r - S_{r+1} (S_c =
+ *     8·K·m_c; 2(n-1)/n · 8MK when n divides M) and every rank ends with
+ *     dA; rank r > 0 then sends dB_r to rank 0 (8·K·w_r).
+ *   tp-row: dA[:, k_r] = dC B_rᵀ (8·M·k_r) and dB_r = A[:, k_r]ᵀ dC
+ *     (8·k_r·N) are local, dC being whole on every rank: no collective;
+ *     rank r > 0 sends both to rank 0.
+ * Rank 0 holds the gathered dA and dB (8MK + 8KN; tp-col's dA is its own
+ * after the all-reduce). */
+struct model_tp_train {
+	struct model_tp fwd;     /* the forward's figures */
+	uint64_t ring;           /* the backward's ring bytes sent (tp-col's all-reduce of dA) */
+	uint64_t ring_textbook;  /* 2(n-1)/n · 8MK (tp-col), 0 (tp-row) */
+	uint64_t gather;         /* the backward's gather bytes sent (rank r > 0) */
+	uint64_t sent, recv;     /* the whole step's, forward included */
+	uint64_t peak_fwd, peak_bwd, peak;
+};
+
+/* Rank r of p's tensor-parallel mode, the training step (whatever p's
+ * pass).  Any other mode: all zero. */
+void model_tp_train_rank(const struct dm_plan *p, int r, size_t M, size_t K, size_t N,
+			 struct model_tp_train *m);
+
 /* The memory argument at real scale (ZeRO, Rajbhandari et al. 2020): the
  * model states of mixed-precision Adam, per parameter 2 bytes of bf16/fp16
  * parameters, 2 of gradients and 12 of optimizer states (fp32 parameters,

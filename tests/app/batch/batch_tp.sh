@@ -75,11 +75,53 @@ expect 0 "tp-col, more devices than columns" -- -b -q -m tp-col -d 9 -M 4 -K 2 -
 expect 0 "tp-row on one device" -- -b -q -m tp-row -d 1
 expect 0 "tp, freivalds" -- -b -q -m tp-row -d 3 --verify freivalds --values floats
 
+# --- the training step (--train): dA and dB by numpy, the bytes by the closed
+# forms written again (tp-col's all-reduce of dA 2(n-1)/n x 8MK a rank when
+# n divides M, tp-row's backward no ring at all), uneven and empty splits
+for case in "tp-col 3 8 5 7" "tp-col 4 6 3 9" "tp-row 3 7 5 4" "tp-row 5 3 2 6" "tp-col 1 4 4 4"; do
+	read -r MODE D M K N <<<"$case"
+	$PY - "$T" "$M" "$K" "$N" <<'PY'
+import numpy as np, sys
+t, M, K, N = sys.argv[1], *map(int, sys.argv[2:5])
+rng = np.random.default_rng(M * 100 + K * 10 + N)
+for name, shape in (("ta", (M, K)), ("tb", (K, N)), ("tdc", (M, N))):
+    np.save(f"{t}/{name}.npy", rng.standard_normal(shape))
+PY
+	if ! "$BIN" -b -d "$D" -m "$MODE" --train -A "$T/ta.npy" -B "$T/tb.npy" --dC "$T/tdc.npy" -o "$T/tc.npy" \
+		--dA-out "$T/tda.npy" --dB-out "$T/tdb.npy" >"$T/out" 2>"$T/err"; then
+		bad "tp --train $case: exit $?: $(head -3 "$T/err")"; continue
+	fi
+	if $PY - "$T" "$MODE" "$D" "$M" "$K" <<'PY'
+import numpy as np, re, sys
+t, mode, n, M, K = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:6])
+a, b, dc = (np.load(f"{t}/{x}.npy") for x in ("ta", "tb", "tdc"))
+assert np.allclose(np.load(f"{t}/tc.npy"), a @ b)
+assert np.allclose(np.load(f"{t}/tda.npy"), dc @ b.T)
+assert np.allclose(np.load(f"{t}/tdb.npy"), a.T @ dc)
+out = open(f"{t}/out").read()
+assert "differ" not in out, "a rank differs from the model"
+rows = re.findall(r"^  rank (\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+) +(\d+)$", out, re.M)
+assert len(rows) == n, rows
+for r in rows:
+    ring = int(r[7])
+    if mode == "tp-row":
+        assert ring == 0, r
+    elif M % n == 0:
+        assert ring == 2 * (n - 1) * 8 * M * K // n, r
+if mode == "tp-col" and n > 1:
+    assert "backward all-reduce of dA" in out and "all-reduce of dA round the ring" in out
+if mode == "tp-row":
+    assert "the backward needs no collective" in out
+PY
+	then ok; else bad "tp --train $case: numpy or the closed forms disagree"; fi
+done
+
 # --- refusals ------------------------------------------------------------------
 expect_msg 2 "^distmm-tui: --quiz has no effect with -m tp-col or tp-row" -- -m tp-col --quiz
 expect_msg 2 "^distmm-tui: --reduce-scatter has no effect without -m tp-row" -- -b --reduce-scatter
 expect_msg 2 "^distmm-tui: --reduce-scatter has no effect with -m tp-col" -- -b -m tp-col --reduce-scatter
-expect_msg 2 "^distmm-tui: --train has no effect with -m tp-col or tp-row" -- -b -m tp-row --train
+expect_msg 2 "^distmm-tui: --reduce-scatter has no effect with --train" -- -b -m tp-row --train --reduce-scatter
+expect_msg 2 "^distmm-tui: --train has no effect with -m tp-col or tp-row in the interface" -- -m tp-row --train
 expect_msg 2 "^distmm-tui: --trace has no effect with -m tp-col or tp-row" -- -b -m tp-row --trace "$T/x.jsonl"
 expect_msg 2 "^distmm-tui: --naive has no effect with -m tp-col or tp-row" -- -b -m tp-col --naive
 expect_msg 2 "^distmm-tui: unknown mode 'tp' (use fsdp, dp, tp-col or tp-row)" -- -b -m tp

@@ -50,8 +50,16 @@ START_TEST(test_refusals)
 		   "reduce-scatter)", "--reduce-scatter", "-b", "-m", "dp");
 	REFUSED_AS("--reduce-scatter has no effect with -m tp-col (tp-col gathers its columns; the "
 		   "reduce-scatter is tp-row's)", "--reduce-scatter", "-b", "-m", "tp-col");
+	/* the training step: batch mode's, with the all-reduce */
+	ck_assert_int_eq(parse("-m", "tp-col", "--train", "-b", NULL), CLI_RUN);
+	ck_assert_int_eq(parse("-m", "tp-row", "--train", "-b", "--dB-out", "db.npy", NULL), CLI_RUN);
+	REFUSED_AS("--reduce-scatter has no effect with --train (tp-row's backward needs dC whole "
+		   "on every rank, as the all-reduce leaves C, not the reduce-scatter's rows)", "-b",
+		   "-m", "tp-row", "--train", "--reduce-scatter");
+	REFUSED_AS("--train has no effect with -m tp-col or tp-row in the interface yet (their "
+		   "training step runs in batch mode: add -b)", "-m", "tp-col", "--train");
 	static const char *const opts_[][3] = {
-		{ "--train", NULL, "--train" },       { "--bug", "r-plus-s", "--bug" },
+		{ "--bug", "r-plus-s", "--bug" },
 		{ "--naive", NULL, "--naive" },       { "--capacity", "0", "--capacity" },
 		{ "--trace", "t.jsonl", "--trace" },  { "--hw", "ib-ndr", "--hw" },
 		{ "--timeline", NULL, "--timeline" }, { "--compare", NULL, "--compare" },

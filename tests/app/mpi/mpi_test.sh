@@ -10,7 +10,9 @@
 # pipe, and the recorded trace replayed in the interface in a private tmux.
 # The training step (--train): for N = 1..4 and both modes, C, dA and dB
 # written by rank 0 equal bit for bit to distmm-tui's, the same stdout and
-# trace; a backward bug; a bad dC on rank 0.  --calibrate: its report's
+# trace; a backward bug; a bad dC on rank 0.  Tensor parallel (-m tp-col,
+# tp-row, --reduce-scatter, and --train): for N = 1..4, C (dA, dB) and
+# stdout equal to distmm-tui's.  --calibrate: its report's
 # shape and a preset file distmm-tui --hw reads; --hw with it: the
 # modelled time of each phase beside the measured one (no time asserted).
 #
@@ -120,6 +122,59 @@ PY
 			"$TUI_BIN" -b -q --replay "$TMPD/tm.jsonl" -A "$TMPD/a.npy" -B "$TMPD/b.npy" >/dev/null 2>"$TMPD/rerr" \
 				&& ok || bad "$what: the MPI trace does not replay: $(cat "$TMPD/rerr")"
 		done
+	done
+done
+
+# --- tensor parallel: tp-col, tp-row and its reduce-scatter, N = 1..4 -------
+# the same shapes: C bit for bit, the same report (the model's bytes beside
+# the run's), numpy's allclose against A @ B
+for shape in "12 6 12" "13 5 7" "3 4 2"; do
+	read -r M K N <<<"$shape"
+	$PY - "$TMPD" "$M" "$K" "$N" <<'PY'
+import numpy as np, sys
+t, M, K, N = sys.argv[1], *map(int, sys.argv[2:5])
+rng = np.random.default_rng(M * 1000 + K * 10 + N + 2)
+np.save(f"{t}/a.npy", rng.standard_normal((M, K)) * 3)
+np.save(f"{t}/b.npy", rng.standard_normal((K, N)))
+PY
+	for np_ in 1 2 3 4; do
+		for mode in "tp-col" "tp-row" "tp-row --reduce-scatter"; do
+			what="$M x $K x $N, -np $np_, -m $mode"
+			# shellcheck disable=SC2086
+			mpi "$np_" -m $mode -A "$TMPD/a.npy" -B "$TMPD/b.npy" -o "$TMPD/cm.npy"; st=$?
+			if [ "$st" != 0 ]; then bad "$what: exit $st: $(head -5 "$TMPD/err")"; continue; fi
+			[ -s "$TMPD/err" ] && bad "$what: stderr: $(head -3 "$TMPD/err")"
+			# shellcheck disable=SC2086
+			"$TUI_BIN" -b -d "$np_" -m $mode -A "$TMPD/a.npy" -B "$TMPD/b.npy" -o "$TMPD/ct.npy" >"$TMPD/tui.out" 2>&1 \
+				|| bad "$what: distmm-tui failed"
+			cmp -s "$TMPD/cm.npy" "$TMPD/ct.npy" && ok || bad "$what: C differs from the in-process C"
+			diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && ok || bad "$what: stdout differs from distmm-tui -b"
+			$PY -c "import numpy as np, sys; t = sys.argv[1]; a, b, c = (np.load(f'{t}/{x}.npy') for x in ('a', 'b', 'cm')); assert c.shape == (a.shape[0], b.shape[1]) and np.allclose(c, a @ b)" "$TMPD" \
+				&& ok || bad "$what: numpy's A @ B differs"
+		done
+	done
+done
+# the training step (--train) of tp-col and tp-row: C, dA and dB bit for bit
+$PY - "$TMPD" <<'PY'
+import numpy as np, sys
+t, rng = sys.argv[1], np.random.default_rng(6)
+for name, shape in (("a", (13, 5)), ("b", (5, 7)), ("dc", (13, 7))):
+    np.save(f"{t}/{name}.npy", rng.standard_normal(shape))
+PY
+for np_ in 1 2 3 4; do
+	for mode in tp-col tp-row; do
+		what="--train 13 x 5 x 7, -np $np_, -m $mode"
+		files=(-A "$TMPD/a.npy" -B "$TMPD/b.npy" --dC "$TMPD/dc.npy")
+		mpi "$np_" --train -m "$mode" "${files[@]}" -o "$TMPD/cm.npy" --dA-out "$TMPD/dam.npy" --dB-out "$TMPD/dbm.npy"; st=$?
+		if [ "$st" != 0 ]; then bad "$what: exit $st: $(head -5 "$TMPD/err")"; continue; fi
+		"$TUI_BIN" -b --train -d "$np_" -m "$mode" "${files[@]}" -o "$TMPD/ct.npy" --dA-out "$TMPD/dat.npy" \
+			--dB-out "$TMPD/dbt.npy" >"$TMPD/tui.out" 2>&1 || bad "$what: distmm-tui failed"
+		for f in c da db; do
+			cmp -s "$TMPD/${f}m.npy" "$TMPD/${f}t.npy" && ok || bad "$what: $f differs from the in-process run"
+		done
+		diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && ok || bad "$what: stdout differs from distmm-tui -b --train"
+		$PY -c "import numpy as np, sys; t = sys.argv[1]; a, b, dc = (np.load(f'{t}/{x}.npy') for x in ('a', 'b', 'dc')); assert np.allclose(np.load(f'{t}/dam.npy'), dc @ b.T) and np.allclose(np.load(f'{t}/dbm.npy'), a.T @ dc)" "$TMPD" \
+			&& ok || bad "$what: numpy's dA or dB differs"
 	done
 done
 
@@ -283,6 +338,8 @@ expect2 "-d has no effect with --replay" 2 --replay "$TMPD/x.jsonl" -d 2
 expect2 "--step has no effect with --replay" 2 --step --replay "$TMPD/x.jsonl"
 expect2 "--naive has no effect with -m dp" 2 -m dp --naive
 expect2 "--fix has no effect with -m dp" 2 -m dp --fix buffered
+expect2 "--step has no effect with -m tp-col or tp-row" 2 -m tp-col --step
+expect2 "--reduce-scatter has no effect with --train" 2 -m tp-row --train --reduce-scatter
 # --- --calibrate: alpha, beta and the fit; a preset file --hw accepts ------
 # (no timing asserted: the shape of the report, the file's keys, and that
 # distmm-tui reads the file and times a collective and a multiply with it)
