@@ -194,6 +194,7 @@ check: $(BIN) mpi check-boundary check-suites
 	tests/ui/ui_test.sh ./$(BIN)
 	tests/ui/train_ui_test.sh ./$(BIN)
 	tests/ui/tp_ui_test.sh ./$(BIN)
+	tests/ui/ccl_ui_test.sh ./$(BIN)
 	tests/ui/still_ui_test.sh ./$(BIN)
 	tests/ui/clock_ui_test.sh ./$(BIN)
 	tests/ui/interview_test.sh ./$(BIN)

@@ -64,13 +64,18 @@ static const struct cli_rule {
 	/* the interface shows the candidate's recorded run: nothing to predict */
 	{ CLI_GIVEN_QUIZ, CLI_IN_JUDGE,
 	  "has no effect with --judge (the quiz asks about the engine's own run; j shows it)" },
-	/* the clock: its runs are batch mode's, the interface's is a later part */
+	/* the clock: the judged file's runs are not timed */
 	{ CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_MODEL | CLI_GIVEN_TIMELINE, CLI_IN_JUDGE,
 	  "has no effect with --judge (the judged file's runs are not modelled)" },
-	{ CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_ALGO | CLI_GIVEN_BYTES | CLI_GIVEN_JSON,
-	  CLI_IN_INTERFACE,
-	  "has no effect without -b (batch mode runs a collective or the sweep and prints it; "
-	  "the interface does not yet)" },
+	{ CLI_GIVEN_SWEEP | CLI_GIVEN_JSON, CLI_IN_INTERFACE,
+	  "has no effect without -b (batch mode prints the sweep; the interface animates one "
+	  "--collective)" },
+	/* the interface steps one collective: no lesson, quiz, practice or export of it yet */
+	{ CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ | CLI_GIVEN_DERIVE | CLI_GIVEN_START_AT |
+		  CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD,
+	  CLI_IN_INTERFACE | CLI_IN_CCL,
+	  "has no effect with --collective (the interface steps a collective with n, b and g; "
+	  "its lessons, quiz and exports are matrices' runs)" },
 	{ CLI_GIVEN_TIMELINE, CLI_IN_INTERFACE,
 	  "has no effect without -b (batch mode prints the timeline as text; the interface does "
 	  "not draw one yet)" },

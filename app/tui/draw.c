@@ -26,7 +26,7 @@
 static void draw_blocks(const struct view *v, struct layout_req *req)
 {
 	int n = v->cfg.devices;
-	size_t M = v->a->rows, K = v->a->cols, N = v->b->cols;
+	size_t M = v->a->rows, K = v->a->cols, N = view_cols(v);
 	int rows = (int)split_max(M, n);
 	req->c = (struct layout_block){ rows, (int)N, v->fc.min_w + 1, v->fc.ideal_w + 1 };
 	req->a = (struct layout_block){ rows, (int)K, v->fa.min_w + 1, v->fa.ideal_w + 1 };
@@ -253,7 +253,12 @@ static void draw_status(const struct draw_ctx *d)
 	int wide = l->cols >= 120, mid = l->cols >= 96;
 	const char *mode = plan_mode_name(s->mode);
 	const char *replay = view_tag(v); /* " judged", " replay": the modes' */
-	if (wide)
+	if (!v->b) { /* a collective: no matrices, its kind, algorithm and size */
+		char S[24];
+		view_bytes(8 * (uint64_t)view_cols(v), S, sizeof S);
+		snprintf(left, sizeof left, " %s%s by %s  S %s  %d device%s", wide ? "distmm-tui  " : "",
+			 ccl_kind_name(plan_ccl_kind(v->plan)), ccl_algo_name(plan_ccl_algo(v->plan)), S, s->n, s->n == 1 ? "" : "s");
+	} else if (wide)
 		snprintf(left, sizeof left, " distmm-tui  %s%s  A %zux%zu  B %zux%zu  %d device%s", mode,
 			 replay, s->M, s->K, s->K, s->N, s->n, s->n == 1 ? "" : "s");
 	else if (mid)

@@ -262,7 +262,28 @@ void draw_tokens(struct draw_ctx *d)
 	if (!v->animating)
 		return;
 	int chunks = v->kind == SCHED_REDUCE_SCATTER || v->kind == SCHED_ALL_GATHER;
-	if (v->kind == SCHED_TRANSFER || v->kind == SCHED_BWD_TRANSFER || chunks) {
+	/* a mode that says tokens says for every rank ("" when it sends none) */
+	int mode_says = s->n > 0 && view_token(v, 0, label, sizeof label);
+	if (mode_says) {
+		/* the mode's messages (a collective's chunks), on every link a
+		 * rank sends on at this stop */
+		for (int i = 0; i < l->n_links; i++) {
+			const struct run_dev_view *dv = &s->dev[l->link[i].from];
+			view_token(v, l->link[i].from, label, sizeof label);
+			if (dv->sent_to != l->link[i].to || !label[0])
+				continue;
+			int len = layout_link_path(l, i, p, LAYOUT_MAX_PATH);
+			if (len == 0)
+				continue;
+			int at = draw_at(len, t, 1);
+			struct point next = at + 1 < len ? p[at + 1] : p[at];
+			if (len == 1)
+				next = (struct point){ p[0].x, p[0].y + 1 };
+			int k = dv->sent_shard >= 0 ? dv->sent_shard : 0;
+			draw_token(d, at > 0 ? p[at - 1] : p[at], p[at], next, label,
+				   theme_shard_symbol(k), theme_shard_attr(k) | A_REVERSE);
+		}
+	} else if (v->kind == SCHED_TRANSFER || v->kind == SCHED_BWD_TRANSFER || chunks) {
 		for (int i = 0; i < l->n_links; i++) {
 			const struct run_dev_view *dv = &s->dev[l->link[i].from];
 			/* a shard of B, or a chunk of dB (its running sum) */

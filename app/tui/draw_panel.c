@@ -493,11 +493,12 @@ static void draw_train(const struct view *v, int r, int y, int x, int w)
 
 /* Whether a MEDIUM or COMPACT panel gives its line to the modes' words
  * (view_panel_line) instead of C's marks: from the backward on, when C is
- * whole and a mode has a line to say. */
+ * whole and a mode has a line to say, or when there is no C. */
 static int draw_train_line_on(const struct view *v)
 {
-	return view_panel_lines(v) &&
-	       (view_train_backward(v) || v->kind == SCHED_GATHER || v->kind == VIEW_VERIFY);
+	/* a collective's snapshot has no C (col_fill NULL): its line always */
+	return view_panel_lines(v) && (!v->snap.col_fill || view_train_backward(v) ||
+				       v->kind == SCHED_GATHER || v->kind == VIEW_VERIFY);
 }
 
 /* Place `slot` of the panel: the mode's block there (view_block), or the

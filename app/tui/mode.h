@@ -5,7 +5,8 @@
  * run (run.c, the base), the training step (train.c), a replay of a trace
  * (replay.c), a judged run and its correct ring (judged.c), the practice
  * (practice.c), the deadlock lab (lab.c), a lesson's part (lessons.c),
- * the model of time (clock.c) and tensor parallel (tp.c).
+ * the model of time (clock.c), tensor parallel (tp.c) and a collective
+ * (ccl.c).
  *
  * Modes combine (a replay of a training step's trace, a lesson's part in
  * the lab, the practice over a training step), so the view holds the active
@@ -14,7 +15,7 @@
  * layer, answers last.  A hook that answers ("said" something) stops the
  * asking; a hook that returns 0 lets the modes below speak.  The layers in
  * use: a judged run 10, a lesson 20, the training step 40, tensor parallel
- * 45, the practice 50,
+ * 45, a collective 47, the practice 50,
  * the lab 60, a replay 70, the clock 90, the base run 100.
  *
  * Every hook may be NULL: the mode has nothing to say there.  Hooks that
@@ -233,6 +234,10 @@ struct view_mode {
 	/* panel_title: what a full panel's title says after "rank R" ("A[:, 0:2]
 	 * B[0:2, :]"), in place of its rows of A; 1 when said. */
 	int (*panel_title)(const struct view *v, const void *data, int r, char *buf, size_t size);
+	/* token: what rank r's message on its link says while the stop's
+	 * transfer moves ("c2", "c0:2"), when the moving tokens are the mode's
+	 * (a collective's chunks); 1 when said (draw_links.c draws it). */
+	int (*token)(const struct view *v, const void *data, int r, char *buf, size_t size);
 
 	/* Keys (enum keys_action).  refuse: the one-line reason this mode does
 	 * not take the action (the help marks it; pressing says it), without
@@ -245,6 +250,11 @@ struct view_mode {
 	int (*key)(struct view *v, void *data, int action, int ch, uint64_t now);
 	unsigned (*needs)(const struct view *v, const void *data, unsigned have);
 	const char *(*absent)(int action);
+	/* goto_stop: g s, when the mode counts g's steps itself (a collective's
+	 * phases): *stop the stop step s names, or -2 with why in buf; 1 when
+	 * said. */
+	int (*goto_stop)(const struct view *v, const void *data, int s, int *stop, char *buf,
+			 size_t size);
 	void (*share)(const struct view *v, const void *data, struct view_share *s);
 };
 

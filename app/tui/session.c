@@ -20,6 +20,10 @@
 #include "cli/status.h"
 #include "theme.h"
 
+/* A collective's values a chunk in the interface when --bytes is not
+ * given: few enough that every chunk's values are read on screen. */
+#define SESSION_CCL_VALUES 2
+
 static void session_apply_set(struct cli_opts *o, const struct lesson_set *st)
 {
 	if (st->has & LESSON_SET_MODE) o->mode = st->mode;
@@ -67,6 +71,8 @@ int session_open(struct session *t, const struct cli_opts *o)
 	int rc;
 	memset(t, 0, sizeof *t);
 	t->opts = *o;
+	if (o->collective >= 0 && !(o->given & CLI_GIVEN_BYTES))
+		t->opts.bytes = 8u * SESSION_CCL_VALUES * (uint64_t)o->devices;
 	if (o->devices > LAYOUT_MAX_DEVICES) {
 		status_error("the interface shows up to %d devices, not %d (use -b for more)",
 			     LAYOUT_MAX_DEVICES, o->devices);
@@ -121,11 +127,39 @@ void session_close(struct session *t)
 	session_judge_close(t);
 }
 
+/* --collective: its buffers (batch's, inputs_collective: the same checks)
+ * and the view over them, with no B. */
+static int session_start_ccl(struct session *t, uint64_t now, struct dm_err *err)
+{
+	const struct cli_opts *o = &t->opts;
+	struct dm_plan *plan;
+	struct run_config rcfg;
+	int rc;
+	if (o->devices < 2) /* no phase to step: batch mode says so in its report */
+		return dm_err_set(err, DM_EINVAL, "a collective on one device moves nothing: the "
+				  "interface needs -d 2 or more (-b reports the one-rank case)");
+	if ((rc = inputs_hw(o, &t->ccl.hw, err)) ||
+	    (rc = inputs_collective(o, &plan, &t->a, &rcfg, err)))
+		return rc;
+	plan_free(plan); /* the view makes its own, from cfg and the mode */
+	t->ccl.kind = o->collective;
+	t->ccl.algo = o->algo;
+	t->ccl.count = t->a.cols;
+	t->ccl.given = inputs_hw_given(o);
+	struct view_config cfg = { DM_COLL, o->devices, o->capacity, ORDER_PARITY, BUG_NONE, 0,
+				   0, NULL, 0, 0, 0, &t->ccl };
+	if ((rc = view_init(&t->v, &t->a, NULL, &cfg, o->play, now, err)))
+		mat_free(&t->a);
+	return rc;
+}
+
 /* The matrices the options make and the view over them. */
 static int session_start_view(struct session *t, uint64_t now, struct dm_err *err)
 {
 	const struct cli_opts *o = &t->opts;
 	int rc;
+	if (o->collective >= 0)
+		return session_start_ccl(t, now, err);
 	if ((rc = inputs_load(o, &t->a, &t->b, err)))
 		return rc;
 	if (o->replay_file) {
@@ -157,7 +191,7 @@ static int session_start_view(struct session *t, uint64_t now, struct dm_err *er
 		}
 		struct view_config cfg = { o->mode, o->devices, o->capacity, o->order, o->bug, lab,
 					   o->train, &t->dc, o->reduce_scatter, o->params,
-					   o->gpu_mem_gb };
+					   o->gpu_mem_gb, NULL };
 		if ((rc = view_init(&t->v, &t->a, &t->b, &cfg, o->play, now, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);
@@ -185,9 +219,11 @@ int session_start(struct session *t, uint64_t now, struct dm_err *err)
 	/* a judged session shows its case's runs, every other the options' */
 	if ((rc = t->judge ? session_judge_start(t, now, err) : session_start_view(t, now, err)))
 		return rc;
-	if (o->given & CLI_GIVEN_MODEL) { /* the clock: which model, on every stop */
+	if ((o->given & CLI_GIVEN_MODEL) || o->collective >= 0) {
+		/* the clock: which model, on every stop (a collective's always:
+		 * h100-nvlink when none is named; it computes nothing, so no F) */
 		struct dm_hw hw;
-		if ((rc = inputs_hw_products(o, &hw, err)) ||
+		if ((rc = o->collective >= 0 ? inputs_hw(o, &hw, err) : inputs_hw_products(o, &hw, err)) ||
 		    (rc = mode_clock_push(&t->v, &hw, inputs_hw_given(o), err))) {
 			session_stop(t);
 			return rc;

@@ -28,6 +28,7 @@ struct session {
 	struct session_judge *judge; /* --judge: run before anything, or NULL */
 	struct mat a, b;
 	struct mat dc;         /* the training step's dC, made whether or not it runs */
+	struct view_ccl ccl;   /* --collective: which, its size, its model (a is its buffers) */
 	struct view v;
 };
 

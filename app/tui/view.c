@@ -65,6 +65,11 @@ void view_format_measure(const struct mat *m, struct view_format *f)
 		f->ideal_w = f->min_w;
 }
 
+size_t view_cols(const struct view *v)
+{
+	return v->b ? v->b->cols : v->a->cols;
+}
+
 /* The schedule: the engine's, for the plan the modes made. */
 int view_phase_count(const struct view *v)
 {
@@ -195,10 +200,13 @@ static int view_run_constants(struct view *v, struct dm_err *err)
 	if (rc)
 		return rc;
 	v->phase_count = view_phase_count(v);
-	v->mem_scale = model_scale(v->plan, v->a->rows, v->a->cols, v->b->cols);
+	/* a collective's rank holds its buffer and at most a buffer's worth
+	 * arriving: twice its bytes is the top of its bar */
+	v->mem_scale = v->b ? model_scale(v->plan, v->a->rows, v->a->cols, v->b->cols)
+			    : 2 * mat_bytes(v->a->cols, 1);
 	if (v->focus >= n)
 		v->focus = -1;
-	if (v->cell_i >= v->a->rows || v->cell_j >= v->b->cols)
+	if (v->cell_i >= v->a->rows || v->cell_j >= view_cols(v))
 		v->cell_i = v->cell_j = 0;
 	return 0;
 }
@@ -221,7 +229,7 @@ int view_restart(struct view *v, uint64_t now, struct dm_err *err)
 		return 0; /* a mode restarted it (a log's run: where it began) */
 	view_reset(v);
 	if ((rc = view_run_constants(v, err)) || (rc = view_mode_prepare(v, err)) ||
-	    (rc = run_snapshot_init(&v->snap, v->plan, v->a->rows, v->a->cols, v->b->cols, 1,
+	    (rc = run_snapshot_init(&v->snap, v->plan, v->a->rows, v->a->cols, view_cols(v), 1,
 				    err)) ||
 	    (rc = run_new(&v->run, v->plan, &v->run_cfg, v->a, v->b, err))) {
 		v->failed = v->run_failed = v->start_failed = 1;
@@ -247,7 +255,8 @@ static void view_common_init(struct view *v, const struct mat *a, const struct m
 	v->stop = -1;
 	quiz_init(&v->quiz, 0, 1, 1);
 	view_format_measure(a, &v->fa);
-	view_format_measure(b, &v->fb);
+	if (b)
+		view_format_measure(b, &v->fb);
 }
 
 int view_init(struct view *v, const struct mat *a, const struct mat *b,
@@ -257,11 +266,12 @@ int view_init(struct view *v, const struct mat *a, const struct mat *b,
 	view_common_init(v, a, b);
 	v->cfg = *cfg;
 	v->playing = playing;
-	if ((rc = modes_request(v, err)) || (rc = mat_matmul(&v->ref, a, b, err))) {
+	/* a collective (no b) has no product: its mode checks its buffers */
+	if ((rc = modes_request(v, err)) || (b && (rc = mat_matmul(&v->ref, a, b, err)))) {
 		view_mode_clear(v);
 		return rc;
 	}
-	view_format_measure(&v->ref, &v->fc);
+	view_format_measure(b ? &v->ref : a, &v->fc);
 	if ((rc = view_restart(v, now, err))) {
 		view_free(v);
 		return rc;
@@ -292,8 +302,8 @@ static void view_animate(struct view *v, uint64_t now)
 			       ? VIEW_FILL_NS
 		       : k == SCHED_TRANSFER || k == SCHED_GATHER || k == SCHED_BWD_TRANSFER ||
 				       k == SCHED_REDUCE_SCATTER || k == SCHED_ALL_GATHER ||
-				       k == SCHED_DISTRIBUTE || k == SCHED_CCL_RING_RS ||
-				       k == SCHED_CCL_RING_AG
+				       k == SCHED_DISTRIBUTE ||
+				       (k >= SCHED_CCL_FIRST && k <= SCHED_CCL_DOUBLING)
 			       ? VIEW_MOVE_NS
 			       : 0;
 	v->animating = dur > 0;
@@ -308,6 +318,8 @@ static void view_animate(struct view *v, uint64_t now)
  * elements pass only as the same NaN or infinity as A @ B's. */
 void view_verify(struct view *v, const struct mat *c)
 {
+	if (!c)
+		return; /* a collective's result is no matrix: its mode's verify says */
 	if (mat_allclose(c, &v->ref, &v->max_err, &v->n_bad, &v->n_nan))
 		v->verdict = v->n_nan ? VIEW_NAN_EQUAL : VIEW_OK;
 	else
@@ -436,7 +448,8 @@ int view_init_log(struct view *v, const struct mat *a, const struct mat *b,
 	int rc, n = log->n;
 	view_common_init(v, a, b);
 	v->cfg = (struct view_config){ log->mode, n,	       RUN_UNBOUNDED, ORDER_PARITY,
-				       log->bug,  0,	       log->dc != NULL, log->dc, 0 , 0, 0 };
+				       log->bug,  0,	       log->dc != NULL, log->dc, 0,
+				       0, 0, NULL };
 	if ((rc = modes_request(v, err)) ||
 	    (view_mode_push(v, log->top, log->top_data) &&
 	     (rc = dm_err_set(err, DM_ENOMEM, "too many modes"))) ||
@@ -619,7 +632,7 @@ void view_cell_toggle(struct view *v)
 void view_cell_move(struct view *v, int di, int dj)
 {
 	long i = (long)v->cell_i + di, j = (long)v->cell_j + dj;
-	long M = (long)v->a->rows, N = (long)v->b->cols;
+	long M = (long)v->a->rows, N = (long)view_cols(v);
 	v->cell_i = (size_t)(i < 0 ? 0 : i >= M ? M - 1 : i);
 	v->cell_j = (size_t)(j < 0 ? 0 : j >= N ? N - 1 : j);
 }
@@ -667,7 +680,12 @@ void view_goto_submit(struct view *v, uint64_t now)
 	v->typing_goto = 0;
 	if (!v->goto_buf[0])
 		return;
-	int s = atoi(v->goto_buf), steps = v->cfg.mode == DM_DP ? 1 : v->cfg.devices;
+	int s = atoi(v->goto_buf), steps = v->cfg.mode == DM_DP ? 1 : v->cfg.devices, stop;
+	if (view_goto_stop(v, s, &stop, v->msg, sizeof v->msg)) {
+		if (stop >= -1)
+			view_goto(v, stop, now);
+		return;
+	}
 	if (s >= steps) {
 		snprintf(v->msg, sizeof v->msg, "there is no step s=%d: the steps are s=0 to s=%d", s,
 			 steps - 1);

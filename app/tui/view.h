@@ -17,6 +17,7 @@
 
 #include <distmm/dm_err.h>
 #include <distmm/evlog.h>
+#include <distmm/hw.h>
 #include <distmm/mat.h>
 #include <distmm/model.h>
 #include <distmm/plan.h>
@@ -60,6 +61,18 @@ struct view_config {
 	int reduce_scatter; /* tp-row's sum ends in a reduce-scatter (modes/tp.c) */
 	uint64_t params;    /* --params: c's real-scale page's model (0: this run's B) */
 	double gpu_mem_gb;  /* --gpu-mem: a device's memory there */
+	const struct view_ccl *ccl; /* mode DM_COLL: the collective (modes/ccl.c), the
+				       caller's; NULL otherwise */
+};
+
+/* A collective shown (--collective in the interface): which, its size, and
+ * the model of time it is timed by.  Its buffers are the view's a (n x
+ * count, row r rank r's) and it has no b. */
+struct view_ccl {
+	int kind, algo;   /* enum ccl_kind, enum ccl_algo */
+	size_t count;     /* doubles a rank */
+	struct dm_hw hw;
+	unsigned given;   /* CLOCKW_*: the model's values the command line set */
 };
 
 /* How the values of one matrix are written: whole numbers, or floats with
@@ -173,7 +186,11 @@ struct view {
 	struct view_still *still; /* what every stop of the run shows (view_still.c), or NULL */
 };
 
-/* Starts the first run.  Returns 0, or an engine error with err filled. */
+/* N: B's columns, or a collective's doubles a rank (it has no B). */
+size_t view_cols(const struct view *v);
+
+/* Starts the first run (b NULL for a collective: cfg->ccl).  Returns 0, or
+ * an engine error with err filled. */
 int view_init(struct view *v, const struct mat *a, const struct mat *b,
 	      const struct view_config *cfg, int playing, uint64_t now, struct dm_err *err);
 void view_free(struct view *v);
@@ -421,6 +438,11 @@ int view_phase_cell(const struct view *v, int p, int r, char *buf, size_t size, 
 /* What rank r's panel title says after "rank R" (mode.h: panel_title), 0
  * when no mode says (its rows of A). */
 int view_panel_title(const struct view *v, int r, char *buf, size_t size);
+/* What rank r's moving message says (mode.h: token), 0 and "" when no
+ * mode says (the forward's shards, dB's chunks). */
+int view_token(const struct view *v, int r, char *buf, size_t size);
+/* g s when a mode counts the steps (mode.h: goto_stop), 0 when none does. */
+int view_goto_stop(const struct view *v, int s, int *stop, char *buf, size_t size);
 /* The correct run beside this one at the stop shown (mode.h: beside); 0
  * when no mode gives one. */
 int view_beside(const struct view *v, struct view_beside *b);

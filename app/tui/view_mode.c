@@ -411,6 +411,23 @@ int view_panel_title(const struct view *v, int r, char *buf, size_t size)
 	return 0;
 }
 
+int view_token(const struct view *v, int r, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	EACH(v, e)
+		if (e->mode->token && e->mode->token(v, e->data, r, buf, size))
+			return 1;
+	return 0;
+}
+
+int view_goto_stop(const struct view *v, int s, int *stop, char *buf, size_t size)
+{
+	EACH(v, e)
+		if (e->mode->goto_stop && e->mode->goto_stop(v, e->data, s, stop, buf, size))
+			return 1;
+	return 0;
+}
+
 int view_beside(const struct view *v, struct view_beside *b)
 {
 	EACH(v, e)

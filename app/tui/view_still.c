@@ -167,7 +167,7 @@ static int still_engine(struct view_still *st, const struct view *v)
 	static struct view c; /* large: only the UI thread measures */
 	if (run_new(&sh, v->plan, &v->run_cfg, v->a, v->b, &err))
 		return -1;
-	if (run_snapshot_init(&snap, v->plan, v->a->rows, v->a->cols, v->b->cols, 1, &err)) {
+	if (run_snapshot_init(&snap, v->plan, v->a->rows, v->a->cols, view_cols(v), 1, &err)) {
 		run_free(sh);
 		return -1;
 	}
@@ -206,7 +206,7 @@ static int still_log(struct view_still *st, struct view *v)
 	struct run_snapshot snap, keep = v->snap;
 	struct dm_err err;
 	static struct view c;
-	if (run_snapshot_init(&snap, v->plan, v->a->rows, v->a->cols, v->b->cols, 1, &err))
+	if (run_snapshot_init(&snap, v->plan, v->a->rows, v->a->cols, view_cols(v), 1, &err))
 		return -1;
 	for (int p = -1; p <= v->live_phase && p < v->phase_count; p++) {
 		if (p >= 0) {
@@ -233,7 +233,7 @@ static int still_log(struct view_still *st, struct view *v)
 void view_still_measure(struct view *v)
 {
 	view_still_free(v);
-	if (!v->plan || run_estimate_bytes(v->plan, v->a->rows, v->a->cols, v->b->cols,
+	if (!v->plan || run_estimate_bytes(v->plan, v->a->rows, v->a->cols, view_cols(v),
 					   v->run_cfg.keep) > STILL_MAX_BYTES)
 		return;
 	struct view_still *st = calloc(1, sizeof *st);

@@ -96,7 +96,7 @@ static void view_range(const char *what, int a, int b, char *buf, size_t size)
 void view_empty_warning(const struct view *v, char *buf, size_t size)
 {
 	int n = v->cfg.devices;
-	size_t M = v->a->rows, N = v->b->cols;
+	size_t M = v->a->rows, N = view_cols(v);
 	char who[48];
 	size_t len = 0;
 	buf[0] = '\0';
@@ -120,8 +120,12 @@ void view_mem_text(const struct view *v, int r, int width, char *buf, size_t siz
 	const char *name = v->cfg.mode == DM_FSDP ? "DP" : "FSDP";
 	int with_c = r == 0 && v->stop >= v->phase_count - 1;
 	struct view_other o;
-	view_mode_other(v, r, &o);
 	view_bytes(v->snap.dev[r].peak_bytes, held, sizeof held);
+	if (!v->b) { /* a collective: no other layout of a product to hold it to */
+		snprintf(buf, size, "%s", held);
+		return;
+	}
+	view_mode_other(v, r, &o);
 	view_bytes(o.bytes, other, sizeof other);
 	for (int form = 0; form < 4; form++) {
 		if (form == 0 && with_c)

@@ -42,8 +42,10 @@ void view_zero_table(const struct view *v, struct view_memtab *t)
 	static const char *const head[] = { "mode", "closed form", "a device", "fits?",
 					    "sent a step" };
 	int n = v->cfg.devices;
+	/* a collective's view has no B (c says so before it gets here) */
 	uint64_t psi = v->cfg.params ? v->cfg.params
-				     : (uint64_t)v->b->rows * (uint64_t)v->b->cols;
+		       : v->b	     ? (uint64_t)v->b->rows * (uint64_t)v->b->cols
+				     : 1;
 	double mem = (v->cfg.gpu_mem_gb > 0 ? v->cfg.gpu_mem_gb : 80) * 1e9;
 	memset(t, 0, sizeof *t);
 	snprintf(t->title, sizeof t->title, "at real scale: model states a device (ZeRO)");
@@ -67,7 +69,7 @@ void view_zero_table(const struct view *v, struct view_memtab *t)
 		snprintf(t->note[t->n_note++], sizeof t->note[0],
 			 "P = %s parameters (--params) on N = %d devices of %.15g GB", psi_words, n,
 			 mem / 1e9);
-	else
+	else if (v->b)
 		snprintf(t->note[t->n_note++], sizeof t->note[0],
 			 "P = %s parameters: this run's B (K x N = %zu x %zu) as a layer's weights, "
 			 "on N = %d devices of %.15g GB; --params P (7.5e9, 70B, 400B) for a real model",

@@ -409,10 +409,12 @@ static const struct mode_rule {
 	{ "a forward's bug with --train", IN_TRAIN | FWD_BUG, CLI_GIVEN_BUG },
 	{ "--compare with --train", IN_TRAIN, CLI_GIVEN_COMPARE },
 	{ "a backward's bug without --train", NO_TRAIN | BWD_BUG, CLI_GIVEN_BUG },
-	/* the clock (docs/clock.md): its own runs are batch mode's; the model is everyone's */
-	{ "the clock without -b", IN_INTERFACE,
-	  CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLI_GIVEN_ALGO | CLI_GIVEN_BYTES |
-		  CLI_GIVEN_JSON },
+	/* the clock (docs/clock.md): the sweep is batch mode's, a collective both's; the
+	 * model is everyone's */
+	{ "the sweep without -b", IN_INTERFACE, CLI_GIVEN_SWEEP | CLI_GIVEN_JSON },
+	{ "what the interface's collective does not do yet", IN_INTERFACE | IN_CCL,
+	  CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ | CLI_GIVEN_DERIVE | CLI_GIVEN_START_AT |
+		  CLI_GIVEN_EXPORT | CLI_GIVEN_RECORD },
 	{ "the clock with --judge", IN_JUDGE,
 	  CLI_GIVEN_COLLECTIVE | CLI_GIVEN_SWEEP | CLOCK_MODEL | CLI_GIVEN_TIMELINE },
 	{ "--timeline without -b", IN_INTERFACE, CLI_GIVEN_TIMELINE },

@@ -569,7 +569,8 @@ int mode_judged_show(struct view *v, const struct mat *a, const struct mat *b,
 	const struct judge_case *c = vj->c;
 	int rc;
 	if (vj->ring) {
-		struct view_config cfg = { c->mode, c->n, c->capacity, ORDER_PARITY, BUG_NONE, 0, 0, NULL, 0 , 0, 0 };
+		struct view_config cfg = { c->mode, c->n, c->capacity, ORDER_PARITY, BUG_NONE, 0, 0, NULL, 0,
+					   0, 0, NULL };
 		if ((rc = view_init(v, a, b, &cfg, 0, now, err)))
 			return rc;
 		if (view_mode_push(v, &mode_judged_ring, vj)) {

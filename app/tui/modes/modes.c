@@ -4,6 +4,7 @@
 
 #include <distmm/dm_err.h>
 
+#include "ccl.h"
 #include "interview.h"
 #include "judged.h"
 #include "lab.h"
@@ -17,7 +18,7 @@
 
 const struct view_mode *const modes_all[] = {
 	&mode_interview, &mode_judged, &mode_judged_ring, &mode_lessons, &mode_train, &mode_tp,
-	&mode_practice, &mode_lab, &mode_replay, &mode_run,
+	&mode_ccl, &mode_practice, &mode_lab, &mode_replay, &mode_run,
 };
 
 int modes_count(void)
@@ -32,6 +33,8 @@ int modes_request(struct view *v, struct dm_err *err)
 		return dm_err_set(err, DM_ENOMEM, "too many modes");
 	if (plan_mode_tp(v->cfg.mode))
 		return mode_tp_push(v, err);
+	if (v->cfg.ccl)
+		return mode_ccl_push(v, err);
 	return v->cfg.train ? mode_train_push(v, err) : 0;
 }
 

@@ -133,7 +133,8 @@ expect_msg 2 "bad.hw:2: bw_gbps must be a decimal number, not 'fast'" -- -b --sw
 
 # --- refusals ----------------------------------------------------------------
 expect_msg 2 "^distmm-tui: --hw h200: no such preset (--hw list names them) and no such file$" -- -b --hw h200
-expect_msg 2 "^distmm-tui: --collective has no effect without -b" -- --collective allreduce
+expect_msg 2 "^distmm-tui: --sweep has no effect without -b" -- --sweep allreduce
+expect_msg 2 "^distmm-tui: rhd (recursive halving-doubling) needs a power of two ranks, not 3" -- --collective allreduce --algo rhd -d 3
 expect_msg 2 "^distmm-tui: --algo has no effect without --collective" -- -b --algo tree
 expect_msg 2 "^distmm-tui: --algo has no effect with --sweep" -- -b --sweep allreduce --algo tree
 expect_msg 2 "^distmm-tui: --bytes has no effect with --sweep" -- -b --sweep allreduce --bytes 8

@@ -89,9 +89,12 @@ START_TEST(test_rules)
 	static const struct {
 		const char *w[6], *line;
 	} rules[] = {
-		{ { "--collective", "allreduce" },
-		  "--collective has no effect without -b (batch mode runs a collective or the sweep "
-		  "and prints it; the interface does not yet)" },
+		{ { "--sweep", "allreduce" },
+		  "--sweep has no effect without -b (batch mode prints the sweep; the interface "
+		  "animates one --collective)" },
+		{ { "--collective", "allreduce", "--quiz" },
+		  "--quiz has no effect with --collective (the interface steps a collective with n, b "
+		  "and g; its lessons, quiz and exports are matrices' runs)" },
 		{ { "-b", "--algo", "tree" },
 		  "--algo has no effect without --collective (it is the collective's algorithm)" },
 		{ { "-b", "--bytes", "8" },
@@ -119,6 +122,9 @@ START_TEST(test_rules)
 		   "--sweep models every size)", "--sweep", "reduce", "-b", "--collective", "reduce");
 	REFUSED_AS("--sweep has no effect with --collective (give one: --collective runs one size, "
 		   "--sweep models every size)", "-b", "--collective", "reduce", "--sweep", "reduce");
+	/* the interface animates one (modes/ccl.c) */
+	ck_assert_int_eq(parse("--collective", "allreduce", "--algo", "tree", "--bytes", "64", NULL),
+			 CLI_RUN);
 	/* what a collective does take: the seed, the values, the capacity, -q */
 	ck_assert_int_eq(parse("-b", "-q", "--seed", "3", "--values", "floats", "--capacity", "0",
 			       "--collective", "broadcast", NULL), CLI_RUN);

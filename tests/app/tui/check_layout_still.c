@@ -68,7 +68,7 @@ START_TEST(the_panels_hold_still_at_every_stop)
 		struct dm_err err;
 		char what[96];
 		struct view_config cfg = { runs[k].mode, n, runs[k].capacity, runs[k].order, 0,
-					   runs[k].lab, runs[k].train, &dc, 0, 0, 0 };
+					   runs[k].lab, runs[k].train, &dc, 0, 0, 0, NULL };
 		snprintf(what, sizeof what, "%s on %d at %dx%d", runs[k].name, n, cols, rows);
 		ck_assert_msg(view_init(&v, &a, &b, &cfg, 0, 0, &err) == 0, "%s: %s", what, err.msg);
 		draw_prepare(&at_ready, &v, cols, rows, 0);
@@ -110,7 +110,7 @@ START_TEST(the_worked_cell_at_80x24_keeps_the_values)
 	struct dm_err err;
 	tu_matrix(&a, 8, 6, 0, 1, 0);
 	tu_matrix(&b, 6, 4, 0, 1, 1);
-	struct view_config cfg = { DM_FSDP, 4, RUN_UNBOUNDED, ORDER_PARITY, 0, 0, 0, NULL, 0 , 0, 0 };
+	struct view_config cfg = { DM_FSDP, 4, RUN_UNBOUNDED, ORDER_PARITY, 0, 0, 0, NULL, 0, 0, 0, NULL };
 	ck_assert_int_eq(view_init(&v, &a, &b, &cfg, 0, 0, &err), 0);
 	view_goto(&v, 0, 0);
 	view_cell_toggle(&v);

@@ -296,7 +296,7 @@ START_TEST(a_run_asked_for_the_lab_and_the_training_step_stacks_them)
 	struct dm_err err;
 	char buf[512];
 	make(&a, &b, &dc);
-	struct view_config cfg = { DM_FSDP, 3, RUN_UNBOUNDED, 0, 0, 1, 1, &dc, 0 , 0, 0 };
+	struct view_config cfg = { DM_FSDP, 3, RUN_UNBOUNDED, 0, 0, 1, 1, &dc, 0, 0, 0, NULL };
 	ck_assert_int_eq(view_init(&v, &a, &b, &cfg, 0, 0, &err), 0);
 	ck_assert_int_eq(v.n_modes, 3);
 	ck_assert_ptr_eq(v.modes[0].mode, &mode_train);

@@ -57,7 +57,7 @@ static void mats_free(struct mats *m)
 static void view_open(struct view *v, struct mats *m, int mode, int n, int bug)
 {
 	struct dm_err err;
-	struct view_config cfg = { mode, n, RUN_UNBOUNDED, 0, bug, 0, 1, &m->dc, 0 , 0, 0 };
+	struct view_config cfg = { mode, n, RUN_UNBOUNDED, 0, bug, 0, 1, &m->dc, 0, 0, 0, NULL };
 	ck_assert_msg(view_init(v, &m->a, &m->b, &cfg, 0, 0, &err) == 0, "%s", err.msg);
 }
 

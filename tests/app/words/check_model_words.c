@@ -127,7 +127,7 @@ START_TEST(the_screen_prints_the_model_like_with_like)
 	struct dm_err err;
 	tu_model_mats(&a, &b, M, K, N);
 	for (int mode = 0; mode < 2; mode++) {
-		struct view_config cfg = { mode, n, RUN_UNBOUNDED, 0, 0, 0, 0, NULL, 0, 0, 0 };
+		struct view_config cfg = { mode, n, RUN_UNBOUNDED, 0, 0, 0, 0, NULL, 0, 0, 0, NULL };
 		int other = mode == DM_FSDP ? DM_DP : DM_FSDP;
 		const char *oname = other == DM_DP ? "DP" : "FSDP";
 		struct dm_plan *mine_p = tu_plan(mode, n, DM_FORWARD), *other_p = tu_plan(other, n, DM_FORWARD);
@@ -241,7 +241,7 @@ START_TEST(the_training_line_compares_the_training_model)
 	ck_assert_int_eq(mat_alloc(&dc, (size_t)M, (size_t)N, &err), 0);
 	mat_fill(&dc, MAT_VALUES_INTS, 3, 2);
 	for (int mode = 0; mode < 2; mode++) {
-		struct view_config cfg = { mode, n, RUN_UNBOUNDED, 0, 0, 0, 1, &dc, 0, 0, 0 };
+		struct view_config cfg = { mode, n, RUN_UNBOUNDED, 0, 0, 0, 1, &dc, 0, 0, 0, NULL };
 		int other = mode == DM_FSDP ? DM_DP : DM_FSDP, seen_rs = 0;
 		const char *oname = other == DM_DP ? "DP" : "FSDP";
 		ck_assert_int_eq(view_init(&v, &a, &b, &cfg, 0, 0, &err), 0);
