@@ -146,7 +146,7 @@ wait_for 'tp-row.s all-reduce sends 2\(n-1\)/n x 8MN a rank' && pass
 keys Escape
 wait_gone 'memory and traffic: DP, FSDP' && pass
 keys d
-wait_for "d: tensor parallel.s training step is not written yet" && pass
+wait_for "d: tensor parallel.s training step runs in batch mode" && pass
 keys m
 wait_for 'tp-row \(row-parallel\)' && pass
 keys m

@@ -436,7 +436,8 @@ static int tp_phase_cell(const struct view *v, const void *data, int p, int r, c
 
 /* What tensor parallel does not take yet, and why. */
 static const struct view_refusal tp_refusals[] = {
-	{ ACT_TRAIN, "tensor parallel's training step is not written yet (the forward alone)" },
+	{ ACT_TRAIN, "tensor parallel's training step runs in batch mode (-b --train, tp-col "
+		     "and tp-row); the interface shows the forward" },
 	{ ACT_QUIZ, "the quiz asks about FSDP's and DP's rings, not tensor parallel's yet" },
 	{ ACT_CELL, "the worked cell follows FSDP's and DP's rows of C, not tensor parallel's "
 		    "yet" },
