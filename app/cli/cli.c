@@ -596,7 +596,7 @@ static const struct cli_lesson_key {
 	cli_given_t given; /* CLI_GIVEN_* */
 	const char *key;
 } cli_lesson_keys[] = {
-	{ LESSON_SET_MODE, CLI_GIVEN_MODE, "fsdp, dp, tp-col or tp-row" },
+	{ LESSON_SET_MODE, CLI_GIVEN_MODE, "fsdp, dp, tp-col, tp-row or tp-mlp" },
 	{ LESSON_SET_DEVICES, CLI_GIVEN_DEVICES, "devices=" },
 	{ LESSON_SET_M, CLI_GIVEN_M, "M=" },
 	{ LESSON_SET_K, CLI_GIVEN_K, "K=" },

@@ -54,9 +54,12 @@ static const struct cli_tp_rule {
 	  "parallel yet)" },
 	{ CLI_GIVEN_COMPARE, "has no effect with -m tp-col, tp-row or tp-mlp (their report always puts "
 			     "DP, FSDP and tensor parallel side by side)" },
-	{ CLI_GIVEN_JUDGE | CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ,
-	  "has no effect with -m tp-col, tp-row or tp-mlp (the judge, the lessons and the quiz know FSDP "
-	  "and DP alone yet)" },
+	{ CLI_GIVEN_LESSON,
+	  "has no effect with -m tp-col, tp-row or tp-mlp (a lesson sets its parts' modes: "
+	  "set: tp-col in the lesson, as tensor-parallel does)" },
+	{ CLI_GIVEN_QUIZ,
+	  "has no effect with -m tp-col, tp-row or tp-mlp (the quiz asks about FSDP's and DP's "
+	  "rings; --quiz=tp drills tensor parallel)" },
 };
 
 int cli_tp_check(struct cli_opts *o, char *err, size_t size)
@@ -89,6 +92,24 @@ int cli_tp_check(struct cli_opts *o, char *err, size_t size)
 		o->refused = cli_first_bit(o->given & CLI_GIVEN_TRACES);
 		why = "has no effect with -m tp-mlp (the trace files and the replay know tp-col and "
 		      "tp-row, not the MLP's second layer, yet)";
+	} else if (o->mode == DM_TP_MLP && o->judge_file) {
+		o->refused = CLI_GIVEN_JUDGE;
+		why = "has no effect with -m tp-mlp (the judge knows tp_col_mat_mul and "
+		      "tp_row_mat_mul; Megatron's MLP is not judged yet)";
+	} else if (o->judge_file && (o->given & CLI_GIVEN_TRACES)) {
+		/* the judge builds FSDP's and DP's logs alone (app/judge) */
+		o->refused = cli_first_bit(o->given & CLI_GIVEN_TRACES);
+		why = "has no effect with -m tp-col or tp-row and --judge (the judge builds no event "
+		      "log of tensor parallel's functions yet: -b -m tp-row --trace traces the "
+		      "engine's)";
+	} else if (o->judge_file && (o->given & CLI_GIVEN_REDUCE_SCATTER)) {
+		o->refused = CLI_GIVEN_REDUCE_SCATTER;
+		why = "has no effect with --judge (tp_row_mat_mul's contract is the all-reduce: "
+		      "every rank ends with C)";
+	} else if (o->judge_file && !o->batch) {
+		o->refused = CLI_GIVEN_MODE;
+		why = "tp-col or tp-row has no effect with --judge without -b (the judged view "
+		      "shows dp_mat_mul and fsdp_mat_mul; -b --judge judges tensor parallel's)";
 	} else if ((o->given & CLI_GIVEN_TRAIN) && (o->given & CLI_GIVEN_REDUCE_SCATTER)) {
 		/* the engine's rule too (plan_check), said before any file is read */
 		o->refused = CLI_GIVEN_REDUCE_SCATTER;
@@ -99,8 +120,10 @@ int cli_tp_check(struct cli_opts *o, char *err, size_t size)
 		why = "has no effect with -m tp-col or tp-row in the interface yet (their training "
 		      "step runs in batch mode: add -b)";
 	} else {
+		/* the judge's --capacity bounds its queues: the candidate's code runs */
+		cli_given_t given = o->given & ~(o->judge_file ? CLI_GIVEN_CAPACITY : 0);
 		for (size_t i = 0; i < sizeof cli_tp_rules / sizeof cli_tp_rules[0]; i++) {
-			cli_given_t hit = o->given & cli_tp_rules[i].opts;
+			cli_given_t hit = given & cli_tp_rules[i].opts;
 			if (hit) {
 				o->refused = hit & -hit;
 				why = cli_tp_rules[i].why;

@@ -63,10 +63,12 @@ static int lesson_setting(struct lesson_set *st, char *word, const char *name, i
 		*eq = '\0';
 #define LESSON_BAD(...) return lesson_fail(err, size, name, line, __VA_ARGS__)
 	if (!eq && (strcmp(word, "fsdp") == 0 || strcmp(word, "dp") == 0 ||
-		    strcmp(word, "tp-col") == 0 || strcmp(word, "tp-row") == 0)) {
+		    strcmp(word, "tp-col") == 0 || strcmp(word, "tp-row") == 0 ||
+		    strcmp(word, "tp-mlp") == 0)) {
 		st->mode = strcmp(word, "dp") == 0	   ? DM_DP
 			   : strcmp(word, "tp-col") == 0 ? DM_TP_COL
 			   : strcmp(word, "tp-row") == 0 ? DM_TP_ROW
+			   : strcmp(word, "tp-mlp") == 0 ? DM_TP_MLP
 						       : DM_FSDP;
 		st->has |= LESSON_SET_MODE;
 	} else if (!eq && (strcmp(word, "train") == 0 || strcmp(word, "forward") == 0)) {
@@ -152,7 +154,7 @@ static int lesson_setting(struct lesson_set *st, char *word, const char *name, i
 		st->quiz = (int)v;
 		st->has |= LESSON_SET_QUIZ;
 	} else {
-		LESSON_BAD("unknown setting '%s%s%s' (fsdp, dp, tp-col, tp-row, train, forward, "
+		LESSON_BAD("unknown setting '%s%s%s' (fsdp, dp, tp-col, tp-row, tp-mlp, train, forward, "
 			   "collective=, algo=, bytes=, hw=, devices=, M=, K=, N=, "
 			   "values=, seed=, capacity=, naive, ordered, order=, fix=, bug=, quiz=)",
 			   word, eq ? "=" : "", val);
@@ -165,7 +167,8 @@ static int lesson_setting(struct lesson_set *st, char *word, const char *name, i
 static const char *const lesson_when_names[] = { "ready", "compute", "transfer", "gather",
 						 "done", "deadlock", "backward",
 						 "backward-transfer", "partial", "reduce-scatter",
-						 "all-gather", "distribute", "collective" };
+						 "all-gather", "distribute", "collective", "activation",
+						 "second-layer" };
 #define LESSON_WHENS ((int)(sizeof lesson_when_names / sizeof lesson_when_names[0]))
 
 static int lesson_when_of(const char *key, int *when)
@@ -240,7 +243,8 @@ static int lesson_line(struct lesson *l, char *text, const char *name, int line,
 		return lesson_fail(err, size, name, line,
 				   "unknown key '%s' (title, part, set, ready, compute, transfer, "
 				   "gather, done, deadlock, backward, backward-transfer, partial, "
-				   "reduce-scatter, all-gather, distribute, collective)",
+				   "reduce-scatter, all-gather, distribute, collective, activation, "
+				   "second-layer)",
 				   key);
 	char *rest = lesson_trim(key + used);
 	if (*rest) {

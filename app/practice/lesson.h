@@ -15,7 +15,8 @@
  *   backward: ...  backward-transfer 1: ...  partial: ...
  *   reduce-scatter 0: ...  all-gather: ...   (the training step's phases, and
  *                              tensor parallel's ring all-reduce)
- *   set: tp-col               (tensor parallel; tp-row too)
+ *   set: tp-col               (tensor parallel; tp-row, tp-mlp too:
+ *                              activation: ...  second-layer: ...)
  *   set: collective=allreduce algo=tree bytes=64 hw=h100-nvlink   (a collective;
  *                              collective=none goes back to the matrices)
  *   distribute: ...  collective: ...
@@ -50,6 +51,8 @@ enum lesson_when {
 				     all-reduce's second half: tp-row's) */
 	LESSON_DISTRIBUTE,        /* tensor parallel: A sent from rank 0 to every rank */
 	LESSON_COLLECTIVE,        /* a step of a collective that is not a ring's */
+	LESSON_ACTIVATION,        /* tp-mlp: act on each rank's columns, no message */
+	LESSON_SECOND_LAYER,      /* tp-mlp: the partial Z_r = H_r @ E[rows r, :] */
 };
 
 /* What a part's set: line may change; `has` says which were named. */

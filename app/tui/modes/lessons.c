@@ -50,6 +50,10 @@ static int lessons_caption(const struct view *v, const void *data, char *buf, si
 		when = LESSON_ALL_GATHER;
 	else if (v->kind == SCHED_DISTRIBUTE)
 		when = LESSON_DISTRIBUTE;
+	else if (v->kind == SCHED_ACTIVATE)
+		when = LESSON_ACTIVATION;
+	else if (v->kind == SCHED_LAYER2)
+		when = LESSON_SECOND_LAYER;
 	else if (v->kind >= SCHED_CCL_FIRST && v->kind < SCHED_DISTRIBUTE)
 		when = LESSON_COLLECTIVE;
 	else

@@ -336,6 +336,12 @@ static void tp_verify(struct view *v, void *data)
 		tpm_verify(v);
 }
 
+static int tp_verify_line(const struct view *v, const void *data, char *buf, size_t size)
+{
+	(void)data;
+	return plan_mode(v->plan) == DM_TP_MLP && tpm_verify_line(v, buf, size);
+}
+
 /* The mem line's other figure: FSDP's peak by the same point of its own
  * forward (the weights moving instead of the activations). */
 static int tp_other(const struct view *v, const void *data, int r, struct view_other *o)
@@ -435,7 +441,8 @@ static int tp_phase_cell(const struct view *v, const void *data, int p, int r, c
 
 /* What tensor parallel does not take yet, and why. */
 static const struct view_refusal tp_refusals[] = {
-	{ ACT_TRAIN, "tensor parallel's training step is not written yet (the forward alone)" },
+	{ ACT_TRAIN, "tensor parallel's training step runs in batch mode (-b --train, tp-col "
+		     "and tp-row); the interface shows the forward" },
 	{ ACT_QUIZ, "the quiz asks about FSDP's and DP's rings, not tensor parallel's yet" },
 	{ ACT_CELL, "the worked cell follows FSDP's and DP's rows of C, not tensor parallel's "
 		    "yet" },
@@ -506,6 +513,7 @@ const struct view_mode mode_tp = {
 	.key = tp_key,
 	.share = tp_share,
 	.verify = tp_verify,
+	.verify_line = tp_verify_line,
 };
 
 int mode_tp_push(struct view *v, struct dm_err *err)

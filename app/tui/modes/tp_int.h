@@ -27,5 +27,6 @@ int tpb_memory(const struct view *v, const void *data, struct view_memtab *t);
 void tpm_caption(const struct view *v, char *buf, size_t size);
 void tpm_formula(const struct view *v, int r, int shortform, char *buf, size_t size);
 void tpm_verify(struct view *v);
+int tpm_verify_line(const struct view *v, char *buf, size_t size);
 
 #endif

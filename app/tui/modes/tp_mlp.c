@@ -127,3 +127,23 @@ void tpm_verify(struct view *v)
 	mat_free(&h);
 	mat_free(&z);
 }
+
+/* The verification's line names what was checked: Z, not C = A @ B (the
+ * run mode's words, which every other mode's result is). */
+int tpm_verify_line(const struct view *v, char *buf, size_t size)
+{
+	size_t M = v->a->rows, P = v->cfg.e ? v->cfg.e->cols : 0;
+	const char *act = act_name(plan_tp_act(v->plan));
+	if (v->verdict == VIEW_OK)
+		snprintf(buf, size, "verify: allclose ok, max |err| = %.3g   Z = %s(A @ B) @ E "
+			 "(%zux%zu) is on every rank", v->max_err, act, M, P);
+	else if (v->verdict == VIEW_NAN_EQUAL)
+		snprintf(buf, size, "verify: NaN-equal: allclose ok on every finite element (max "
+			 "|err| = %.3g); the %zu NaN or infinite elements of Z are the same in the "
+			 "sequential %s(A @ B) @ E", v->max_err, v->n_nan, act);
+	else
+		snprintf(buf, size, "verify: MISMATCH, %zu of %zu elements of Z differ from the "
+			 "sequential %s(A @ B) @ E, max |err| = %.3g", v->n_bad, M * P, act,
+			 v->max_err);
+	return 1;
+}

@@ -58,6 +58,16 @@ static void part_run_of(const struct lesson_set *st, struct part_run *pr)
 	pr->bytes = st->has & LESSON_SET_BYTES ? st->bytes : 16u * (uint64_t)pr->n;
 }
 
+/* A part's plan: tp-mlp's with the interface's defaults (relu, P = K), as
+ * the session makes it. */
+static struct dm_plan *part_plan(const struct part_run *pr, int mode, enum dm_pass pass)
+{
+	struct dm_plan *p = tu_plan(mode, pr->n, pass);
+	if (mode == DM_TP_MLP)
+		ck_assert_int_eq(plan_set_tp_mlp(p, DM_ACT_RELU, pr->K, NULL), 0);
+	return p;
+}
+
 /* What the engine did on a part's settings (the correct ring, no bug). */
 struct measured {
 	uint64_t fwd_ring[MAXN];   /* bytes each rank sent before the gather, forward */
@@ -98,13 +108,15 @@ static double ccl_run_time(const struct part_run *pr, int algo)
 
 /* Runs plan to its end; each rank's sends before the gather into ring[]. */
 static struct run *run_through(const struct dm_plan *plan, const struct mat *a, const struct mat *b,
-			       const struct mat *dc, uint64_t *ring, uint64_t *all)
+			       const struct mat *dc, const struct mat *e, uint64_t *ring,
+			       uint64_t *all)
 {
 	struct run_config cfg;
 	struct run *r;
 	struct dm_err err;
 	run_config_default(&cfg);
 	cfg.dc = dc;
+	cfg.e = e;
 	ck_assert_msg(run_new(&r, plan, &cfg, a, b, &err) == 0, "run_new: %s", err.msg);
 	int rc;
 	while ((rc = run_step(r, &err)) == 0)
@@ -124,7 +136,7 @@ static struct run *run_through(const struct dm_plan *plan, const struct mat *a, 
 
 static void measure(const struct part_run *pr, struct measured *m)
 {
-	struct mat a, b, dc;
+	struct mat a, b, dc, e;
 	struct dm_err err;
 	int n = pr->n;
 	memset(m, 0, sizeof *m);
@@ -137,13 +149,14 @@ static void measure(const struct part_run *pr, struct measured *m)
 	tu_matrix(&a, pr->M, pr->K, 0, 1, 0);
 	tu_matrix(&b, pr->K, pr->N, 0, 1, 1);
 	tu_matrix(&dc, pr->M, pr->N, 0, 1, 2);
+	tu_matrix(&e, pr->N, pr->K, 0, 1, 4); /* tp-mlp's second weight, N x P = K */
 	m->b_bytes = (uint64_t)(b.rows * b.cols * sizeof b.data[0]);
-	struct dm_plan *plan = tu_plan(pr->mode, n, DM_FORWARD);
-	run_free(run_through(plan, &a, &b, NULL, m->fwd_ring, m->all_sent));
+	struct dm_plan *plan = part_plan(pr, pr->mode, DM_FORWARD);
+	run_free(run_through(plan, &a, &b, NULL, &e, m->fwd_ring, m->all_sent));
 	plan_free(plan);
 	if (!plan_mode_tp(pr->mode)) { /* tensor parallel's lessons show the forward */
 		plan = tu_plan(pr->mode, n, DM_TRAIN);
-		run_free(run_through(plan, &a, &b, &dc, m->train_ring, NULL));
+		run_free(run_through(plan, &a, &b, &dc, NULL, m->train_ring, NULL));
 		plan_free(plan);
 	}
 	/* FSDP's forward, phase by phase to its last compute: the peaks less A's
@@ -172,6 +185,7 @@ static void measure(const struct part_run *pr, struct measured *m)
 	mat_free(&a);
 	mat_free(&b);
 	mat_free(&dc);
+	mat_free(&e);
 }
 
 /* A share as the words write it: "3/4", "all", "none", or a whole
@@ -319,7 +333,7 @@ static void check_figure(const char *where, const char *name, size_t len,
 			 const struct part_run *pr, const struct measured *m)
 {
 	char fig[LESSON_TEXT_MAX];
-	struct dm_plan *plan = tu_plan(pr->mode, pr->n, pr->train ? DM_TRAIN : DM_FORWARD);
+	struct dm_plan *plan = part_plan(pr, pr->mode, pr->train ? DM_TRAIN : DM_FORWARD);
 	if (pr->collective >= 0) {
 		plan_free(plan);
 		ck_assert_int_eq(plan_make_collective(&plan, pr->collective, pr->algo, pr->n,
