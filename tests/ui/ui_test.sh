@@ -369,9 +369,9 @@ wait_for '^EXIT:0 TTY:RESTORED$'
 
 test_name="the tensor-parallel lesson, 120x40"
 start 120x40 --lesson tensor-parallel
-wait_for 'part 1/3' && pass
+wait_for 'part 1/4' && pass
 keys End n
-wait_for 'part 2/3' && pass
+wait_for 'part 2/4' && pass
 keys n
 wait_for 'Rank 0 sends all of A to every other rank' && pass
 keys End
