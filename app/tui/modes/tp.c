@@ -59,20 +59,10 @@ static int tp_prepare(struct view *v, void *data, struct dm_err *err)
  * same bits every run: its sums are in ring order). */
 static int tp_rebuild(struct view *v, const void *data, int phase, struct dm_err *err)
 {
-	struct run *r;
-	int rc = 0;
 	(void)data;
-	if (plan_mode(v->plan) != DM_TP_MLP)
-		return replay_snapshot(&v->snap, v->plan, v->a, v->b, NULL, v->ev, v->n_ev, phase,
-				       err);
-	if ((rc = run_new(&r, v->plan, &v->run_cfg, v->a, v->b, err)))
-		return rc;
-	for (int p = 0; p <= phase && rc == 0; p++)
-		rc = run_step(r, err);
-	if (rc >= 0)
-		run_snapshot_take(r, &v->snap);
-	run_free(r);
-	return rc < 0 ? rc : 0;
+	if (plan_mode(v->plan) == DM_TP_MLP)
+		return view_rerun_to(v, phase, err);
+	return replay_snapshot(&v->snap, v->plan, v->a, v->b, NULL, v->ev, v->n_ev, phase, err);
 }
 
 int tp_row(const struct view *v)
