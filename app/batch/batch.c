@@ -76,7 +76,13 @@ static int batch_replay(const struct cli_opts *o)
 		status = STATUS_MISMATCH;
 		goto out;
 	}
-	report_summary(t.sum, plan, a.rows, a.cols, b.cols);
+	if (plan_mode_tp(plan_mode(plan))) { /* as batch_main words a tensor-parallel run */
+		report_tp_summary(t.sum, plan, a.rows, a.cols, b.cols);
+		report_threads(&snap);
+		report_tp_modes(t.sum, plan, a.rows, a.cols, b.cols);
+	} else {
+		report_summary(t.sum, plan, a.rows, a.cols, b.cols);
+	}
 	report_clock_run(o, plan, a.cols, t.ev, t.n_ev);
 	struct mat c = { a.rows, b.cols, snap.c };
 	status = report_write_outputs(o, NULL, 0, NULL, plan, &c);

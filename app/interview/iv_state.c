@@ -213,7 +213,7 @@ void iv_part_score(const struct judge *j, int part, int *passed, int *counted)
 const struct judge_case *iv_first_failing(const struct judge *j, int part, int *defined)
 {
 	int mode = part == IV_PART_DP ? DM_DP : DM_FSDP;
-	*defined = !j->load_error[0] && (mode == DM_DP ? j->has_dp : j->has_fsdp);
+	*defined = !j->load_error[0] && judge_has(j, mode);
 	if (!*defined)
 		return NULL;
 	for (size_t i = 0; i < j->n_cases; i++) {

@@ -37,7 +37,24 @@ static const struct battery_shape battery_shapes[] = {
 	  "more ranks than columns" },
 };
 
+/* Tensor parallel's own: tp-col splits N, tp-row K, so within the contract
+ * n divides both (and M, which DP and FSDP split, is free). */
+static const struct battery_shape battery_shapes_tp[] = {
+	{ 2, 8, 6, 4, MAT_VALUES_INTS, "the exercise's driver", NULL },
+	{ 1, 8, 6, 4, MAT_VALUES_INTS, "one device: plain A @ B", NULL },
+	{ 3, 6, 9, 6, MAT_VALUES_INTS, "n = 3: three blocks, three partials", NULL },
+	{ 4, 8, 8, 4, MAT_VALUES_INTS, "n = 4, one column a shard", NULL },
+	{ 8, 8, 16, 8, MAT_VALUES_INTS, "a larger n", NULL },
+	{ 2, 8, 6, 4, MAT_VALUES_FLOATS, "the driver with floats", NULL },
+	{ 4, 6, 8, 8, MAT_VALUES_FLOATS, "floats, n = 4", NULL },
+	{ 3, 7, 5, 7, MAT_VALUES_INTS, "uneven splits of K and N", NULL },
+	{ 4, 5, 7, 6, MAT_VALUES_FLOATS, "uneven, floats", NULL },
+	{ 5, 4, 3, 3, MAT_VALUES_INTS, "more ranks than K and N: empty shards", NULL },
+};
+
 #define BATTERY_SHAPES (sizeof battery_shapes / sizeof battery_shapes[0])
+_Static_assert(sizeof battery_shapes_tp / sizeof battery_shapes_tp[0] == BATTERY_SHAPES,
+	       "every mode has as many cases");
 #define BATTERY_SEED_TRIES 64
 /* the identifiability check's work bound (columns squared times rows) */
 #define BATTERY_CHECK_MAX 50000000.0
@@ -56,7 +73,13 @@ static void battery_case(struct judge_case *c, int id, int mode, int n, size_t M
 	c->seed = seed;
 	c->capacity = capacity;
 	c->what = what;
-	c->beyond = M % (size_t)n != 0 || N % (size_t)n != 0;
+	/* the dimensions the mode splits: tp-col N, tp-row K, DP and FSDP M and N */
+	if (mode == DM_TP_COL)
+		c->beyond = N % (size_t)n != 0;
+	else if (mode == DM_TP_ROW)
+		c->beyond = K % (size_t)n != 0;
+	else
+		c->beyond = M % (size_t)n != 0 || N % (size_t)n != 0;
 	c->counts = 1;
 	c->verdict = JUDGE_NOT_RUN;
 	c->first_wrong = -1;
@@ -68,7 +91,9 @@ int battery_build(const struct cli_opts *o, struct judge_case **cases, size_t *n
 	const unsigned pick = CLI_GIVEN_DEVICES | CLI_GIVEN_M | CLI_GIVEN_K | CLI_GIVEN_N |
 			      CLI_GIVEN_MODE | CLI_GIVEN_VALUES | CLI_GIVEN_SEED | CLI_GIVEN_CAPACITY;
 	int one = (o->given & pick) != 0;
-	int modes[2] = { DM_DP, DM_FSDP }, n_modes = 2;
+	/* tensor parallel's cases in batch mode alone: the judged view replays
+	 * DP and FSDP (session_judge.c says so for a file of TP alone) */
+	int modes[4] = { DM_DP, DM_FSDP, DM_TP_COL, DM_TP_ROW }, n_modes = o->batch ? 4 : 2;
 	if (o->given & CLI_GIVEN_MODE) {
 		modes[0] = o->mode;
 		n_modes = 1;
@@ -80,7 +105,9 @@ int battery_build(const struct cli_opts *o, struct judge_case **cases, size_t *n
 	for (int m = 0; m < n_modes; m++) {
 		for (size_t i = 0; i < per; i++, k++) {
 			if (!one) {
-				const struct battery_shape *s = &battery_shapes[i];
+				int tp = modes[m] == DM_TP_COL || modes[m] == DM_TP_ROW;
+				const struct battery_shape *s = tp ? &battery_shapes_tp[i]
+								   : &battery_shapes[i];
 				battery_case(&cs[k], (int)k + 1, modes[m], s->n, s->M, s->K, s->N,
 					     s->values, o->seed, o->capacity,
 					     modes[m] == DM_DP ? s->what_dp : s->what);

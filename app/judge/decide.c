@@ -134,7 +134,7 @@ static int decide_rows(const struct decide_in *in, const struct mat *x, char *ha
 	return ok && nmiss > 0;
 }
 
-static void decide_shape(struct decide_out *o, const struct decide_in *in)
+void decide_shape(struct decide_out *o, const struct decide_in *in)
 {
 	const struct rec_run *r = in->run;
 	const struct content *ct = in->ct;
@@ -250,7 +250,7 @@ static void decide_input(const struct rec_arr *x, const struct mat *want, char *
 
 /* The first change in place, as the headline (into o when none was given
  * yet); returns whether there was one. */
-static int decide_mutation(struct decide_out *o, const struct decide_in *in, const struct facts *f)
+int decide_mutation(struct decide_out *o, const struct decide_in *in, const struct facts *f)
 {
 	char what[256], then[256], step[64], region[128];
 	for (size_t i = 0; i < f->n_msg; i++) {
@@ -368,7 +368,7 @@ static int decide_ring(struct decide_out *o, const struct facts *f)
 }
 
 /* Messages sent and never received, in the order of the queues. */
-static int decide_left(struct decide_out *o, const struct decide_in *in, const struct facts *f)
+int decide_left(struct decide_out *o, const struct decide_in *in, const struct facts *f)
 {
 	size_t left = 0, said = 0;
 	char what[256], first[600] = "";
@@ -480,6 +480,16 @@ int decide_run(struct decide_out *o, const struct decide_in *in, struct dm_err *
 	}
 	const struct judge_case *c = in->c;
 	int rc = facts_build(&f, in->run, in->ct, c->mode, c->n, c->seed ^ 0xf4e1a1d5ULL, err);
+	if (!rc && judge_mode_tp(c->mode)) {
+		/* no event log: the engine's rules and replay know FSDP and DP alone */
+		if (!stuck_decide(o, in, &f))
+			rc = decide_tp(o, in, &f, err);
+		else
+			decide_tp_stuck(o, in);
+		facts_free(&f);
+		return rc ? rc : o->oom ? dm_err_set(err, DM_ENOMEM, "out of memory judging the run")
+				     : 0;
+	}
 	if (!rc)
 		rc = decide_log(in, &f, &b, &w, err);
 	if (rc) {

@@ -73,6 +73,21 @@ void decide_thread(const struct rec_run *r, int tid, char *buf, size_t size);
  * candidate's. */
 void decide_where(const char *path, const struct rec_where *w, char *buf, size_t size);
 
+/* decide.c's checks that tensor parallel's verdicts share: a result that
+ * is not an M x N array of numbers (wrong shape), the first payload or
+ * input changed in place, messages never received; each 1 when it decided
+ * o (decide_shape always does). */
+void decide_shape(struct decide_out *o, const struct decide_in *in);
+int decide_mutation(struct decide_out *o, const struct decide_in *in, const struct facts *f);
+int decide_left(struct decide_out *o, const struct decide_in *in, const struct facts *f);
+
+/* decide_tp.c: a tensor-parallel run that returned (stuck.c found nothing). */
+int decide_tp(struct decide_out *o, const struct decide_in *in, const struct facts *f,
+	      struct dm_err *err);
+/* decide_tp.c: what a TP run that raised adds (the split its mode needs,
+ * when numpy refused a product's shapes). */
+void decide_tp_stuck(struct decide_out *o, const struct decide_in *in);
+
 /* stuck.c: a run that raised, hung or ran out of time; 1 when it did (o
  * decided), else 0. */
 int stuck_decide(struct decide_out *o, const struct decide_in *in, const struct facts *f);

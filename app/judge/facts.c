@@ -148,27 +148,27 @@ static int facts_held(struct facts *f, int r)
 
 /* Is R A @ B?  The engine's rule: allclose (equal_nan), or Freivalds from
  * VERIFY_AUTO_MIN multiply-adds on, as batch mode checks a run. */
-static int facts_verify(struct facts *f, uint64_t seed, struct dm_err *err)
+int facts_is_c(const struct content *ct, const struct mat *R, uint64_t seed, int *ok,
+	       size_t *n_bad, struct dm_err *err)
 {
-	const struct content *ct = f->ct;
 	struct verify_result v;
 	if (verify_auto_method(ct->M, ct->K, ct->N) == VERIFY_FREIVALDS) {
-		int rc = verify_freivalds(ct->a, ct->b, f->R, VERIFY_VECTORS, seed, &v, err);
+		int rc = verify_freivalds(ct->a, ct->b, R, VERIFY_VECTORS, seed, &v, err);
 		if (rc)
 			return rc;
 		if (v.decided) {
-			f->ok = v.ok;
-			f->n_bad = v.n_bad;
+			*ok = v.ok;
+			*n_bad = v.n_bad;
 			return 0;
 		}
 	}
 	if (ct->has_p) {
-		f->ok = mat_allclose(f->R, &ct->p, NULL, &f->n_bad, NULL);
+		*ok = mat_allclose(R, &ct->p, NULL, n_bad, NULL);
 		return 0;
 	}
-	int rc = verify_exact(ct->a, ct->b, f->R, &v, err);
-	f->ok = !rc && v.ok;
-	f->n_bad = v.n_bad;
+	int rc = verify_exact(ct->a, ct->b, R, &v, err);
+	*ok = !rc && v.ok;
+	*n_bad = v.n_bad;
 	return rc;
 }
 
@@ -249,7 +249,7 @@ int facts_build(struct facts *f, const struct rec_run *r, const struct content *
 	    ret->dim[0] == ct->M && ret->dim[1] == ct->N) {
 		f->R = &ret->m;
 		f->int_result = strchr("iub", ret->dtype[1]) != NULL && ret->dtype[1];
-		int rc = facts_verify(f, seed, err);
+		int rc = facts_is_c(ct, f->R, seed, &f->ok, &f->n_bad, err);
 		if (rc)
 			return rc;
 		if (facts_map(f))

@@ -83,6 +83,13 @@ void facts_free(struct facts *f);
 
 const struct facts_msg *facts_at(const struct facts *f, const struct facts_list *l, size_t i);
 
+/* Whether R (M x N) is A @ B by the engine's rule: allclose (equal_nan),
+ * or Freivalds from VERIFY_AUTO_MIN multiply-adds on, as batch mode checks
+ * a run; *n_bad the elements (or rows) that are not.  Returns 0 or an
+ * engine error. */
+int facts_is_c(const struct content *ct, const struct mat *R, uint64_t seed, int *ok,
+	       size_t *n_bad, struct dm_err *err);
+
 /* The shard rank r held at step s (-1 unknown, FACTS_ALL_B). */
 int facts_held_at(const struct facts *f, int r, int s);
 /* The steps rank r reached, as far as its events go. */

@@ -75,9 +75,15 @@ int judge_prepare(struct judge *j, const struct cli_opts *o, struct dm_err *err)
 	return rc;
 }
 
+int judge_has(const struct judge *j, int mode)
+{
+	int k = judge_fn_index(mode);
+	return k >= 0 && j->has[k];
+}
+
 int judge_defines(const struct judge *j, const struct judge_case *c)
 {
-	return c->mode == DM_DP ? j->has_dp : j->has_fsdp;
+	return judge_has(j, c->mode);
 }
 
 const struct judge_case *judge_pick(const struct judge *j)

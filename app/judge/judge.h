@@ -17,6 +17,10 @@
 #include <distmm/dm_err.h>
 #include <distmm/trace.h>
 
+/* The functions a file may define, in the harness's load record's order:
+ * dp_mat_mul, fsdp_mat_mul, tp_col_mat_mul, tp_row_mat_mul. */
+#define JUDGE_FNS 4
+
 enum judge_verdict {
 	JUDGE_PASS = 0,
 	JUDGE_WRONG_RESULT,    /* C differs from A @ B: the first wrong step is named */
@@ -32,6 +36,8 @@ enum judge_verdict {
 	JUDGE_TIMEOUT,         /* neither a result nor a deadlock within the time limit */
 	JUDGE_ERROR,           /* the judge failed on this case, or the run's records did not parse */
 	JUDGE_NOT_RUN,         /* the harness never answered for it */
+	JUDGE_WEIGHTS_MOVED,   /* tensor parallel that moved B (last: the interview's saved
+				* verdicts keep their numbers) */
 	JUDGE_VERDICTS
 };
 
@@ -47,7 +53,7 @@ struct judge_wait {
 struct judge_case {
 	/* what runs */
 	int id;                /* 1, 2, ...: the table's numbers */
-	int mode;              /* DM_DP (dp_mat_mul) or DM_FSDP (fsdp_mat_mul) */
+	int mode;              /* DM_DP, DM_FSDP, DM_TP_COL or DM_TP_ROW: judge_fn(mode) runs */
 	int n, values;         /* devices; MAT_VALUES_* */
 	size_t M, K, N;
 	size_t capacity;       /* RUN_UNBOUNDED, N, or 0 */
@@ -83,7 +89,7 @@ struct judge {
 	int unconfined;        /* --judge-unconfined: no sandbox (sandbox.h) */
 	struct judge_case *cases;
 	size_t n_cases;
-	int has_dp, has_fsdp;  /* what the file defines (after loading) */
+	int has[JUDGE_FNS];    /* what the file defines (after loading), judge_fn_index's */
 	char python[512];      /* the interpreter used */
 	char version[32];      /* its version */
 	char load_error[512];  /* the file could not be loaded: one line */
@@ -109,8 +115,18 @@ int judge_run(struct judge *j, struct dm_err *err);
 
 void judge_free(struct judge *j);
 
-/* Whether the file defines the function case c runs. */
+/* Whether the file defines the function case c runs; the function mode
+ * runs. */
 int judge_defines(const struct judge *j, const struct judge_case *c);
+int judge_has(const struct judge *j, int mode);
+
+/* verdict.c: the function mode runs ("dp_mat_mul", ... "tp_row_mat_mul"),
+ * its index in judge.has (-1: no mode of the judge's), -m's word for it
+ * ("dp", "fsdp", "tp-col", "tp-row"), and whether it is tensor parallel's. */
+const char *judge_fn(int mode);
+int judge_fn_index(int mode);
+const char *judge_mode_arg(int mode);
+int judge_mode_tp(int mode);
 
 /* The case to show or write (--trace, the interface): the one picked (the
  * only one run), else the first failing one, else the driver case (FSDP's

@@ -15,11 +15,6 @@
 #include <distmm/run.h>
 #include <distmm/schedule.h>
 
-static const char *judge_report_fn(int mode)
-{
-	return mode == DM_DP ? "dp_mat_mul" : "fsdp_mat_mul";
-}
-
 static void judge_report_capacity(size_t cap, char *buf, size_t size)
 {
 	if (cap == RUN_UNBOUNDED)
@@ -31,7 +26,7 @@ static void judge_report_capacity(size_t cap, char *buf, size_t size)
 static void judge_report_table(const struct judge *j)
 {
 	int beyond = 0;
-	printf("case  function       n  A @ B            values  capacity   verdict\n");
+	printf("case  function        n  A @ B            values  capacity   verdict\n");
 	for (size_t i = 0; i < j->n_cases; i++) {
 		const struct judge_case *c = &j->cases[i];
 		char shape[64], cap[24];
@@ -41,13 +36,13 @@ static void judge_report_table(const struct judge *j)
 			 c->beyond && !c->counts ? " *" : "");
 		judge_report_capacity(c->capacity, cap, sizeof cap);
 		beyond |= c->beyond && !c->counts;
-		printf("%4d  %-13s %2d  %-16s %-7s %-10s %s\n", c->id, judge_report_fn(c->mode), c->n,
+		printf("%4d  %-14s %2d  %-16s %-7s %-10s %s\n", c->id, judge_fn(c->mode), c->n,
 		       shape, c->values == MAT_VALUES_INTS ? "ints" : "floats", cap,
 		       judge_verdict_word(c->verdict));
 	}
 	if (beyond)
-		printf("* beyond the exercise's contract (n does not divide M or N): reported, not "
-		       "counted in the exit status\n");
+		printf("* beyond the exercise's contract (n does not divide M or N; tp-col: N, "
+		       "tp-row: K): reported, not counted in the exit status\n");
 }
 
 static void judge_report_again(FILE *out, const struct judge *j, const struct judge_case *c)
@@ -59,7 +54,7 @@ static void judge_report_again(FILE *out, const struct judge *j, const struct ju
 		snprintf(sched, sizeof sched, " --judge-schedule %d", c->sched_seed);
 	status_escape(j->path, path, sizeof path);
 	fprintf(out, "  this case alone: distmm-tui -b --judge %s -m %s -d %d -M %zu -K %zu -N %zu "
-	       "--values %s --seed %" PRIu64 "%s%s\n", path, c->mode == DM_DP ? "dp" : "fsdp",
+	       "--values %s --seed %" PRIu64 "%s%s\n", path, judge_mode_arg(c->mode),
 	       c->n, c->M, c->K, c->N, c->values == MAT_VALUES_INTS ? "ints" : "floats", c->seed,
 	       cap, sched);
 }
@@ -124,7 +119,7 @@ static void judge_report_pass(const struct judge *j, const struct judge_case *c,
 		printf("\ncase%s %d%s", more[0] ? "s" : "", c->id, more);
 		printf(": pass, and:\n");
 	} else {
-		printf("\ncase %d: %s, n = %d: pass%s\n", c->id, judge_report_fn(c->mode), c->n,
+		printf("\ncase %d: %s, n = %d: pass%s\n", c->id, judge_fn(c->mode), c->n,
 		       c->n_notes ? ", and:" : "");
 	}
 	for (size_t k = 0; k < c->n_notes; k++)
@@ -141,7 +136,7 @@ void judge_report_case(FILE *out, const struct judge *j, const struct judge_case
 	const char *head = c->headline ? c->headline : "no answer";
 	judge_report_capacity(c->capacity, cap, sizeof cap);
 	fprintf(out, "\ncase %d: %s, n = %d%s%s%s, A %zux%zu @ B %zux%zu, %s, seed %" PRIu64
-	       ", capacity %s", c->id, judge_report_fn(c->mode), c->n, *c->what ? " (" : "", c->what,
+	       ", capacity %s", c->id, judge_fn(c->mode), c->n, *c->what ? " (" : "", c->what,
 	       *c->what ? ")" : "", c->M, c->K, c->K, c->N,
 	       c->values == MAT_VALUES_INTS ? "ints" : "floats", c->seed, cap);
 	int runs = j->schedule >= 0 || c->n < 2 ? 1 : 3;
@@ -199,12 +194,21 @@ static int judge_report_report(const struct cli_opts *o, const struct judge *j)
 	judge_report_capacity(o->capacity, cap, sizeof cap);
 	char path[1024];
 	status_escape(j->path, path, sizeof path);
-	printf("distmm-tui judge: %s (%s%s%s), python %s, time limit %g s a run\n", path,
-	       j->has_dp ? "dp_mat_mul" : "", j->has_dp && j->has_fsdp ? " and " : "",
-	       j->has_fsdp ? "fsdp_mat_mul" : "", j->version, j->timeout_ms / 1000.0);
-	if (!j->has_dp || !j->has_fsdp)
+	static const int modes[JUDGE_FNS] = { DM_DP, DM_FSDP, DM_TP_COL, DM_TP_ROW };
+	char fns[128] = "";
+	int has = 0;
+	for (int k = 0; k < JUDGE_FNS; k++)
+		has += judge_has(j, modes[k]);
+	for (int k = 0, said = 0; k < JUDGE_FNS; k++)
+		if (judge_has(j, modes[k]))
+			snprintf(fns + strlen(fns), sizeof fns - strlen(fns), "%s%s",
+				 !said++ ? "" : said == has ? " and " : ", ", judge_fn(modes[k]));
+	printf("distmm-tui judge: %s (%s), python %s, time limit %g s a run\n", path, fns,
+	       j->version, j->timeout_ms / 1000.0);
+	/* tensor parallel's functions are the exercise's sequel: not said when missing */
+	if (judge_has(j, DM_DP) != judge_has(j, DM_FSDP))
 		printf("it defines no %s: those cases are left out\n",
-		       j->has_dp ? "fsdp_mat_mul" : "dp_mat_mul");
+		       judge_has(j, DM_DP) ? "fsdp_mat_mul" : "dp_mat_mul");
 	if (!o->quiet)
 		judge_report_table(j);
 	for (size_t i = 0; i < j->n_cases; i++) {
@@ -284,16 +288,16 @@ int judge_report_main(const struct cli_opts *o)
 	if (rc) {
 		status_error("%s", err.msg);
 		status = status_of(rc);
-	} else if (j.failure[0] && !j.has_dp && !j.has_fsdp) {
+	} else if (j.failure[0] && !judge_has(&j, DM_DP) && !judge_has(&j, DM_FSDP) &&
+		   !judge_has(&j, DM_TP_COL) && !judge_has(&j, DM_TP_ROW)) {
 		status_error("--judge: %s", j.failure);  /* before the file was loaded */
 		status = STATUS_USAGE;
 	} else if (j.load_error[0]) {
 		status_error("%s", j.load_error);
 		status = STATUS_USAGE;
-	} else if ((o->given & CLI_GIVEN_MODE) &&
-		   !(o->mode == DM_DP ? j.has_dp : j.has_fsdp)) {
-		status_error("%s defines no %s (-m %s)", j.path, judge_report_fn(o->mode),
-			     o->mode == DM_DP ? "dp" : "fsdp");
+	} else if ((o->given & CLI_GIVEN_MODE) && !judge_has(&j, o->mode)) {
+		status_error("%s defines no %s (-m %s)", j.path, judge_fn(o->mode),
+			     judge_mode_arg(o->mode));
 		status = STATUS_USAGE;
 	} else {
 		status = judge_report_report(o, &j);

@@ -13,7 +13,8 @@
  * by tabs, the last one free text; a run's records ride in a frame:
  *   boot (from HARNESS_BOOT, before it reads the modules)
  *   nonumpy <TAB> why          | hello <TAB> 2 <TAB> python version
- *   load <TAB> ok <TAB> dp 0|1 <TAB> fsdp 0|1 | load <TAB> error <TAB> line
+ *   load <TAB> ok <TAB> dp 0|1 <TAB> fsdp 0|1 <TAB> tp-col 0|1 <TAB> tp-row 0|1
+ *                              | load <TAB> error <TAB> line
  *   begin <TAB> id             | end <TAB> id     | done
  *   run <TAB> id <TAB> seed <TAB> status <TAB> bytes, then that many bytes:
  *       one run's records, as its process wrote them; status says how the
@@ -68,6 +69,8 @@
  *                                 list or tuple (ITEMS of them, ALLARR all
  *                                 arrays), 3 anything else; NARR (0 or 1) arr
  *                                 records: the array, or what it converts to
+ *   item I                        item I (0, 1, ... in order) of a returned list or
+ *                                 tuple (ret KIND 2): one arr record
  *   inp WHICH                     A (0) or B (1) as the function left them:
  *                                 one arr record
  *   hold TID                      an array of B's shape a rank's function had
@@ -174,7 +177,7 @@ int proto_job(struct proto_buf *out, struct judge *j, struct dm_err *err)
 		else
 			snprintf(cap, sizeof cap, "%zu", c->capacity);
 		bad = proto_printf(out, "case\t%d\t%s\t%d\t%zu\t%zu\t%zu\t%s\t%s\n", c->id,
-				   c->mode == DM_DP ? "dp_mat_mul" : "fsdp_mat_mul", c->n, c->M, c->K,
+				   judge_fn(c->mode), c->n, c->M, c->K,
 				   c->N, cap, c->values == MAT_VALUES_INTS ? "ints" : "floats") ||
 		      proto_matrix(out, &a) || proto_matrix(out, &b);
 		mat_free(&a);
@@ -242,7 +245,7 @@ int proto_record(struct judge *j, char *line, size_t len, size_t *index,
 	char *f[PROTO_MAX_FIELDS];
 	size_t fl[PROTO_MAX_FIELDS];
 	(void)len;
-	size_t nf = proto_fields(line, f, fl, strncmp(line, "load\t", 5) == 0 ? 4 : PROTO_MAX_FIELDS);
+	size_t nf = proto_fields(line, f, fl, strncmp(line, "load\t", 5) == 0 ? 2 + JUDGE_FNS : PROTO_MAX_FIELDS);
 	const char *rec = f[0];
 	if (strcmp(rec, "boot") == 0 && nf == 1)
 		return PROTO_BOOT;
@@ -259,16 +262,18 @@ int proto_record(struct judge *j, char *line, size_t len, size_t *index,
 	if (strcmp(rec, "load") == 0) {
 		if (nf >= 3 && strcmp(f[1], "error") == 0) {
 			snprintf(j->load_error, sizeof j->load_error, "%s", f[2]);
-			if (nf == 4)  /* the line had a tab of its own */
+			for (size_t k = 3; k < nf; k++)  /* the line had tabs of its own */
 				snprintf(j->load_error + strlen(j->load_error),
-					 sizeof j->load_error - strlen(j->load_error), "\t%s", f[3]);
+					 sizeof j->load_error - strlen(j->load_error), "\t%s", f[k]);
 			return PROTO_LOADED;
 		}
-		if (nf != 4 || strcmp(f[1], "ok") != 0 || proto_int(f[2], 0, 1) < 0 ||
-		    proto_int(f[3], 0, 1) < 0)
+		if (nf != 2 + JUDGE_FNS || strcmp(f[1], "ok") != 0)
 			return proto_bad(err, "load");
-		j->has_dp = f[2][0] == '1';
-		j->has_fsdp = f[3][0] == '1';
+		for (int k = 0; k < JUDGE_FNS; k++) {
+			if (proto_int(f[2 + k], 0, 1) < 0)
+				return proto_bad(err, "load");
+			j->has[k] = f[2 + k][0] == '1';
+		}
 		return PROTO_LOADED;
 	}
 	if (nf < 2 || proto_case(j, f[1], index))

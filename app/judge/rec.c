@@ -17,6 +17,7 @@
 #define REC_INTS_MAX 12
 #define REC_STRS_MAX 5
 #define REC_ARRS_MAX 64          /* arrays in one message */
+#define REC_ITEMS_MAX 4096       /* items of a returned list (one a rank) */
 #define REC_THREADS_MAX 65536
 #define REC_QUEUES_MAX (1 << 20)
 #define REC_STR_MAX (64u << 20)
@@ -28,6 +29,7 @@ static const struct rec_tag {
 	{ "hi", 1, 0 },   { "thr", 4, 1 },  { "snd", 11, 0 }, { "sent", 3, 0 }, { "rcv", 9, 0 },
 	{ "fin", 3, 0 },  { "arr", 6, 2 },  { "exc", 3, 5 },  { "wait", 7, 3 }, { "live", 2, 0 },
 	{ "ret", 4, 1 },  { "inp", 1, 0 },  { "hold", 1, 0 }, { "out", 1, 1 },  { "end", 2, 0 },
+	{ "item", 1, 0 },
 };
 #define REC_TAGS (sizeof rec_tags / sizeof rec_tags[0])
 
@@ -459,6 +461,19 @@ static int rec_record(struct rec_parser *ps, const struct rec_line *l)
 		r->has_ret_arr = (int)d;
 		return d ? rec_array(ps, &r->ret) : 0;
 	}
+	if (strcmp(t, "item") == 0) {
+		/* the items of a returned list, in order (tp_row_mat_mul's ranks' C) */
+		if (!r->has_ret || r->ret_kind != REC_RET_SEQ ||
+		    rec_int(ps, l, 0, (long long)r->n_items, (long long)r->n_items, &a) ||
+		    (long long)r->n_items >= r->ret_items || r->n_items >= REC_ITEMS_MAX)
+			return rec_bad(ps, "an item out of its place");
+		size_t k = r->n_items;
+		struct rec_arr *x;
+		if (!REC_PUSH(r->items, k, x))
+			return rec_nomem(ps);
+		r->n_items = k;
+		return rec_array(ps, x);
+	}
 	if (strcmp(t, "out") == 0) {
 		if (r->out || rec_int(ps, l, 0, 0, 1, &a))
 			return rec_bad(ps, "an output out of its place");
@@ -543,6 +558,7 @@ void rec_free(struct rec_run *r)
 	for (size_t i = 0; i < r->n_wait; i++)
 		rec_where_free(&r->wait[i].at);
 	rec_arr_free(r->held, r->n_held);
+	rec_arr_free(r->items, r->n_items);
 	mat_free(&r->ret.m);
 	mat_free(&r->inp[0].m);
 	mat_free(&r->inp[1].m);

@@ -124,6 +124,8 @@ struct rec_run {
 	long ret_items;
 	char *ret_type;
 	struct rec_arr ret;         /* the array returned (or the one it converts to) */
+	struct rec_arr *items;      /* a returned list's items, the first n_items of them */
+	size_t n_items;
 	int has_ret_arr;
 	int has_inp[2];
 	struct rec_arr inp[2];      /* A and B as the function left them */

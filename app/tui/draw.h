@@ -31,4 +31,10 @@ void draw_need(const struct view *v, int cols, int rows, uint64_t now, int *need
 /* Whether the schedule table, wanted, gets a panel on stdscr's size. */
 int draw_table_fits(const struct view *v);
 
+/* A screen of lines of their own (the interview's and the drill's, laid out
+ * by mode_interview_lines and drill_lines): each at its row in its tone, a
+ * rule as a line across, the last (the key bar) on the bottom row. */
+struct iv_line;
+void draw_line_screen(const struct iv_line *screen_lines, int n);
+
 #endif

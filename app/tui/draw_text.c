@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "draw.h"
+#include "modes/interview.h"
 #include "theme.h"
 
 void draw_text(int y, int x, int maxw, attr_t a, const char *s)
@@ -73,4 +75,31 @@ int draw_wrapped(int y, int x, int w, int h, attr_t a, const char *text)
 	for (int i = 0; i < lines; i++)
 		draw_text(y + i, x, len[i] < w ? len[i] : w, a, text + start[i]);
 	return lines;
+}
+
+void draw_line_screen(const struct iv_line *lines, int n)
+{
+	int rows, cols;
+	getmaxyx(stdscr, rows, cols);
+	erase();
+	for (int i = 0; i < n; i++) {
+		int y = i == n - 1 ? rows - 1 : i; /* the key bar at the bottom */
+		if (lines[i].rule) {
+			for (int x = 0; x < cols; x++)
+				theme_put(stdscr, y, x, GLYPH_HLINE, theme_attr(ROLE_BORDER));
+			continue;
+		}
+		int role = ROLE_NORMAL;
+		switch (lines[i].how) {
+		case VIEW_TONE_TITLE: role = ROLE_TITLE; break;
+		case VIEW_TONE_KEY: role = ROLE_KEY; break;
+		case VIEW_TONE_DIM: role = ROLE_DIM; break;
+		case VIEW_TONE_OK: role = ROLE_OK; break;
+		case VIEW_TONE_BAD: role = ROLE_BAD; break;
+		}
+		attrset(theme_attr(role));
+		mvaddnstr(y, 0, lines[i].text, cols);
+		attrset(A_NORMAL);
+	}
+	refresh();
 }

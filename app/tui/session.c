@@ -121,6 +121,14 @@ int session_open(struct session *t, const struct cli_opts *o)
 			session_close(t);
 			return status_of(rc);
 		}
+		if (plan_mode_tp(t->trace.mode) && t->trace.pass == DM_TRAIN) {
+			/* as -m tp-col --train is: the interface shows tp's forward */
+			status_error("%s is a tensor-parallel training step's trace: it replays with "
+				     "-b alone yet (the interface shows tensor parallel's forward)",
+				     o->replay_file);
+			session_close(t);
+			return STATUS_USAGE;
+		}
 		if (t->trace.n > LAYOUT_MAX_DEVICES) {
 			status_error("the trace has %d devices; the interface shows up to %d (use -b)",
 				     t->trace.n, LAYOUT_MAX_DEVICES);
@@ -185,8 +193,8 @@ static int session_start_view(struct session *t, uint64_t now, struct dm_err *er
 		int train = tr->pass == DM_TRAIN;
 		if ((rc = trace_check(tr, t->a.rows, t->a.cols, t->b.cols, err)) ||
 		    (train && (rc = inputs_load_dc(o, t->a.rows, t->b.cols, &t->dc, err))) ||
-		    (rc = mode_replay_start(&t->v, &t->a, &t->b, train ? &t->dc : NULL, tr->ev,
-					    tr->n_ev, tr->mode, tr->n, o->bug, now, err))) {
+		    (rc = mode_replay_start(&t->v, &t->a, &t->b, train ? &t->dc : NULL, tr, o->bug,
+					    now, err))) {
 			mat_free(&t->a);
 			mat_free(&t->b);
 			mat_free(&t->dc);

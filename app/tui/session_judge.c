@@ -49,7 +49,8 @@ static int sj_errors(struct session_judge *sj, const struct cli_opts *o, int rc,
 		status_error("%s", err->msg);
 		return status_of(rc);
 	}
-	if (j->failure[0] && !j->has_dp && !j->has_fsdp) {
+	int has_tp = judge_has(j, DM_TP_COL) || judge_has(j, DM_TP_ROW);
+	if (j->failure[0] && !judge_has(j, DM_DP) && !judge_has(j, DM_FSDP) && !has_tp) {
 		status_error("--judge: %s", j->failure);
 		return STATUS_USAGE;
 	}
@@ -57,10 +58,17 @@ static int sj_errors(struct session_judge *sj, const struct cli_opts *o, int rc,
 		status_error("%s", j->load_error);
 		return STATUS_USAGE;
 	}
-	if ((o->given & CLI_GIVEN_MODE) && !(o->mode == DM_DP ? j->has_dp : j->has_fsdp)) {
-		status_error("%s defines no %s (-m %s)", j->path,
-			     o->mode == DM_DP ? "dp_mat_mul" : "fsdp_mat_mul",
-			     o->mode == DM_DP ? "dp" : "fsdp");
+	if ((o->given & CLI_GIVEN_MODE) && !judge_has(j, o->mode)) {
+		status_error("%s defines no %s (-m %s)", j->path, judge_fn(o->mode),
+			     judge_mode_arg(o->mode));
+		return STATUS_USAGE;
+	}
+	/* the judged view replays a run as the engine's event log, which
+	 * tensor parallel does not have yet: batch mode judges it */
+	if (!judge_has(j, DM_DP) && !judge_has(j, DM_FSDP) && has_tp) {
+		status_error("%s defines tensor parallel's functions alone: the judged view shows "
+			     "dp_mat_mul and fsdp_mat_mul only (-b --judge %s judges them)", j->path,
+			     j->path);
 		return STATUS_USAGE;
 	}
 	return STATUS_OK;

@@ -15,6 +15,7 @@
 
 #include "cli/inputs.h"
 #include "cli/status.h"
+#include "draw.h"
 #include "layout.h"
 #include "theme.h"
 #include "tui.h"
@@ -180,28 +181,7 @@ static void drill_draw(const struct drill *d)
 	static struct iv_line lines[DRILL_LINES_MAX];
 	int rows, cols;
 	getmaxyx(stdscr, rows, cols);
-	erase();
-	int n = drill_lines(d, cols, rows, lines, DRILL_LINES_MAX);
-	for (int i = 0; i < n; i++) {
-		int y = i == n - 1 ? rows - 1 : i;
-		if (lines[i].rule) {
-			for (int x = 0; x < cols; x++)
-				theme_put(stdscr, y, x, GLYPH_HLINE, theme_attr(ROLE_BORDER));
-			continue;
-		}
-		int role = ROLE_NORMAL;
-		switch (lines[i].how) {
-		case VIEW_TONE_TITLE: role = ROLE_TITLE; break;
-		case VIEW_TONE_KEY: role = ROLE_KEY; break;
-		case VIEW_TONE_DIM: role = ROLE_DIM; break;
-		case VIEW_TONE_OK: role = ROLE_OK; break;
-		case VIEW_TONE_BAD: role = ROLE_BAD; break;
-		}
-		attrset(theme_attr(role));
-		mvaddnstr(y, 0, lines[i].text, cols);
-		attrset(A_NORMAL);
-	}
-	refresh();
+	draw_line_screen(lines, drill_lines(d, cols, rows, lines, DRILL_LINES_MAX));
 }
 
 int tui_drill_main(const struct cli_opts *o)

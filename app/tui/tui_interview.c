@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli/status.h"
+#include "draw.h"
 #include "interview/interview.h"
 #include "interview/iv_judge.h"
 #include "interview/iv_questions.h"
@@ -292,28 +293,7 @@ static void iv_draw(const struct iv_loop *l)
 	static struct iv_line lines[IV_LINES_MAX];
 	int rows, cols;
 	getmaxyx(stdscr, rows, cols);
-	erase();
-	int n = mode_interview_lines(&l->s, cols, rows, lines, IV_LINES_MAX);
-	for (int i = 0; i < n; i++) {
-		int y = i == n - 1 ? rows - 1 : i; /* the key bar at the bottom */
-		if (lines[i].rule) {
-			for (int x = 0; x < cols; x++)
-				theme_put(stdscr, y, x, GLYPH_HLINE, theme_attr(ROLE_BORDER));
-			continue;
-		}
-		int role = ROLE_NORMAL;
-		switch (lines[i].how) {
-		case VIEW_TONE_TITLE: role = ROLE_TITLE; break;
-		case VIEW_TONE_KEY: role = ROLE_KEY; break;
-		case VIEW_TONE_DIM: role = ROLE_DIM; break;
-		case VIEW_TONE_OK: role = ROLE_OK; break;
-		case VIEW_TONE_BAD: role = ROLE_BAD; break;
-		}
-		attrset(theme_attr(role));
-		mvaddnstr(y, 0, lines[i].text, cols);
-		attrset(A_NORMAL);
-	}
-	refresh();
+	draw_line_screen(lines, mode_interview_lines(&l->s, cols, rows, lines, IV_LINES_MAX));
 }
 
 /* The next wake-up: the next second of the countdown, or never. */

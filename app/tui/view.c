@@ -453,7 +453,8 @@ int view_init_log(struct view *v, const struct mat *a, const struct mat *b,
 	int rc, n = log->n;
 	view_common_init(v, a, b);
 	v->cfg = (struct view_config){ log->mode, n,	       RUN_UNBOUNDED, ORDER_PARITY,
-				       log->bug,  0,	       log->dc != NULL, log->dc, 0, 0, 0, NULL, 0, NULL, 0 };
+				       log->bug,  0,	       log->dc != NULL, log->dc,
+				       log->reduce_scatter, 0, 0, NULL, 0, NULL, 0 };
 	if ((rc = modes_request(v, err)) ||
 	    (view_mode_push(v, log->top, log->top_data) &&
 	     (rc = dm_err_set(err, DM_ENOMEM, "too many modes"))) ||

@@ -238,6 +238,7 @@ struct view_log {
 				   first phase is shown stopped at ready, not refused */
 	const struct view_mode *top; /* the mode that shows it, pushed with top_data */
 	void *top_data;
+	int reduce_scatter;     /* tp-row's sum ended with a reduce-scatter */
 };
 
 /* Starts the view on log, on A and B (which the caller has found to fit):
@@ -404,6 +405,10 @@ int view_mode_prepare(struct view *v, struct dm_err *err);
 void view_mode_new_run(struct view *v);
 int view_mode_restart(struct view *v, uint64_t now);
 int view_mode_rebuild(struct view *v, int phase, struct dm_err *err);
+/* A stop rebuilt by running the engine again to phase (the same bits every
+ * run): for modes whose events have no replay rules yet (a collective,
+ * tp-mlp); the others rebuild from the log with replay_snapshot. */
+int view_rerun_to(struct view *v, int phase, struct dm_err *err);
 void view_mode_verify(struct view *v);
 void view_mode_derive(struct view *v);
 void view_mode_shown(struct view *v);

@@ -121,6 +121,20 @@ int view_mode_rebuild(struct view *v, int phase, struct dm_err *err)
 	return dm_err_set(err, DM_EINVAL, "no mode rebuilds a phase from the log");
 }
 
+int view_rerun_to(struct view *v, int phase, struct dm_err *err)
+{
+	struct run *r;
+	int rc;
+	if ((rc = run_new(&r, v->plan, &v->run_cfg, v->a, v->b, err)))
+		return rc;
+	for (int p = 0; p <= phase && rc == 0; p++)
+		rc = run_step(r, err);
+	if (rc >= 0)
+		run_snapshot_take(r, &v->snap);
+	run_free(r);
+	return rc < 0 ? rc : 0;
+}
+
 void view_mode_verify(struct view *v)
 {
 	EACH_RW(v, e)

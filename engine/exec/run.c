@@ -687,12 +687,19 @@ static void run_train_snapshot(const struct run *r, struct run_snapshot *s)
 	size_t K = r->K, N = r->N;
 	if (!s->db_fill)
 		return;
-	if (!r->train || plan_mode_tp(r->plan.mode)) { /* no gradients (tp's: batch's alone) */
+	if (!r->train || plan_mode_tp(r->plan.mode)) {
+		/* no gradients; tensor parallel's: rank 0's dA and dB once it has them
+		 * (the end), the devices' blocks are not drawn yet */
+		const struct device *d0 = &r->dev[0];
 		memset(s->db_fill, 0, (size_t)r->n * N * sizeof *s->db_fill);
 		if (s->db) {
 			memset(s->da, 0, r->M * K * sizeof(double));
 			memset(s->db, 0, (size_t)r->n * K * N * sizeof(double));
 			memset(s->db_result, 0, K * N * sizeof(double));
+		}
+		if (s->db && r->train && d0->gathered_da.data && d0->gathered_db.data) {
+			memcpy(s->da, d0->gathered_da.data, r->M * K * sizeof(double));
+			memcpy(s->db_result, d0->gathered_db.data, K * N * sizeof(double));
 		}
 		return;
 	}

@@ -143,15 +143,13 @@ int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size
 		} else if (rank == 0 && (rc = mat_alloc_uninit(&d->a, M, K, err))) {
 			return rc;
 		}
-		if (rank == 0)
-			device_hold(d, mat_bytes(M, K));
 		if ((rc = mat_alloc_uninit(&d->b, K, w, err)))
 			return rc;
 		if (b)
 			device_copy_block(&d->b, b, 0, c0);
 		if ((rc = mat_alloc(&d->c, M, w, err)))
 			return rc;
-		device_hold(d, mat_bytes(K, w) + mat_bytes(M, w));
+		device_hold(d, tp_setup_bytes(p->mode, n, rank, M, K, N, 0));
 		if (p->mode != DM_TP_MLP)
 			return 0;
 		/* E's rows matching B's columns: H_r @ E_r is rank r's part of Z */
@@ -182,8 +180,20 @@ int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size
 	if ((rc = mat_alloc(&d->c, M, N, err)))
 		return rc;
 	d->parts[rank] = 0;
-	device_hold(d, mat_bytes(M, kw) + mat_bytes(kw, N) + mat_bytes(M, N));
+	device_hold(d, tp_setup_bytes(p->mode, n, rank, M, K, N, 0));
 	return 0;
+}
+
+uint64_t tp_setup_bytes(int mode, int n, int rank, size_t M, size_t K, size_t N, int train)
+{
+	uint64_t dc = train ? mat_bytes(M, mode == DM_TP_COL ? split_size(N, n, rank) : N) : 0;
+	if (mode != DM_TP_ROW) { /* A on rank 0 alone, its columns of B and C (tp-mlp: and
+				    E's rows and Z, tp_setup's) */
+		size_t w = split_size(N, n, rank);
+		return (rank == 0 ? mat_bytes(M, K) : 0) + mat_bytes(K, w) + mat_bytes(M, w) + dc;
+	}
+	size_t kw = split_size(K, n, rank); /* its columns of A, rows of B, the partial */
+	return mat_bytes(M, kw) + mat_bytes(kw, N) + mat_bytes(M, N) + dc;
 }
 
 static struct ev tp_event(const struct device *d, int phase, int op, int peer, uint64_t t)

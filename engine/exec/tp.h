@@ -8,6 +8,7 @@
 #error "engine-internal header: app/ uses only the public API, <distmm/...> in engine/include"
 #endif
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <distmm/dm_err.h>
@@ -32,6 +33,11 @@ struct run_snapshot;
  * sets comm, enter and ctx.  Returns 0 or DM_ENOMEM. */
 int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size_t K, size_t N,
 	     const struct mat *a, const struct mat *b, const struct mat *e, struct dm_err *err);
+
+/* The bytes rank holds once set up (tp_setup's, and with train
+ * tp_setup_train's dC): what a replay starts each rank from.  tp-mlp's E
+ * and Z are tp_setup's beside them. */
+uint64_t tp_setup_bytes(int mode, int n, int rank, size_t M, size_t K, size_t N, int train);
 
 /* tp-mlp's second weight: E with values, N x P (B's columns, the plan's
  * width); 0 or DM_EINVAL (run_new's check). */

@@ -35,7 +35,8 @@ int tp_setup_train(struct device *d, const struct mat *dc, struct dm_err *err)
 		return rc;
 	if (dc)
 		device_copy_block(&d->dc, dc, 0, c0);
-	device_hold(d, mat_bytes(d->M, w));
+	device_hold(d, tp_setup_bytes(d->mode, d->n, d->rank, d->M, d->K, d->N, 1) -
+		       tp_setup_bytes(d->mode, d->n, d->rank, d->M, d->K, d->N, 0));
 	return 0;
 }
 

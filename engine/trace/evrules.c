@@ -24,36 +24,9 @@
 
 #include <distmm/schedule.h>
 #include <distmm/split.h>
-#include "core/schedule_int.h"
+#include "core/plan_int.h"
 #include "exec/bug_int.h"
 #include "core/xalloc.h"
-
-void evr_run_init(struct evr_run *run, int mode, int train, int n, size_t M, size_t K,
-		  size_t N)
-{
-	run->mode = mode;
-	run->train = train;
-	run->n = n;
-	run->phases = sched_count_of(mode, train, n);
-	run->M = M;
-	run->K = K;
-	run->N = N;
-}
-
-size_t evr_row_begin(const struct evr_run *run, int rank)
-{
-	return split_offset(run->M, run->n, rank);
-}
-
-size_t evr_row_end(const struct evr_run *run, int rank)
-{
-	return split_offset(run->M, run->n, rank) + split_size(run->M, run->n, rank);
-}
-
-uint64_t evr_block_bytes(uint64_t rows, uint64_t cols)
-{
-	return rows * cols * sizeof(double); /* rows, cols < 2^32: no overflow */
-}
 
 /* ---- one event alone ---------------------------------------------------- */
 
@@ -466,7 +439,9 @@ static int evr_extra_send(const struct evr_run *run, const struct ev *e)
 /* The row of phase's kind, in the run's schedule. */
 static const struct evr_kind *evr_kind_of(const struct evr_run *run, int phase)
 {
-	int kind = sched_kind_of(run->mode, run->train, run->n, phase);
+	if (plan_mode_tp(run->mode))
+		return evr_tp_kind(run, phase);
+	int kind = evr_kind_at(run, phase);
 	return run->train ? evr_train_kind(kind) : &evr_kinds[kind];
 }
 
@@ -474,6 +449,8 @@ static const struct evr_kind *evr_kind_of(const struct evr_run *run, int phase)
  * gather, else B's (C's, dC's, dB's) N. */
 static size_t evr_cols_of(const struct evr_run *run, const struct ev *e)
 {
+	if (plan_mode_tp(run->mode))
+		return evr_tp_cols_are_k(run, e) ? run->K : run->N;
 	return e->tensor == EV_TENSOR_DA && e->op != EV_COMPUTE ? run->K : run->N;
 }
 
@@ -486,7 +463,9 @@ int evr_check_event(const struct evr_run *run, size_t i, const struct ev *e, str
 	if (e->tensor == EV_TENSOR_CCL) /* the rules are the matrices' runs' */
 		return dm_err_set(err, DM_EFORMAT, "event %zu: a collective's, but the run is a "
 				  "matrix multiply", i);
-	if (!run->train && (e->tensor != EV_TENSOR_FWD || e->op > EV_GATHER))
+	/* (tensor parallel's phases say which tensor and op they take) */
+	if (!run->train && !plan_mode_tp(run->mode) &&
+	    (e->tensor != EV_TENSOR_FWD || e->op > EV_GATHER))
 		return dm_err_set(err, DM_EFORMAT, "event %zu: a%s %s%s%s is a training step's, but "
 				  "the run is the forward alone", i, e->op == EV_ADD ? "n" : "",
 				  ev_op_name(e->op), e->tensor ? " of " : "",
@@ -498,11 +477,11 @@ int evr_check_event(const struct evr_run *run, size_t i, const struct ev *e, str
 		return dm_err_set(err, DM_EFORMAT, "event %zu: phase %d, but a %s run on %d devices "
 				  "has %d phases (0 to %d)", i, e->phase, plan_mode_name(run->mode),
 				  run->n, run->phases, run->phases - 1);
-	int step = sched_step_of(run->mode, run->train, run->n, e->phase);
+	int step = evr_step_at(run, e->phase);
 	if (e->step != step)
 		return dm_err_set(err, DM_EFORMAT, "event %zu: phase %d belongs to step %d, not %d",
 				  i, e->phase, step, e->step);
-	int kind = sched_kind_of(run->mode, run->train, run->n, e->phase);
+	int kind = evr_kind_at(run, e->phase);
 	const struct evr_kind *k = evr_kind_of(run, e->phase);
 	int extra = evr_extra_send(run, e);
 	if (!(k->ops & EVR_OP(e->op)) && !extra)
@@ -566,7 +545,8 @@ static int evr_end_phase(struct evr *x, int p, struct dm_err *err)
 	int rc;
 	if (!x->whole)
 		return 0;
-	if (p != x->phase)
+	/* (tp-col's distribute on one device has none: its rows say what is missing) */
+	if (p != x->phase && !plan_mode_tp(x->run.mode))
 		rc = dm_err_set(err, DM_EFORMAT, "phase %d has no events", p);
 	else
 		rc = evr_kind_of(&x->run, p)->end(x, p, err);
@@ -608,8 +588,11 @@ int evr_event(struct evr *x, size_t i, struct dm_err *err)
 	char what[32];
 	snprintf(what, sizeof what, "%s%s%s", verbs[e->op], e->tensor ? " " : "",
 		 ev_tensor_name(e->tensor));
-	if ((rc = evr_slot_take(x->slot[e->op][e->tensor], e->op == EV_GATHER ? e->peer : r, i,
-				e->phase, what, err)))
+	int by_peer = e->op == EV_GATHER || evr_tp_by_peer(&x->run, e);
+	if (by_peer && e->op == EV_SEND) /* rank 0's A, one a rank */
+		snprintf(what, sizeof what, "is sent A");
+	if ((rc = evr_slot_take(x->slot[e->op][e->tensor], by_peer ? e->peer : r, i, e->phase,
+				what, err)))
 		return rc;
 	if (e->peak < x->peak[r])
 		return dm_err_set(err, DM_EFORMAT, "event %zu: rank %d's peak falls from %" PRIu64
@@ -712,18 +695,19 @@ static int evr_ring_init(struct evr_ring *g, int n)
 	return 0;
 }
 
-int evr_init(struct evr *x, const struct ev *ev, int mode, int train, int n, size_t M, size_t K,
+int evr_init(struct evr *x, const struct ev *ev, const struct dm_plan *p, size_t M, size_t K,
 	     size_t N, unsigned bugs, int policy, struct dm_err *err)
 {
+	int mode = p->mode, train = p->pass != DM_FORWARD, n = p->n, tp = plan_mode_tp(mode);
 	memset(x, 0, sizeof *x);
-	evr_run_init(&x->run, mode, train, n, M, K, N);
+	evr_run_init(&x->run, p, M, K, N);
 	x->ev = ev;
 	x->policy = policy;
 	x->whole = policy != EVR_PHASES_NONE;
 	x->phase = -1;
 	x->cands = 0;
 	for (int b = 0; b < BUG_COUNT; b++) /* most bugs are the ring's (bug_applies_to) */
-		if ((bugs & (1u << b)) && bug_applies_to(b, mode, train))
+		if ((bugs & (1u << b)) && bug_applies_to(b, mode, train) && (!tp || b == BUG_NONE))
 			x->cands |= 1u << b;
 	if (!x->cands)
 		return dm_err_set(err, DM_EINVAL, "no run to check the events against");
@@ -733,11 +717,11 @@ int evr_init(struct evr *x, const struct ev *ev, int mode, int train, int n, siz
 		x->primary++;
 	size_t un = (size_t)n;
 	int rc = 0;
-	/* a forward run has the forward's four; a training step every op on
-	 * every tensor */
+	/* a forward run has the forward's four (tensor parallel's ring adds);
+	 * a training step every op on every tensor */
 	for (int op = 0; op < EVR_OPS; op++)
 		for (int t = 0; t < EVR_TENSORS; t++)
-			if ((train || (t == EV_TENSOR_FWD && op <= EV_GATHER)) &&
+			if ((train || tp || (t == EV_TENSOR_FWD && op <= EV_GATHER)) &&
 			    !(x->slot[op][t] = evr_slots(un)))
 				rc = 1;
 	x->compute_of = x->slot[EV_COMPUTE][EV_TENSOR_FWD];

@@ -37,14 +37,21 @@
 #include <distmm/dm_err.h>
 #include <distmm/evlog.h>
 
-/* The run the events are held to: forward only, or the training step. */
+struct dm_plan;
+
+/* The run the events are held to: forward only, or the training step;
+ * ccl: tensor parallel's collective (tp-row's all-reduce or reduce-scatter). */
 struct evr_run {
-	int mode, train, n, phases;
+	int mode, train, n, phases, ccl;
 	size_t M, K, N;
 };
 
-void evr_run_init(struct evr_run *run, int mode, int train, int n, size_t M, size_t K,
-		  size_t N);
+/* The run of plan p (its mode, devices, pass and collective; not its bug). */
+void evr_run_init(struct evr_run *run, const struct dm_plan *p, size_t M, size_t K, size_t N);
+
+/* Phase's kind and step in the run's schedule (schedule.h). */
+int evr_kind_at(const struct evr_run *run, int phase);
+int evr_step_at(const struct evr_run *run, int phase);
 
 /* rank's rows of A and C (numpy.array_split), [begin, end). */
 size_t evr_row_begin(const struct evr_run *run, int rank);
@@ -104,14 +111,15 @@ struct evr {
 	struct dm_err first; /* why the primary candidate dropped */
 };
 
-/* Starts checking the log ev of a run of mode (a training step when train)
- * on n devices, A M x K, B K x N, against the candidates in `bugs` (bit b:
- * BUG_b; only those that change a run of this mode count, bug_applies_to:
- * in DP BUG_NONE and arrival-order's gather; in a training step BUG_NONE
- * and the backward's).  The primary candidate, whose disagreement the
+/* Starts checking the log ev of a run of p (its mode, devices, pass and
+ * collective; a training step when p's pass is), A M x K, B K x N, against
+ * the candidates in `bugs` (bit b: BUG_b; only those that change a run of
+ * this mode count, bug_applies_to: in DP BUG_NONE and arrival-order's
+ * gather; in a training step BUG_NONE and the backward's; in tensor
+ * parallel BUG_NONE alone).  The primary candidate, whose disagreement the
  * message gives, is BUG_NONE when it is one, else the lowest.  Returns 0,
  * DM_EINVAL (no candidate) or DM_ENOMEM; free with evr_free either way. */
-int evr_init(struct evr *x, const struct ev *ev, int mode, int train, int n, size_t M, size_t K,
+int evr_init(struct evr *x, const struct ev *ev, const struct dm_plan *p, size_t M, size_t K,
 	     size_t N, unsigned bugs, int policy, struct dm_err *err);
 void evr_free(struct evr *x);
 
@@ -142,5 +150,8 @@ int evr_gathered(const struct evr *x, int rank);
 /* Whether rank 0 has placed rank's piece of tensor (C's rows, dA's rows,
  * dB's chunk) in the last phase. */
 int evr_gathered_tensor(const struct evr *x, int tensor, int rank);
+
+/* Whether a tensor-parallel log is a finished run's (replay_finished). */
+int evr_tp_finished(const struct evr_run *run, const struct ev *ev, size_t n_ev);
 
 #endif

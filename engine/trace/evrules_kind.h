@@ -27,6 +27,14 @@ struct evr_kind {
 /* The training step's row for a kind (evrules_train.c). */
 const struct evr_kind *evr_train_kind(int kind);
 
+/* Tensor parallel's (evrules_tp.c): the row of phase (forward or backward),
+ * whether an event's columns are K's (A's distributed, dA's) rather than
+ * N's, and whether its slot is its peer's (rank 0's sends of A, one a
+ * rank) rather than its rank's. */
+const struct evr_kind *evr_tp_kind(const struct evr_run *run, int phase);
+int evr_tp_cols_are_k(const struct evr_run *run, const struct ev *e);
+int evr_tp_by_peer(const struct evr_run *run, const struct ev *e);
+
 /* Pieces of one event's shape: 0 or DM_EFORMAT with err "event i: ...". */
 uint64_t evr_block_bytes(uint64_t rows, uint64_t cols);
 int evr_bytes(size_t i, const struct ev *e, uint64_t want, struct dm_err *err);

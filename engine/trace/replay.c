@@ -164,6 +164,7 @@ void replay_initial(struct run_snapshot *s, int mode, int train, int n, size_t M
 		v->sent_shard = v->sent_to = v->recv_shard = v->recv_from = -1;
 		v->wait_state = s->finished ? RUN_EXITED : RUN_IDLE;
 		v->wait_peer = -1;
+		v->wait_shard = -1; /* a replay is never blocked in a send */
 		v->threads = 1; /* the trace does not say which order ran */
 		v->rx_state = RUN_IDLE;
 		v->rx_peer = -1;
@@ -269,6 +270,22 @@ static void replay_build(struct run_snapshot *s, const struct replay_ctx *x,
 		replay_train_finish(s, x, gr);
 }
 
+int replay_used(const struct ev *ev, size_t n_ev, int upto, size_t *used, struct dm_err *err)
+{
+	size_t u = 0;
+	while (u < n_ev && ev[u].phase <= upto)
+		u++;
+	*used = u;
+	for (size_t i = u; i < n_ev; i++)
+		if (ev[i].phase <= upto)
+			return dm_err_set(err, DM_EFORMAT, "event %zu: phase %d after phase %d: the "
+					  "events are not in phase order", i, ev[i].phase,
+					  ev[i - 1].phase);
+	return 0;
+}
+
+static int replay_finished_of(int mode, int train, int n, const struct ev *ev, size_t n_ev);
+
 int replay_snapshot(struct run_snapshot *s, const struct dm_plan *p, const struct mat *a,
 		    const struct mat *b, const struct mat *dc, const struct ev *ev, size_t n_ev,
 		    int upto, struct dm_err *err)
@@ -279,6 +296,10 @@ int replay_snapshot(struct run_snapshot *s, const struct dm_plan *p, const struc
 	int rc = replay_check_args(s, p, a, b, dc, ev, n_ev, upto, err);
 	if (rc)
 		return rc;
+	if (p->mode == DM_TP_MLP) /* its second layer's events have no rules yet */
+		return dm_err_set(err, DM_EINVAL, "replay: tp-mlp's events are not replayed yet");
+	if (plan_mode_tp(p->mode)) /* its devices hold what no other mode does */
+		return replay_tp(s, p, a, b, dc, ev, n_ev, upto, err);
 	int mode = p->mode, n = p->n, train = p->pass != DM_FORWARD;
 	memset(&x, 0, sizeof x);
 	memset(&gr, 0, sizeof gr);
@@ -292,15 +313,9 @@ int replay_snapshot(struct run_snapshot *s, const struct dm_plan *p, const struc
 	x.K = a->cols;
 	x.N = b->cols;
 	x.ev = ev;
-	while (x.used < n_ev && ev[x.used].phase <= upto)
-		x.used++;
-	for (size_t i = x.used; i < n_ev; i++)
-		if (ev[i].phase <= upto)
-			return dm_err_set(err, DM_EFORMAT, "event %zu: phase %d after phase %d: the "
-					  "events are not in phase order", i, ev[i].phase,
-					  ev[i - 1].phase);
-	rc = evr_init(&x.chk, ev, mode, train, n, x.M, x.K, x.N, 1u << x.bug, EVR_PHASES_NONE,
-		      err);
+	if ((rc = replay_used(ev, n_ev, upto, &x.used, err)))
+		return rc;
+	rc = evr_init(&x.chk, ev, p, x.M, x.K, x.N, 1u << x.bug, EVR_PHASES_NONE, err);
 	for (size_t i = 0; i < x.used && !rc; i++)
 		rc = evr_event(&x.chk, i, err);
 	if (!rc && s->c)
@@ -319,10 +334,15 @@ int replay_snapshot(struct run_snapshot *s, const struct dm_plan *p, const struc
 
 int replay_finished(const struct dm_plan *p, const struct ev *ev, size_t n_ev)
 {
+	struct evr_run run;
+	if (plan_mode_tp(p->mode)) { /* M, K and N are not asked */
+		evr_run_init(&run, p, 0, 0, 0);
+		return evr_tp_finished(&run, ev, n_ev);
+	}
 	return replay_finished_of(p->mode, p->pass, p->n, ev, n_ev);
 }
 
-int replay_finished_of(int mode, int train, int n, const struct ev *ev, size_t n_ev)
+static int replay_finished_of(int mode, int train, int n, const struct ev *ev, size_t n_ev)
 {
 	int last = sched_count_of(mode, train, n) - 1;
 	size_t gathers = 0;

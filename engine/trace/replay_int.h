@@ -74,8 +74,15 @@ int replay_check_args(const struct run_snapshot *s, const struct dm_plan *p, con
 		      const struct mat *b, const struct mat *dc, const struct ev *ev, size_t n_ev,
 		      int upto, struct dm_err *err);
 
-/* replay_finished by the values the trace checker holds. */
-int replay_finished_of(int mode, int train, int n, const struct ev *ev, size_t n_ev);
+/* How many events come first with phase <= upto (*used); 0, or
+ * DM_EFORMAT when one with phase <= upto comes after a later phase's. */
+int replay_used(const struct ev *ev, size_t n_ev, int upto, size_t *used, struct dm_err *err);
+
+/* replay_snapshot of a tensor-parallel plan (replay_tp.c), its arguments
+ * checked by replay_check_args. */
+int replay_tp(struct run_snapshot *s, const struct dm_plan *p, const struct mat *a,
+	      const struct mat *b, const struct mat *dc, const struct ev *ev, size_t n_ev,
+	      int upto, struct dm_err *err);
 
 /* Blocks for products of up to `rows` rows of A (K columns) by `width`
  * columns of B, into C rows of N columns; with_g: the M x N gathered C too.

@@ -243,13 +243,12 @@ int replay_first_wrong(const struct dm_plan *p, const struct ev *ev, size_t n_ev
 		return dm_err_set(err, DM_EINVAL, "replay: missing argument");
 	/* the correct forward of p's mode on p's devices: A's and B's shapes alone */
 	struct dm_plan fwd = plan_of(p->mode, p->n, DM_FORWARD);
-	int mode = fwd.mode, n = fwd.n;
 	memset(w, 0, sizeof *w);
 	w->event = -1;
 	w->phase = -1;
 	if ((rc = run_check_shapes(&fwd, &a, &b, NULL, &why)))
 		return dm_err_set(err, why.code, "replay: %s", why.msg);
-	if ((rc = evr_init(&x, ev, mode, 0, n, M, K, N, 1u << BUG_NONE, EVR_PHASES_WHOLE, err))) {
+	if ((rc = evr_init(&x, ev, &fwd, M, K, N, 1u << BUG_NONE, EVR_PHASES_WHOLE, err))) {
 		evr_free(&x);
 		return rc;
 	}

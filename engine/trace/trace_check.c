@@ -15,12 +15,16 @@
 #include <distmm/run.h>
 #include "core/plan_int.h"
 #include "trace/evrules.h"
+#include "trace/evrules_kind.h"
 #include "trace/replay_int.h"
 
 /* Whether an event's rows are B's (or dB's): K of them.  A training
- * step's dB chunks and frees have them too; its dA blocks have K columns. */
-static int trace_rows_are_k(const struct ev *e)
+ * step's dB chunks and frees have them too; its dA blocks have K columns.
+ * Tensor parallel's dB is dB's rows, its partial too. */
+static int trace_rows_are_k(const struct evr_run *run, const struct ev *e)
 {
+	if (plan_mode_tp(run->mode)) /* dB's rows alone: the ring moves C's or dA's */
+		return e->tensor == EV_TENSOR_DB;
 	if (e->tensor == EV_TENSOR_DB)
 		return e->op != EV_COMPUTE; /* the partial's rows are A's */
 	return e->tensor == EV_TENSOR_FWD &&
@@ -28,22 +32,23 @@ static int trace_rows_are_k(const struct ev *e)
 }
 
 /* The shapes the events imply, against M, K and N. */
-static int trace_check_shapes(const struct trace *t, size_t M, size_t K, size_t N,
-			      struct dm_err *err)
+static int trace_check_shapes(const struct trace *t, const struct evr_run *run, size_t M,
+			      size_t K, size_t N, struct dm_err *err)
 {
 	uint64_t rows = 0, cols = 0, krows = 0;
 	int moved = 0;
 	for (size_t i = 0; i < t->n_ev; i++) {
 		const struct ev *e = &t->ev[i];
-		int da_block = e->tensor == EV_TENSOR_DA && e->op != EV_COMPUTE;
-		if (da_block) { /* dA's rows and K columns */
+		int da_block = plan_mode_tp(run->mode) ? evr_tp_cols_are_k(run, e)
+				: e->tensor == EV_TENSOR_DA && e->op != EV_COMPUTE;
+		if (da_block) { /* dA's rows and K columns (tensor parallel's A too) */
 			moved = 1;
 			if (e->col_end > krows)
 				krows = e->col_end;
 		} else if (e->col_end > cols) {
 			cols = e->col_end;
 		}
-		if (trace_rows_are_k(e)) {
+		if (trace_rows_are_k(run, e)) {
 			moved = 1;
 			if (e->row_end > krows)
 				krows = e->row_end;
@@ -74,16 +79,22 @@ int trace_check(const struct trace *t, size_t M, size_t K, size_t N, struct dm_e
 	 * are read; a trace has no dC, so the forward's) */
 	struct mat a = { M, K, NULL }, b = { K, N, NULL };
 	struct dm_plan fwd = plan_of(DM_FSDP, 1, DM_FORWARD);
+	struct evr_run run;
 	if ((rc = plan_set_mode(&fwd, t->mode, err)) || (rc = plan_set_devices(&fwd, t->n, err)) ||
 	    (rc = run_check_shapes(&fwd, &a, &b, NULL, err)))
 		return rc;
 	if (t->n_ev == 0)
 		return dm_err_set(err, DM_EFORMAT, "the trace has no events");
-	if ((rc = trace_check_shapes(t, M, K, N, err)))
+	/* the run the trace says it is: its pass, tp-row's collective */
+	struct dm_plan p = fwd;
+	p.pass = t->pass;
+	if (t->reduce_scatter && (rc = plan_set_tp_collective(&p, CCL_REDUCESCATTER, err)))
 		return rc;
-	int train = t->pass == DM_TRAIN;
-	int finished = replay_finished_of(t->mode, train, t->n, t->ev, t->n_ev);
-	rc = evr_init(&x, t->ev, t->mode, train, t->n, M, K, N, (1u << BUG_COUNT) - 1,
+	evr_run_init(&run, &p, M, K, N);
+	if ((rc = trace_check_shapes(t, &run, M, K, N, err)))
+		return rc;
+	int finished = replay_finished(&p, t->ev, t->n_ev);
+	rc = evr_init(&x, t->ev, &p, M, K, N, (1u << BUG_COUNT) - 1,
 		      finished ? EVR_PHASES_WHOLE : EVR_PHASES_UNTIL_SHORT, err);
 	if (!rc)
 		rc = evr_check_events(&x.run, t->ev, t->n_ev, err);

@@ -1,7 +1,8 @@
 /* trace_chrome: the event log in the Chrome Trace Event Format (see
  * trace.h), for Perfetto and chrome://tracing: one track a device, a
  * complete event a compute, send, receive or gather at its measured time
- * (and a training step's adds and frees), named by the tensor it is about. */
+ * (and a training step's adds and frees), named by the tensor it is about
+ * (tensor parallel's by its phase too: A distributed, the ring's chunks). */
 #include <distmm/trace.h>
 
 #include <errno.h>
@@ -53,8 +54,38 @@ static void trace_chrome_grad_name(const struct ev *e, char *buf, size_t size)
 	}
 }
 
-static void trace_chrome_name(const struct ev *e, char *buf, size_t size)
+/* Tensor parallel's events: A distributed, blocks of C, dA and dB
+ * computed and gathered, the ring's chunks of C's (or dA's) rows. */
+static void trace_chrome_tp_name(const struct dm_plan *p, const struct ev *e, char *buf,
+				 size_t size)
 {
+	const char *t = e->tensor == EV_TENSOR_FWD ? "C" : ev_tensor_name(e->tensor);
+	const char *dir = e->op == EV_SEND ? "->" : "<-";
+	int kind = sched_phase_kind(p, e->phase);
+	int ring = kind == SCHED_CCL_RING_RS || kind == SCHED_CCL_RING_AG;
+	if (e->op == EV_COMPUTE)
+		snprintf(buf, size, "compute %s rows %u:%u cols %u:%u", t, e->row_begin, e->row_end,
+			 e->col_begin, e->col_end);
+	else if (e->op == EV_ADD)
+		snprintf(buf, size, "add into %s chunk %d (rows %u:%u)", t, e->shard, e->row_begin,
+			 e->row_end);
+	else if (ring)
+		snprintf(buf, size, "%s %s chunk %d (rows %u:%u) %s %d", ev_op_name(e->op), t,
+			 e->shard, e->row_begin, e->row_end, dir, e->peer);
+	else if (kind == SCHED_DISTRIBUTE)
+		snprintf(buf, size, "%s A %s %d", ev_op_name(e->op), dir, e->peer);
+	else
+		snprintf(buf, size, "%s %s rows %u:%u cols %u:%u %s %d", ev_op_name(e->op), t,
+			 e->row_begin, e->row_end, e->col_begin, e->col_end, dir, e->peer);
+}
+
+static void trace_chrome_name(const struct dm_plan *p, const struct ev *e, char *buf,
+			      size_t size)
+{
+	if (plan_mode_tp(plan_mode(p))) {
+		trace_chrome_tp_name(p, e, buf, size);
+		return;
+	}
 	if (e->tensor != EV_TENSOR_FWD) {
 		trace_chrome_grad_name(e, buf, size);
 		return;
@@ -88,11 +119,11 @@ static void trace_chrome_name(const struct ev *e, char *buf, size_t size)
 	}
 }
 
-static int trace_chrome_event(FILE *fp, const struct ev *e)
+static int trace_chrome_event(FILE *fp, const struct dm_plan *p, const struct ev *e)
 {
 	char name[96];
 	uint64_t dur = e->t_end_ns > e->t_begin_ns ? e->t_end_ns - e->t_begin_ns : 0;
-	trace_chrome_name(e, name, sizeof name);
+	trace_chrome_name(p, e, name, sizeof name);
 	if (fprintf(fp, ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":",
 		    name, ev_op_name(e->op), e->rank) < 0 ||
 	    trace_put_us(fp, e->t_begin_ns) < 0 || fputs(",\"dur\":", fp) == EOF ||
@@ -117,9 +148,11 @@ static int trace_chrome_event(FILE *fp, const struct ev *e)
 	return fputs("}}", fp) == EOF ? DM_EIO : 0;
 }
 
-static int trace_chrome_body(FILE *fp, const struct ev *ev, size_t n_ev, int n,
-			     enum dm_mode mode, int train)
+static int trace_chrome_body(FILE *fp, const struct dm_plan *p, const struct ev *ev,
+			     size_t n_ev)
 {
+	int n = plan_devices(p), train = plan_pass(p) == DM_TRAIN;
+	enum dm_mode mode = plan_mode(p);
 	if (fprintf(fp, "{\"traceEvents\":[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,"
 		    "\"tid\":0,\"ts\":0,\"args\":{\"name\":\"distmm-tui %s%s\"}}",
 		    plan_mode_name(mode), train ? " training step" : "") < 0)
@@ -131,7 +164,7 @@ static int trace_chrome_body(FILE *fp, const struct ev *ev, size_t n_ev, int n,
 			    "\"ts\":0,\"args\":{\"sort_index\":%d}}", r, r, r, r) < 0)
 			return DM_EIO;
 	for (size_t i = 0; i < n_ev; i++)
-		if (trace_chrome_event(fp, &ev[i]))
+		if (trace_chrome_event(fp, p, &ev[i]))
 			return DM_EIO;
 	return fputs("\n],\"displayTimeUnit\":\"ns\"}\n", fp) == EOF ? DM_EIO : 0;
 }
@@ -146,8 +179,7 @@ int trace_write_chrome(const char *path, const struct dm_plan *p, const struct e
 	if (rc)
 		return rc;
 	errno = 0;
-	if (trace_chrome_body(of.fp, ev, n_ev, plan_devices(p), plan_mode(p),
-			      plan_pass(p) == DM_TRAIN)) {
+	if (trace_chrome_body(of.fp, p, ev, n_ev)) {
 		int e = errno;
 		outfile_abort(&of);
 		return dm_err_set(err, DM_EIO, "cannot write %s: %s", path,

@@ -34,7 +34,7 @@
 enum trace_key {
 	TK_PHASE, TK_STEP, TK_OP, TK_RANK, TK_DST, TK_SRC, TK_SHARD, TK_ROW_BEGIN, TK_ROW_END,
 	TK_COL_BEGIN, TK_COL_END, TK_BYTES, TK_HELD, TK_PEAK, TK_T_BEGIN, TK_T_END, TK_TRUNCATED,
-	TK_SENT, TK_RECV, TK_TENSOR, TK_OVERWRITE, TK_TRAIN, TK_COUNT
+	TK_SENT, TK_RECV, TK_TENSOR, TK_OVERWRITE, TK_TRAIN, TK_MODE, TK_RS, TK_COUNT
 };
 
 static const char *const trace_keys[TK_COUNT] = {
@@ -45,7 +45,7 @@ static const char *const trace_keys[TK_COUNT] = {
 	[TK_HELD] = "held_bytes",     [TK_PEAK] = "peak_bytes",     [TK_T_BEGIN] = "t_begin_ns",
 	[TK_T_END] = "t_end_ns",      [TK_TRUNCATED] = "truncated", [TK_SENT] = "sent_bytes",
 	[TK_RECV] = "recv_bytes",     [TK_TENSOR] = "tensor",       [TK_OVERWRITE] = "overwrite",
-	[TK_TRAIN] = "train",
+	[TK_TRAIN] = "train",         [TK_MODE] = "mode",           [TK_RS] = "reduce_scatter",
 };
 
 /* The ops of a line besides EV_*: the summaries after the events, and the
@@ -333,7 +333,7 @@ static unsigned trace_keys_of(int op)
 	case EV_COMPUTE:
 	case EV_FREE: return TK_EVENT_KEYS;
 	case EV_ADD: return TK_EVENT_KEYS | TK_BIT(TK_OVERWRITE);
-	case TRACE_OP_RUN: return TK_BIT(TK_OP) | TK_BIT(TK_TRAIN);
+	case TRACE_OP_RUN: return TK_BIT(TK_OP) | TK_BIT(TK_TRAIN) | TK_BIT(TK_MODE) | TK_BIT(TK_RS);
 	}
 	return TK_BIT(TK_OP) | TK_BIT(TK_RANK) | TK_BIT(TK_PEAK) | TK_BIT(TK_SENT) | TK_BIT(TK_RECV);
 }
@@ -363,6 +363,8 @@ struct trace_acc {
 	struct ev_summary *sum;
 	size_t *sum_line, n_sum, sum_cap;
 	int train;      /* the header said it is a training step */
+	int mode;       /* the mode it named (tensor parallel's), -1 none */
+	int rs;         /* and tp-row's reduce-scatter */
 	size_t lines;   /* lines read that were not blank */
 };
 
@@ -377,6 +379,32 @@ static int trace_header(struct trace_acc *acc, const struct trace_line *ln,
 		return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "a \"run\" line says \"train\": "
 				  "true or false", w->name, w->line);
 	acc->train = (int)ln->v[TK_TRAIN].u;
+	if (ln->seen[TK_RS] && ln->v[TK_RS].kind != TV_BOOL)
+		return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "\"reduce_scatter\" must be true "
+				  "or false", w->name, w->line);
+	acc->rs = ln->seen[TK_RS] && ln->v[TK_RS].u;
+	if (!ln->seen[TK_MODE]) {
+		if (ln->seen[TK_RS])
+			return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "\"reduce_scatter\" is "
+					  "tp-row's: the line needs \"mode\":\"tp-row\"", w->name,
+					  w->line);
+		return 0;
+	}
+	/* the events of FSDP and DP say their mode; tensor parallel's do not */
+	const struct trace_val *v = &ln->v[TK_MODE];
+	static const int tp_modes[] = { DM_TP_COL, DM_TP_ROW };
+	for (int i = 0; i < 2 && v->kind == TV_STR && !v->cut; i++) {
+		const char *name = plan_mode_name(tp_modes[i]);
+		if (strlen(name) == v->slen && memcmp(name, v->s, v->slen) == 0)
+			acc->mode = tp_modes[i];
+	}
+	if (acc->mode < 0)
+		return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "\"mode\" is \"tp-col\" or "
+				  "\"tp-row\" (FSDP's and DP's events say their mode)", w->name,
+				  w->line);
+	if (acc->rs && acc->mode != DM_TP_ROW)
+		return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "\"reduce_scatter\" is "
+				  "tp-row's, not %s's", w->name, w->line, plan_mode_name(acc->mode));
 	return 0;
 }
 
@@ -504,12 +532,15 @@ static int trace_finish(struct trace *t, struct trace_acc *acc, const char *nm,
 		if (e->shard >= n)
 			return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "shard %d but the trace has "
 					  "%d devices", nm, line, e->shard, n);
-		if (!acc->train && (e->tensor != EV_TENSOR_FWD || e->op == EV_ADD || e->op == EV_FREE))
+		int tp_add = acc->mode >= 0 && e->op == EV_ADD && e->tensor == EV_TENSOR_FWD;
+		if (!acc->train && !tp_add &&
+		    (e->tensor != EV_TENSOR_FWD || e->op == EV_ADD || e->op == EV_FREE))
 			return dm_err_set(err, DM_EFORMAT, TRACE_LINE_FMT "a training step's event, "
 					  "but the trace does not start with {\"op\":\"run\","
 					  "\"train\":true}", nm, line);
-		/* the mode shows in what B a compute uses: the partial dB uses none */
-		if (e->op != EV_COMPUTE || e->tensor == EV_TENSOR_DB)
+		/* the mode shows in what B a compute uses: the partial dB uses none
+		 * (tensor parallel's header names it) */
+		if (acc->mode >= 0 || e->op != EV_COMPUTE || e->tensor == EV_TENSOR_DB)
 			continue;
 		if (e->shard < 0 && !first_dp)
 			first_dp = line;
@@ -523,7 +554,8 @@ static int trace_finish(struct trace *t, struct trace_acc *acc, const char *nm,
 					  e->shard < 0 ? "a shard" : "all of B");
 	}
 	t->n = n;
-	t->mode = first_dp ? DM_DP : DM_FSDP;
+	t->mode = acc->mode >= 0 ? (enum dm_mode)acc->mode : first_dp ? DM_DP : DM_FSDP;
+	t->reduce_scatter = acc->rs;
 	t->pass = acc->train ? DM_TRAIN : DM_FORWARD;
 	t->ev = acc->ev;
 	t->n_ev = acc->n_ev;
@@ -543,6 +575,8 @@ void trace_free(struct trace *t)
 int trace_plan(const struct trace *t, enum dm_bug bug, struct dm_plan **out, struct dm_err *err)
 {
 	int rc = plan_make(out, t->mode, t->n, t->pass, err);
+	if (!rc && t->reduce_scatter)
+		rc = plan_set_tp_collective(*out, CCL_REDUCESCATTER, err);
 	if (!rc && (rc = plan_set_bug(*out, bug, err))) {
 		plan_free(*out);
 		*out = NULL;
@@ -557,6 +591,7 @@ int trace_parse(struct trace *t, const char *text, size_t len, const char *name,
 	const char *nm = trace_name(name);
 	memset(t, 0, sizeof *t);
 	memset(&acc, 0, sizeof acc);
+	acc.mode = -1;
 	if (!text && len > 0)
 		return dm_err_set(err, DM_EINVAL, "%s: no text", nm);
 	int rc = trace_read_lines(&acc, text, len, nm, err);
@@ -617,10 +652,19 @@ int trace_format_summary(const struct ev_summary *s, char *buf, size_t size)
 			s->rank, s->peak_bytes, s->sent_bytes, s->recv_bytes);
 }
 
-int trace_format_header(enum dm_pass pass, char *buf, size_t size)
+int trace_format_header(const struct dm_plan *p, char *buf, size_t size)
 {
-	return snprintf(buf, size, "{\"op\":\"run\",\"train\":%s}",
-			pass == DM_TRAIN ? "true" : "false");
+	const char *train = plan_pass(p) == DM_TRAIN ? "true" : "false";
+	if (plan_mode_tp(plan_mode(p)))
+		return snprintf(buf, size, "{\"op\":\"run\",\"mode\":\"%s\",\"reduce_scatter\":%s,"
+				"\"train\":%s}", plan_mode_name(plan_mode(p)),
+				plan_ccl_kind(p) == CCL_REDUCESCATTER ? "true" : "false", train);
+	if (plan_pass(p) != DM_TRAIN) {
+		if (size > 0)
+			buf[0] = '\0';
+		return 0;
+	}
+	return snprintf(buf, size, "{\"op\":\"run\",\"train\":%s}", train);
 }
 
 /* A forward trace has no header, as before there were training steps. */
@@ -633,10 +677,8 @@ int trace_write_jsonl(const char *path, const struct dm_plan *p, const struct ev
 	int rc = outfile_open(&of, path, err);
 	if (rc)
 		return rc;
-	if (plan_pass(p) == DM_TRAIN) {
-		trace_format_header(DM_TRAIN, line, sizeof line);
+	if (trace_format_header(p, line, sizeof line) > 0)
 		fprintf(of.fp, "%s\n", line);
-	}
 	for (size_t i = 0; i < n_ev; i++) {
 		trace_format_event(&ev[i], line, sizeof line);
 		fprintf(of.fp, "%s\n", line);

@@ -449,11 +449,21 @@ static const struct mode_rule {
 	{ "tensor parallel's --train in the interface", IN_TP | IN_INTERFACE, CLI_GIVEN_TRAIN },
 	{ "tp-mlp's training step (not written yet)", IN_TP_MLP,
 	  CLI_GIVEN_TRAIN | CLI_GIVEN_DC | CLI_GIVEN_DA_OUT | CLI_GIVEN_DB_OUT },
-	{ "what tensor parallel does not do yet", IN_TP,
-	  CLI_GIVEN_BUG | CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX | CLI_GIVEN_CAPACITY |
-		  CLI_GIVEN_TRACE | CLI_GIVEN_TRACE_FORMAT | CLI_GIVEN_REPLAY | CLOCK_MODEL |
-		  CLI_GIVEN_TIMELINE | CLI_GIVEN_COMPARE | CLI_GIVEN_JUDGE | CLI_GIVEN_LESSON |
-		  CLI_GIVEN_QUIZ },
+	{ "tp-mlp's traces and --replay (not written yet)", IN_TP_MLP,
+	  CLI_GIVEN_TRACE | CLI_GIVEN_TRACE_FORMAT | CLI_GIVEN_REPLAY },
+	{ "what tensor parallel does not do yet (tp-col's and tp-row's traces and --replay it does)",
+	  IN_TP,
+	  CLI_GIVEN_BUG | CLI_GIVEN_NAIVE | CLI_GIVEN_ORDER | CLI_GIVEN_FIX | CLOCK_MODEL |
+		  CLI_GIVEN_TIMELINE | CLI_GIVEN_COMPARE | CLI_GIVEN_LESSON | CLI_GIVEN_QUIZ },
+	/* the judge runs tensor parallel's functions (docs/judge.md): its
+	 * --capacity is its queues', the all-reduce is the contract, and the
+	 * judged view replays DP and FSDP alone */
+	{ "--capacity with tensor parallel's engine runs", IN_TP | NO_JUDGE, CLI_GIVEN_CAPACITY },
+	{ "--reduce-scatter with --judge", IN_JUDGE, CLI_GIVEN_REDUCE_SCATTER },
+	{ "a trace of tensor parallel's judged run (no log yet)", IN_TP | IN_JUDGE,
+	  CLI_GIVEN_TRACE | CLI_GIVEN_TRACE_FORMAT },
+	{ "tensor parallel's judge without -b", IN_TP | IN_JUDGE | IN_INTERFACE, CLI_GIVEN_MODE },
+	{ "the judge with tp-mlp (not judged yet)", IN_TP_MLP, CLI_GIVEN_JUDGE },
 	{ "what a drill takes (--quiz=clock|tp: the look, and the clock's the hardware)", IN_DRILL,
 	  CLI_GIVEN_ALL & ~(CLI_GIVEN_QUIZ | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII | CLI_GIVEN_THEME |
 			    CLI_GIVEN_DEVICES | CLI_GIVEN_HW | CLI_GIVEN_ALPHA | CLI_GIVEN_BW |

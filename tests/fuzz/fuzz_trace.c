@@ -60,7 +60,9 @@ static void fuzz_replay(const struct trace *t, size_t M, size_t K, size_t N)
 		   run_snapshot_init(&s, plan, M, K, N, 1, &err);
 	if (made == 0) {
 		int last = t->ev[t->n_ev - 1].phase, fits = 0;
-		for (int bug = 0; bug < BUG_COUNT && !fits; bug++) {
+		/* tensor parallel has no deliberate bug */
+		int bugs = plan_mode_tp(t->mode) ? 1 : BUG_COUNT;
+		for (int bug = 0; bug < bugs && !fits; bug++) {
 			int ok = 1;
 			CHECK(plan_set_bug(plan, bug, &err) == 0);
 			for (int p = -1; p <= last && ok; p++) {
@@ -85,9 +87,12 @@ static void fuzz_replay(const struct trace *t, size_t M, size_t K, size_t N)
 }
 
 /* Whether an event's rows are B's or dB's (K of them), as trace_check reads
- * the shapes: a shard on the move or let go, a dB chunk. */
-static int rows_are_k(const struct ev *e)
+ * the shapes: a shard on the move or let go, a dB chunk (tensor parallel:
+ * dB alone). */
+static int rows_are_k(const struct trace *t, const struct ev *e)
 {
+	if (plan_mode_tp(t->mode))
+		return e->tensor == EV_TENSOR_DB;
 	if (e->tensor == EV_TENSOR_DB)
 		return e->op != EV_COMPUTE;
 	return e->tensor == EV_TENSOR_FWD &&
@@ -106,17 +111,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	CHECK(t.n >= 1 && t.n <= RUN_MAX_DEVICES);
 	CHECK(t.sum != NULL);
-	CHECK(t.mode == DM_FSDP || t.mode == DM_DP);
+	CHECK(t.mode == DM_FSDP || t.mode == DM_DP || plan_mode_tp(t.mode));
+	CHECK(!t.reduce_scatter || t.mode == DM_TP_ROW);
 	CHECK(t.n_ev == 0 || t.ev != NULL);
 	size_t M = 0, N = 0, K = 1;
 	for (size_t i = 0; i < t.n_ev; i++) {
 		const struct ev *e = &t.ev[i];
-		int da_block = e->tensor == EV_TENSOR_DA && e->op != EV_COMPUTE;
+		/* dA's K columns; tensor parallel's A too, distributed in tp-col's
+		 * phase 0 */
+		int tp = plan_mode_tp(t.mode), rk = rows_are_k(&t, e);
+		int da_block = tp ? e->tensor == EV_TENSOR_DA ||
+					    (t.mode == DM_TP_COL && e->phase == 0 &&
+					     e->tensor == EV_TENSOR_FWD)
+				  : e->tensor == EV_TENSOR_DA && e->op != EV_COMPUTE;
 		CHECK(e->rank >= 0 && e->rank < t.n);
-		CHECK(t.pass == DM_TRAIN || (e->tensor == EV_TENSOR_FWD && e->op <= EV_GATHER));
-		if (rows_are_k(e) && e->row_end > K)
+		CHECK(t.pass == DM_TRAIN || (e->tensor == EV_TENSOR_FWD && e->op <= EV_GATHER) ||
+		      (tp && e->tensor == EV_TENSOR_FWD && e->op == EV_ADD));
+		if (rk && e->row_end > K)
 			K = e->row_end;
-		else if (!rows_are_k(e) && e->row_end > M)
+		else if (!rk && e->row_end > M)
 			M = e->row_end;
 		if (da_block && e->col_end > K)
 			K = e->col_end;

@@ -294,7 +294,7 @@ st=$?
 [ $st = 2 ] && [ "$(wc -l <"$W/err")" = 1 ] && grep -q 'syntax_error.py:8: SyntaxError' "$W/err" &&
 	[ ! -s "$W/out" ] && pass || bad "a syntax error: exit $st, $(cat "$W/err")"
 "$BIN" --judge "$W/neither.py" >"$W/out" 2>"$W/err"
-[ $? = 2 ] && grep -q 'defines neither' "$W/err" && pass || bad "neither: $(cat "$W/err")"
+[ $? = 2 ] && grep -q 'defines none of' "$W/err" && pass || bad "neither: $(cat "$W/err")"
 DISTMM_PYTHON=/nonexistent "$BIN" --judge "$W/correct.py" >"$W/out" 2>"$W/err"
 [ $? = 2 ] && grep -q 'DISTMM_PYTHON=/nonexistent cannot be run' "$W/err" && pass || bad "no python: $(cat "$W/err")"
 "$BIN" --judge "$W/correct.py" --quiz >"$W/out" 2>"$W/err"

@@ -43,7 +43,7 @@ wait_for 'gather: ranks 1\.\.3 send their columns of C to rank 0' && pass
 keys n
 wait_for 'verify: allclose ok' && pass
 wait_for 'C, all columns, placed: allclose ok' && pass
-# b: the gather again, the engine's run to that phase
+# b: the gather again, rebuilt from the log
 keys Escape b
 wait_for 'gather: ranks 1\.\.3 send their columns of C to rank 0' && pass
 wait_for 'sent C\[:, 3:4\] -> rank 0' && pass
@@ -110,6 +110,27 @@ keys End
 wait_for 'verify: allclose ok' && pass
 quit_clean
 
+test_name="--replay of a tp-row trace: forward and back, every stop from the log"
+TRACE_DIR=$(mktemp -d /tmp/distmm-tpui.XXXXXX)
+"$BIN" -b -q -m tp-row -d 4 --trace "$TRACE_DIR/tp.jsonl" >/dev/null
+start 200x60 --replay "$TRACE_DIR/tp.jsonl"
+wait_for 'distmm-tui  tp-row replay' && pass
+wait_for 'tp-row \(row-parallel\): A is split by columns and B by rows' && pass
+nkeys 3
+wait_for 'step s=1 \(2 of 3\)  reduce-scatter' && pass
+wait_for 'C\[4:6\] \+= rank 0.s: 3 of 4 parts' && pass
+keys b b
+wait_for 'p1 = A\[:, k1\] @ B\[k1, :\], 8x4: C.s shape' && pass
+keys n
+wait_for 'step s=0 \(1 of 3\)  reduce-scatter' && pass
+wait_for 'C\[6:8\] \+= rank 0.s: 2 of 4 parts' && pass
+keys End
+wait_for 'verify: allclose ok' && pass
+keys m
+wait_for 'the mode is the trace.s' && pass
+quit_clean
+rm -rf "$TRACE_DIR"
+
 test_name="tp-mlp at 80x24 and 200x60, 1, 3 and 4 devices: no message before act"
 start 80x24 -m tp-mlp -d 3
 wait_for 'tp-mlp \(Megatron.s MLP\)' && pass
@@ -146,7 +167,7 @@ wait_for 'tp-row.s all-reduce sends 2\(n-1\)/n x 8MN a rank' && pass
 keys Escape
 wait_gone 'memory and traffic: DP, FSDP' && pass
 keys d
-wait_for "d: tensor parallel.s training step is not written yet" && pass
+wait_for "d: tensor parallel.s training step runs in batch mode" && pass
 keys m
 wait_for 'tp-row \(row-parallel\)' && pass
 keys m

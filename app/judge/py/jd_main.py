@@ -27,6 +27,7 @@ ANSWER_GRACE = 3.0         # a run that has not answered this long after its lim
 LOAD_LIMIT_MIN = 2.0
 RUN_MAX_BYTES = 256 << 20  # a run that writes more is stopped
 PROTO = 2
+FNS = ("dp_mat_mul", "fsdp_mat_mul", "tp_col_mat_mul", "tp_row_mat_mul")  # the load record's order
 
 INIT = os.getpid() == 1 and "DISTMM_JUDGE_LIMITS" in os.environ
 LIMIT_NAMES = {"as": resource.RLIMIT_AS, "cpu": resource.RLIMIT_CPU,
@@ -160,8 +161,7 @@ def probe(job, code, proto):
             line = jd_run.where(traceback.extract_tb(e.__traceback__), rec.path)[0]
             answer("error\t%s%s: %s: %s (while loading it)" % (
                 job["display"], ":%d" % line if line else "", type(e).__name__, e))
-        answer("ok\t%d\t%d" % tuple(int(callable(getattr(mod, f, None)))
-                                     for f in ("dp_mat_mul", "fsdp_mat_mul")))
+        answer("ok\t" + "\t".join(str(int(callable(getattr(mod, f, None)))) for f in FNS))
     limit = max(job["timeout"], LOAD_LIMIT_MIN)
     data, status = fork_and_read(work, limit)
     if data:
@@ -218,13 +218,16 @@ def main():
     except (ValueError, UnicodeDecodeError) as e:
         return out(proto, "load", "error", "%s: %s" % (job["display"], e))
     ans = probe(job, code, proto)
-    if ans[0] != "ok" or len(ans) != 3:
+    if ans[0] != "ok":
         return out(proto, "load", "error", "\t".join(ans[1:]))
-    has = {"dp_mat_mul": ans[1] == "1", "fsdp_mat_mul": ans[2] == "1"}
+    flags = "\t".join(ans[1:]).split("\t")
+    if len(flags) != len(FNS):
+        return out(proto, "load", "error", "%s: its loading answered oddly" % job["display"])
+    has = {f: v == "1" for f, v in zip(FNS, flags)}
     if not any(has.values()):
-        return out(proto, "load", "error", "%s defines neither dp_mat_mul nor fsdp_mat_mul"
-                   % job["display"])
-    out(proto, "load", "ok", ans[1], ans[2])
+        return out(proto, "load", "error", "%s defines none of %s" % (job["display"],
+                                                                     ", ".join(FNS)))
+    out(proto, "load", "ok", *flags)
     for case in cases:
         if has[case["fn"]]:
             out(proto, "begin", case["id"])

@@ -26,6 +26,7 @@ from jd_world import WORLD
 
 RAW_BUDGET = 64 << 20      # payload bytes sent raw a run; beyond, shapes alone
 OUT_MAX = 64 << 10         # what is kept of the candidate's printed output
+ITEMS_MAX = 4096           # the items of a returned list sent (rec.c's REC_ITEMS_MAX)
 RETURNED, RAISED, DEADLOCK, TIMEOUT, LOAD_FAILED = range(5)   # the end record's
 
 
@@ -293,4 +294,12 @@ def report_result(rec, ret):
         arrs = [rec.arr(np.asarray(ret, dtype=np.float64), -1)]
     except (TypeError, ValueError):
         arrs = []
-    return [rec.pack("ret", [2, len(ret), int(allarr), len(arrs)], [name])] + arrs
+    items = []   # each item too (tp_row_mat_mul returns every rank's C)
+    for i, x in enumerate(ret[:ITEMS_MAX]):
+        raw = isinstance(x, np.ndarray) and x.nbytes <= rec.budget
+        rec.budget -= x.nbytes if raw else 0
+        try:
+            items += [rec.pack("item", [i]), rec.arr(x, -1, raw)]
+        except (TypeError, ValueError):
+            items += [rec.pack("item", [i]), rec.arr(np.asarray(repr(type(x))), -1, False)]
+    return [rec.pack("ret", [2, len(ret), int(allarr), len(arrs)], [name])] + arrs + items

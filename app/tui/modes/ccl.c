@@ -110,17 +110,8 @@ static int cclv_prepare(struct view *v, void *data, struct dm_err *err)
 /* The engine's run again, to phase (see above). */
 static int cclv_rebuild(struct view *v, const void *data, int phase, struct dm_err *err)
 {
-	struct run *r;
-	int rc = 0;
 	(void)data;
-	if ((rc = run_new(&r, v->plan, &v->run_cfg, v->a, v->b, err)))
-		return rc;
-	for (int p = 0; p <= phase && rc == 0; p++)
-		rc = run_step(r, err);
-	if (rc >= 0)
-		run_snapshot_take(r, &v->snap);
-	run_free(r);
-	return rc < 0 ? rc : 0;
+	return view_rerun_to(v, phase, err);
 }
 
 /* Whose parts each chunk holds at the stop shown: the inputs, then every

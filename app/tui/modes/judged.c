@@ -580,7 +580,7 @@ int mode_judged_show(struct view *v, const struct mat *a, const struct mat *b,
 		return 0;
 	}
 	struct view_log log = { c->has_trace ? c->trace.ev : NULL, c->has_trace ? c->trace.n_ev : 0,
-				c->mode, c->n, BUG_NONE, NULL, vj->over, 0, &mode_judged, vj };
+				c->mode, c->n, BUG_NONE, NULL, vj->over, 0, &mode_judged, vj, 0 };
 	if (!vj->ring_plan && (rc = mode_judged_ring_log(vj, a, b, err)))
 		return rc;
 	return view_init_log(v, a, b, &log, now, err);

@@ -53,15 +53,16 @@ const struct view_mode mode_replay = {
 };
 
 int mode_replay_start(struct view *v, const struct mat *a, const struct mat *b,
-		      const struct mat *dc, const struct ev *ev, size_t n_ev, int mode, int n,
-		      int bug, uint64_t now, struct dm_err *err)
+		      const struct mat *dc, const struct trace *t, int bug, uint64_t now,
+		      struct dm_err *err)
 {
 	struct dm_plan *p; /* the trace's run: whether it finished */
-	int rc = plan_make(&p, mode, n, dc ? DM_TRAIN : DM_FORWARD, err);
+	int rc = trace_plan(t, BUG_NONE, &p, err);
 	if (rc)
 		return rc;
-	struct view_log log = { ev,   n_ev, mode, n, bug, dc, replay_finished(p, ev, n_ev),
-				1, &mode_replay, NULL };
+	struct view_log log = { t->ev, t->n_ev, t->mode, t->n, bug, dc,
+				replay_finished(p, t->ev, t->n_ev), 1, &mode_replay, NULL,
+				t->reduce_scatter };
 	plan_free(p);
 	return view_init_log(v, a, b, &log, now, err);
 }

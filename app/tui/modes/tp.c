@@ -9,11 +9,10 @@
  * Everything said comes from the snapshot (the engine's copy: the
  * partials summed so far and the parts each chunk holds, run.h's ccl_*
  * fields) and the schedule (ccl_rank_phase, the engine's own ring); the
- * panels' blocks are tp_blocks.c's.  A stop seen before is the engine's run
- * again to that phase, not a replay of the log: the replay and the trace
- * rules know FSDP and DP alone yet, and a tensor-parallel run is the same
- * bit for bit every time (its sums are in ring order), so the stop is the
- * one that was shown. */
+ * panels' blocks are tp_blocks.c's.  A stop seen before is rebuilt from A,
+ * B and the event log (replay_snapshot, tensor parallel's rules in
+ * evrules_tp.c), as FSDP's and DP's are, and so is every stop of a
+ * --replay of a tp trace: no engine run (but tp-mlp's: tp_rebuild). */
 #include "tp.h"
 
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include <distmm/act.h>
 #include <distmm/ccl.h>
 #include <distmm/model.h>
+#include <distmm/replay.h>
 #include <distmm/schedule.h>
 #include <distmm/split.h>
 
@@ -54,20 +54,15 @@ static int tp_prepare(struct view *v, void *data, struct dm_err *err)
 	return tpb_formats(v, data, err);
 }
 
-/* The engine's run again, to phase (see above). */
+/* A stop from the log (see above), live or a trace's; tp-mlp's, whose
+ * rules are not written yet, the engine's run again to the phase (the
+ * same bits every run: its sums are in ring order). */
 static int tp_rebuild(struct view *v, const void *data, int phase, struct dm_err *err)
 {
-	struct run *r;
-	int rc = 0;
 	(void)data;
-	if ((rc = run_new(&r, v->plan, &v->run_cfg, v->a, v->b, err)))
-		return rc;
-	for (int p = 0; p <= phase && rc == 0; p++)
-		rc = run_step(r, err);
-	if (rc >= 0)
-		run_snapshot_take(r, &v->snap);
-	run_free(r);
-	return rc < 0 ? rc : 0;
+	if (plan_mode(v->plan) == DM_TP_MLP)
+		return view_rerun_to(v, phase, err);
+	return replay_snapshot(&v->snap, v->plan, v->a, v->b, NULL, v->ev, v->n_ev, phase, err);
 }
 
 int tp_row(const struct view *v)
@@ -436,7 +431,8 @@ static int tp_phase_cell(const struct view *v, const void *data, int p, int r, c
 
 /* What tensor parallel does not take yet, and why. */
 static const struct view_refusal tp_refusals[] = {
-	{ ACT_TRAIN, "tensor parallel's training step is not written yet (the forward alone)" },
+	{ ACT_TRAIN, "tensor parallel's training step runs in batch mode (-b --train, tp-col "
+		     "and tp-row); the interface shows the forward" },
 	{ ACT_QUIZ, "the quiz asks about FSDP's and DP's rings, not tensor parallel's yet" },
 	{ ACT_CELL, "the worked cell follows FSDP's and DP's rows of C, not tensor parallel's "
 		    "yet" },

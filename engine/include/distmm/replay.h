@@ -34,9 +34,12 @@
  * run with p's bug (where it applies: bug_applies; a training step's are
  * its schedule's and the backward's bugs).  Phases are not held to
  * completeness (a run that failed stops mid-phase).  The shapes are
- * run_check_shapes'.  Returns 0; DM_EINVAL for bad arguments (upto,
- * shapes, dC, or s made for other shapes or without a training step's
- * fields); DM_EFORMAT when the events do not fit A and B (err names the
+ * run_check_shapes'.  A tensor-parallel plan's events are held to
+ * evrules_tp.c's rules (each the one event its rank makes) and rebuilt by
+ * replay_tp.c, the ring's partials and parts (the ccl_* fields) and, after
+ * a training step's last phase, dA and dB too.  Returns 0; DM_EINVAL for
+ * bad arguments (upto, shapes, dC, or s made for other shapes or without a
+ * training step's fields); DM_EFORMAT when the events do not fit A and B (err names the
  * event and why); DM_ENOMEM.  On failure s is unchanged. */
 int replay_snapshot(struct run_snapshot *s, const struct dm_plan *p, const struct mat *a,
 		    const struct mat *b, const struct mat *dc, const struct ev *ev, size_t n_ev,
@@ -91,7 +94,9 @@ int replay_first_wrong(const struct dm_plan *p, const struct ev *ev, size_t n_ev
 		       size_t K, size_t N, int over, struct replay_wrong *w, struct dm_err *err);
 
 /* Whether the events are those of a run of p that finished: rank 0
- * gathered every rank's block of C in p's last phase.  The last phase alone
+ * gathered every rank's block of C in p's last phase (tensor parallel's:
+ * every block of its last phase, or, ending with an all-reduce, every
+ * rank received its last chunk).  The last phase alone
  * does not say: in a run that failed, ranks that went on may have sent their
  * rows to a rank 0 that had stopped. */
 int replay_finished(const struct dm_plan *p, const struct ev *ev, size_t n_ev);

@@ -21,9 +21,12 @@ struct trace {
 	size_t n_ev;           /* in file order */
 	struct ev_summary *sum;
 	int n;                 /* one summary per rank 0..n-1, indexed by rank */
-	enum dm_mode mode;     /* DM_DP if the compute events use all of B (shard -1), else DM_FSDP */
+	enum dm_mode mode;     /* DM_DP if the compute events use all of B (shard -1), else
+				  DM_FSDP; tensor parallel's as its first line says */
 	enum dm_pass pass;     /* DM_TRAIN: a training step's, its first line is
 				  {"op":"run","train":true} */
+	int reduce_scatter;    /* tp-row's sum ends with a reduce-scatter (its header's
+				  "reduce_scatter":true) */
 };
 
 /* Formats e as one JSON object (no newline) into buf; returns the length
@@ -35,9 +38,13 @@ struct trace {
  * C), ops "add" and "free", and "overwrite":true after truncated on an add
  * that stored instead of adding (--bug no-sum). */
 int trace_format_event(const struct ev *e, char *buf, size_t size);
-/* {"op":"run","train":true} for DM_TRAIN: the first line of a training
- * step's trace (a forward trace has none, and means "train":false). */
-int trace_format_header(enum dm_pass pass, char *buf, size_t size);
+/* The first line of a training step's trace, {"op":"run","train":true}
+ * (an FSDP or DP forward trace has none, and means "train":false), and of
+ * every tensor-parallel trace, which names its mode (the events alone do
+ * not say it): {"op":"run","mode":"tp-row","reduce_scatter":false,
+ * "train":false}.  Returns the length as trace_format_event, 0 (nothing
+ * written) when p's trace has no such line. */
+int trace_format_header(const struct dm_plan *p, char *buf, size_t size);
 /* {"op":"summary","rank":R,"peak_bytes":P,"sent_bytes":S,"recv_bytes":V} */
 int trace_format_summary(const struct ev_summary *s, char *buf, size_t size);
 
@@ -61,8 +68,10 @@ int trace_write_jsonl(const char *path, const struct dm_plan *p, const struct ev
  * col_end, bytes, and dst for a send, src for a recv and a gather;
  * held_bytes, peak_bytes, t_begin_ns, t_end_ns (0) and truncated (false) are
  * optional; so are tensor (the forward's) and overwrite (false, on an add).
- * A "run" line, {"op":"run","train":B}, may come first (only there); a
- * training step's events (a tensor, add, free) need it to say true.  Summary lines ("op":"summary") need rank, peak_bytes,
+ * A "run" line, {"op":"run","train":B}, may come first (only there), with
+ * "mode" ("tp-col" or "tp-row") and "reduce_scatter" (tp-row's, optional)
+ * for a tensor-parallel trace; a training step's events (a tensor, add,
+ * free) need it to say true, but for tensor parallel's ring, which adds.  Summary lines ("op":"summary") need rank, peak_bytes,
  * sent_bytes, recv_bytes; they come after the events, one for every rank
  * 0..n-1 (their number is n, at most RUN_MAX_DEVICES).  Numbers are
  * non-negative decimal integers that fit their fields; only shard may be -1.

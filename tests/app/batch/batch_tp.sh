@@ -116,6 +116,54 @@ PY
 	then ok; else bad "tp --train $case: numpy or the closed forms disagree"; fi
 done
 
+# --- the trace and the replay: -b --replay of a --trace gives the run's report
+# (but its first line) and its C, dA and dB bit for bit; numpy checks them; the
+# Chrome format is JSON; a trace missing a ring send is refused, naming the
+# receive that has no sender; the interface refuses a training step's trace
+for case in "tp-col 3" "tp-row 4 --reduce-scatter" "tp-row 1" "tp-col 3 --train" "tp-row 2 --train"; do
+	read -r MODE D EXTRA <<<"$case"
+	GRADS=() RGRADS=()
+	[ "$EXTRA" = --train ] && GRADS=(--dA-out "$T/tda.npy" --dB-out "$T/tdb.npy") &&
+		RGRADS=(--dA-out "$T/rda.npy" --dB-out "$T/rdb.npy")
+	# shellcheck disable=SC2086
+	if ! "$BIN" -b -d "$D" -m "$MODE" $EXTRA -M 7 -K 5 -N 6 --values floats --trace "$T/tp.jsonl" \
+		-o "$T/tc.npy" "${GRADS[@]}" >"$T/run" 2>"$T/err" ||
+		! "$BIN" -b --replay "$T/tp.jsonl" -M 7 -K 5 -N 6 --values floats -o "$T/rc.npy" \
+		"${RGRADS[@]}" >"$T/out" 2>"$T/err"; then
+		bad "tp trace $case: $(head -3 "$T/err")"; continue
+	fi
+	diff <(tail -n +2 "$T/run") <(tail -n +2 "$T/out") >/dev/null && ok || bad "tp replay $case: another report"
+	if $PY - "$T" "$EXTRA" <<'PY'
+import json, numpy as np, sys
+t, extra = sys.argv[1], sys.argv[2]
+head = json.loads(open(f"{t}/tp.jsonl").readline())
+assert head["op"] == "run" and head["mode"] in ("tp-col", "tp-row"), head
+assert head["reduce_scatter"] == (extra == "--reduce-scatter") and head["train"] == (extra == "--train")
+assert np.load(f"{t}/tc.npy").tobytes() == np.load(f"{t}/rc.npy").tobytes()
+if extra == "--train":
+    for x in ("da", "db"):
+        assert np.load(f"{t}/t{x}.npy").tobytes() == np.load(f"{t}/r{x}.npy").tobytes(), x
+PY
+	then ok; else bad "tp replay $case: not the run's C, dA, dB"; fi
+done
+"$BIN" -b -q -m tp-row -d 3 -o "$T/tc.npy" -A "$T/ta.npy" -B "$T/tb.npy" \
+	--trace "$T/tp.jsonl" >/dev/null 2>&1 && "$BIN" -b -q --replay "$T/tp.jsonl" -A "$T/ta.npy" \
+	-B "$T/tb.npy" -o "$T/rc.npy" >/dev/null 2>&1 && $PY - "$T" <<'PY' && ok || bad "tp replay: numpy disagrees"
+import numpy as np, sys
+t = sys.argv[1]
+a, b = np.load(f"{t}/ta.npy"), np.load(f"{t}/tb.npy")
+assert np.allclose(np.load(f"{t}/rc.npy"), a @ b)
+PY
+expect 0 "tp chrome trace" -- -b -q -m tp-row -d 3 --trace "$T/tp.json" --trace-format chrome
+$PY -c "import json, sys; e = json.load(open(sys.argv[1]))['traceEvents']; assert any('chunk' in x['name'] for x in e)" \
+	"$T/tp.json" && ok || bad "tp chrome trace: not JSON, or no ring chunk named"
+"$BIN" -b -q -m tp-row -d 3 --trace "$T/tp.jsonl" >/dev/null 2>&1
+grep -v '"op":"send","rank":1,"dst":2' "$T/tp.jsonl" | grep -v '"phase":1,"step":0,"op":"send","rank":1' >"$T/cut.jsonl"
+expect_msg 2 "^distmm-tui: .*cut.jsonl: event [0-9]*: rank 2 receives chunk [0-9] from rank 1, which does not send it" \
+	-- -b --replay "$T/cut.jsonl"
+"$BIN" -b -q -m tp-col -d 2 --train --trace "$T/tpt.jsonl" >/dev/null 2>&1
+expect_msg 2 "tensor-parallel training step's trace: it replays with -b alone" -- --replay "$T/tpt.jsonl"
+
 # --- refusals ------------------------------------------------------------------
 expect_msg 2 "^distmm-tui: --quiz has no effect with -m tp-col, tp-row or tp-mlp" -- -m tp-col --quiz
 expect_msg 2 "^distmm-tui: --reduce-scatter has no effect without -m tp-row" -- -b --reduce-scatter
@@ -125,6 +173,6 @@ expect_msg 2 "^distmm-tui: --train has no effect with -m tp-col or tp-row in the
 expect_msg 2 "^distmm-tui: --train has no effect with -m tp-mlp (its training step is not written yet" -- -b -m tp-mlp --train
 expect_msg 2 "^distmm-tui: --train has no effect with -m tp-mlp" -- -m tp-mlp --train
 expect_msg 2 "^distmm-tui: --dC has no effect with -m tp-mlp" -- -b -m tp-mlp --dC "$T/x.npy"
-expect_msg 2 "^distmm-tui: --trace has no effect with -m tp-col, tp-row or tp-mlp" -- -b -m tp-row --trace "$T/x.jsonl"
+expect_msg 2 "^distmm-tui: --trace has no effect with -m tp-mlp (the trace files and the replay know tp-col and tp-row" -- -b -m tp-mlp --trace "$T/x.jsonl"
 expect_msg 2 "^distmm-tui: --naive has no effect with -m tp-col, tp-row or tp-mlp" -- -b -m tp-col --naive
 expect_msg 2 "^distmm-tui: unknown mode 'tp' (use fsdp, dp, tp-col, tp-row or tp-mlp)" -- -b -m tp

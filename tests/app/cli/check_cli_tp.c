@@ -44,12 +44,24 @@ START_TEST(test_refusals)
 	/* the interface shows them (app/tui/modes/tp.c) */
 	ck_assert_int_eq(parse("-m", "tp-row", "--reduce-scatter", "-d", "3", NULL), CLI_RUN);
 	ck_assert_int_eq(parse("-m", "tp-col", NULL), CLI_RUN);
-	REFUSED_AS("--quiz has no effect with -m tp-col, tp-row or tp-mlp (the judge, the lessons and the "
-		   "quiz know FSDP and DP alone yet)", "-m", "tp-col", "--quiz");
+	REFUSED_AS("--quiz has no effect with -m tp-col, tp-row or tp-mlp (the quiz asks about "
+		   "FSDP's and DP's rings; --quiz=tp drills tensor parallel)", "-m", "tp-col", "--quiz");
+	REFUSED_AS("--lesson has no effect with -m tp-col, tp-row or tp-mlp (a lesson sets its parts' "
+		   "modes: set: tp-col in the lesson, as tensor-parallel does)", "-m", "tp-mlp",
+		   "--lesson", "x.lesson");
+	REFUSED_AS("--judge has no effect with -m tp-mlp (the judge knows tp_col_mat_mul and "
+		   "tp_row_mat_mul; Megatron's MLP is not judged yet)", "-b", "-m", "tp-mlp", "--judge",
+		   "s.py");
 	REFUSED_AS("--reduce-scatter has no effect without -m tp-row (it ends tp-row's sum with a "
 		   "reduce-scatter)", "--reduce-scatter", "-b", "-m", "dp");
 	REFUSED_AS("--reduce-scatter has no effect with -m tp-col (tp-col gathers its columns; the "
 		   "reduce-scatter is tp-row's)", "--reduce-scatter", "-b", "-m", "tp-col");
+	/* the trace files and the replay (the mode is the trace's) */
+	ck_assert_int_eq(parse("-b", "-m", "tp-row", "--reduce-scatter", "--trace", "t.jsonl",
+			       NULL), CLI_RUN);
+	ck_assert_int_eq(parse("-b", "-m", "tp-col", "--train", "--trace", "t.json",
+			       "--trace-format", "chrome", NULL), CLI_RUN);
+	ck_assert_int_eq(parse("-m", "tp-col", "--trace", "t.jsonl", NULL), CLI_ERROR); /* -b's */
 	/* the training step: batch mode's, with the all-reduce */
 	ck_assert_int_eq(parse("-m", "tp-col", "--train", "-b", NULL), CLI_RUN);
 	ck_assert_int_eq(parse("-m", "tp-row", "--train", "-b", "--dB-out", "db.npy", NULL), CLI_RUN);
@@ -61,7 +73,7 @@ START_TEST(test_refusals)
 	static const char *const opts_[][3] = {
 		{ "--bug", "r-plus-s", "--bug" },
 		{ "--naive", NULL, "--naive" },       { "--capacity", "0", "--capacity" },
-		{ "--trace", "t.jsonl", "--trace" },  { "--hw", "ib-ndr", "--hw" },
+		{ "--hw", "ib-ndr", "--hw" },
 		{ "--timeline", NULL, "--timeline" }, { "--compare", NULL, "--compare" },
 	};
 	for (size_t i = 0; i < sizeof opts_ / sizeof opts_[0]; i++) {
@@ -116,6 +128,28 @@ START_TEST(test_mlp)
 }
 END_TEST
 
+/* The judge runs tp_col_mat_mul and tp_row_mat_mul in batch mode, with
+ * its queues' --capacity; the contract is the all-reduce, and the judged
+ * view replays DP and FSDP alone (docs/judge.md). */
+START_TEST(test_judge)
+{
+	ck_assert_int_eq(parse("-b", "--judge", "s.py", "-m", "tp-col", "-d", "3", NULL), CLI_RUN);
+	ck_assert_int_eq(parse("-b", "--judge", "s.py", "-m", "tp-row", "--capacity", "0", NULL),
+			 CLI_RUN);
+	REFUSED_AS("--reduce-scatter has no effect with --judge (tp_row_mat_mul's contract is the "
+		   "all-reduce: every rank ends with C)", "-b", "--judge", "s.py", "-m", "tp-row",
+		   "--reduce-scatter");
+	REFUSED_AS("-m tp-col or tp-row has no effect with --judge without -b (the judged view "
+		   "shows dp_mat_mul and fsdp_mat_mul; -b --judge judges tensor parallel's)",
+		   "--judge", "s.py", "-m", "tp-row");
+	REFUSED_AS("--trace has no effect with -m tp-col or tp-row and --judge (the judge builds no "
+		   "event log of tensor parallel's functions yet: -b -m tp-row --trace traces the "
+		   "engine's)", "-b", "--judge", "s.py", "-m", "tp-col", "--trace", "t.jsonl");
+	/* without --judge, --capacity is still the deadlock lab's */
+	ck_assert_int_eq(parse("-b", "-m", "tp-row", "--capacity", "0", NULL), CLI_ERROR);
+}
+END_TEST
+
 static Suite *cli_tp_suite(void)
 {
 	Suite *s = suite_create("cli_tp");
@@ -124,6 +158,7 @@ static Suite *cli_tp_suite(void)
 	tcase_add_test(tc, test_fields);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_mlp);
+	tcase_add_test(tc, test_judge);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -276,7 +276,7 @@ has "summary: 0 of 14 cases within the exercise's contract pass (and 0 of 6 beyo
 judge 2 syntax_error.py
 one_line "syntax_error.py:8: SyntaxError: expected ':'"
 judge 2 neither.py
-one_line "neither.py defines neither dp_mat_mul nor fsdp_mat_mul"
+one_line "neither.py defines none of dp_mat_mul, fsdp_mat_mul, tp_col_mat_mul, tp_row_mat_mul"
 judge 2 import_error.py
 one_line "import_error.py:4: ModuleNotFoundError: No module named 'torch'"
 judge 2 toplevel_hang.py --judge-timeout 0.5
@@ -455,6 +455,48 @@ done
 	bad "--judge-schedule x"
 "$BIN" -b --judge-unconfined >"$T/out" 2>"$T/err"
 [ $? = 2 ] && one_line "--judge-unconfined has no effect without --judge" || bad "--judge-unconfined alone"
+
+# --- tensor parallel (docs/judge.md): the weights stay, decided in C --------
+judge 0 assets/tp_col.py
+has "(tp_col_mat_mul)"
+has "summary: 7 of 7 cases within the exercise's contract pass (and 3 of 3 beyond it, not counted)"
+for n in $(seq 21 30); do verdict "$n" pass; done
+lacks "it defines no"
+judge 0 assets/tp_row.py
+for n in $(seq 31 40); do verdict "$n" pass; done
+judge 3 assets/tp_row.py -m tp-row -d 3 --capacity 0
+judge 0 assets/tp_col.py -m tp-col -d 5 -M 4 -K 3 -N 7
+# each mistake fails with the words that name it; n = 1 passes them all
+judge 1 tp_row_no_allreduce.py
+verdict 31 "wrong result"
+verdict 32 pass
+has "rank 0's result is its own partial, A[:, 0:3] @ B[0:3, :]: the all-reduce is missing"
+judge 1 tp_row_rows.py
+verdict 31 exception
+has "tp-row splits both along K, A by columns (np.array_split(a, n, axis=1))"
+judge 1 tp_col_sum.py
+verdict 21 "wrong shape"
+verdict 22 pass
+has "returned the sum of the 2 column blocks (8x2), not C (8x4)"
+has "a gather, not an all-reduce"
+judge 1 tp_col_ring.py
+verdict 21 "weights moved"
+has "rank 1's thread sent B's columns 2:4 (rank 1's shard) to rank 0: tensor parallel keeps the weights"
+judge 3 tp_row_recv_first.py
+verdict 31 deadlock
+verdict 32 pass
+has "nobody sends first"
+judge 0 tp_row_alltoall.py -d 4
+has "rank 0 sent 768 bytes; a ring all-reduce sends at most 384 a rank (the engine's model"
+judge 2 assets/tp_col.py -m tp-row
+one_line "tp_col.py defines no tp_row_mat_mul (-m tp-row)"
+judge 2 assets/tp_row.py -m tp-row --reduce-scatter
+one_line "--reduce-scatter has no effect with --judge"
+# the judged view replays DP and FSDP: a file of TP alone says so in one line
+"$BIN" --judge "$T/assets/tp_col.py" >"$T/out" 2>"$T/err"
+[ $? = 2 ] && one_line "defines tensor parallel's functions alone: the judged view shows" ||
+	bad "the interface on a file of TP alone"
+none_left "the interface on a file of TP alone"
 
 # --- signals: the judge's processes go with distmm-tui ------------------------
 for sig in INT TERM; do

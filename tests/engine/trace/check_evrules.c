@@ -75,7 +75,7 @@ static struct ev *log_find(struct log *l, int op, int rank, int phase)
 
 static int log_check(const struct log *l, struct dm_err *err)
 {
-	struct trace t = { l->copy, l->n_ev, l->sum, l->n, l->mode, 0 };
+	struct trace t = { l->copy, l->n_ev, l->sum, l->n, l->mode, 0, 0 };
 	return trace_check(&t, l->a.rows, l->a.cols, l->b.cols, err);
 }
 
@@ -319,7 +319,7 @@ START_TEST(whole_phases_are_the_traces)
 	size_t i = (size_t)(m - l.copy);
 	memmove(m, m + 1, (l.n_ev - i - 1) * sizeof *m);
 	l.n_ev--; /* rank 2's receive of phase 3 lost */
-	struct trace t = { l.copy, l.n_ev, l.sum, l.n, l.mode, 0 };
+	struct trace t = { l.copy, l.n_ev, l.sum, l.n, l.mode, 0, 0 };
 	struct dm_plan *p = tu_plan(l.mode, l.n, DM_FORWARD);
 	ck_assert(replay_finished(p, t.ev, t.n_ev));
 	ck_assert_int_eq(trace_check(&t, 8, 6, 5, &err), DM_EFORMAT);
@@ -345,7 +345,7 @@ START_TEST(whole_phases_are_the_traces)
 	memmove(m, m + 1, (l.n_ev - i - 1) * sizeof *m);
 	l.n_ev--; /* rank 3's block never placed */
 	l.sum[1].sent_bytes = 1;
-	t = (struct trace){ l.copy, l.n_ev, l.sum, l.n, l.mode, 0 };
+	t = (struct trace){ l.copy, l.n_ev, l.sum, l.n, l.mode, 0, 0 };
 	ck_assert(!replay_finished(p, t.ev, t.n_ev));
 	ck_assert_msg(trace_check(&t, 8, 6, 5, &err) == 0, "%s", err.msg);
 	plan_free(p);

@@ -39,8 +39,8 @@ static struct taken take(const struct tt_train_log *l, unsigned bugs, int policy
 {
 	struct taken t = { 0, -1, 0, { 0 } };
 	struct evr x;
-	t.rc = evr_init(&x, l->copy, l->mode, 1, l->n, l->a.rows, l->a.cols, l->b.cols, bugs,
-			policy, &t.err);
+	t.rc = evr_init(&x, l->copy, l->plan, l->a.rows, l->a.cols, l->b.cols, bugs, policy,
+			&t.err);
 	ck_assert_msg(t.rc == 0, "evr_init: %s", t.err.msg);
 	for (size_t i = 0; i < l->n_ev && !t.rc; i++)
 		if ((t.rc = evr_event(&x, i, &t.err)))
@@ -272,7 +272,7 @@ static void both_refuse(struct tt_train_log *l, const char *want, int replay_too
 {
 	struct dm_err err;
 	struct run_snapshot s;
-	struct trace t = { l->copy, l->n_ev, l->sum, l->n, l->mode, 1 };
+	struct trace t = { l->copy, l->n_ev, l->sum, l->n, l->mode, 1, 0 };
 	int rc = trace_check(&t, l->a.rows, l->a.cols, l->b.cols, &err);
 	ck_assert_msg(rc == DM_EFORMAT && strstr(err.msg, want), "%s: check: want \"%s\", got %d "
 		      "\"%s\"", what, want, rc, err.msg);
@@ -292,7 +292,7 @@ START_TEST(both_readers_refuse)
 	struct tt_train_log l;
 	struct dm_err err;
 	tt_train_log_make(&l, DM_FSDP, 4, BUG_NONE, 8, 6, 4, 0, 1, RUN_UNBOUNDED, 0);
-	struct trace t = { l.copy, l.n_ev, l.sum, l.n, l.mode, 1 };
+	struct trace t = { l.copy, l.n_ev, l.sum, l.n, l.mode, 1, 0 };
 	ck_assert_msg(trace_check(&t, 8, 6, 4, &err) == 0, "%s", err.msg);
 	/* the reduce-scatter's index off by one: no candidate run sends that */
 	struct ev *e = find(&l, EV_SEND, EV_TENSOR_DB, 1, SCHED_REDUCE_SCATTER);
@@ -319,7 +319,7 @@ START_TEST(both_readers_refuse)
 	l.n_ev++;
 	memcpy(l.copy, l.ev, l.n_ev * sizeof *l.ev);
 	/* a training step's events in a trace that does not say it is one */
-	t = (struct trace){ l.copy, l.n_ev, l.sum, l.n, l.mode, 0 };
+	t = (struct trace){ l.copy, l.n_ev, l.sum, l.n, l.mode, 0, 0 };
 	ck_assert_int_eq(trace_check(&t, 8, 6, 4, &err), DM_EFORMAT);
 	ck_assert_msg(strstr(err.msg, "training step"), "%s", err.msg);
 	/* a summary that is not the events' sums */

@@ -75,7 +75,7 @@ static struct trace *ht_reset(struct held_trace *h)
 {
 	memcpy(h->ev, h->l.ev, h->l.n_ev * sizeof *h->ev);
 	memcpy(h->sum, h->l.sum, (size_t)h->l.n * sizeof *h->sum);
-	h->t = (struct trace){ h->ev, h->l.n_ev, h->sum, h->l.n, h->l.mode, 0 };
+	h->t = (struct trace){ h->ev, h->l.n_ev, h->sum, h->l.n, h->l.mode, 0, 0 };
 	return &h->t;
 }
 

@@ -67,7 +67,9 @@ START_TEST(the_format)
 	trace_format_event(&e, line, sizeof line);
 	ck_assert_msg(strstr(line, "\"op\":\"add\",\"rank\":2,\"tensor\":\"dB\",\"shard\":1") &&
 			      strstr(line, "\"overwrite\":true"), "%s", line);
-	trace_format_header(DM_TRAIN, line, sizeof line);
+	struct dm_plan *tp = tu_plan(DM_FSDP, 2, DM_TRAIN);
+	trace_format_header(tp, line, sizeof line);
+	plan_free(tp);
 	ck_assert_str_eq(line, "{\"op\":\"run\",\"train\":true}");
 	static const struct {
 		const char *text, *want;
