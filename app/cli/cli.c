@@ -612,6 +612,8 @@ static const struct cli_lesson_key {
 	{ LESSON_SET_ALGO, CLI_GIVEN_ALGO, "algo=" },
 	{ LESSON_SET_BYTES, CLI_GIVEN_BYTES, "bytes=" },
 	{ LESSON_SET_HW, CLI_GIVEN_HW, "hw=" },
+	{ LESSON_SET_PREFETCH, CLI_GIVEN_PREFETCH, "prefetch or no-prefetch" },
+	{ LESSON_SET_TIMELINE, CLI_GIVEN_TIMELINE, "timeline" },
 };
 
 int cli_lesson_check(const struct cli_opts *o, unsigned lesson_set_has, char *err,

@@ -71,6 +71,12 @@ static int lesson_setting(struct lesson_set *st, char *word, const char *name, i
 			   : strcmp(word, "tp-mlp") == 0 ? DM_TP_MLP
 						       : DM_FSDP;
 		st->has |= LESSON_SET_MODE;
+	} else if (!eq && (strcmp(word, "prefetch") == 0 || strcmp(word, "no-prefetch") == 0)) {
+		st->prefetch = word[0] == 'p';
+		st->has |= LESSON_SET_PREFETCH;
+	} else if (!eq && strcmp(word, "timeline") == 0) {
+		st->timeline = 1;
+		st->has |= LESSON_SET_TIMELINE;
 	} else if (!eq && (strcmp(word, "train") == 0 || strcmp(word, "forward") == 0)) {
 		st->train = word[0] == 't';
 		st->has |= LESSON_SET_TRAIN;
@@ -155,7 +161,8 @@ static int lesson_setting(struct lesson_set *st, char *word, const char *name, i
 		st->has |= LESSON_SET_QUIZ;
 	} else {
 		LESSON_BAD("unknown setting '%s%s%s' (fsdp, dp, tp-col, tp-row, tp-mlp, train, forward, "
-			   "collective=, algo=, bytes=, hw=, devices=, M=, K=, N=, "
+			   "prefetch, no-prefetch, timeline, collective=, algo=, bytes=, hw=, devices=, "
+			   "M=, K=, N=, "
 			   "values=, seed=, capacity=, naive, ordered, order=, fix=, bug=, quiz=)",
 			   word, eq ? "=" : "", val);
 	}

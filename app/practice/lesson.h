@@ -17,6 +17,8 @@
  *                              tensor parallel's ring all-reduce)
  *   set: tp-col               (tensor parallel; tp-row, tp-mlp too:
  *                              activation: ...  second-layer: ...)
+ *   set: hw=a100-nvlink prefetch timeline   (a multiply timed, prefetch on,
+ *                              the timeline open; no-prefetch turns it off)
  *   set: collective=allreduce algo=tree bytes=64 hw=h100-nvlink   (a collective;
  *                              collective=none goes back to the matrices)
  *   distribute: ...  collective: ...
@@ -62,7 +64,7 @@ enum {
 	LESSON_SET_SEED = 1 << 6, LESSON_SET_CAPACITY = 1 << 7, LESSON_SET_ORDER = 1 << 8,
 	LESSON_SET_BUG = 1 << 9, LESSON_SET_QUIZ = 1 << 10, LESSON_SET_TRAIN = 1 << 11,
 	LESSON_SET_COLLECTIVE = 1 << 12, LESSON_SET_ALGO = 1 << 13, LESSON_SET_BYTES = 1 << 14,
-	LESSON_SET_HW = 1 << 15,
+	LESSON_SET_HW = 1 << 15, LESSON_SET_PREFETCH = 1 << 16, LESSON_SET_TIMELINE = 1 << 17,
 };
 
 struct lesson_set {
@@ -75,6 +77,8 @@ struct lesson_set {
 	int algo;        /* algo=: enum ccl_algo */
 	uint64_t bytes;  /* bytes=: the collective's S */
 	char hw[64];     /* hw=: a preset's name, the model of time the part is timed by */
+	int prefetch;    /* prefetch / no-prefetch: FSDP's compute beside its transfer */
+	int timeline;    /* timeline: the part opens on the timeline (l) */
 };
 
 struct lesson_caption {

@@ -41,7 +41,12 @@ static void session_apply_set(struct cli_opts *o, const struct lesson_set *st)
 	if (st->has & LESSON_SET_TRAIN) o->train = st->train;
 	if (st->has & LESSON_SET_COLLECTIVE) o->collective = st->collective;
 	if (st->has & LESSON_SET_ALGO) o->algo = st->algo;
-	if (st->has & LESSON_SET_HW) o->hw = st->hw;
+	if (st->has & LESSON_SET_HW) {
+		o->hw = st->hw;
+		o->given |= CLI_GIVEN_HW; /* the clock's line, as --hw puts it there */
+	}
+	if (st->has & LESSON_SET_PREFETCH) o->prefetch = st->prefetch;
+	if (st->has & LESSON_SET_TIMELINE) o->timeline = st->timeline;
 	/* a collective's size: the lesson's, or the interface's few values a chunk */
 	if (st->has & LESSON_SET_BYTES)
 		o->bytes = st->bytes;
@@ -62,10 +67,16 @@ static int session_lesson_steps(const struct session *t, char *msg, size_t size)
 		struct dm_plan *plan;
 		if (p > 0)
 			session_apply_set(&o, &t->lesson->part[p].set);
-		if (o.collective >= 0 ? plan_make_collective(&plan, o.collective, o.algo, o.devices,
-							     (size_t)(o.bytes / 8), &err)
-				      : plan_make(&plan, o.mode, o.devices,
-						  o.train ? DM_TRAIN : DM_FORWARD, &err)) {
+		int bad = o.collective >= 0
+				  ? plan_make_collective(&plan, o.collective, o.algo, o.devices,
+							 (size_t)(o.bytes / 8), &err)
+				  : plan_make(&plan, o.mode, o.devices, o.train ? DM_TRAIN : DM_FORWARD,
+					      &err);
+		/* prefetch joins each transfer to its step's compute: fewer stops */
+		if (!bad && o.collective < 0 && o.prefetch && o.mode == DM_FSDP &&
+		    (bad = plan_set_prefetch(plan, 1, &err)))
+			plan_free(plan);
+		if (bad) {
 			snprintf(msg, size, "%s", err.msg);
 			return -1;
 		}

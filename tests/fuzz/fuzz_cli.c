@@ -322,7 +322,7 @@ enum {
 	BWD_BUG = 1 << 16, IN_CCL = 1 << 17, NO_CCL = 1 << 18, IN_SWEEP = 1 << 19,
 	NO_SWEEP = 1 << 20, IN_PARAMS = 1 << 21, NO_PARAMS = 1 << 22,
 	IN_TP = 1 << 23, NO_TP_ROW = 1 << 24, IN_TP_COL = 1 << 25, IN_DRILL = 1 << 26,
-	UNTIMED_DRILL = 1 << 27, IN_TP_MLP = 1 << 28, NO_TP_MLP = 1 << 29,
+	UNTIMED_DRILL = 1 << 27, IN_TP_MLP = 1 << 28, NO_TP_MLP = 1 << 29, IN_INTERVIEW = 1 << 30,
 };
 
 static int is_backward_bug(int bug)
@@ -343,7 +343,10 @@ static unsigned mode_of(const struct cli_opts *o)
 		* others are the ring's; the backward's are DP's too */
 	       (o->bug != BUG_NONE && o->bug != BUG_ARRIVAL_ORDER && !is_backward_bug(o->bug)
 			? RING_BUG : 0) |
-	       (o->export_file ? IN_EXPORT : NO_EXPORT) | (o->judge_file ? IN_JUDGE : NO_JUDGE) |
+	       (o->export_file ? IN_EXPORT : NO_EXPORT) | (o->judge_file ? IN_JUDGE : 0u) |
+	       /* no judge: neither --judge nor the interview, which judges each save */
+	       (o->judge_file || o->interview_file ? 0u : NO_JUDGE) |
+	       (o->interview_file ? IN_INTERVIEW : 0u) |
 	       (o->lesson_file ? IN_LESSON : 0) |
 	       (o->train ? IN_TRAIN : NO_TRAIN) | (o->train || o->replay_file ? 0 : NO_GRADS) |
 	       (o->bug == BUG_NONE ? 0 : is_backward_bug(o->bug) ? BWD_BUG : FWD_BUG) |
@@ -380,7 +383,11 @@ static const struct mode_rule {
 	{ "--start-at with --lesson (each part starts at its beginning)", IN_LESSON,
 	  CLI_GIVEN_START_AT },
 	{ "what an export cannot do", IN_EXPORT, CLI_GIVEN_RECORD | CLI_GIVEN_PLAY | CLI_GIVEN_QUIZ },
-	{ "--judge-timeout and --judge-unconfined without --judge", NO_JUDGE,
+	{ "what the interview takes (the look and the judge's limits)", IN_INTERVIEW,
+	  CLI_GIVEN_ALL & ~(CLI_GIVEN_INTERVIEW | CLI_GIVEN_INTERVIEW_TIME |
+			    CLI_GIVEN_INTERVIEW_RESTART | CLI_GIVEN_NO_COLOR | CLI_GIVEN_ASCII |
+			    CLI_GIVEN_THEME | CLI_GIVEN_JUDGE_TIMEOUT | CLI_GIVEN_JUDGE_UNCONFINED) },
+	{ "--judge-timeout and --judge-unconfined without --judge or --interview", NO_JUDGE,
 	  CLI_GIVEN_JUDGE_TIMEOUT | CLI_GIVEN_JUDGE_UNCONFINED },
 	/* without -b the judge opens the interface on its case: --export and
 	 * --record show that run; the quiz has nothing to ask of it */

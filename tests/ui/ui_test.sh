@@ -395,6 +395,17 @@ wait_for 'ring 19\.6 us, tree 23\.6 us: bandwidth wins large messages' && pass
 keys q
 wait_for '^EXIT:0 TTY:RESTORED$'
 
+test_name="the lesson 'Hiding communication', 120x40: the timeline, plain then prefetch"
+start 120x40 --lesson hiding-communication
+wait_for 'part 1/2' && wait_for 'timeline: the modelled clock' && pass
+keys n n
+wait_for 'The transfer, while the GPU sits idle' && wait_for ': nothing overlaps' && pass
+keys End n n n
+wait_for 'part 2/2' && wait_for 'Step s=1 and its transfer together' && pass
+wait_for '[0-9]+% hidden' && wait_for '#####' && pass
+keys q
+wait_for '^EXIT:0 TTY:RESTORED$'
+
 test_name="lesson player"
 start 120x40 --lesson "$(cd "$(dirname "$0")/../.." && pwd)/assets/lessons/the-exercise.lesson"
 wait_for 'part 1/4' && pass

@@ -74,7 +74,7 @@ if (cd "$T/elsewhere" && "$P/bin/distmm-tui" --lesson the-exercise --export x.sv
 else bad "the installed distmm-tui --lesson the-exercise: $(head -2 "$T/out")"; fi
 (cd "$T/elsewhere" && "$P/bin/distmm-tui" --lesson no-such-lesson --export y.svg </dev/null \
 	>"$T/out" 2>&1); st=$?
-[ "$st" = 2 ] && grep -q 'nor a lesson of that name (deadlock, memory, spot-the-bug, tensor-parallel, the-exercise, training, why-a-ring)' "$T/out" &&
+[ "$st" = 2 ] && grep -q 'nor a lesson of that name (deadlock, hiding-communication, memory, spot-the-bug, tensor-parallel, the-exercise, training, why-a-ring)' "$T/out" &&
 	ok || bad "an unknown lesson's name: exit $st, $(head -2 "$T/out")"
 groff -man -Tutf8 "$P/share/man/man1/distmm-tui.1" 2>/dev/null | grep -q 'distmm-tui' && ok ||
 	bad "the installed page does not render"
