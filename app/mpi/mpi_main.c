@@ -29,6 +29,7 @@
 #include <distmm/mpi_rank.h>
 #include "batch/report.h"
 #include "batch/report_clock.h"
+#include "batch/report_mlp.h"
 #include "batch/report_tp.h"
 #include "batch/report_train.h"
 #include <distmm/run.h>
@@ -185,10 +186,9 @@ static int mm_refuse(struct cli_opts *o, int step)
 			 "collectives family nor overlaps a ring step yet",
 			 cli_option_name(o->given & MM_TUI_ONLY & -(o->given & MM_TUI_ONLY)));
 		why = buf;
-	} else if (step && (o->mode == DM_TP_COL || o->mode == DM_TP_ROW)) {
-		/* tp-mlp: mpi_rank_check refuses the mode itself, --step or not */
-		why = "--step has no effect with -m tp-col or tp-row yet (its lines say what an FSDP "
-		      "or DP rank holds): run it without --step";
+	} else if (step && plan_mode_tp(o->mode)) {
+		why = "--step has no effect with -m tp-col, tp-row or tp-mlp yet (its lines say what "
+		      "an FSDP or DP rank holds): run it without --step";
 	} else if (o->params) {
 		why = "--params belongs to ./distmm-tui -b: the memory table runs nothing, so "
 		      "there is nothing to spread over MPI ranks";
@@ -264,11 +264,11 @@ static int mm_pause(void *ctx, int phase)
 	return 0;
 }
 
-/* What rank 0 holds beside A and B: the run's plan, a training step's dC
- * (the checks need it after the run). */
+/* What rank 0 holds beside A and B: the run's plan, a training step's dC,
+ * tp-mlp's E (the checks need them after the run). */
 struct mm_refs {
 	struct dm_plan *plan;
-	struct mat dc;
+	struct mat dc, e;
 };
 
 static void mm_refs_free(struct mm_refs *r)
@@ -276,6 +276,7 @@ static void mm_refs_free(struct mm_refs *r)
 	plan_free(r->plan);
 	r->plan = NULL;
 	mat_free(&r->dc);
+	mat_free(&r->e);
 }
 
 /* Rank 0, before anything runs: the outputs, the inputs, a training step's dC and
@@ -299,7 +300,8 @@ static int mm_prepare(const struct cli_opts *o, struct mat *a, struct mat *b, st
 		return status_of(rc);
 	}
 	if ((rc = inputs_plan(o, &ref->plan, &err)) ||
-	    (rc = mpi_rank_check(ref->plan, a, b, o->train ? &ref->dc : NULL, &err))) {
+	    (o->mode == DM_TP_MLP && (rc = inputs_load_e(o, b, ref->plan, &ref->e, &err))) ||
+	    (rc = mpi_rank_check(ref->plan, a, b, o->train ? &ref->dc : NULL, &ref->e, &err))) {
 		status_error("%s", err.msg);
 		return status_of(rc);
 	}
@@ -361,6 +363,8 @@ static int mm_report(const struct cli_opts *o, const struct mat *a, const struct
 	if (plan_mode_tp(plan_mode(ref->plan))) { /* batch_main's: its own table, the modes */
 		report_tp_summary(res->sum, ref->plan, a->rows, a->cols, b->cols);
 		report_tp_modes(res->sum, ref->plan, a->rows, a->cols, b->cols);
+		if (o->mode == DM_TP_MLP)
+			report_mlp_orders(ref->plan, a->rows, a->cols, b->cols);
 	} else {
 		report_summary(res->sum, ref->plan, a->rows, a->cols, b->cols);
 		inputs_run_config(o, a, b, &cfg);
@@ -369,7 +373,9 @@ static int mm_report(const struct cli_opts *o, const struct mat *a, const struct
 	report_clock_beside(o, ref->plan, a->cols, res->ev, res->n_ev);
 	status = report_write_outputs(o, res->ev, res->n_ev, res->sum, ref->plan, &res->c);
 	if (status == STATUS_OK)
-		status = report_verify(o, a, b, &res->c);
+		status = o->mode == DM_TP_MLP
+				 ? report_mlp_verify(o, a, b, &ref->e, ref->plan, &res->c)
+				 : report_verify(o, a, b, &res->c);
 	return status;
 }
 
@@ -435,6 +441,8 @@ static int mm_main(int argc, char **argv)
 	if (mm_rank == 0 && (status = mm_prepare(&o, &a, &b, &ref)) == STATUS_OK) {
 		/* before the go: with --step the ranks' lines come after it */
 		report_header("distmm-tui batch", &o, ref.plan, a.rows, a.cols, b.cols);
+		if (o.mode == DM_TP_MLP)
+			report_mlp_header(&o, ref.plan, b.cols);
 		if (o.train)
 			report_train_intro(&o, ref.plan);
 		status_flush_stdout();
@@ -444,7 +452,8 @@ static int mm_main(int argc, char **argv)
 		goto out;
 
 	struct mpi_rank_config cfg = { .plan = mm_rank == 0 ? ref.plan : NULL,
-				       .dc = mm_rank == 0 && o.train ? &ref.dc : NULL };
+				       .dc = mm_rank == 0 && o.train ? &ref.dc : NULL,
+				       .e = mm_rank == 0 && o.mode == DM_TP_MLP ? &ref.e : NULL };
 	if (step) {
 		cfg.show = mm_show;
 		cfg.pause = mm_pause;

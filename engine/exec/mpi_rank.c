@@ -36,10 +36,11 @@
 #include "exec/bug_int.h"
 #include "exec/tp.h"
 
-enum { MR_TAG_A = 1, MR_TAG_B = 2, MR_TAG_ERR = 3, MR_TAG_DC = 4 };
+enum { MR_TAG_A = 1, MR_TAG_B = 2, MR_TAG_ERR = 3, MR_TAG_DC = 4, MR_TAG_E = 5 };
 
-/* What rank 0 tells every rank before anything is allocated. */
-enum { MR_CODE, MR_MODE, MR_BUG, MR_TRAIN, MR_CCL, MR_M, MR_K, MR_N, MR_HEAD };
+/* What rank 0 tells every rank before anything is allocated (tp-mlp: the
+ * activation and P, E's columns, too). */
+enum { MR_CODE, MR_MODE, MR_BUG, MR_TRAIN, MR_CCL, MR_M, MR_K, MR_N, MR_ACT, MR_P, MR_HEAD };
 
 /* One rank's outcome, gathered to rank 0 (plain bytes: every host runs the
  * same binary). */
@@ -57,7 +58,7 @@ struct mr_ctx {
 };
 
 int mpi_rank_check(const struct dm_plan *p, const struct mat *a, const struct mat *b,
-		   const struct mat *dc, struct dm_err *err)
+		   const struct mat *dc, const struct mat *e, struct dm_err *err)
 {
 	int rc;
 	if (!p || !a || !b)
@@ -68,12 +69,13 @@ int mpi_rank_check(const struct dm_plan *p, const struct mat *a, const struct ma
 	/* the modes mr_setup_device and mr_scatter know; any other is refused
 	 * here, the one gate, rather than run with the wrong parts */
 	if (plan_mode(p) != DM_FSDP && plan_mode(p) != DM_DP && plan_mode(p) != DM_TP_COL &&
-	    plan_mode(p) != DM_TP_ROW)
+	    plan_mode(p) != DM_TP_ROW && plan_mode(p) != DM_TP_MLP)
 		return dm_err_set(err, DM_EINVAL, "-m %s runs on the in-process devices "
 				  "(distmm-tui -b), not over MPI yet: distmm-mpi runs fsdp, dp, "
-				  "tp-col and tp-row", plan_mode_name(plan_mode(p)));
+				  "tp-col, tp-row and tp-mlp", plan_mode_name(plan_mode(p)));
 	/* the same as in-process; MPI's int counts hold what BLAS's ints hold */
-	if ((rc = run_check_shapes(p, a, b, dc, err)))
+	if ((rc = run_check_shapes(p, a, b, dc, err)) ||
+	    (plan_mode(p) == DM_TP_MLP && (rc = tp_check_e(p, b, e, err))))
 		return rc;
 	return plan_check(p, err);
 }
@@ -160,13 +162,13 @@ static void mr_send_cols(const double *src, size_t rows, size_t ld, size_t c0, s
 
 /* Tensor parallel's start (tp_setup's buffers): tp-col rank 0 all of A
  * (the others get it in the run's distribute phase) and every rank its
- * columns of B; tp-row every rank its columns of A along K and its rows of
+ * columns of B (tp-mlp: and E's rows matching them, contiguous); tp-row every rank its columns of A along K and its rows of
  * B.  Rank 0 copies its own part, the others receive theirs.  A training
  * step's dC: tp-col's columns cols_r to rank r, tp-row's whole to all. */
 static void mr_scatter_tp(struct device *d, MPI_Comm cc, const struct mat *a,
-			  const struct mat *b, const struct mat *dc)
+			  const struct mat *b, const struct mat *dc, const struct mat *e)
 {
-	int n = d->n, col = d->mode == DM_TP_COL;
+	int n = d->n, col = d->mode != DM_TP_ROW, mlp = d->mode == DM_TP_MLP;
 	size_t M = d->M, K = d->K, N = d->N;
 	if (d->train && !col && M * N > 0) {
 		if (d->rank == 0)
@@ -191,12 +193,17 @@ static void mr_scatter_tp(struct device *d, MPI_Comm cc, const struct mat *a,
 		if (d->b.data)
 			MPI_Recv(d->b.data, (int)(d->b.rows * d->b.cols), MPI_DOUBLE, 0, MR_TAG_B, cc,
 				 MPI_STATUS_IGNORE);
+		if (mlp && d->e.rows * d->P > 0)
+			MPI_Recv(d->e.data, (int)(d->e.rows * d->P), MPI_DOUBLE, 0, MR_TAG_E, cc,
+				 MPI_STATUS_IGNORE);
 		return;
 	}
 	if (col) {
 		if (M * K > 0)
 			memcpy(d->a.data, a->data, M * K * sizeof(double));
 		device_copy_block(&d->b, b, 0, 0);
+		if (mlp)
+			device_copy_block(&d->e, e, 0, 0);
 	} else {
 		device_copy_block(&d->a, a, 0, 0);
 		if (d->b.rows * N > 0)
@@ -210,6 +217,8 @@ static void mr_scatter_tp(struct device *d, MPI_Comm cc, const struct mat *a,
 			mr_send_cols(b->data, K, N, o, w, r, MR_TAG_B, cc);
 		else if (!col && w * N > 0)
 			MPI_Send(&b->data[o * N], (int)(w * N), MPI_DOUBLE, r, MR_TAG_B, cc);
+		if (mlp && w * d->P > 0) /* E's rows o.. o + w: B's columns' */
+			MPI_Send(&e->data[o * d->P], (int)(w * d->P), MPI_DOUBLE, r, MR_TAG_E, cc);
 	}
 }
 
@@ -217,12 +226,12 @@ static void mr_scatter_tp(struct device *d, MPI_Comm cc, const struct mat *a,
  * into the buffers it set up.  Sizes are known on both sides, so an empty
  * part (more ranks than rows or columns) is simply not sent. */
 static void mr_scatter(struct device *d, MPI_Comm cc, const struct mat *a, const struct mat *b,
-		       const struct mat *dc)
+		       const struct mat *dc, const struct mat *e)
 {
 	int n = d->n;
 	size_t K = d->K, N = d->N;
 	if (plan_mode_tp(d->mode)) {
-		mr_scatter_tp(d, cc, a, b, dc);
+		mr_scatter_tp(d, cc, a, b, dc, e);
 		return;
 	}
 	if (d->rank != 0) {
@@ -386,7 +395,7 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 		/* the plan on the job's devices, one a rank (the checks read
 		 * none of its device count) */
 		struct dm_plan p = plan_of(DM_FSDP, 1, DM_FORWARD);
-		rc = mpi_rank_check(cfg->plan, a, b, cfg->dc, err);
+		rc = mpi_rank_check(cfg->plan, a, b, cfg->dc, cfg->e, err);
 		if (!rc) {
 			p = *cfg->plan;
 			rc = plan_set_devices(&p, n, err);
@@ -399,6 +408,8 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 		head[MR_M] = rc ? 0 : (long long)a->rows;
 		head[MR_K] = rc ? 0 : (long long)a->cols;
 		head[MR_N] = rc ? 0 : (long long)b->cols;
+		head[MR_ACT] = p.act;
+		head[MR_P] = (long long)p.width;
 	}
 	MPI_Bcast(head, MR_HEAD, MPI_LONG_LONG, 0, cc);
 	if (head[MR_CODE] != DM_OK) {
@@ -419,6 +430,8 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 	x.plan = plan_of(res->mode, n, res->pass);
 	x.plan.bug = res->bug;
 	x.plan.ccl = (enum ccl_kind)head[MR_CCL];
+	x.plan.act = (enum dm_act)head[MR_ACT];
+	x.plan.width = (size_t)head[MR_P];
 	x.phase_count = sched_phase_count(&x.plan);
 
 	/* every rank's buffers, its transport, and rank 0's for the outcome */
@@ -439,7 +452,7 @@ int mpi_rank_run(MPI_Comm mc, const struct mpi_rank_config *cfg, const struct ma
 		goto out;
 	d.comm = comm;
 
-	mr_scatter(&d, cc, a, b, cfg->dc);
+	mr_scatter(&d, cc, a, b, cfg->dc, cfg->e);
 	gemm_init();
 	res->ran = 1;
 	MPI_Barrier(cc); /* the common start of every rank's clock */

@@ -157,7 +157,8 @@ int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size
 		d->act = p->act;
 		if ((rc = mat_alloc_uninit(&d->e, w, d->P, err)))
 			return rc;
-		device_copy_block(&d->e, e, c0, 0);
+		if (e)
+			device_copy_block(&d->e, e, c0, 0);
 		if ((rc = mat_alloc(&d->z, M, d->P, err)))
 			return rc;
 		d->parts[rank] = 0;

@@ -27,9 +27,9 @@ struct run_snapshot;
  *     are contiguous), the M x N partial, zeroed.
  *   tp-mlp: tp-col's, and E's rows matching its columns of B (e, N x P: a
  *     copy) and its M x P partial of Z, zeroed.
- * With a and b NULL (MPI: tp-col and tp-row) the buffers are allocated
- * unfilled, for the owner to fill whole (tp-col's rank 0 A too, and
- * tp-row's rows of B); the bytes counted are the same.  The owner then
+ * With a, b and e NULL (MPI) the buffers are allocated unfilled, for the
+ * owner to fill whole (tp-col's rank 0 A too, tp-row's rows of B,
+ * tp-mlp's rows of E); the bytes counted are the same.  The owner then
  * sets comm, enter and ctx.  Returns 0 or DM_ENOMEM. */
 int tp_setup(struct device *d, int rank, const struct dm_plan *p, size_t M, size_t K, size_t N,
 	     const struct mat *a, const struct mat *b, const struct mat *e, struct dm_err *err);

@@ -55,6 +55,7 @@ struct mpi_rank_config {
 	 * size); NULL elsewhere, as a and b are */
 	const struct dm_plan *plan;
 	const struct mat *dc;  /* rank 0, a training plan: dC, M x N (NULL elsewhere) */
+	const struct mat *e;   /* rank 0, tp-mlp: E, N x P (NULL elsewhere) */
 	/* The step barrier: when show is set, every rank calls show with what it
 	 * holds before each phase and once after the last, then the ranks meet
 	 * at a barrier; rank 0 calls pause (if set) once all have arrived, and
@@ -81,11 +82,11 @@ struct mpi_rank_result {
 };
 
 /* run_new's checks of a run of p on these matrices (run_check_shapes, a
- * training plan's dC included, and plan_check), for rank 0 to refuse bad
- * input before it starts anything: 0, or DM_EINVAL with err filled.
- * mpi_rank_run() checks again. */
+ * training plan's dC included, tp-mlp's E, and plan_check), for rank 0 to
+ * refuse bad input before it starts anything: 0, or DM_EINVAL with err
+ * filled.  mpi_rank_run() checks again. */
 int mpi_rank_check(const struct dm_plan *p, const struct mat *a, const struct mat *b,
-		   const struct mat *dc, struct dm_err *err);
+		   const struct mat *dc, const struct mat *e, struct dm_err *err);
 
 /* Runs one rank.  a and b are read on rank 0 only (NULL elsewhere); mc is
  * the job's communicator (its size is the device count, up to
