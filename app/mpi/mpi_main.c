@@ -125,7 +125,7 @@ static void mm_usage(void)
 {
 	status_put_stdout("distmm-mpi: the batch run of distmm-tui over MPI, one device per rank:\n"
 			  "  mpirun -np N ./distmm-mpi [options]\n"
-			  "Only rank 0 reads -A/-B and writes -o/--trace; -d, when given, must be N.\n"
+			  "Only rank 0 reads -A/-B/-E and writes -o/--trace; -d, when given, must be N.\n"
 			  "  --step  before every phase the ranks meet at a barrier, each prints what it\n"
 			  "          holds, and rank 0 waits for Enter\n"
 			  "  --calibrate  ranks 0 and 1 ping-pong 8 B to 64 MiB; alpha and beta fitted\n"

@@ -11,8 +11,8 @@
 # The training step (--train): for N = 1..4 and both modes, C, dA and dB
 # written by rank 0 equal bit for bit to distmm-tui's, the same stdout and
 # trace; a backward bug; a bad dC on rank 0.  Tensor parallel (-m tp-col,
-# tp-row, --reduce-scatter, and --train): for N = 1..4, C (dA, dB) and
-# stdout equal to distmm-tui's.  --calibrate: its report's
+# tp-row, --reduce-scatter, and --train; tp-mlp's Z): for N = 1..4, C
+# (dA, dB, Z) and stdout equal to distmm-tui's.  --calibrate: its report's
 # shape and a preset file distmm-tui --hw reads; --hw with it: the
 # modelled time of each phase beside the measured one (no time asserted).
 #
@@ -154,6 +154,26 @@ PY
 		done
 	done
 done
+# tp-mlp, Z = gelu(A @ B) @ E: uneven, and more ranks than B's columns; Z
+# and stdout equal to distmm-tui's (E and P from the rank 0 alone, -E's)
+for shape in "13 5 7" "3 4 2"; do
+	read -r M K N <<<"$shape"
+	for np_ in 1 2 3 4; do
+		what="tp-mlp $M x $K x $N -P 6, -np $np_"
+		args=(-m tp-mlp -M "$M" -K "$K" -N "$N" -P 6 --act gelu --values floats)
+		mpi "$np_" "${args[@]}" -o "$TMPD/zm.npy"; st=$?
+		if [ "$st" != 0 ]; then bad "$what: exit $st: $(head -5 "$TMPD/err")"; continue; fi
+		"$TUI_BIN" -b -d "$np_" "${args[@]}" -o "$TMPD/zt.npy" >"$TMPD/tui.out" 2>&1 || bad "$what: distmm-tui failed"
+		cmp -s "$TMPD/zm.npy" "$TMPD/zt.npy" && ok || bad "$what: Z differs from the in-process Z"
+		diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && ok || bad "$what: stdout differs from distmm-tui -b"
+	done
+done
+$PY -c "import numpy as np, sys; np.save(sys.argv[1] + '/e.npy', np.random.default_rng(5).standard_normal((7, 3)))" "$TMPD"
+args=(-m tp-mlp -M 13 -K 5 -N 7 -E "$TMPD/e.npy" --act relu)
+mpi 3 "${args[@]}" -o "$TMPD/zm.npy"; st=$?
+"$TUI_BIN" -b -d 3 "${args[@]}" -o "$TMPD/zt.npy" >"$TMPD/tui.out" 2>&1
+[ "$st" = 0 ] && cmp -s "$TMPD/zm.npy" "$TMPD/zt.npy" && diff -q "$TMPD/out" "$TMPD/tui.out" >/dev/null && ok \
+	|| bad "tp-mlp -E file --act relu on 3 ranks: exit $st, or differs from distmm-tui"
 # the training step (--train) of tp-col and tp-row: C, dA and dB bit for bit
 $PY - "$TMPD" <<'PY'
 import numpy as np, sys
@@ -338,12 +358,11 @@ expect2 "-d has no effect with --replay" 2 --replay "$TMPD/x.jsonl" -d 2
 expect2 "--step has no effect with --replay" 2 --step --replay "$TMPD/x.jsonl"
 expect2 "--naive has no effect with -m dp" 2 -m dp --naive
 expect2 "--fix has no effect with -m dp" 2 -m dp --fix buffered
-expect2 "--step has no effect with -m tp-col or tp-row" 2 -m tp-col --step
+expect2 "--step has no effect with -m tp-col, tp-row or tp-mlp" 2 -m tp-col --step
 expect2 "--reduce-scatter has no effect with --train" 2 -m tp-row --train --reduce-scatter
-# tp-mlp runs in-process alone: one line from mpi_rank_check, --step or not
-expect2 "-m tp-mlp runs on the in-process devices (distmm-tui -b), not over MPI yet" 2 -m tp-mlp
-expect2 "-m tp-mlp runs on the in-process devices" 3 -m tp-mlp --step --act gelu
+expect2 "--step has no effect with -m tp-col, tp-row or tp-mlp" 3 -m tp-mlp --step --act gelu
 expect2 "--train has no effect with -m tp-mlp" 2 -m tp-mlp --train
+expect2 "E is 7x3 in" 2 -m tp-mlp -N 5 -E "$TMPD/e.npy"
 # --- --calibrate: alpha, beta and the fit; a preset file --hw accepts ------
 # (no timing asserted: the shape of the report, the file's keys, and that
 # distmm-tui reads the file and times a collective and a multiply with it)
